@@ -1,0 +1,49 @@
+# Resonance Lab — every target installs what it needs first (`deps`), so each of
+# `make test`, `make validate`, `make bench` works alone on a fresh Debian machine.
+SHELL := /bin/bash
+SWIFT ?= swift
+VENV := .venv
+PY := $(VENV)/bin/python
+BIN := .build/release/resonance
+SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.modulemap' -o -name '*.h') Package.swift
+
+# Stage-specific targets add themselves to these lists from mk/*.mk.
+BENCH_TARGETS :=
+TEST_EXTRA_TARGETS :=
+VALIDATE_EXTRA_TARGETS :=
+
+.PHONY: all deps build test swift-test venv bench validate clean
+all: build
+
+deps:
+	@missing=""; \
+	for p in libcsv-dev libfftw3-dev; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  sudo=""; [ "$$(id -u)" -ne 0 ] && sudo=sudo; \
+	  echo "make deps: installing$$missing" >&2; \
+	  $$sudo apt-get update -qq && $$sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+build: $(BIN)
+
+$(BIN): deps $(SWIFT_SOURCES)
+	$(SWIFT) build -c release --product resonance
+
+# Python peers (pandas, NeuroKit2) for benchmarks and cross-checks, pinned.
+venv: $(VENV)/.installed
+$(VENV)/.installed: requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	touch $@
+
+swift-test: deps
+	$(SWIFT) test --disable-swift-testing
+
+test: swift-test $(TEST_EXTRA_TARGETS)
+
+bench: build venv $(BENCH_TARGETS)
+
+clean:
+	rm -rf .build build
+
+include $(wildcard mk/*.mk)

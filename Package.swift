@@ -1,0 +1,32 @@
+// swift-tools-version:5.10
+import PackageDescription
+
+let package = Package(
+    name: "ResonanceLab",
+    products: [
+        .executable(name: "resonance", targets: ["resonance"]),
+        .library(name: "ResonanceLab", targets: ["ResonanceLab"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Debian: libcsv-dev (installed by `make deps`).
+        .systemLibrary(name: "CCSV", path: "Sources/CCSV", providers: [.apt(["libcsv-dev"])]),
+        // Debian: libfftw3-dev (installed by `make deps`).
+        .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", providers: [.apt(["libfftw3-dev"])]),
+        .target(
+            name: "ResonanceLab",
+            dependencies: ["CCSV", "CFFTW"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        .executableTarget(
+            name: "resonance",
+            dependencies: [
+                "ResonanceLab",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ResonanceLabTests", dependencies: ["ResonanceLab"]),
+    ]
+)

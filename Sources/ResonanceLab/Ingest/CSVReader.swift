@@ -1,0 +1,219 @@
+import CCSV
+import Foundation
+
+/// One parsed CSV record, valid only inside the closure that receives it.
+///
+/// Fields are views into the reader's buffer, each followed by a NUL byte so that
+/// C number parsers (`strtod`) can read them in place without copying.
+public struct CSVRecord {
+    /// Physical line (1-based) on which the record starts.
+    public let line: Int
+    let base: UnsafePointer<UInt8>
+    let starts: UnsafeBufferPointer<Int>
+    let lengths: UnsafeBufferPointer<Int>
+
+    public var count: Int { starts.count }
+
+    /// Raw bytes of field `i` (0-based), without the trailing NUL.
+    public func bytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + starts[i], count: lengths[i])
+    }
+
+    /// NUL-terminated C string of field `i`.
+    public func cString(_ i: Int) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(base + starts[i]).assumingMemoryBound(to: CChar.self)
+    }
+
+    public func string(_ i: Int) -> String {
+        String(decoding: bytes(i), as: UTF8.self)
+    }
+
+    /// Field `i` with surrounding ASCII white space removed.
+    public func trimmed(_ i: Int) -> String {
+        string(i).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// All fields as strings.
+    public var strings: [String] { (0..<count).map(string) }
+
+    /// The record re-joined with commas, for `rejects.csv`'s `raw` column.
+    public var raw: String { strings.joined(separator: ",") }
+
+    /// Field `i` as a finite Double, or nil when empty, unparsable or not finite.
+    public func double(_ i: Int) -> Double? {
+        guard i < count, lengths[i] > 0 else { return nil }
+        return NumberParsing.double(cString(i), length: lengths[i])
+    }
+}
+
+/// Errors raised while reading CSV text. Every case names file and line.
+public enum CSVError: Error, CustomStringConvertible, Equatable {
+    case cannotOpen(path: String, reason: String)
+    case malformedQuote(path: String, line: Int, column: Int)
+    case outOfMemory(path: String, line: Int)
+
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason): return "\(path): cannot read file: \(reason)"
+        case let .malformedQuote(path, line, column):
+            return "\(path):\(line):\(column): malformed quoted field"
+        case let .outOfMemory(path, line): return "\(path):\(line): field too large to buffer"
+        }
+    }
+}
+
+/// Streaming CSV reader on libcsv (strict RFC 4180 quoting).
+///
+/// Memory is bounded by the chunk size plus the longest record, whatever the file
+/// size: the file is read in fixed-size chunks and each chunk is handed to libcsv one
+/// physical line at a time, which is what lets every record carry its line number.
+public final class CSVReader {
+    public let path: String
+    public let chunkSize: Int
+    public let delimiter: UInt8
+
+    public init(path: String, chunkSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ",")) {
+        self.path = path
+        self.chunkSize = chunkSize
+        self.delimiter = delimiter
+    }
+
+    /// Calls `body` for every record in file order. Empty lines are skipped.
+    public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
+        guard let file = fopen(path, "rb") else {
+            throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+
+        var parser = csv_parser()
+        guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) == 0 else {
+            throw CSVError.outOfMemory(path: path, line: 0)
+        }
+        defer { csv_free(&parser) }
+        csv_set_delim(&parser, delimiter)
+
+        let state = ParseState()
+        let context = Unmanaged.passUnretained(state).toOpaque()
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        var line = 1
+
+        func drain() throws {
+            try state.withRecords { record in try body(record) }
+        }
+
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, chunkSize, file) }
+            if n == 0 { break }
+            try chunk.withUnsafeBytes { raw in
+                let bytes = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                var offset = 0
+                while offset < n {
+                    let rest = n - offset
+                    let newline = memchr(bytes + offset, 0x0A, rest)
+                    let segment = newline.map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes + offset) + 1 } ?? rest
+                    if state.fieldCount == 0 && parser.pstate == 0 { state.recordLine = line }
+                    let used = csv_parse(&parser, bytes + offset, segment, fieldCallback, rowCallback, context)
+                    if used != segment { try fail(&parser, state: state, line: line) }
+                    try drain()
+                    offset += segment
+                    if newline != nil { line += 1 }
+                }
+            }
+        }
+        if state.fieldCount == 0 && parser.pstate == 0 { state.recordLine = line }
+        if csv_fini(&parser, fieldCallback, rowCallback, context) != 0 {
+            try fail(&parser, state: state, line: state.recordLine)
+        }
+        try drain()
+    }
+
+    private func fail(_ parser: inout csv_parser, state: ParseState, line: Int) throws -> Never {
+        if csv_error(&parser) == CSV_ENOMEM || csv_error(&parser) == CSV_ETOOBIG {
+            throw CSVError.outOfMemory(path: path, line: line)
+        }
+        throw CSVError.malformedQuote(path: path, line: line, column: state.fieldCount + 1)
+    }
+}
+
+/// Mutable state shared with the C callbacks: completed records of the current
+/// segment, stored contiguously until Swift code consumes them.
+private final class ParseState {
+    var buffer: [UInt8] = []
+    var starts: [Int] = []
+    var lengths: [Int] = []
+    /// Field index where each completed record begins, plus its line.
+    var recordFieldStart: [Int] = []
+    var recordLines: [Int] = []
+    var fieldCount = 0
+    var recordLine = 1
+
+    init() {
+        buffer.reserveCapacity(1 << 12)
+    }
+
+    func appendField(_ data: UnsafeRawPointer?, _ length: Int) {
+        if fieldCount == 0 {
+            recordFieldStart.append(starts.count)
+            recordLines.append(recordLine)
+        }
+        starts.append(buffer.count)
+        lengths.append(length)
+        if let data, length > 0 {
+            buffer.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+        }
+        buffer.append(0)
+        fieldCount += 1
+    }
+
+    func endRecord() {
+        fieldCount = 0
+    }
+
+    /// Hands every completed record to `body`, then forgets them. A record still in
+    /// progress (quoted field spanning lines) stays buffered.
+    func withRecords(_ body: (CSVRecord) throws -> Void) throws {
+        let completed = fieldCount == 0 ? recordFieldStart.count : recordFieldStart.count - 1
+        guard completed > 0 else { return }
+        try buffer.withUnsafeBufferPointer { buf in
+            try starts.withUnsafeBufferPointer { s in
+                try lengths.withUnsafeBufferPointer { l in
+                    for r in 0..<completed {
+                        let first = recordFieldStart[r]
+                        let end = r + 1 < recordFieldStart.count ? recordFieldStart[r + 1] : starts.count
+                        let record = CSVRecord(
+                            line: recordLines[r], base: buf.baseAddress!,
+                            starts: UnsafeBufferPointer(rebasing: s[first..<end]),
+                            lengths: UnsafeBufferPointer(rebasing: l[first..<end]))
+                        try body(record)
+                    }
+                }
+            }
+        }
+        if completed == recordFieldStart.count {
+            buffer.removeAll(keepingCapacity: true)
+            starts.removeAll(keepingCapacity: true)
+            lengths.removeAll(keepingCapacity: true)
+            recordFieldStart.removeAll(keepingCapacity: true)
+            recordLines.removeAll(keepingCapacity: true)
+        } else {
+            // Keep the unfinished record, rebased to the buffer's start.
+            let first = recordFieldStart[completed]
+            let byteStart = starts[first]
+            buffer.removeSubrange(0..<byteStart)
+            starts = starts[first...].map { $0 - byteStart }
+            lengths.removeSubrange(0..<first)
+            recordFieldStart = [0]
+            recordLines = [recordLines[completed]]
+        }
+    }
+}
+
+private func fieldCallback(_ data: UnsafeMutableRawPointer?, _ length: Int, _ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    Unmanaged<ParseState>.fromOpaque(context).takeUnretainedValue().appendField(data, length)
+}
+
+private func rowCallback(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    Unmanaged<ParseState>.fromOpaque(context).takeUnretainedValue().endRecord()
+}

@@ -1,0 +1,185 @@
+/// A record type stored as one canonical CSV table: its file name, header, how to
+/// write one row and how to read one back (with file, line and column on error).
+public protocol CanonicalRow {
+    static var fileName: String { get }
+    static var header: [String] { get }
+    func write(to writer: CSVWriter)
+    init(_ row: CanonicalFieldReader) throws
+}
+
+/// Error reading a canonical table back: names file, line, column and the problem.
+public struct TableError: Error, CustomStringConvertible, Equatable {
+    public let path: String
+    public let line: Int
+    public let column: Int
+    public let message: String
+
+    public init(path: String, line: Int, column: Int, message: String) {
+        self.path = path; self.line = line; self.column = column; self.message = message
+    }
+
+    public var description: String {
+        column > 0 ? "\(path):\(line):\(column): \(message)" : "\(path):\(line): \(message)"
+    }
+}
+
+/// Typed access to the fields of one record of a canonical table, by column name.
+public struct CanonicalFieldReader {
+    let record: CSVRecord
+    let columns: [String: Int]
+    let path: String
+
+    func index(_ name: String) throws -> Int {
+        guard let i = columns[name], i < record.count else {
+            throw TableError(path: path, line: record.line, column: 0, message: "missing column '\(name)'")
+        }
+        return i
+    }
+
+    public func string(_ name: String) throws -> String {
+        record.string(try index(name))
+    }
+
+    public func double(_ name: String) throws -> Double {
+        let i = try index(name)
+        guard let v = record.double(i) else {
+            throw TableError(path: path, line: record.line, column: i + 1,
+                             message: "'\(name)' is not a number: '\(record.string(i))'")
+        }
+        return v
+    }
+
+    public func optionalDouble(_ name: String) throws -> Double? {
+        let i = try index(name)
+        return record.bytes(i).isEmpty ? nil : try double(name)
+    }
+
+    public func timestamp(_ name: String) throws -> Int64 {
+        let i = try index(name)
+        guard let t = Timestamp.parseISO(bytes: record.bytes(i)) else {
+            throw TableError(path: path, line: record.line, column: i + 1,
+                             message: "'\(name)' is not an ISO 8601 time: '\(record.string(i))'")
+        }
+        return t.ms
+    }
+
+    public func optionalTimestamp(_ name: String) throws -> Int64? {
+        record.bytes(try index(name)).isEmpty ? nil : try timestamp(name)
+    }
+
+    public func bool(_ name: String) throws -> Bool {
+        let i = try index(name)
+        switch record.string(i).lowercased() {
+        case "true", "1": return true
+        case "false", "0": return false
+        default:
+            throw TableError(path: path, line: record.line, column: i + 1,
+                             message: "'\(name)' is not true/false: '\(record.string(i))'")
+        }
+    }
+
+    public func fail(_ name: String, _ message: String) -> TableError {
+        TableError(path: path, line: record.line, column: (columns[name] ?? -1) + 1, message: message)
+    }
+}
+
+extension HRSample: CanonicalRow {
+    public static let fileName = "hr.csv"
+    public static let header = ["subject", "timestamp", "bpm", "source"]
+    public func write(to w: CSVWriter) {
+        w.field(subject); w.field(timestampMs: timestampMs); w.field(bpm); w.field(source)
+    }
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(subject: try r.string("subject"), timestampMs: try r.timestamp("timestamp"),
+                  bpm: try r.double("bpm"), source: try r.string("source"))
+    }
+}
+
+extension RRInterval: CanonicalRow {
+    public static let fileName = "rr.csv"
+    public static let header = ["subject", "timestamp", "rr_ms", "source"]
+    public func write(to w: CSVWriter) {
+        w.field(subject); w.field(timestampMs: timestampMs); w.field(rrMs); w.field(source)
+    }
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(subject: try r.string("subject"), timestampMs: try r.timestamp("timestamp"),
+                  rrMs: try r.double("rr_ms"), source: try r.string("source"))
+    }
+}
+
+extension Play: CanonicalRow {
+    public static let fileName = "plays.csv"
+    public static let header = [
+        "subject", "play_id", "song_id", "title", "artist", "album", "playlist", "started_at",
+        "ended_at", "media_duration_s", "played_s", "end_reason", "skipped",
+    ]
+    public func write(to w: CSVWriter) {
+        w.field(subject); w.field(playId); w.field(songId); w.field(title); w.field(artist)
+        w.field(album); w.field(playlist); w.field(timestampMs: startedAtMs)
+        w.field(timestampMs: endedAtMs); w.field(mediaDurationS); w.field(playedS)
+        w.field(endReason); w.field(skipped)
+    }
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(subject: try r.string("subject"), playId: try r.string("play_id"),
+                  songId: try r.string("song_id"), title: try r.string("title"),
+                  artist: try r.string("artist"), album: try r.string("album"),
+                  playlist: try r.string("playlist"), startedAtMs: try r.timestamp("started_at"),
+                  endedAtMs: try r.optionalTimestamp("ended_at"),
+                  mediaDurationS: try r.optionalDouble("media_duration_s"),
+                  playedS: try r.optionalDouble("played_s"), endReason: try r.string("end_reason"),
+                  skipped: try r.bool("skipped"))
+    }
+}
+
+extension LabelInterval: CanonicalRow {
+    public static let fileName = "labels.csv"
+    public static let header = ["subject", "start", "end", "label"]
+    public func write(to w: CSVWriter) {
+        w.field(subject); w.field(timestampMs: startMs); w.field(timestampMs: endMs); w.field(label)
+    }
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(subject: try r.string("subject"), startMs: try r.timestamp("start"),
+                  endMs: try r.timestamp("end"), label: try r.string("label"))
+    }
+}
+
+extension SleepEpisode: CanonicalRow {
+    public static let fileName = "sleep.csv"
+    public static let header = ["subject", "start", "end", "stage"]
+    public func write(to w: CSVWriter) {
+        w.field(subject); w.field(timestampMs: startMs); w.field(timestampMs: endMs); w.field(stage.rawValue)
+    }
+    public init(_ r: CanonicalFieldReader) throws {
+        let text = try r.string("stage")
+        guard let stage = SleepStage(rawValue: text) else {
+            throw r.fail("stage", "unknown sleep stage '\(text)'")
+        }
+        self.init(subject: try r.string("subject"), startMs: try r.timestamp("start"),
+                  endMs: try r.timestamp("end"), stage: stage)
+    }
+}
+
+extension Workout: CanonicalRow {
+    public static let fileName = "workouts.csv"
+    public static let header = ["subject", "start", "end", "activity"]
+    public func write(to w: CSVWriter) {
+        w.field(subject); w.field(timestampMs: startMs); w.field(timestampMs: endMs); w.field(activity)
+    }
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(subject: try r.string("subject"), startMs: try r.timestamp("start"),
+                  endMs: try r.timestamp("end"), activity: try r.string("activity"))
+    }
+}
+
+extension Reject: CanonicalRow {
+    public static let fileName = "rejects.csv"
+    public static let header = ["source_file", "line", "column", "reason", "raw"]
+    public func write(to w: CSVWriter) {
+        w.field(sourceFile); w.field(line); w.field(column); w.field(reason); w.field(raw)
+    }
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(sourceFile: try r.string("source_file"), line: Int(try r.double("line")),
+                  column: Int(try r.double("column")), reason: try r.string("reason"),
+                  raw: try r.string("raw"))
+    }
+}

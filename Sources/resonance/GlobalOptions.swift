@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+
+/// Flags every subcommand accepts (DESIGN §3).
+struct GlobalOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Constants JSON to use instead of the defaults.", valueName: "file"))
+    var constants: String?
+
+    @Option(help: "Worker threads for per-subject work (default: number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Print no progress on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+    }
+
+    /// A progress line on stderr unless `--quiet`.
+    func progress(_ message: String) {
+        guard !quiet else { return }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}
