@@ -10,7 +10,6 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.modulemap' -o 
 # Stage-specific targets add themselves to these lists from mk/*.mk.
 BENCH_TARGETS :=
 TEST_EXTRA_TARGETS :=
-VALIDATE_EXTRA_TARGETS :=
 
 .PHONY: all deps build test swift-test venv bench validate clean
 all: build
@@ -47,3 +46,19 @@ clean:
 	rm -rf .build build
 
 include $(wildcard mk/*.mk)
+
+# ---- validate --------------------------------------------------------------
+# `make validate` runs the pipeline on each dataset: DATASET=PATH for one folder,
+# else every dataset under $RESONANCE_DATASETS, else the synthetic sample.
+# Stages add themselves (in pipeline order) to VALIDATE_STAGES from mk/*.mk; each
+# must succeed on a workspace that lacks its inputs.
+VALIDATE_STAGES ?=
+DATASET ?=
+validate: build
+	@set -e; for ds in $$(scripts/datasets.sh "$(DATASET)"); do \
+	  name=$$(basename "$$ds"); ws=build/work/$$name; \
+	  echo "== $$name ($$ds)" >&2; \
+	  $(BIN) import "$$ds" --out "$$ws"; \
+	  for stage in $(VALIDATE_STAGES); do $(BIN) $$stage "$$ws"; done; \
+	  $(BIN) validate "$$ws" --out "reports/$$name"; \
+	done

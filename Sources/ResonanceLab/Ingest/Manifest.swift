@@ -1,0 +1,61 @@
+import Foundation
+
+/// `manifest.json` of an imported workspace (DESIGN §4): what was read, from where,
+/// how each file was interpreted, and the accounting of every row.
+public struct Manifest: Codable, Equatable, Sendable {
+    public var toolkitVersion: String
+    /// IANA zone applied to naive local timestamps, or "UTC" when none was given.
+    public var timezone: String
+    public var sources: [SourceFile]
+    public var subjects: [SubjectInfo]
+
+    public init(toolkitVersion: String = ResonanceLabInfo.version, timezone: String = "UTC",
+                sources: [SourceFile] = [], subjects: [SubjectInfo] = []) {
+        self.toolkitVersion = toolkitVersion; self.timezone = timezone
+        self.sources = sources; self.subjects = subjects
+    }
+
+    public static let fileName = "manifest.json"
+
+    public static func read(from ws: Workspace) throws -> Manifest {
+        let path = ws.file(fileName)
+        do {
+            return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw TableError(path: path, line: 0, column: 0, message: "cannot read manifest: \(error)")
+        }
+    }
+}
+
+/// Accounting and interpretation of one source file.
+public struct SourceFile: Codable, Equatable, Sendable {
+    public var path: String
+    public var sha256: String
+    public var format: String
+    /// Data rows read (header and metadata lines excluded) = accepted + rejected.
+    public var rowsRead: Int
+    public var accepted: Int
+    public var rejected: Int
+    /// Exact duplicate rows, kept once (counted within `accepted`).
+    public var duplicates: Int
+    /// How values were interpreted, e.g. "rr unit: seconds (from values' magnitude)".
+    public var notes: [String]
+
+    public init(path: String, sha256: String, format: String, rowsRead: Int = 0, accepted: Int = 0,
+                rejected: Int = 0, duplicates: Int = 0, notes: [String] = []) {
+        self.path = path; self.sha256 = sha256; self.format = format; self.rowsRead = rowsRead
+        self.accepted = accepted; self.rejected = rejected; self.duplicates = duplicates; self.notes = notes
+    }
+}
+
+/// A subject of the workspace, its group (e.g. `nsr2db`, `chf2db`) and time range.
+public struct SubjectInfo: Codable, Equatable, Sendable {
+    public var subject: String
+    public var group: String?
+    public var start: String?
+    public var end: String?
+
+    public init(subject: String, group: String? = nil, start: String? = nil, end: String? = nil) {
+        self.subject = subject; self.group = group; self.start = start; self.end = end
+    }
+}

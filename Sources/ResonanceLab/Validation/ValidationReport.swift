@@ -1,0 +1,41 @@
+/// One section of a dataset's validation report: Markdown for people, JSON for code.
+public struct ReportSection: Sendable {
+    public var title: String
+    public var markdown: String
+    public var json: JSONValue
+
+    public init(title: String, markdown: String, json: JSONValue) {
+        self.title = title; self.markdown = markdown; self.json = json
+    }
+}
+
+/// An analysis that contributes a section to `validation.md` / `validation.json`,
+/// or nothing when the workspace lacks what it needs.
+public typealias ValidationAnalysis = @Sendable (Workspace) throws -> ReportSection?
+
+/// Assembles the validation report of a workspace from every analysis in order.
+/// No wall-clock time goes in: the same workspace gives byte-identical reports.
+public enum ValidationReport {
+    public static func build(
+        workspace: Workspace, name: String, analyses: [ValidationAnalysis]
+    ) throws -> (markdown: String, json: String) {
+        var sections: [ReportSection] = []
+        for analysis in analyses {
+            if let section = try analysis(workspace) { sections.append(section) }
+        }
+        var md = "# Validation report: \(name)\n\nResonance Lab \(ResonanceLabInfo.version).\n"
+        for section in sections {
+            md += "\n## \(section.title)\n\n" + section.markdown
+            if !md.hasSuffix("\n") { md += "\n" }
+        }
+        var object: [String: JSONValue] = [
+            "dataset": .string(name), "toolkit_version": .string(ResonanceLabInfo.version),
+        ]
+        var list: [JSONValue] = []
+        for section in sections {
+            list.append(.object(["title": .string(section.title), "data": section.json]))
+        }
+        object["sections"] = .array(list)
+        return (md, JSONValue.object(object).render())
+    }
+}
