@@ -1,0 +1,33 @@
+/// One day of a person's health metrics, the input of the daily engines. Every metric
+/// is optional: engines re-normalise over what is present (DESIGN §5).
+public struct DailySnapshot: Equatable, Sendable {
+    public var subject: String
+    /// Days since 1970-01-01 (UTC).
+    public var day: Int
+    public var restingHRBpm: Double?
+    public var hrvSDNNMs: Double?
+    /// Heart-rate drop 1 and 2 minutes after exercise, in bpm.
+    public var recovery1mBpm: Double?
+    public var recovery2mBpm: Double?
+    /// mL·kg⁻¹·min⁻¹.
+    public var vo2Max: Double?
+    public var zoneMinutes: Double?
+    public var steps: Double?
+    public var walkMinutes: Double?
+    public var workoutMinutes: Double?
+    public var sleepHours: Double?
+    public var bodyMassKg: Double?
+
+    public init(subject: String, day: Int, restingHRBpm: Double? = nil, hrvSDNNMs: Double? = nil,
+                recovery1mBpm: Double? = nil, recovery2mBpm: Double? = nil, vo2Max: Double? = nil,
+                zoneMinutes: Double? = nil, steps: Double? = nil, walkMinutes: Double? = nil,
+                workoutMinutes: Double? = nil, sleepHours: Double? = nil, bodyMassKg: Double? = nil) {
+        self.subject = subject; self.day = day; self.restingHRBpm = restingHRBpm; self.hrvSDNNMs = hrvSDNNMs
+        self.recovery1mBpm = recovery1mBpm; self.recovery2mBpm = recovery2mBpm; self.vo2Max = vo2Max
+        self.zoneMinutes = zoneMinutes; self.steps = steps; self.walkMinutes = walkMinutes
+        self.workoutMinutes = workoutMinutes; self.sleepHours = sleepHours; self.bodyMassKg = bodyMassKg
+    }
+
+    /// `YYYY-MM-DD` of `day`.
+    public var date: String { Timestamp.isoDate(Int64(day) * 86_400_000) }
+}
