@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResonanceLab
 
 /// Flags every subcommand accepts (DESIGN §3).
 struct GlobalOptions: ParsableArguments {
@@ -20,5 +21,12 @@ struct GlobalOptions: ParsableArguments {
     func progress(_ message: String) {
         guard !quiet else { return }
         FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}
+
+extension GlobalOptions {
+    /// The constants in force: `--constants FILE` validated, else the defaults.
+    func registry() throws -> ConstantsRegistry {
+        try constants.map(ConstantsRegistry.init(contentsOf:)) ?? .defaults
     }
 }

@@ -183,3 +183,15 @@ extension Reject: CanonicalRow {
                   raw: try r.string("raw"))
     }
 }
+
+extension HRVSample: CanonicalRow {
+    public static let fileName = "hrv_samples.csv"
+    public static let header = ["subject", "timestamp", "sdnn_ms", "source"]
+    public func write(to w: CSVWriter) {
+        w.field(subject); w.field(timestampMs: timestampMs); w.field(sdnnMs); w.field(source)
+    }
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(subject: try r.string("subject"), timestampMs: try r.timestamp("timestamp"),
+                  sdnnMs: try r.double("sdnn_ms"), source: try r.string("source"))
+    }
+}

@@ -110,3 +110,16 @@ public struct Reject: Equatable, Sendable {
         self.reason = reason; self.raw = raw
     }
 }
+
+/// An HRV SDNN sample as wearables export it (e.g. Apple Health's
+/// HeartRateVariabilitySDNN). `hrv_samples.csv`: `subject,timestamp,sdnn_ms,source`.
+public struct HRVSample: Equatable, Sendable {
+    public var subject: String
+    public var timestampMs: Int64
+    public var sdnnMs: Double
+    public var source: String
+
+    public init(subject: String, timestampMs: Int64, sdnnMs: Double, source: String) {
+        self.subject = subject; self.timestampMs = timestampMs; self.sdnnMs = sdnnMs; self.source = source
+    }
+}
