@@ -21,6 +21,8 @@ final class ImportSink {
     private var subjects: [Subject] = []
     private var subjectIndex: [String: Int] = [:]
     private var line: [UInt8] = []
+    private var timestamps = LineEncoder.TimestampCache()
+    private let digests = FileDigests()
 
     init(workspace: Workspace) throws {
         self.workspace = workspace
@@ -42,9 +44,11 @@ final class ImportSink {
 
     // MARK: - Sources and subjects
 
-    /// Registers a source file (its SHA-256 is computed here) and returns its index.
-    func beginSource(path: String, display: String, format: SourceFormat) throws -> Int32 {
-        sources.append(SourceFile(path: display, sha256: try ImportSink.sha256(path: path), format: format.rawValue))
+    /// Registers a source file (its SHA-256 is computed in the background) and
+    /// returns its index.
+    func beginSource(path: String, display: String, format: SourceFormat) -> Int32 {
+        sources.append(SourceFile(path: display, sha256: "", format: format.rawValue))
+        digests.start(sources.count - 1, path: path)
         return Int32(sources.count - 1)
     }
 
@@ -136,7 +140,7 @@ final class ImportSink {
     private func measurement(_ table: SortedTableWriter, subject: Int, ms: Int64, value: Double,
                              source: String, file: Int32) throws {
         startRow(subject, ms)
-        line.append(44); LineEncoder.appendTimestamp(ms, to: &line)
+        line.append(44); timestamps.append(ms, to: &line)
         line.append(44); LineEncoder.appendNumber(value, to: &line)
         line.append(44); LineEncoder.appendField(source, to: &line)
         try table.add(line, file: file)
@@ -175,6 +179,7 @@ final class ImportSink {
     /// Sorts and merges every table into temporary files and returns the manifest
     /// (subjects with rows, in byte order of their names).
     func finish(timezone: String) throws -> Manifest {
+        for (i, digest) in try digests.wait() { sources[i].sha256 = digest }
         for table in tables {
             try table.finish()
             for (file, count) in table.duplicates { sources[Int(file)].duplicates += count }
@@ -197,20 +202,5 @@ final class ImportSink {
         for table in tables { try table.commit() }
         try rejects.commit()
         try file.commit()
-    }
-
-    private static func sha256(path: String) throws -> String {
-        guard let handle = fopen(path, "rb") else {
-            throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { fclose(handle) }
-        var hash = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
-            if n == 0 { break }
-            buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-        }
-        return hash.finalizeHex()
     }
 }

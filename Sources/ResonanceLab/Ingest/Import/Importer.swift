@@ -28,7 +28,7 @@ public enum Importer {
         let sink = try ImportSink(workspace: workspace)
         let local = options.timeZone.map(LocalTime.init(zone:))
         for plan in planned {
-            let file = try sink.beginSource(path: plan.path, display: plan.display, format: plan.format)
+            let file = sink.beginSource(path: plan.path, display: plan.display, format: plan.format)
             let input = SourceInput(path: plan.path, display: plan.display, subject: plan.subject ?? "",
                                     group: plan.group, file: file, times: TimeFieldParser(local: local))
             try adapter(plan.format).read(input, into: sink)

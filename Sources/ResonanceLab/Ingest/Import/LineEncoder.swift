@@ -27,6 +27,31 @@ public enum LineEncoder {
         Timestamp.write(ms, into: &line, at: at)
     }
 
+    /// `appendTimestamp` for sorted streams: the date part (`YYYY-MM-DDT`) is
+    /// cached per UTC day, so consecutive rows only format the time of day.
+    public struct TimestampCache {
+        private var day: Int64 = .min
+        private var prefix: [UInt8] = []
+
+        public init() {}
+
+        public mutating func append(_ ms: Int64, to line: inout [UInt8]) {
+            let (days, msOfDay) = Timestamp.floorDivMod(ms, 86_400_000)
+            if days != day {
+                day = days
+                prefix = Array(Timestamp.iso(ms).utf8.prefix(11))
+            }
+            line.append(contentsOf: prefix)
+            let ms = Int(msOfDay)
+            let h = ms / 3_600_000, mi = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
+            line.append(UInt8(48 + h / 10)); line.append(UInt8(48 + h % 10)); line.append(58)
+            line.append(UInt8(48 + mi / 10)); line.append(UInt8(48 + mi % 10)); line.append(58)
+            line.append(UInt8(48 + s / 10)); line.append(UInt8(48 + s % 10)); line.append(46)
+            line.append(UInt8(48 + f / 100)); line.append(UInt8(48 + f / 10 % 10)); line.append(UInt8(48 + f % 10))
+            line.append(90)
+        }
+    }
+
     /// `CSVWriter.format(value)` without allocating for the common case of a value
     /// with at most three decimals (bpm, ms): the fixed-point text with the fewest
     /// decimals that reads back to the same Double is Swift's shortest round-trip

@@ -44,8 +44,8 @@ final class TimeFieldParser {
     func parse(_ record: CSVRecord, _ i: Int, unix: UnixUnit = .byMagnitude) -> Int64? {
         guard i < record.count else { return nil }
         let bytes = record.bytes(i)
-        if bytes.count >= 10, bytes[4] == 45 || (bytes.first == 32 && bytes.count > 10 && bytes[5] == 45) {
-            guard let (ms, hasZone) = Timestamp.parseISO(bytes: bytes) else { return nil }
+        if bytes.count >= 10, bytes[4] == 45 {
+            guard let (ms, hasZone) = canonicalISO(bytes) ?? Timestamp.parseISO(bytes: bytes) else { return nil }
             if hasZone { return ms }
             sawNaive = true
             return local?.utc(fromLocal: ms) ?? ms
@@ -59,6 +59,48 @@ final class TimeFieldParser {
         }
         guard ms.magnitude < 1e15 else { return nil }
         return Int64(ms.rounded())
+    }
+
+    private var cachedDate = -1
+    private var cachedDays: Int64 = 0
+
+    /// Fast path for the common `YYYY-MM-DDThh:mm:ss[.fff][Z]` shape with a
+    /// per-day cache; nil for any other shape (then `Timestamp.parseISO` decides).
+    private func canonicalISO(_ b: UnsafeBufferPointer<UInt8>) -> (ms: Int64, hasZone: Bool)? {
+        let n = b.count
+        guard n >= 19, b[7] == 45, b[10] == 84, b[13] == 58, b[16] == 58 else { return nil }
+        @inline(__always) func two(_ at: Int) -> Int? {
+            let x = Int(b[at]) - 48, y = Int(b[at + 1]) - 48
+            guard x >= 0, x <= 9, y >= 0, y <= 9 else { return nil }
+            return x * 10 + y
+        }
+        guard let c = two(0), let yy = two(2), let mo = two(5), let d = two(8),
+              let h = two(11), let mi = two(14), let s = two(17), h < 24, mi < 60, s < 60 else { return nil }
+        var i = 19
+        var frac: Int64 = 0
+        if i < n, b[i] == 46 {
+            i += 1
+            var scale: Int64 = 100
+            let first = i
+            while i < n, b[i] >= 48, b[i] <= 57 {
+                frac += Int64(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > first else { return nil }
+        }
+        var hasZone = false
+        if i < n, b[i] == 90 { hasZone = true; i += 1 }
+        guard i == n else { return nil }
+        let date = (c * 100 + yy) * 10_000 + mo * 100 + d
+        if date != cachedDate {
+            let year = c * 100 + yy
+            guard mo >= 1, mo <= 12, d >= 1, d <= Timestamp.daysInMonth(year, mo) else { return nil }
+            cachedDate = date
+            cachedDays = Int64(Timestamp.daysFromCivil(year, mo, d))
+        }
+        let seconds = cachedDays * 86_400 + Int64(h * 3600 + mi * 60 + s)
+        return (seconds * 1000 + frac, hasZone)
     }
 
     /// Manifest note on how zone-less times were read, when there were any.

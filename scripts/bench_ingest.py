@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Ingest benchmark: `resonance import` against a pandas peer on the same file.
+
+Generates (deterministically) a generic heart-rate CSV of ~7 million ISO-timestamped
+rows (4 subjects, 1 Hz) in build/bench/, then runs
+  - resonance import FILE --out WS (release build), and
+  - pandas: read_csv with timestamp parsing + to_csv of the canonical hr.csv columns,
+each under /usr/bin/time -v, and prints throughput (input MB / wall s), the ratio
+and the peak RSS of each.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+ROWS = 7_000_000
+SUBJECTS = ["P01", "P02", "P03", "P04"]
+BENCH = "build/bench"
+DATA = os.path.join(BENCH, "hr_7m.csv")
+START = 1_709_280_000  # 2024-03-01T08:00:00Z
+
+PANDAS_PEER = r'''
+import sys, pandas as pd
+src, dst = sys.argv[1], sys.argv[2]
+df = pd.read_csv(src, parse_dates=["timestamp"])
+df["source"] = "csv"
+df = df.sort_values(["subject", "timestamp"], kind="stable")
+df["timestamp"] = df["timestamp"].dt.strftime("%Y-%m-%dT%H:%M:%S.%f").str[:-3] + "Z"
+df[["subject", "timestamp", "bpm", "source"]].to_csv(dst, index=False)
+'''
+
+
+def generate():
+    if os.path.exists(DATA) and os.path.getsize(DATA) >= 200_000_000:
+        return
+    os.makedirs(BENCH, exist_ok=True)
+    rng = random.Random(20240301)
+    per = ROWS // len(SUBJECTS)
+    tmp = DATA + ".part"
+    with open(tmp, "w") as f:
+        f.write("subject,timestamp,bpm\n")
+        for s in SUBJECTS:
+            bpm = 70.0
+            lines = []
+            for i in range(per):
+                t = START + i
+                ms = rng.randrange(0, 1000, 250)
+                bpm = min(180.0, max(40.0, bpm + rng.uniform(-1, 1)))
+                lines.append("%s,%s.%03dZ,%.1f\n" % (s, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)), ms, bpm))
+                if len(lines) == 100_000:
+                    f.writelines(lines)
+                    lines = []
+            f.writelines(lines)
+    os.replace(tmp, DATA)
+
+
+def measure(cmd):
+    t0 = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit("bench: %s failed:\n%s" % (" ".join(cmd), p.stderr[-2000:]))
+    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
+    return wall, rss_kb / 1024
+
+
+def main():
+    resonance, python = sys.argv[1], sys.argv[2]
+    generate()
+    mb = os.path.getsize(DATA) / 1e6
+    ws = os.path.join(BENCH, "ws")
+    r_wall, r_rss = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
+    peer_out = os.path.join(BENCH, "pandas_hr.csv")
+    p_wall, p_rss = measure([python, "-c", PANDAS_PEER, DATA, peer_out])
+    with open(os.path.join(ws, "hr.csv"), "rb") as a, open(peer_out, "rb") as b:
+        rows_r = sum(1 for _ in a) - 1
+        rows_p = sum(1 for _ in b) - 1
+    print("ingest bench: %s, %.1f MB, %d rows" % (DATA, mb, rows_r))
+    print("  resonance import: %6.2f s  %7.1f MB/s  peak RSS %7.1f MB" % (r_wall, mb / r_wall, r_rss))
+    print("  pandas peer:      %6.2f s  %7.1f MB/s  peak RSS %7.1f MB" % (p_wall, mb / p_wall, p_rss))
+    print("  speed-up: %.1fx  (rows out: resonance %d, pandas %d)" % (p_wall / r_wall, rows_r, rows_p))
+
+
+if __name__ == "__main__":
+    main()
