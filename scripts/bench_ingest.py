@@ -63,7 +63,8 @@ def measure(cmd):
     if p.returncode != 0:
         sys.exit("bench: %s failed:\n%s" % (" ".join(cmd), p.stderr[-2000:]))
     rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
-    return wall, rss_kb / 1024
+    cpu = sum(float(re.search(r"%s time \(seconds\): ([0-9.]+)" % k, p.stderr).group(1)) for k in ("User", "System"))
+    return wall, cpu, rss_kb / 1024
 
 
 def main():
@@ -71,16 +72,19 @@ def main():
     generate()
     mb = os.path.getsize(DATA) / 1e6
     ws = os.path.join(BENCH, "ws")
-    r_wall, r_rss = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
+    r_wall, r_cpu, r_rss = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
     peer_out = os.path.join(BENCH, "pandas_hr.csv")
-    p_wall, p_rss = measure([python, "-c", PANDAS_PEER, DATA, peer_out])
+    p_wall, p_cpu, p_rss = measure([python, "-c", PANDAS_PEER, DATA, peer_out])
     with open(os.path.join(ws, "hr.csv"), "rb") as a, open(peer_out, "rb") as b:
         rows_r = sum(1 for _ in a) - 1
         rows_p = sum(1 for _ in b) - 1
     print("ingest bench: %s, %.1f MB, %d rows" % (DATA, mb, rows_r))
-    print("  resonance import: %6.2f s  %7.1f MB/s  peak RSS %7.1f MB" % (r_wall, mb / r_wall, r_rss))
-    print("  pandas peer:      %6.2f s  %7.1f MB/s  peak RSS %7.1f MB" % (p_wall, mb / p_wall, p_rss))
-    print("  speed-up: %.1fx  (rows out: resonance %d, pandas %d)" % (p_wall / r_wall, rows_r, rows_p))
+    row = "  %-17s %6.2f s wall  %7.1f MB/s  (CPU %6.2f s)  peak RSS %7.1f MB"
+    print(row % ("resonance import:", r_wall, mb / r_wall, r_cpu, r_rss))
+    print(row % ("pandas peer:", p_wall, mb / p_wall, p_cpu, p_rss))
+    print("  speed-up: %.1fx wall, %.1fx CPU  (rows out: resonance %d, pandas %d)"
+          % (p_wall / r_wall, p_cpu / r_cpu, rows_r, rows_p))
+    print("  (wall time includes waiting for the CPU on a shared machine; CPU time does not)")
 
 
 if __name__ == "__main__":

@@ -33,8 +33,7 @@ enum AppleHealth: FormatAdapter {
         let subject = sink.subject(input.subject, group: input.group)
         var col = (type: 0, start: 0, end: 0, value: 0)
         let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
-            var map: [String: Int] = [:]
-            for i in 0..<record.count { map[ColumnName.normalized(record.string(i))] = i }
+            let map = ColumnName.index(record)
             guard let t = map["type"], let s = map["start"] ?? map["startdate"],
                   let e = map["end"] ?? map["enddate"], let v = map["value"] else {
                 throw ImportError.unknownFormat(path: input.path, columns: record.strings)
@@ -55,12 +54,7 @@ enum AppleHealth: FormatAdapter {
             let value = col.value < record.count ? record.trimmed(col.value) : ""
             switch kind {
             case .heartRate:
-                guard let bpm = record.double(col.value) else {
-                    return try sink.reject(file, record, column: col.value + 1, reason: "unparsable bpm")
-                }
-                guard PlausibleRange.bpm.contains(bpm) else {
-                    return try sink.reject(file, record, column: col.value + 1, reason: PlausibleRange.bpmReason)
-                }
+                guard let bpm = try sink.checkedBpm(record, col.value, file: file) else { return }
                 try sink.heartRate(subject: subject, ms: start, bpm: bpm, source: source, file: file)
             case .hrvSDNN:
                 guard let sdnn = record.double(col.value), sdnn > 0 else {
@@ -78,7 +72,6 @@ enum AppleHealth: FormatAdapter {
             }
             sink.accept(file)
         }
-        if let note = input.times.zoneNote() { sink.note(file, note) }
-        try sink.endSource(file, rowsRead: rows)
+        try sink.endSource(input, rowsRead: rows)
     }
 }

@@ -15,7 +15,7 @@ enum AppleMusic: FormatAdapter {
         var c = (title: 0, artist: Int?.none, album: Int?.none, container: Int?.none, containerType: Int?.none,
                  start: 0, end: Int?.none, media: Int?.none, played: Int?.none, reason: Int?.none)
         let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
-            for i in 0..<record.count { columns[ColumnName.normalized(record.string(i))] = i }
+            columns = ColumnName.index(record)
             guard let title = column("song_name"), let start = column("event_start_timestamp", "event_timestamp") else {
                 throw ImportError.unknownFormat(path: input.path, columns: record.strings)
             }
@@ -60,8 +60,7 @@ enum AppleMusic: FormatAdapter {
             sink.accept(file)
         }
         sink.note(file, "skipped = End Reason Type contains SKIPPED; song_id = SHA-256 prefix of normalised 'artist — title'")
-        if let note = input.times.zoneNote() { sink.note(file, note) }
-        try sink.endSource(file, rowsRead: rows)
+        try sink.endSource(input, rowsRead: rows)
     }
 
     /// Skips are the end reasons Apple names TRACK_SKIPPED_FORWARDS / _BACKWARDS.

@@ -42,17 +42,12 @@ enum E4 {
             }) { record in
                 let ms = startMs + Int64((Double(index) * 1000 / rateHz).rounded())
                 index += 1
-                guard let bpm = record.double(0) else {
-                    return try sink.reject(file, record, column: 1, reason: "unparsable bpm")
-                }
-                guard PlausibleRange.bpm.contains(bpm) else {
-                    return try sink.reject(file, record, column: 1, reason: PlausibleRange.bpmReason)
-                }
+                guard let bpm = try sink.checkedBpm(record, 0, file: file) else { return }
                 try sink.heartRate(subject: subject, ms: ms, bpm: bpm, source: source, file: file)
                 sink.accept(file)
             }
             sink.note(file, "sample k at start + k / rate; warm-up samples at the start kept (range-checked only)")
-            try sink.endSource(file, rowsRead: rows)
+            try sink.endSource(input, rowsRead: rows)
         }
     }
 
@@ -68,19 +63,13 @@ enum E4 {
                 guard let t = record.double(0) else {
                     return try sink.reject(file, record, column: 1, reason: "unparsable time")
                 }
-                guard record.count > 1, let ibi = record.double(1) else {
-                    return try sink.reject(file, record, column: 2, reason: "unparsable rr")
-                }
-                let rrMs = ibi * 1000
-                guard PlausibleRange.rrMs.contains(rrMs) else {
-                    return try sink.reject(file, record, column: 2, reason: PlausibleRange.rrReason)
-                }
+                guard let rrMs = try sink.checkedRRMs(record, 1, scale: 1000, file: file) else { return }
                 let ms = startMs + Int64((t * 1000).rounded())
                 try sink.rrInterval(subject: subject, ms: ms, rrMs: rrMs, source: source, file: file)
                 sink.accept(file)
             }
             sink.note(file, "beat time = start + t; rr_ms = ibi × 1000")
-            try sink.endSource(file, rowsRead: rows)
+            try sink.endSource(input, rowsRead: rows)
         }
     }
 
@@ -99,7 +88,7 @@ enum E4 {
                 sink.accept(file)
             }
             sink.note(file, "each tag is a zero-length label '\(label)' at the press time")
-            try sink.endSource(file, rowsRead: rows)
+            try sink.endSource(input, rowsRead: rows)
         }
     }
 }

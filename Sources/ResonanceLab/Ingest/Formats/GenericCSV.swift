@@ -77,29 +77,18 @@ enum GenericCSV: FormatAdapter {
             }
             var bpm: Double?, rrMs: Double?
             if let c = columns.bpm {
-                guard let v = record.double(c) else {
-                    return try sink.reject(file, record, column: c + 1, reason: "unparsable bpm")
-                }
-                guard PlausibleRange.bpm.contains(v) else {
-                    return try sink.reject(file, record, column: c + 1, reason: PlausibleRange.bpmReason)
-                }
+                guard let v = try sink.checkedBpm(record, c, file: file) else { return }
                 bpm = v
             }
             if let c = columns.rr {
-                guard let v = record.double(c) else {
-                    return try sink.reject(file, record, column: c + 1, reason: "unparsable rr")
-                }
-                guard PlausibleRange.rrMs.contains(v * rrScale) else {
-                    return try sink.reject(file, record, column: c + 1, reason: PlausibleRange.rrReason)
-                }
-                rrMs = v * rrScale
+                guard let v = try sink.checkedRRMs(record, c, scale: rrScale, file: file) else { return }
+                rrMs = v
             }
             if let bpm { try sink.heartRate(subject: subject, ms: ms, bpm: bpm, source: source, file: file) }
             if let rrMs { try sink.rrInterval(subject: subject, ms: ms, rrMs: rrMs, source: source, file: file) }
             sink.accept(file)
         }
-        if let note = input.times.zoneNote() { sink.note(file, note) }
-        try sink.endSource(file, rowsRead: rows)
+        try sink.endSource(input, rowsRead: rows)
     }
 }
 

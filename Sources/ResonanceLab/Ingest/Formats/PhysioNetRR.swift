@@ -43,15 +43,12 @@ enum PhysioNetRR: FormatAdapter {
                 return try sink.reject(file, record, column: 1, reason: "unparsable rr")
             }
             elapsedMs += value * scale
-            let rrMs = value * scale
-            guard PlausibleRange.rrMs.contains(rrMs) else {
-                return try sink.reject(file, record, column: 1, reason: PlausibleRange.rrReason)
-            }
+            guard let rrMs = try sink.checkedRRMs(record, 0, scale: scale, file: file) else { return }
             try sink.rrInterval(subject: subject, ms: Int64(elapsedMs.rounded()), rrMs: rrMs, source: source, file: file)
             sink.accept(file)
         }
         sink.note(file, "rr values in \(unit == .seconds ? "seconds" : "milliseconds") (\(how))")
         sink.note(file, "no absolute time: beat times are the cumulative sum of all parsable values from 1970-01-01T00:00:00.000Z; rejected values still advance time")
-        try sink.endSource(file, rowsRead: rows)
+        try sink.endSource(input, rowsRead: rows)
     }
 }

@@ -28,8 +28,7 @@ enum StressPredictLabels: FormatAdapter {
             open = nil
         }
         let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
-            var map: [String: Int] = [:]
-            for i in 0..<record.count { map[ColumnName.normalized(record.string(i))] = i }
+            let map = ColumnName.index(record)
             guard let p = map["participant"], let t = map["time_sec"], let l = map["label"] else {
                 throw ImportError.unknownFormat(path: input.path, columns: record.strings)
             }
@@ -57,6 +56,6 @@ enum StressPredictLabels: FormatAdapter {
         }
         try close()
         sink.note(file, "consecutive seconds with the same label merged into intervals [first, last + 1 s)")
-        try sink.endSource(file, rowsRead: rows)
+        try sink.endSource(input, rowsRead: rows)
     }
 }

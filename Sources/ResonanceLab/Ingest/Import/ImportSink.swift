@@ -56,8 +56,11 @@ final class ImportSink {
         if !sources[Int(file)].notes.contains(text) { sources[Int(file)].notes.append(text) }
     }
 
-    /// Closes a source: `rowsRead` (counted by the adapter) must equal accepted + rejected.
-    func endSource(_ file: Int32, rowsRead: Int) throws {
+    /// Closes a source: `rowsRead` (counted by the adapter) must equal accepted +
+    /// rejected; notes how zone-less times were read, if there were any.
+    func endSource(_ input: SourceInput, rowsRead: Int) throws {
+        let file = input.file
+        if let zone = input.times.zoneNote() { note(file, zone) }
         let s = sources[Int(file)]
         guard rowsRead == s.accepted + s.rejected else {
             throw ImportError.accounting(path: s.path, read: rowsRead, accepted: s.accepted, rejected: s.rejected)

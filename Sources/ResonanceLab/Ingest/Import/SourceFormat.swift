@@ -67,6 +67,13 @@ enum ColumnName {
         words(name).joined(separator: "_")
     }
 
+    /// Column index by normalised name (the first column wins on a clash).
+    static func index(_ header: CSVRecord) -> [String: Int] {
+        var map: [String: Int] = [:]
+        for i in (0..<header.count).reversed() { map[normalized(header.string(i))] = i }
+        return map
+    }
+
     enum Unit { case seconds, milliseconds }
     private static let unitWords: [String: Unit] = [
         "ms": .milliseconds, "msec": .milliseconds, "millis": .milliseconds,

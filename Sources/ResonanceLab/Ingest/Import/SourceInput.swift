@@ -29,14 +29,3 @@ struct SourceInput {
 protocol FormatAdapter {
     static func read(_ input: SourceInput, into sink: ImportSink) throws
 }
-
-/// Range checks applied to every imported measurement (DESIGN §4, import rejects).
-enum PlausibleRange {
-    /// Heart rate, bpm.
-    static let bpm: ClosedRange<Double> = 20...250
-    /// R-R interval, ms (240–20 bpm would be 250–3000 ms; 2500 ms is the usual
-    /// long-pause limit of RR artifact screens).
-    static let rrMs: ClosedRange<Double> = 250...2500
-    static let bpmReason = "bpm outside 20–250"
-    static let rrReason = "rr outside 250–2500 ms"
-}
