@@ -80,14 +80,8 @@ final class TimeFieldParser {
         var frac: Int64 = 0
         if i < n, b[i] == 46 {
             i += 1
-            var scale: Int64 = 100
-            let first = i
-            while i < n, b[i] >= 48, b[i] <= 57 {
-                frac += Int64(b[i] - 48) * scale
-                scale /= 10
-                i += 1
-            }
-            guard i > first else { return nil }
+            guard let ms = Timestamp.fractionMs(b, &i) else { return nil }
+            frac = ms
         }
         var hasZone = false
         if i < n, b[i] == 90 { hasZone = true; i += 1 }
