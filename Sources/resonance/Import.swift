@@ -9,12 +9,16 @@ struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import raw exports into the canonical tables of a workspace.",
         discussion: """
-            SOURCE is a file or a dataset folder. Formats are detected from the file name and
-            header: \(SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")).
-            A dataset folder holds one sub-folder per subject (E4 files) plus an optional
-            labels.csv, or PhysioNet RR files (one subject per file, grouped by folder).
-            Writes hr.csv rr.csv hrv_samples.csv plays.csv labels.csv sleep.csv workouts.csv
-            rejects.csv manifest.json, all at once when the import succeeds.
+            SOURCE is a file or a dataset folder. Formats are detected from the file name and header: \
+            \(SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")).
+
+            A dataset folder holds one sub-folder per subject (E4 files, subject = folder name) plus an \
+            optional Stress-Predict labels.csv, or PhysioNet RR files (subject = file stem, group = folder), \
+            or folders of such RR files.
+
+            Writes hr.csv, rr.csv, hrv_samples.csv, plays.csv, labels.csv, sleep.csv, workouts.csv, \
+            rejects.csv and manifest.json, all renamed into place only when the whole import succeeds. \
+            Heart rate outside 20–250 bpm and R-R outside 250–2500 ms go to rejects.csv with the reason.
             """
     )
 

@@ -7,8 +7,8 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the validation report (validation.md, validation.json) of a workspace.",
         discussion: """
-            Sections: the data inventory (subjects, time spans, rows accepted and rejected per
-            file with the top rejection reasons, gaps longer than 5 min, label coverage), then
+            Sections: the data inventory (subjects, time spans, rows accepted and rejected per \
+            file with the top rejection reasons, gaps longer than 5 min, label coverage), then \
             each stage's checks. The same workspace gives byte-identical reports.
             """
     )
