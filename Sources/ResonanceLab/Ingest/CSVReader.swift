@@ -101,7 +101,11 @@ public final class CSVReader {
         var capacity = max(chunkSize, 1) + 1
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
-        var starts: [Int] = [], lengths: [Int] = []
+        // Field offsets and lengths of the current plain line (grown on demand).
+        var fieldCapacity = 64
+        var starts = UnsafeMutablePointer<Int>.allocate(capacity: fieldCapacity)
+        var lengths = UnsafeMutablePointer<Int>.allocate(capacity: fieldCapacity)
+        defer { starts.deallocate(); lengths.deallocate() }
         var start = 0, end = 0, line = 1, eof = false
 
         func drain() throws {
@@ -128,8 +132,7 @@ public final class CSVReader {
 
         /// Splits a quote-free line in place: delimiters become NULs, fields trimmed.
         func splitPlain(_ from: Int, _ stop: Int, line: Int, _ body: (CSVRecord) throws -> Void) throws {
-            starts.removeAll(keepingCapacity: true)
-            lengths.removeAll(keepingCapacity: true)
+            var fields = 0
             var fieldStart = from
             var i = from
             while true {
@@ -137,19 +140,27 @@ public final class CSVReader {
                     var a = fieldStart, b = i
                     while a < b, buffer[a] == 0x20 || buffer[a] == 0x09 { a += 1 }
                     while b > a, buffer[b - 1] == 0x20 || buffer[b - 1] == 0x09 { b -= 1 }
-                    starts.append(a - from)
-                    lengths.append(b - a)
+                    if fields == fieldCapacity {
+                        let newStarts = UnsafeMutablePointer<Int>.allocate(capacity: fieldCapacity * 2)
+                        let newLengths = UnsafeMutablePointer<Int>.allocate(capacity: fieldCapacity * 2)
+                        newStarts.update(from: starts, count: fields)
+                        newLengths.update(from: lengths, count: fields)
+                        starts.deallocate(); lengths.deallocate()
+                        starts = newStarts; lengths = newLengths
+                        fieldCapacity *= 2
+                    }
+                    starts[fields] = a - from
+                    lengths[fields] = b - a
+                    fields += 1
                     buffer[b] = 0
                     if i == stop { break }
                     fieldStart = i + 1
                 }
                 i += 1
             }
-            try starts.withUnsafeBufferPointer { s in
-                try lengths.withUnsafeBufferPointer { l in
-                    try body(CSVRecord(line: line, base: UnsafePointer(buffer + from), starts: s, lengths: l))
-                }
-            }
+            try body(CSVRecord(line: line, base: UnsafePointer(buffer + from),
+                               starts: UnsafeBufferPointer(start: starts, count: fields),
+                               lengths: UnsafeBufferPointer(start: lengths, count: fields)))
         }
 
         while true {

@@ -60,6 +60,7 @@ enum GenericCSV: FormatAdapter {
         let defaultSubject = sink.subject(input.subject, group: input.group)
         var lastSubjectBytes: [UInt8] = []
         var lastSubject = defaultSubject
+        let times = input.times
         let rows = try input.forEachRow(headerLines: 1) { record in
             var subject = defaultSubject
             if let s = columns.subject {
@@ -72,7 +73,7 @@ enum GenericCSV: FormatAdapter {
                 }
                 subject = lastSubject
             }
-            guard let ms = input.times.parse(record, columns.time, unix: unix) else {
+            guard let ms = times.parse(record, columns.time, unix: unix) else {
                 return try sink.reject(file, record, column: columns.time + 1, reason: "unparsable time")
             }
             var bpm: Double?, rrMs: Double?

@@ -5,11 +5,12 @@ import Foundation
 /// of DESIGN §4 plus `rejects.csv` and `manifest.json`. Nothing reaches its final
 /// name before `commit()`, so a failed import leaves no partial table.
 final class ImportSink {
-    /// An interned subject: its name, group and the time range of its rows.
+    /// An interned subject: its name, group, CSV field text (a range of
+    /// `subjectFields`) and the time range of its rows.
     struct Subject {
         var name: String
         var group: String?
-        var encoded: [UInt8]
+        var field: Range<Int>
         var firstMs: Int64?
         var lastMs: Int64?
     }
@@ -20,6 +21,8 @@ final class ImportSink {
     private(set) var sources: [SourceFile] = []
     private var subjects: [Subject] = []
     private var subjectIndex: [String: Int] = [:]
+    /// Encoded subject fields, back to back: rows copy from here without retaining.
+    private var subjectFields: [UInt8] = []
     private var line: [UInt8] = []
     private var timestamps = LineEncoder.TimestampCache()
     private let digests = FileDigests()
@@ -73,9 +76,9 @@ final class ImportSink {
             if subjects[i].group == nil { subjects[i].group = group }
             return i
         }
-        var encoded: [UInt8] = []
-        LineEncoder.appendField(name, to: &encoded)
-        subjects.append(Subject(name: name, group: group, encoded: encoded))
+        let start = subjectFields.count
+        LineEncoder.appendField(name, to: &subjectFields)
+        subjects.append(Subject(name: name, group: group, field: start..<subjectFields.count))
         subjectIndex[name] = subjects.count - 1
         return subjects.count - 1
     }
@@ -164,7 +167,8 @@ final class ImportSink {
     private func startRow(_ subject: Int, _ ms: Int64) {
         touch(subject, ms)
         line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: subjects[subject].encoded)
+        let field = subjects[subject].field
+        subjectFields.withUnsafeBufferPointer { line.append(contentsOf: UnsafeBufferPointer(rebasing: $0[field])) }
     }
 
     private func touch(_ subject: Int, _ ms: Int64) {
@@ -187,7 +191,8 @@ final class ImportSink {
             try table.finish()
             for (file, count) in table.duplicates { sources[Int(file)].duplicates += count }
         }
-        let used = subjects.filter { $0.firstMs != nil }.sorted { $0.encoded.lexicographicallyPrecedes($1.encoded) }
+        let used = subjects.filter { $0.firstMs != nil }
+            .sorted { subjectFields[$0.field].lexicographicallyPrecedes(subjectFields[$1.field]) }
         let info = used.map {
             SubjectInfo(subject: $0.name, group: $0.group, start: $0.firstMs.map(Timestamp.iso),
                         end: $0.lastMs.map(Timestamp.iso))
