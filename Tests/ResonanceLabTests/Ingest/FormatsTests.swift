@@ -97,7 +97,7 @@ final class FormatsTests: XCTestCase {
         let header = "Album Name,Artist Name,Container Name,Container Type,End Reason Type,Event End Timestamp,Event Start Timestamp,Media Duration In Milliseconds,Play Duration Milliseconds,Song Name"
         let path = try writeFixture("""
             \(header)
-            Blue,Joni Mitchell,Calm,PLAYLIST,TRACK_SKIPPED_FORWARDS,2022-02-07T09:30:10.000Z,2022-02-07T09:30:00.000Z,180000,10000,River
+            Blue,Joni Mitchell,Calm,PLAYLIST,TRACK_SKIPPED_FORWARDS,2022-02-07T09:29:10.000Z,2022-02-07T09:29:00.000Z,180000,10000,River
             Blue,Joni Mitchell,Blue,ALBUM,NATURAL_END_OF_TRACK,2022-02-07T09:33:00.000Z,2022-02-07T09:30:00.000Z,180000,180000,"Carey, live"
             X,Y,,,NATURAL_END_OF_TRACK,,2022-02-07T10:00:00.000Z,0,0,Zero
             X,Y,,,NATURAL_END_OF_TRACK,,2022-02-07T10:00:00.000Z,1000,0,
@@ -106,15 +106,17 @@ final class FormatsTests: XCTestCase {
             """, to: dir + "/Apple Music Play Activity.csv")
         let (ws, m) = try importSources([path])
         let plays = try ws.read(Play.self)
-        XCTAssertEqual(plays.map(\.title), ["Carey, live", "River"])
-        XCTAssertEqual(plays.map(\.skipped), [false, true])
-        XCTAssertEqual(plays.map(\.playlist), ["", "Calm"])
-        XCTAssertEqual(plays[1].playedS, 10)
-        XCTAssertEqual(plays[1].mediaDurationS, 180)
-        XCTAssertEqual(plays[1].subject, "alice")
-        XCTAssertEqual(plays[1].songId, AppleMusic.songId(title: "  river", artist: "JONI   Mitchell"))
+        XCTAssertEqual(plays.map(\.title), ["River", "Carey, live"], "sorted by start time")
+        XCTAssertEqual(plays.map(\.skipped), [true, false])
+        XCTAssertEqual(plays.map(\.playlist), ["Calm", ""])
+        XCTAssertEqual(plays[0].playedS, 10)
+        XCTAssertEqual(plays[0].mediaDurationS, 180)
+        XCTAssertEqual(plays[0].subject, "alice")
+        // SHA-256("joni mitchell — river") = 9f0e1db03ebf9cd3… (Python hashlib).
+        XCTAssertEqual(plays[0].songId, "9f0e1db03ebf9cd3")
+        XCTAssertEqual(AppleMusic.songId(title: "  river", artist: "JONI   Mitchell"), "9f0e1db03ebf9cd3")
         XCTAssertNotEqual(plays[0].songId, plays[1].songId)
-        XCTAssertTrue(plays[0].playId.hasPrefix("20220207T093000000Z-"), plays[0].playId)
+        XCTAssertTrue(plays[1].playId.hasPrefix("20220207T093000000Z-"), plays[1].playId)
         XCTAssertEqual(try ws.read(Reject.self).map(\.reason), ["zero media duration", "no song name", "end before start"])
         XCTAssertEqual([m.sources[0].rowsRead, m.sources[0].accepted, m.sources[0].rejected], [5, 2, 3])
     }

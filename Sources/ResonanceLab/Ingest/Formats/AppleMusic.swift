@@ -43,9 +43,10 @@ enum AppleMusic: FormatAdapter {
             }
             var played: Double?
             if let p = c.played, p < record.count, !record.bytes(p).isEmpty {
-                guard let v = record.double(p), v >= 0 else {
+                guard let v = record.double(p) else {
                     return try sink.reject(file, record, column: p + 1, reason: "unparsable play duration")
                 }
+                guard v >= 0 else { return try sink.reject(file, record, column: p + 1, reason: "negative play duration") }
                 played = v / 1000
             }
             let artist = text(c.artist)

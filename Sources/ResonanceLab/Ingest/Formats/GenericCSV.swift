@@ -4,9 +4,10 @@
 /// header states none, from the magnitude of the first values (recorded in notes).
 enum GenericCSV: FormatAdapter {
     static let timeNames: Set<String> = [
-        "timestamp", "time", "datetime", "date_time", "date", "ts", "unix", "unix_time", "epoch", "utc",
+        "timestamp", "time", "datetime", "date_time", "date", "ts", "unix", "unix_time", "unix_timestamp", "epoch",
+        "utc", "timestamp_utc", "time_utc", "datetime_utc",
     ]
-    static let bpmNames: Set<String> = ["bpm", "hr", "heart_rate", "heartrate", "pulse", "hr_bpm"]
+    static let bpmNames: Set<String> = ["bpm", "hr", "heart_rate", "heartrate", "pulse", "hr_bpm", "heart_rate_bpm"]
     static let rrNames: Set<String> = ["rr", "rri", "rr_interval", "ibi", "nn", "nn_interval", "interbeat_interval"]
     static let subjectNames: Set<String> = ["subject", "subject_id", "participant", "participant_id", "user", "id"]
 
@@ -46,7 +47,9 @@ enum GenericCSV: FormatAdapter {
         case .milliseconds?: unix = .milliseconds
         case nil: unix = .byMagnitude
         }
-        sink.note(file, "time column '\(header[columns.time])'" + (columns.timeUnit.map { " (unix \($0))" } ?? ""))
+        let timeRule = columns.timeUnit.map { "unix \($0 == .seconds ? "seconds" : "milliseconds") (from the header)" }
+            ?? "ISO 8601, or unix ms when ≥ 1e11 else unix s"
+        sink.note(file, "time column '\(header[columns.time])': \(timeRule)")
         var rrScale = 1.0
         if let rr = columns.rr {
             let unit = columns.rrUnit ?? RRUnit.fromMagnitude(head.dropFirst().compactMap { row in

@@ -1,6 +1,8 @@
 import Foundation
 
-/// A file to import and what its rows belong to.
+/// A file to import and what its rows belong to. Its display path (in the
+/// manifest and `rejects.csv`) starts at the imported folder, or at the folder
+/// holding an imported file, so outputs do not depend on where the data lives.
 struct PlannedFile: Equatable {
     var path: String
     var display: String
@@ -31,7 +33,8 @@ struct DatasetLayout {
         }
         let name = (argument as NSString).lastPathComponent
         guard isDir.boolValue else {
-            guard let file = try planFile(argument, display: name, folderSubject: parentName(argument),
+            let parent = parentName(argument)
+            guard let file = try planFile(argument, display: join(parent, name), folderSubject: parent,
                                           group: nil, inFolder: false) else { return [] }
             return [file]
         }
@@ -98,8 +101,11 @@ struct DatasetLayout {
         return (files.sorted(by: byBytes), folders.sorted(by: byBytes))
     }
 
+    /// Name of the folder holding `path` (relative paths resolved against the
+    /// current folder).
     private func parentName(_ path: String) -> String {
-        let parent = ((path as NSString).standardizingPath as NSString).deletingLastPathComponent
+        let absolute = path.hasPrefix("/") ? path : join(FileManager.default.currentDirectoryPath, path)
+        let parent = ((absolute as NSString).standardizingPath as NSString).deletingLastPathComponent
         let name = (parent as NSString).lastPathComponent
         return name.isEmpty || name == "/" ? "subject" : name
     }

@@ -2,8 +2,7 @@
 /// the default subject (and group) its rows belong to, and how to read naive times.
 struct SourceInput {
     var path: String
-    /// Path recorded in the manifest and `rejects.csv`: relative to the imported
-    /// folder's parent, so that outputs do not depend on where the data lives.
+    /// Path recorded in the manifest and `rejects.csv` (see `PlannedFile`).
     var display: String
     var subject: String
     var group: String?
