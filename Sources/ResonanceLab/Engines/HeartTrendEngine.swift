@@ -40,9 +40,9 @@ public struct TrendResult: Equatable, Sendable {
 /// - stress pattern: RHR z ≥ 1.5, HRV z ≤ −1.5 and 1-minute recovery z ≤ −1.5.
 /// - week over week: (mean RHR of the 7 days ending today − mean of the 28 days before
 ///   that week) / SD of those 28 days; |z| ≥ 1.5 is significant.
-/// - consecutive elevation: RHR > mean + 2σ of the day's baseline on 3 or more
-///   consecutive measured days, a gap over 1.5 days between measurements breaking the
-///   streak.
+/// - consecutive elevation: RHR > mean + 2σ of the week-over-week baseline on 3 or
+///   more consecutive measured days, a gap over 1.5 days between measurements
+///   breaking the streak.
 public struct HeartTrendEngine: Sendable {
     public let constants: TrendConstants
 
@@ -61,10 +61,20 @@ public struct HeartTrendEngine: Sendable {
         return (x - Stats.median(baseline)) / (c["mad_scale"] * mad)
     }
 
-    /// Whether `snapshot`'s resting HR exceeds mean + 2σ of the baseline days before it.
+    /// The week-over-week baseline of `day`: the 28 days before the 7-day week ending
+    /// with `day`.
+    func weekBaselineDays(_ day: Int) -> ClosedRange<Int> {
+        DailyWindow.before(DailyWindow.ending(day, count: c["week_days"]).lowerBound, count: c["week_baseline_days"])
+    }
+
+    /// Whether `snapshot`'s resting HR exceeds mean + 2σ of its week-over-week baseline.
+    /// The baseline excludes the current week so that an elevation does not inflate
+    /// its own baseline: against the trailing days, a sustained 19 bpm rise after ten
+    /// days of 60/62 bpm at 80 bpm stops counting as elevated on its fourth day (the
+    /// threshold mean + 2σ climbs 63.1 → 74.4 → 79.1 → 82.1 bpm).
     func isElevated(_ snapshot: DailySnapshot, history: ArraySlice<DailySnapshot>) -> Bool {
         guard let rhr = snapshot.restingHRBpm else { return false }
-        let base = DailyWindow.values(history, days: DailyWindow.before(snapshot.day, count: c["baseline_days"]), \.restingHRBpm)
+        let base = DailyWindow.values(history, days: weekBaselineDays(snapshot.day), \.restingHRBpm)
         guard base.count >= Int(c["min_baseline_days"]) else { return false }
         return rhr > Stats.mean(base) + c["elevation_sd"] * Stats.sd(base)
     }
@@ -128,7 +138,7 @@ public struct HeartTrendEngine: Sendable {
 
         let weekDays = DailyWindow.ending(today.day, count: c["week_days"])
         let week = DailyWindow.values(history, days: weekDays, \.restingHRBpm) + [today.restingHRBpm].compactMap { $0 }
-        let weekBase = DailyWindow.values(history, days: DailyWindow.before(weekDays.lowerBound, count: c["week_baseline_days"]), \.restingHRBpm)
+        let weekBase = DailyWindow.values(history, days: weekBaselineDays(today.day), \.restingHRBpm)
         var weekZ: Double?
         if !week.isEmpty, weekBase.count >= Int(c["week_min_baseline_days"]), Stats.sd(weekBase) > 0 {
             weekZ = (Stats.mean(week) - Stats.mean(weekBase)) / Stats.sd(weekBase)
