@@ -9,6 +9,8 @@ public enum ReadinessLevel: String, Sendable {
 /// applied, and the pillars as drivers.
 public struct ReadinessResult: Equatable, Sendable {
     public let score: Double
+    /// The weighted pillar mean before the elevation cap.
+    public let uncappedScore: Double
     public let level: ReadinessLevel
     /// The score was capped because a consecutive-elevation alert was active.
     public let capped: Bool
@@ -91,7 +93,7 @@ public struct ReadinessEngine: Sendable {
         guard let (value, drivers) = Component.combine(pillars, neutral: 50) else { return nil }
         let capped = elevationAlert && value > c["elevation_cap"]
         let score = capped ? c["elevation_cap"] : value
-        return ReadinessResult(score: score, level: level(score), capped: capped, drivers: drivers)
+        return ReadinessResult(score: score, uncappedScore: value, level: level(score), capped: capped, drivers: drivers)
     }
 
     /// Activity-balance pillar from zone minutes (see the type's documentation).

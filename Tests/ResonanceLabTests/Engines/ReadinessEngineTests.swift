@@ -40,6 +40,7 @@ final class ReadinessEngineTests: XCTestCase {
         XCTAssertEqual(capped?.score, 50)
         XCTAssertEqual(capped?.level, .moderate)
         XCTAssertEqual(capped?.capped, true)
+        XCTAssertEqual(capped?.uncappedScore ?? .nan, 73.5714, accuracy: 1e-4)
         XCTAssertNil(engine.assess(DailySnapshot(subject: "p", day: 0), history: [], stress: nil, elevationAlert: false))
     }
 
