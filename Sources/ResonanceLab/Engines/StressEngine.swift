@@ -26,7 +26,10 @@ public struct StressResult: Equatable, Sendable {
 ///   re-normalisation would give 0.625 / 0.375);
 /// - output = 100 / (1 + exp(−0.08·(x − 50))); relaxed < 35 ≤ balanced < 65 ≤ elevated.
 ///
-/// The HRV and stability mappings are not in the specification; see `StressConstants`.
+/// Each signal's points are clamped to 0–100 before weighting (the specification does
+/// not say; without it a 25 % RHR rise, 140 points, would outweigh every other signal
+/// whatever the weights). The HRV and stability mappings are not in the specification;
+/// see `StressConstants`.
 public struct StressEngine: Sendable {
     public let constants: StressConstants
 
@@ -41,7 +44,7 @@ public struct StressEngine: Sendable {
         100 / (1 + exp(-c["sigmoid_slope"] * (x - c["sigmoid_center"])))
     }
 
-    /// Resting-HR deviation score: 40 + 4·(% above baseline), unclamped.
+    /// Resting-HR deviation score: 40 + 4·(% above baseline), before clamping.
     public func restingHRScore(restingHRBpm: Double, baselineBpm: Double) -> Double {
         let percentAbove = 100 * (restingHRBpm - baselineBpm) / baselineBpm
         return c["rhr_score_at_baseline"] + c["rhr_points_per_percent"] * percentAbove
@@ -64,7 +67,7 @@ public struct StressEngine: Sendable {
             if base > 0 {
                 let pct = 100 * (rhr - base) / base
                 components.append(Component(
-                    name: "resting_hr", score: restingHRScore(restingHRBpm: rhr, baselineBpm: base), weight: c["weight_rhr"],
+                    name: "resting_hr", score: clamp(restingHRScore(restingHRBpm: rhr, baselineBpm: base), 0...100), weight: c["weight_rhr"],
                     detail: "\(decimals(rhr, 1)) bpm, \(signed(pct, 1)) % vs baseline \(decimals(base, 1)) bpm"))
             }
         }
@@ -75,7 +78,7 @@ public struct StressEngine: Sendable {
             if sd > 0 {
                 let z = (log(sdnn) - Stats.mean(lnBase)) / sd
                 components.append(Component(
-                    name: "hrv", score: c["hrv_score_at_baseline"] - c["hrv_points_per_sd"] * z, weight: c["weight_hrv"],
+                    name: "hrv", score: clamp(c["hrv_score_at_baseline"] - c["hrv_points_per_sd"] * z, 0...100), weight: c["weight_hrv"],
                     detail: "SDNN \(decimals(sdnn, 1)) ms, z(ln SDNN) \(signed(z, 2)) vs \(lnBase.count)-day baseline"))
             }
         }

@@ -55,6 +55,16 @@ final class StressEngineTests: XCTestCase {
         XCTAssertEqual(r?.drivers.first?.name, "hrv_stability")
     }
 
+    func testSignalPointsAreClampedToTheScale() {
+        // RHR 75 vs baseline 60 = +25 % → 40 + 100 = 140 points, clamped to 100; the only
+        // signal → raw 100 → 100 / (1 + e^−4) = 98.2014.
+        let history = (0..<3).map { DailySnapshot(subject: "p", day: $0, restingHRBpm: 60) }
+        let r = engine.assess(DailySnapshot(subject: "p", day: 3, restingHRBpm: 75), history: history[...])
+        XCTAssertEqual(engine.restingHRScore(restingHRBpm: 75, baselineBpm: 60), 140, accuracy: 1e-12)
+        XCTAssertEqual(r?.raw, 100)
+        XCTAssertEqual(r?.score ?? .nan, 98.2014, accuracy: 1e-4)
+    }
+
     func testNoBaselineNoScore() {
         XCTAssertNil(engine.assess(DailySnapshot(subject: "p", day: 0, restingHRBpm: 60, hrvSDNNMs: 50), history: []))
     }
