@@ -26,8 +26,14 @@ struct Constants: ParsableCommand {
             }
         }
 
+        /// The registry JSON with its provenance (`constants_version`, `constants_digest` of
+        /// the whole registry) beside `engines`; loading ignores those two keys.
         func run() throws {
-            print(try global.registry().json(engine: engine).render(), terminator: "")
+            let registry = try global.registry()
+            guard case var .object(fields) = registry.json(engine: engine),
+                  case let .object(provenance) = registry.provenance else { return }
+            fields.merge(provenance) { current, _ in current }
+            print(JSONValue.object(fields).render(), terminator: "")
         }
     }
 }
