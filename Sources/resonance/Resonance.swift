@@ -14,6 +14,7 @@ struct Resonance: ParsableCommand {
         version: ResonanceLabInfo.version,
         subcommands: [
             Constants.self,
+            Personas.self,
         ]
     )
 }
