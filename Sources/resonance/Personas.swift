@@ -6,7 +6,7 @@ import ResonanceLab
 struct Personas: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Generate the ten synthetic personas (DESIGN §6) and report on them.",
-        subcommands: [PersonasGenerate.self]
+        subcommands: [PersonasGenerate.self, PersonasReport.self]
     )
 }
 

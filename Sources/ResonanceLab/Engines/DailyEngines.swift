@@ -5,6 +5,12 @@ public struct DailyAssessment: Equatable, Sendable {
     public let readiness: ReadinessResult?
     public let trend: TrendResult
 
+    /// Every flag a day can carry, in the order `flags` lists them.
+    public static let flagNames = [
+        "anomaly", "regression", "stress_pattern", "rhr_week_up", "rhr_week_down", "consecutive_elevation",
+        "readiness_capped",
+    ]
+
     /// Trend flags, then `readiness_capped` when the elevation cap applied.
     public var flags: [String] {
         trend.flags + (readiness?.capped == true ? ["readiness_capped"] : [])

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Writes one report per persona of a persona workspace plus `index.md` comparing them.
+public enum PersonaReports {
+    /// Reads `ws`, writes `<subject>.md` per subject and `index.md` into `dir`
+    /// (atomically), and returns the paths written in that order.
+    @discardableResult
+    public static func write(workspace ws: Workspace, to dir: String, registry: ConstantsRegistry,
+                             progress: (String) -> Void = { _ in }) throws -> [String] {
+        let inputs = try PersonaReportInputs(workspace: ws)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var paths: [String] = []
+        var reports: [PersonaReport] = []
+        for subject in inputs.subjects {
+            progress("report \(subject)")
+            let report = PersonaReport(subject: subject, inputs: inputs, registry: registry)
+            let path = (dir as NSString).appendingPathComponent(fileName(subject))
+            try AtomicFile.write(report.markdown(), to: path)
+            paths.append(path)
+            reports.append(report)
+        }
+        let index = (dir as NSString).appendingPathComponent("index.md")
+        try AtomicFile.write(indexMarkdown(reports, registry: registry), to: index)
+        return paths + [index]
+    }
+
+    /// A file name safe on every file system: letters, digits, `-` and `_` kept.
+    static func fileName(_ subject: String) -> String {
+        String(subject.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" }) + ".md"
+    }
+
+    static func indexMarkdown(_ reports: [PersonaReport], registry: ConstantsRegistry) -> String {
+        var out = "# Persona reports\n\n"
+        out += "resonance \(ResonanceLabInfo.version); constants \(registry.version) (digest `\(registry.digest)`).\n\n"
+        out += markdownTable(
+            ["persona", "age", "days", "mean RHR", "mean SDNN", "mean stress", "mean readiness", "last-day stress", "flags raised"],
+            reports.map { r in
+                let flags = r.rows.reduce(0) { $0 + $1.flags.count }
+                return ["[\(r.subject)](\(fileName(r.subject)))", r.profile.map { "\($0.age)" } ?? "–", "\(r.rows.count)",
+                        PersonaReport.text(PersonaReport.mean(r.rows.map(\.snapshot.restingHRBpm)), 1),
+                        PersonaReport.text(PersonaReport.mean(r.rows.map(\.snapshot.hrvSDNNMs)), 1),
+                        PersonaReport.text(r.meanStress, 1), PersonaReport.text(r.meanReadiness, 1),
+                        r.rows.last.map { "\(PersonaReport.text($0.stress, 1)) \($0.stressLevel)" } ?? "–", "\(flags)"]
+            }) + "\n"
+        out += "Days on which each flag was raised:\n\n" + markdownTable(["persona"] + DailyAssessment.flagNames, reports.map { r in
+            [r.subject] + DailyAssessment.flagNames.map { name in "\(r.rows.filter { $0.flags.contains(name) }.count)" }
+        }) + "\n"
+        func extreme(_ title: String, _ value: (PersonaReport) -> Double?, lowest: Bool) -> String? {
+            let ranked = reports.compactMap { r in value(r).map { (r.subject, $0) } }
+                .sorted { lowest ? ($0.1, $0.0) < ($1.1, $1.0) : ($0.1, $1.0) > ($1.1, $0.0) }
+            return ranked.first.map { "- \(title): \($0.0) (\(decimals($0.1, 1)))" }
+        }
+        let lines = [
+            extreme("lowest mean readiness", \.meanReadiness, lowest: true),
+            extreme("highest mean stress", \.meanStress, lowest: false),
+            extreme("lowest mean SDNN", { PersonaReport.mean($0.rows.map(\.snapshot.hrvSDNNMs)) }, lowest: true),
+        ].compactMap { $0 }
+        if !lines.isEmpty { out += "## Extremes\n\n" + lines.joined(separator: "\n") + "\n\n" }
+        out += SleepScoreNote.markdown(meanSleepHours: nil, registry: registry)
+        return out
+    }
+}
