@@ -45,6 +45,7 @@ public enum PersonaReports {
         out += "Days on which each flag was raised:\n\n" + markdownTable(["persona"] + DailyAssessment.flagNames, reports.map { r in
             [r.subject] + DailyAssessment.flagNames.map { name in "\(r.rows.filter { $0.flags.contains(name) }.count)" }
         }) + "\n"
+        out += regressionNote(reports.flatMap(\.assessments), registry: registry)
         func extreme(_ title: String, _ value: (PersonaReport) -> Double?, lowest: Bool) -> String? {
             let ranked = reports.compactMap { r in value(r).map { (r.subject, $0) } }
                 .sorted { lowest ? ($0.1, $0.0) < ($1.1, $1.0) : ($0.1, $1.0) > ($1.1, $0.0) }
@@ -58,5 +59,19 @@ public enum PersonaReports {
         if !lines.isEmpty { out += "## Extremes\n\n" + lines.joined(separator: "\n") + "\n\n" }
         out += SleepScoreNote.markdown(meanSleepHours: nil, registry: registry)
         return out
+    }
+
+    /// How often each half of the regression rule fires: its thresholds are near the
+    /// noise of a 7-day least-squares slope (SE = σ/√28 for 7 daily values).
+    static func regressionNote(_ assessments: [DailyAssessment], registry: ConstantsRegistry) -> String {
+        let c = TrendConstants(registry: registry).values
+        let rhr = assessments.compactMap(\.trend.restingHRSlope), hrv = assessments.compactMap(\.trend.hrvSlope)
+        guard !rhr.isEmpty || !hrv.isEmpty else { return "" }
+        let rhrFires = rhr.filter { $0 > c["rhr_slope_threshold"] }.count
+        let hrvFires = hrv.filter { $0 < c["hrv_slope_threshold"] }.count
+        return "Regression rule: the 7-day RHR slope exceeds \(signed(c["rhr_slope_threshold"], 1)) bpm/day on \(rhrFires) of \(rhr.count) "
+            + "person-days with a slope, the SDNN slope is below \(signed(c["hrv_slope_threshold"], 1)) ms/day on \(hrvFires) of \(hrv.count). "
+            + "Both thresholds are near the noise of a 7-day slope (its SE is the day-to-day SD / √28), so the flag is frequent on day-to-day "
+            + "variation alone; tune `trend.rhr_slope_threshold` and `trend.hrv_slope_threshold` with --constants.\n\n"
     }
 }

@@ -33,6 +33,9 @@ final class PersonaReportTests: XCTestCase {
         try writeFixture("subject,window_start,window_end,n_beats,artifact_pct,reliable,MeanNN,SDNN,RMSSD,pNN50,MeanHR\n"
                          + "NewMom,,,300,0,true,830,40,30,5,72.3\nNewMom,,,300,9,false,830,90,80,5,72\nNewMom,,,300,0,true,830,36,26,5,72.1\n",
                          to: ws.file("hrv.csv"))
+        try writeFixture("subject,window_start,window_end,method,breathing_hz,peak_hz,coherence\n"
+                         + "NewMom,,,heartmath,0.1,0.1,0.5\nNewMom,,,heartmath,0.1,0.1,0.7\nCustom,,,heartmath,0.1,0.1,0.2\n",
+                         to: ws.file("coherence.csv"))
         return ws
     }
 
@@ -56,6 +59,8 @@ final class PersonaReportTests: XCTestCase {
         XCTAssertTrue(mom.contains("Planted music sensitivity (truth.csv): delta_hr_bpm 0.40."))
         // HRV medians over the two reliable windows: SDNN (40 + 36)/2 = 38.0, RMSSD 28.0.
         XCTAssertTrue(mom.contains("| 38.0 | 28.0 | 72.2 | 38.0 | 28.0 |"), mom)
+        // Coherence 0.5 and 0.7: median 0.6, 90th percentile (type 7) 0.5 + 0.9·0.2 = 0.68.
+        XCTAssertTrue(mom.contains("| heartmath | 2 | 0.600 | 0.680 |"), mom)
         // Listening: 2 plays, 200 s = 0.06 h, 1 skipped (50.0 %), s1 also heard by Custom.
         XCTAssertTrue(mom.contains("2 plays of 2 songs, 0.1 h listened, 1 skipped (50.0 %); 1 of the 2 songs are also heard"))
         // Sleep note: 7 h → 80.1 vs the example 95 → −14.9.
@@ -65,6 +70,8 @@ final class PersonaReportTests: XCTestCase {
         XCTAssertTrue(custom.contains("No hrv.csv") == false && custom.contains("0 windows, 0 reliable"))
         let index = try String(contentsOfFile: dir1 + "/index.md", encoding: .utf8)
         XCTAssertTrue(index.contains("[NewMom](NewMom.md)"))
+        // Slopes need 4 of the 7 days: days 4…30 of each subject → 2 × 27 = 54 person-days.
+        XCTAssertTrue(index.contains("person-days with a slope") && index.contains(" of 54 person-days") && index.contains(" ms/day on "))
     }
 
     func testReportSaysWhenDailyCSVCameFromOtherConstants() throws {
