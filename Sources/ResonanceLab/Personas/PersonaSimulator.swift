@@ -127,15 +127,16 @@ enum PersonaSimulator {
         }
     }
 
-    /// hr.csv rows: minute samples from the first date on, except inside R-R spans,
-    /// where the samples are computed from the beats themselves; sorted by time.
+    /// hr.csv rows: minute samples from the first date on, except inside R-R spans
+    /// (and the 5 s after them), where the samples are computed from the beats
+    /// themselves; sorted by time.
     static func heartRateSamples(_ p: PersonaProfile, timeline: PersonaTimeline, noisyHR: [Double],
                                  beats: BeatSpans) -> [HRSample] {
         var samples: [HRSample] = []
         var spanIndex = 0
         for m in 720..<timeline.minutes {
             let t = timeline.timeMs(minute: m)
-            while spanIndex < beats.spans.count, beats.spans[spanIndex].endMs < t { spanIndex += 1 }
+            while spanIndex < beats.spans.count, beats.spans[spanIndex].endMs + 5000 < t { spanIndex += 1 }
             if spanIndex < beats.spans.count, beats.spans[spanIndex].startMs <= t { continue }
             samples.append(HRSample(subject: p.name, timestampMs: t, bpm: noisyHR[m].rounded(), source: source))
         }

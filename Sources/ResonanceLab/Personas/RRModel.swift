@@ -6,19 +6,21 @@ import Foundation
 /// RRᵢ = μ(t) + g(t)·[A_rsa·sin φ_b + A_lf·sin φ_lf + σ_w·εᵢ] + sᵢ, where μ = 60000/HR,
 /// φ_b advances at the breathing rate (respiratory sinus arrhythmia, HF band), φ_lf at
 /// 0.1 Hz (baroreflex Mayer waves, LF band; Task Force 1996, Circulation 93:1043),
-/// ε white, and s an Ornstein–Uhlenbeck wander (τ = 60 s, VLF) that also makes the
-/// beat-derived HR drift as a real one does. g(t) rescales the fast part to a target
-/// RMSSD (1 at the persona's own value; music moves it, see `MusicResponse`).
+/// ε white, and s an Ornstein–Uhlenbeck wander (τ = 30 s, VLF) that also makes the
+/// beat-derived HR drift as a real one does. g(t) rescales the fast part so that the
+/// RMSSD expected at the current mean interval is the target (the persona's own value,
+/// moved by music, see `MusicResponse`): without it a slower heart would raise RMSSD
+/// through c(f) below and music's HR effect would leak into its RMSSD effect.
 ///
 /// Expected moments for mean interval T seconds and a W = 300 s window:
 ///   SDNN²  = A_rsa²/2 + A_lf²/2 + σ_w² + k·σ_s²,  k = 1 − 2τ/W + 2τ²/W²·(1 − e^{−W/τ})
 ///            (within-window share of an OU variance),
 ///   RMSSD² = A_rsa²·c(f_b) + A_lf²·c(0.1) + 2σ_w² + 2σ_s²(1 − e^{−T/τ}),
 ///            c(f) = 1 − cos(2πfT) (successive difference of a sinusoid sampled every T).
-/// With the LF share fixed (A_lf² = 0.3·SDNN²) and σ_w = 0.15·RMSSD the two equations are
+/// With the LF share fixed (A_lf² = 0.7·SDNN², LF = 35 % of the variance) and σ_w = 0.15·RMSSD the two equations are
 /// linear in A_rsa² and σ_s².
 public struct RRComponents: Sendable, Equatable {
-    public static let slowTauSeconds = 60.0
+    public static let slowTauSeconds = 30.0
     static let windowSeconds = 300.0
     static let lfHz = 0.1
 
@@ -35,9 +37,10 @@ public struct RRComponents: Sendable, Equatable {
     public init(sdnnMs: Double, rmssdMs: Double, meanRRMs: Double, breathingHz: Double) {
         let t = meanRRMs / 1000, tau = Self.slowTauSeconds, w = Self.windowSeconds
         let k = 1 - 2 * tau / w + 2 * tau * tau / (w * w) * (1 - exp(-w / tau))
-        let cB = 1 - cos(2 * .pi * breathingHz * t), cL = 1 - cos(2 * .pi * Self.lfHz * t)
+        let cB = Self.differenceFactor(breathingHz, meanRRMs: meanRRMs)
+        let cL = Self.differenceFactor(Self.lfHz, meanRRMs: meanRRMs)
         let oneMinusRho = 1 - exp(-t / tau)
-        let lf2 = 0.3 * sdnnMs * sdnnMs
+        let lf2 = 0.7 * sdnnMs * sdnnMs
         let white = 0.15 * rmssdMs
         let p = rmssdMs * rmssdMs - lf2 * cL - 2 * white * white
         let q = sdnnMs * sdnnMs - lf2 / 2 - white * white
@@ -56,10 +59,19 @@ public struct RRComponents: Sendable, Equatable {
     /// Factor g applied to the fast components so that RMSSD becomes `targetMs`
     /// (floored where only the slow wander would remain).
     @inline(__always)
-    func fastScale(rmssdMs targetMs: Double) -> Double {
+    func fastScale(rmssdMs targetMs: Double, meanRRMs t: Double) -> Double {
+        let fast = rsaMs * rsaMs * Self.differenceFactor(breathingHz, meanRRMs: t)
+            + lfMs * lfMs * Self.differenceFactor(Self.lfHz, meanRRMs: t) + 2 * whiteMs * whiteMs
         let base = rmssdMs * rmssdMs - slowDiffVariance
         let target = max(targetMs * targetMs - slowDiffVariance, 0.04 * base)
-        return (target / base).squareRoot()
+        return (target / fast).squareRoot()
+    }
+
+    /// c(f) = 1 − cos(2πfT): mean squared successive difference of a unit-amplitude
+    /// sinusoid of frequency f (Hz) sampled every T, over its variance × 2.
+    @inline(__always)
+    static func differenceFactor(_ hz: Double, meanRRMs: Double) -> Double {
+        1 - cos(2 * .pi * hz * meanRRMs / 1000)
     }
 }
 
@@ -88,9 +100,10 @@ public struct BeatGenerator: Sendable {
         let tau = RRComponents.slowTauSeconds
         while true {
             let (hr, rmssd) = state(t)
-            let g = c.fastScale(rmssdMs: rmssd)
+            let mean = 60_000 / hr
+            let g = c.fastScale(rmssdMs: rmssd, meanRRMs: mean)
             let fast = c.rsaMs * sin(breathPhase) + c.lfMs * sin(lfPhase) + c.whiteMs * random.normal()
-            let rr = min(2000, max(300, (60_000 / hr + g * fast + slowMs).rounded()))
+            let rr = min(2000, max(300, (mean + g * fast + slowMs).rounded()))
             t += rr / 1000
             guard t <= endS else { break }
             emit(t, rr)
