@@ -34,7 +34,8 @@ struct PersonasReport: ParsableCommand {
 
     func run() throws {
         let paths = try PersonaReports.write(workspace: Workspace(path: workspace), to: out,
-                                             registry: try global.registry(), progress: global.progress)
+                                             registry: try global.registry(), jobs: global.jobs,
+                                             progress: global.progress)
         global.progress("wrote \(paths.count - 1) persona reports and index.md to \(out)")
     }
 }

@@ -86,7 +86,8 @@ public struct PersonaReport: Sendable {
             out += "Planted music sensitivity (truth.csv): " + s.map { "\($0.metric) \(decimals($0.value, 2))" }.joined(separator: ", ") + ".\n"
         }
         out += "\n" + markdownTable(["metric", "profile", "generated mean (\(rows.count) days)", "difference"], measured.map { name, unit, p, m, d in
-            let diff = (p != nil && m != nil && p != 0) ? signed(100 * (m! - p!) / p!, 1) + " %" : "–"
+            var diff = "–"
+            if let p, let m, p != 0 { diff = signed(100 * (m - p) / p, 1) + " %" }
             return ["\(name) (\(unit))", Self.text(p, d), Self.text(m, d), diff]
         }) + "\n"
         return out

@@ -3,22 +3,20 @@ import Foundation
 /// Writes one report per persona of a persona workspace plus `index.md` comparing them.
 public enum PersonaReports {
     /// Reads `ws`, writes `<subject>.md` per subject and `index.md` into `dir`
-    /// (atomically), and returns the paths written in that order.
+    /// (atomically), and returns the paths written in that order. Personas are
+    /// reported on `jobs` threads; the output does not depend on it.
     @discardableResult
-    public static func write(workspace ws: Workspace, to dir: String, registry: ConstantsRegistry,
+    public static func write(workspace ws: Workspace, to dir: String, registry: ConstantsRegistry, jobs: Int = 1,
                              progress: (String) -> Void = { _ in }) throws -> [String] {
         let inputs = try PersonaReportInputs(workspace: ws)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        var paths: [String] = []
-        var reports: [PersonaReport] = []
-        for subject in inputs.subjects {
-            progress("report \(subject)")
+        progress("reporting \(inputs.subjects.count) personas")
+        let reports = try Parallel.map(inputs.subjects, jobs: jobs) { subject in
             let report = PersonaReport(subject: subject, inputs: inputs, registry: registry)
-            let path = (dir as NSString).appendingPathComponent(fileName(subject))
-            try AtomicFile.write(report.markdown(), to: path)
-            paths.append(path)
-            reports.append(report)
+            try AtomicFile.write(report.markdown(), to: (dir as NSString).appendingPathComponent(fileName(report.subject)))
+            return report
         }
+        let paths = reports.map { (dir as NSString).appendingPathComponent(fileName($0.subject)) }
         let index = (dir as NSString).appendingPathComponent("index.md")
         try AtomicFile.write(indexMarkdown(reports, registry: registry), to: index)
         return paths + [index]

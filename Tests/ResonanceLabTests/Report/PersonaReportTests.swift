@@ -43,7 +43,7 @@ final class PersonaReportTests: XCTestCase {
         let ws = try makeWorkspace()
         let dir1 = try makeTempDir(), dir2 = try makeTempDir()
         let paths = try PersonaReports.write(workspace: ws, to: dir1, registry: .defaults)
-        try PersonaReports.write(workspace: ws, to: dir2, registry: .defaults)
+        try PersonaReports.write(workspace: ws, to: dir2, registry: .defaults, jobs: 2)
         XCTAssertEqual(paths.map { ($0 as NSString).lastPathComponent }, ["NewMom.md", "Custom.md", "index.md"])
         for name in ["NewMom.md", "Custom.md", "index.md"] {
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir1 + "/" + name)),
