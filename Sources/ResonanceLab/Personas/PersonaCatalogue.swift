@@ -20,7 +20,7 @@ extension PersonaProfile {
             pattern: DailyPattern(rhrNoise: 0.03, hrvNoise: 0.12, sleepNoiseHours: 0.6), sensitivity: 0.7),
         PersonaProfile(
             name: "YoungAthlete", age: 22, sex: .male, weightKg: 72, restingHRBpm: 48, sdnnMs: 85, rmssdMs: 75,
-            vo2Max: 58, recovery1mBpm: 42, sleepHours: 8.3, steps: 14000, activityMinutes: 81, zoneMinutes: 64,
+            vo2Max: 58, recovery1mBpm: 42, sleepHours: 8.3, steps: 14000, activityMinutes: 81, zoneMinutes: 78,
             breathingHz: 0.2,
             workouts: [WorkoutPlan(weekdays: [1, 2, 3, 4, 5, 6], startHour: 17.0, minutes: 75, activity: "running", intensity: 0.72),
                        WorkoutPlan(weekdays: [7], startHour: 9.0, minutes: 120, activity: "cycling", intensity: 0.62)],
@@ -45,7 +45,7 @@ extension PersonaProfile {
             pattern: DailyPattern(), sensitivity: 0.9),
         PersonaProfile(
             name: "StressedExecutive", age: 48, sex: .male, weightKg: 88, restingHRBpm: 76, sdnnMs: 30, rmssdMs: 22,
-            vo2Max: 34, recovery1mBpm: 20, sleepHours: 6.0, steps: 5000, activityMinutes: 6, zoneMinutes: 6,
+            vo2Max: 34, recovery1mBpm: 20, sleepHours: 6.0, steps: 5000, activityMinutes: 6, zoneMinutes: 5,
             breathingHz: 0.28,
             workouts: [WorkoutPlan(weekdays: [6], startHour: 9.0, minutes: 40, activity: "cycling", intensity: 0.62)],
             sleep: SleepPlan(bedtimeHour: 24.0),
@@ -90,7 +90,7 @@ extension PersonaProfile {
             pattern: DailyPattern(), sensitivity: 1.1),
         PersonaProfile(
             name: "WeekendWarrior", age: 40, sex: .male, weightKg: 85, restingHRBpm: 63, sdnnMs: 50, rmssdMs: 38,
-            vo2Max: 42, recovery1mBpm: 28, sleepHours: 7.2, steps: 7000, activityMinutes: 34, zoneMinutes: 34,
+            vo2Max: 42, recovery1mBpm: 28, sleepHours: 7.2, steps: 8400, activityMinutes: 34, zoneMinutes: 34,
             breathingHz: 0.24,
             workouts: [WorkoutPlan(weekdays: [6], startHour: 9.5, minutes: 120, activity: "hiking", intensity: 0.65),
                        WorkoutPlan(weekdays: [7], startHour: 9.5, minutes: 120, activity: "soccer", intensity: 0.72)],
@@ -114,7 +114,7 @@ extension PersonaProfile {
             pattern: DailyPattern(rhrNoise: 0.015, hrvNoise: 0.05), sensitivity: 1.6),
         PersonaProfile(
             name: "CardiacRehab", age: 62, sex: .male, weightKg: 84, restingHRBpm: 70, sdnnMs: 22, rmssdMs: 16,
-            vo2Max: 22, recovery1mBpm: 14, sleepHours: 6.8, steps: 5500, activityMinutes: 17, zoneMinutes: 0,
+            vo2Max: 22, recovery1mBpm: 14, sleepHours: 6.8, steps: 5500, activityMinutes: 17, zoneMinutes: 10,
             breathingHz: 0.25,
             workouts: [WorkoutPlan(weekdays: [1, 3, 5], startHour: 10.0, minutes: 40, activity: "cycling", intensity: 0.50)],
             sleep: SleepPlan(bedtimeHour: 22.5, awakenings: 1),

@@ -141,12 +141,13 @@ struct PersonaTimeline {
     }
 
     /// Fills each date's remaining steps with walking bouts of 5–20 minutes at
-    /// 90–115 steps/min in free waking minutes, and shift minutes at 40 steps/min.
+    /// 90–115 steps/min in free waking minutes; a night shift adds 12 steps/min
+    /// (about 8 600 steps on the ward).
     mutating func placeWalking(days: [PersonaDay], random: inout SeededRandom) {
         for w in workouts {
             for m in w.start..<w.end { cadence[m] = Self.workoutCadence(w.activity) }
         }
-        for m in 0..<minutes where state[m] == .shift { cadence[m] = 40 }
+        for m in 0..<minutes where state[m] == .shift { cadence[m] = 12 }
         for (d, today) in days.enumerated() {
             let lo = minute(day: d, hour: 0), hi = minute(day: d, hour: 24)
             var remaining = today.steps - cadence[lo..<hi].reduce(0, +)
