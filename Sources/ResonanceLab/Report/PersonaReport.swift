@@ -105,14 +105,17 @@ public struct PersonaReport: Sendable {
             return "\(d.name) \(signed(d.points, 1))"
         }
         out += markdownTable(
-            ["date", "RHR", "SDNN", "sleep h", "stress", "level", "top stress driver", "readiness", "level", "top readiness driver", "anomaly", "flags"],
+            ["date", "RHR", "SDNN", "sleep h", "stress", "level", "top stress driver", "readiness", "level", "top readiness driver",
+             "anomaly", "RHR slope", "SDNN slope", "week RHR z", "flags"],
             zip(rows, assessments).map { file, a in
                 [file.snapshot.date, Self.text(file.snapshot.restingHRBpm, 1), Self.text(file.snapshot.hrvSDNNMs, 1),
                  Self.text(file.snapshot.sleepHours, 1), Self.text(file.stress, 1), file.stressLevel, top(a.stress?.drivers),
                  Self.text(file.readiness, 1), file.readinessLevel, top(a.readiness?.drivers), Self.text(file.anomaly, 2),
+                 Self.text(a.trend.restingHRSlope, 2), Self.text(a.trend.hrvSlope, 2), Self.text(a.trend.weekRestingHRZ, 2),
                  file.flags.joined(separator: ", ")]
             }) + "\n"
-        out += "Driver points are weight × (component − 50) for stress and readiness: how far each input moved the score from the middle of the scale.\n\n"
+        out += "Driver points are weight × (component − 50) for stress and readiness: how far each input moved the score from the middle of the scale. "
+        out += "Slopes are 7-day least-squares slopes (bpm/day, ms/day); week RHR z compares the 7-day mean resting HR with the 28 days before that week.\n\n"
         return out
     }
 
@@ -199,7 +202,7 @@ public struct PersonaReport: Sendable {
     }
 
     func coherenceSection() -> String {
-        guard let all = inputs.coherence else { return "" }
+        guard let all = inputs.coherence else { return "## Coherence\n\nNo coherence.csv: run `resonance coherence` on the workspace.\n\n" }
         let windows = all.filter { $0.subject == subject }
         let methods = Array(Set(windows.map(\.method))).sorted()
         return "## Coherence (coherence.csv)\n\n" + markdownTable(["method", "windows", "median", "90th percentile"], methods.map { m in
