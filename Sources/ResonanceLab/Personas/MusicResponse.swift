@@ -17,20 +17,23 @@ import Foundation
 ///
 /// Calibration. The measurement the effects stage uses is, per play,
 /// ΔHR = median HR of the last 30 s − median HR of the first 30 s and
-/// ΔRMSSD = RMSSD of the last 60 s − RMSSD of the first 60 s. For a monotone onset the
-/// median over a window is the value at its middle, so a play of length d expresses
+/// ΔRMSSD = RMSSD of the last 60 s − RMSSD of the first 60 s. Each hr.csv sample at t
+/// is the mean of the beats in (t − 5 s, t], i.e. the response near t − 2.5 s, and for
+/// a monotone onset the median over a window is the value at its middle, so a play of
+/// length d expresses
 ///
-///     κHR(d)    = e^{−15/τon} − e^{−(d−15)/τon}                     (d ≥ 30 s, else 0)
+///     κHR(d)    = e^{−12.5/τon} − e^{−(d−17.5)/τon}                 (d ≥ 30 s, else 0)
 ///     κRMSSD(d) = (τon/60)(1 − e^{−60/τon})(1 − e^{−(d−60)/τon})    (d ≥ 60 s, else 0)
 ///
-/// of the plateau A. The plateau of a play is A = effect(s)·sensitivity(p)/κ(D), D the
-/// song's full duration, so a full-length play's expected measured delta is exactly
-/// song effect × sensitivity (the truth.csv values). A play cut at d < D expresses
-/// the fraction κ(d)/κ(D): for D = 225 s (κHR = 0.707, κRMSSD = 0.538), HR 0.29 at
-/// d = 45 s, 0.49 at 60 s, 0.88 at 120 s; RMSSD 0 below 60 s, 0.76 at 120 s (skips
-/// below 30 s carry no signal). The previous play's release subtracts about
-/// 0.12 × its own effect from a back-to-back play's measured ΔHR (e^{−15/6}/κHR(D))
-/// and about 0.19 × from ΔRMSSD ((6/60)/κRMSSD(D)): noise, zero on average over songs.
+/// of the plateau A (κRMSSD is the mean onset over the last minute minus the first).
+/// The plateau of a play is A = effect(s)·sensitivity(p)/κ(D), D the song's full
+/// duration, so a full-length play's expected measured delta is song effect ×
+/// sensitivity (the truth.csv values). A play cut at d < D expresses the fraction
+/// κ(d)/κ(D): for D = 225 s (κHR = 0.748, κRMSSD = 0.538), HR 0.29 at d = 45 s, 0.49
+/// at 60 s, 0.88 at 120 s; RMSSD 0 below 60 s, 0.76 at 120 s (skips below 30 s carry
+/// no signal). The previous play's release subtracts about 0.17 × its own effect
+/// from a back-to-back play's measured ΔHR (e^{−12.5/6}/κHR(D)) and about 0.19 × from
+/// ΔRMSSD ((6/60)/κRMSSD(D)): noise, zero on average over songs.
 public struct MusicResponse: Sendable, Equatable {
     public static let onsetSeconds = 45.0
     public static let releaseSeconds = 6.0
@@ -52,7 +55,7 @@ public struct MusicResponse: Sendable, Equatable {
     /// Fraction of the plateau seen by the HR delta of a play `seconds` long.
     public static func expressionHR(seconds d: Double) -> Double {
         guard d >= 30 else { return 0 }
-        return exp(-15 / onsetSeconds) - exp(-(d - 15) / onsetSeconds)
+        return exp(-12.5 / onsetSeconds) - exp(-(d - 17.5) / onsetSeconds)
     }
 
     /// Fraction of the plateau seen by the RMSSD delta of a play `seconds` long.

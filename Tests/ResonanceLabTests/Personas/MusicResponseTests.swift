@@ -3,8 +3,8 @@ import XCTest
 
 final class MusicResponseTests: XCTestCase {
     func testExpressionFactorsByHand() {
-        // κHR(225) = e^{−15/45} − e^{−210/45} = 0.716531 − 0.009404 = 0.707128.
-        XCTAssertEqual(MusicResponse.expressionHR(seconds: 225), 0.707128, accuracy: 1e-6)
+        // κHR(225) = e^{−12.5/45} − e^{−207.5/45} = 0.757465 − 0.009941 = 0.747524.
+        XCTAssertEqual(MusicResponse.expressionHR(seconds: 225), 0.747524, accuracy: 1e-6)
         // κRMSSD(225) = (45/60)(1 − e^{−60/45})(1 − e^{−165/45}) = 0.75 × 0.736403 × 0.974448 = 0.538184.
         XCTAssertEqual(MusicResponse.expressionRMSSD(seconds: 225), 0.538184, accuracy: 1e-6)
         // Too short for the two windows: nothing expressed.
@@ -13,11 +13,12 @@ final class MusicResponseTests: XCTestCase {
     }
 
     /// Noise-free, the windowed measurement of a full play returns the effect exactly
-    /// for HR (median of 5-s samples = value at the window's middle for a monotone rise).
+    /// for HR: 5-s samples report the response 2.5 s earlier (their window's centre)
+    /// and the median of a monotone rise is the middle sample.
     func testFullPlayMeasuresItsEffect() {
         let r = MusicResponse(startS: 0, endS: 225, durationS: 225, deltaHRBpm: -4, deltaRMSSDMs: 6)
-        let first = Stats.median(stride(from: 0.0, through: 30, by: 5).map { r.value(at: $0).hrBpm })
-        let last = Stats.median(stride(from: 195.0, through: 225, by: 5).map { r.value(at: $0).hrBpm })
+        let first = Stats.median(stride(from: 0.0, through: 30, by: 5).map { r.value(at: $0 - 2.5).hrBpm })
+        let last = Stats.median(stride(from: 195.0, through: 225, by: 5).map { r.value(at: $0 - 2.5).hrBpm })
         XCTAssertEqual(last - first, -4, accuracy: 1e-9)
         // RMSSD: mean over the windows (beats once a second) — equal to 1 % (the mean of
         // samples approximates the integral mean).
