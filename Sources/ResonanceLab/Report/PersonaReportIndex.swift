@@ -44,17 +44,24 @@ public enum PersonaReports {
             [r.subject] + DailyAssessment.flagNames.map { name in "\(r.rows.filter { $0.flags.contains(name) }.count)" }
         }) + "\n"
         out += regressionNote(reports.flatMap(\.assessments), registry: registry)
-        func extreme(_ title: String, _ value: (PersonaReport) -> Double?, lowest: Bool) -> String? {
+        // The heart-health coach's persona expectations: who should rank first.
+        func extreme(_ title: String, _ value: (PersonaReport) -> Double?, lowest: Bool, expected: String) -> String? {
             let ranked = reports.compactMap { r in value(r).map { (r.subject, $0) } }
                 .sorted { lowest ? ($0.1, $0.0) < ($1.1, $1.0) : ($0.1, $1.0) > ($1.1, $0.0) }
-            return ranked.first.map { "- \(title): \($0.0) (\(decimals($0.1, 1)))" }
+            return ranked.first.map {
+                "- \(title): \($0.0) (\(decimals($0.1, 1))); expected \(expected)\($0.0 == expected ? "" : " — NOT MET")"
+            }
         }
-        let lines = [
-            extreme("lowest mean readiness", \.meanReadiness, lowest: true),
-            extreme("highest mean stress", \.meanStress, lowest: false),
-            extreme("lowest mean SDNN", { PersonaReport.mean($0.rows.map(\.snapshot.hrvSDNNMs)) }, lowest: true),
+        var lines = [
+            extreme("lowest mean readiness", \.meanReadiness, lowest: true, expected: "NewMom"),
+            extreme("highest mean stress", \.meanStress, lowest: false, expected: "StressedExecutive"),
+            extreme("lowest mean SDNN", { PersonaReport.mean($0.rows.map(\.snapshot.hrvSDNNMs)) }, lowest: true, expected: "CardiacRehab"),
         ].compactMap { $0 }
-        if !lines.isEmpty { out += "## Extremes\n\n" + lines.joined(separator: "\n") + "\n\n" }
+        if let athlete = reports.first(where: { $0.subject == "YoungAthlete" }), let last = athlete.rows.last {
+            let level = last.stressLevel.isEmpty ? "no score" : last.stressLevel
+            lines.append("- YoungAthlete's stress on the last day (\(last.snapshot.date)): \(level); expected relaxed\(level == "relaxed" ? "" : " — NOT MET")")
+        }
+        if !lines.isEmpty { out += "## Persona expectations\n\n" + lines.joined(separator: "\n") + "\n\n" }
         out += SleepScoreNote.markdown(meanSleepHours: nil, registry: registry)
         return out
     }

@@ -70,6 +70,10 @@ final class PersonaReportTests: XCTestCase {
         XCTAssertTrue(custom.contains("No hrv.csv") == false && custom.contains("0 windows, 0 reliable"))
         let index = try String(contentsOfFile: dir1 + "/index.md", encoding: .utf8)
         XCTAssertTrue(index.contains("[NewMom](NewMom.md)"))
+        // Both subjects share the same inputs except NewMom's late rise, so NewMom has the
+        // higher mean stress; "Custom" is not the expected StressedExecutive.
+        XCTAssertTrue(index.contains("- highest mean stress: NewMom ("), index)
+        XCTAssertTrue(index.contains("expected StressedExecutive — NOT MET"))
         // Slopes need 4 of the 7 days: days 4…30 of each subject → 2 × 27 = 54 person-days.
         XCTAssertTrue(index.contains("person-days with a slope") && index.contains(" of 54 person-days") && index.contains(" ms/day on "))
     }
