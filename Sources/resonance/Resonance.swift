@@ -12,6 +12,11 @@ struct Resonance: ParsableCommand {
             Progress goes to stderr, data to files; the exit code is 0 only on success.
             """,
         version: ResonanceLabInfo.version,
-        subcommands: [Import.self, Validate.self]
+        subcommands: [
+            Import.self,
+            Validate.self,
+            Constants.self,
+            Personas.self,
+        ]
     )
 }
