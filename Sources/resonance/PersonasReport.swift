@@ -26,10 +26,7 @@ struct PersonasReport: ParsableCommand {
     var out: String
 
     func validate() throws {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: workspace, isDirectory: &isDir), isDir.boolValue else {
-            throw ValidationError("\(workspace): no such workspace folder")
-        }
+        try WorkspaceFolder.requireExisting(workspace)
     }
 
     func run() throws {

@@ -27,12 +27,13 @@ public enum Inventory {
             + "\(manifest.sources.reduce(0) { $0 + $1.rejected }) rejected.\n\n"
 
         // Subjects and time spans.
-        md += "### Subjects\n\n| subject | group | start | end | span h | hr rows | rr rows |\n|---|---|---|---|---:|---:|---:|\n"
+        var subjectRows: [[String]] = []
         var subjectsJSON: [JSONValue] = []
         for s in manifest.subjects {
             let span = spanMs(s)
             let counts = series.map { $0.1[s.subject]?.rows ?? 0 }
-            md += "| \(s.subject) | \(s.group ?? "") | \(s.start ?? "") | \(s.end ?? "") | \(fmt(Double(span) / 3_600_000)) | \(counts[0]) | \(counts[1]) |\n"
+            subjectRows.append([s.subject, s.group ?? "", s.start ?? "", s.end ?? "", fmt(Double(span) / 3_600_000),
+                                String(counts[0]), String(counts[1])])
             subjectsJSON.append(.object([
                 "subject": .string(s.subject), "group": s.group.map(JSONValue.string) ?? .null,
                 "start": s.start.map(JSONValue.string) ?? .null, "end": s.end.map(JSONValue.string) ?? .null,
@@ -40,14 +41,16 @@ public enum Inventory {
             ]))
         }
 
+        md += "### Subjects\n\n" + markdownTable(["subject", "group", "start", "end", "span h", "hr rows", "rr rows"], subjectRows)
+
         // Files: accounting and top rejection reasons.
-        md += "\n### Files\n\n| file | format | read | accepted | rejected | duplicates | top rejection reasons |\n|---|---|---:|---:|---:|---:|---|\n"
+        var fileRows: [[String]] = []
         var filesJSON: [JSONValue] = []
         for f in manifest.sources {
             let top = (reasons[f.path] ?? [:]).sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                 .prefix(topReasons)
-            md += "| \(f.path) | \(f.format) | \(f.rowsRead) | \(f.accepted) | \(f.rejected) | \(f.duplicates) | "
-                + top.map { "\($0.key) (\($0.value))" }.joined(separator: "; ") + " |\n"
+            fileRows.append([f.path, f.format, String(f.rowsRead), String(f.accepted), String(f.rejected),
+                             String(f.duplicates), top.map { "\($0.key) (\($0.value))" }.joined(separator: "; ")])
             filesJSON.append(.object([
                 "path": .string(f.path), "format": .string(f.format), "rows_read": .int(f.rowsRead),
                 "accepted": .int(f.accepted), "rejected": .int(f.rejected), "duplicates": .int(f.duplicates),
@@ -55,14 +58,17 @@ public enum Inventory {
             ]))
         }
 
+        md += "\n### Files\n\n" + markdownTable(
+            ["file", "format", "read", "accepted", "rejected", "duplicates", "top rejection reasons"], fileRows)
+
         // Gaps.
-        md += "\n### Gaps longer than 5 min\n\n| subject | series | gaps | total gap h | longest gap min | longest ends at |\n|---|---|---:|---:|---:|---|\n"
+        var gapRows: [[String]] = []
         var gapsJSON: [JSONValue] = []
         for s in manifest.subjects {
             for (name, table) in series {
                 guard let g = table[s.subject], g.gaps > 0 else { continue }
-                md += "| \(s.subject) | \(name) | \(g.gaps) | \(fmt(Double(g.gapTotalMs) / 3_600_000)) | "
-                    + "\(fmt(Double(g.longestGapMs) / 60_000)) | \(Timestamp.iso(g.longestGapEndMs)) |\n"
+                gapRows.append([s.subject, name, String(g.gaps), fmt(Double(g.gapTotalMs) / 3_600_000),
+                                fmt(Double(g.longestGapMs) / 60_000), Timestamp.iso(g.longestGapEndMs)])
                 gapsJSON.append(.object([
                     "subject": .string(s.subject), "series": .string(name), "gaps": .int(g.gaps),
                     "total_gap_s": .num(Double(g.gapTotalMs) / 1000), "longest_gap_s": .num(Double(g.longestGapMs) / 1000),
@@ -70,17 +76,19 @@ public enum Inventory {
                 ]))
             }
         }
-        if gapsJSON.isEmpty { md += "| (none) | | | | | |\n" }
+        md += "\n### Gaps longer than 5 min\n\n" + (gapRows.isEmpty ? "None.\n" : markdownTable(
+            ["subject", "series", "gaps", "total gap h", "longest gap min", "longest ends at"], gapRows))
 
         // Label coverage.
         let coverage = labelCoverage(labels, subjects: manifest.subjects)
         md += "\n### Label coverage\n\n"
         md += "Share of each subject's recording span (first to last sample) covered by label intervals; "
             + "zero-length labels (event marks) are counted, not timed.\n\n"
-        md += "| subject | label | intervals | labelled h | coverage % |\n|---|---|---:|---:|---:|\n"
+        md += markdownTable(["subject", "label", "intervals", "labelled h", "coverage %"], coverage.map {
+            [$0.subject, $0.label, String($0.intervals), fmt(Double($0.ms) / 3_600_000), fmt($0.coverage * 100)]
+        })
         var labelsJSON: [JSONValue] = []
         for row in coverage {
-            md += "| \(row.subject) | \(row.label) | \(row.intervals) | \(fmt(Double(row.ms) / 3_600_000)) | \(fmt(row.coverage * 100)) |\n"
             labelsJSON.append(.object([
                 "subject": .string(row.subject), "label": .string(row.label), "intervals": .int(row.intervals),
                 "labelled_s": .num(Double(row.ms) / 1000), "coverage": .num(row.coverage),
