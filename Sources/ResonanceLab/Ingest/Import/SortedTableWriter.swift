@@ -18,8 +18,13 @@ final class SortedTableWriter {
     private var stream: AtomicFile?
     private var last: [UInt8] = []
     private var hasLast = false
-    /// Spill state after the first disorder.
+    /// Spill state after the first disorder: sorted runs in creation order (run 0
+    /// is text while `textRun0`), and a counter naming new run files.
     private var runPaths: [String] = []
+    private var textRun0 = false
+    private var runsNamed = 1
+    /// Runs open at most at once (each holds a read buffer during a merge).
+    static let maxRuns = 32
     private var arena: [UInt8] = []
     private var entries: [RunEntry] = []
     /// Exact duplicates dropped, per source file index.
@@ -75,7 +80,7 @@ final class SortedTableWriter {
         guard output == nil else { return }
         sortEntries()
         var sources: [RunSource] = []
-        for (i, run) in runPaths.enumerated() { sources.append(try FileRun(path: run, text: i == 0)) }
+        for (i, run) in runPaths.enumerated() { sources.append(try FileRun(path: run, text: i == 0 && textRun0)) }
         let out = try AtomicFile(path: path)
         try out.write(header.joined(separator: ",") + "\n")
         var last: [UInt8] = []
@@ -132,6 +137,7 @@ final class SortedTableWriter {
         guard let stream else { return }
         try stream.commit()
         runPaths.append(stream.path)
+        textRun0 = true
         self.stream = nil
         hasLast = false
         arena.reserveCapacity(memoryBudget)
@@ -156,8 +162,7 @@ final class SortedTableWriter {
 
     /// Writes the in-memory batch as a sorted binary run (see `FileRun`).
     private func spill() throws {
-        let path = SortedTableWriter.runPath(for: self.path, index: runPaths.count)
-        let file = try AtomicFile(path: path)
+        let file = try newRun()
         sortEntries()
         try arena.withUnsafeBufferPointer { base in
             for e in entries {
@@ -165,8 +170,31 @@ final class SortedTableWriter {
             }
         }
         try file.commit()
-        runPaths.append(path)
+        runPaths.append(file.path)
         arena.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
+        if runPaths.count >= SortedTableWriter.maxRuns { try compact() }
+    }
+
+    private func newRun() throws -> AtomicFile {
+        defer { runsNamed += 1 }
+        return try AtomicFile(path: SortedTableWriter.runPath(for: path, index: runsNamed))
+    }
+
+    /// Merges the newer half of the runs into one (keeping duplicates and their
+    /// source files for the final merge), so the number of open runs stays below
+    /// `maxRuns` and each row is rewritten O(log n) times whatever the input size.
+    private func compact() throws {
+        let keep = runPaths.count - SortedTableWriter.maxRuns / 2
+        let merged = try newRun()
+        let sources: [RunSource] = try runPaths[keep...].enumerated().map {
+            try FileRun(path: $0.element, text: keep + $0.offset == 0 && textRun0)
+        }
+        try RunMerge.merge(sources) { line, file in
+            try merged.append { FileRun.appendRecord(line, file: file, to: &$0) }
+        }
+        try merged.commit()
+        for run in runPaths[keep...] { unlink(run) }
+        runPaths = Array(runPaths[..<keep]) + [merged.path]
     }
 }
