@@ -31,7 +31,8 @@ public enum LineEncoder {
     /// cached per UTC day, so consecutive rows only format the time of day.
     public struct TimestampCache {
         private var day: Int64 = .min
-        private var prefix: [UInt8] = []
+        /// `YYYY-MM-DDT` of `day`, held inline (no array to retain per row).
+        private var prefix: (UInt64, UInt32) = (0, 0)
 
         public init() {}
 
@@ -39,9 +40,11 @@ public enum LineEncoder {
             let (days, msOfDay) = Timestamp.floorDivMod(ms, 86_400_000)
             if days != day {
                 day = days
-                prefix = Array(Timestamp.iso(ms).utf8.prefix(11))
+                let text = Array(Timestamp.iso(ms).utf8.prefix(11)) + [0]
+                prefix = text.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) }
             }
-            line.append(contentsOf: prefix)
+            withUnsafeBytes(of: prefix.0) { line.append(contentsOf: $0) }
+            withUnsafeBytes(of: prefix.1) { line.append(contentsOf: $0.prefix(3)) }
             let ms = Int(msOfDay)
             let h = ms / 3_600_000, mi = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
             line.append(UInt8(48 + h / 10)); line.append(UInt8(48 + h % 10)); line.append(58)

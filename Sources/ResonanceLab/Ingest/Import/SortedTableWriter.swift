@@ -16,6 +16,10 @@ final class SortedTableWriter {
     private let memoryBudget: Int
     /// Output while in order; after the first disorder, run 0 being written.
     private var stream: AtomicFile?
+    /// Streamed lines not yet handed to `stream` (batched to keep the per-row path
+    /// free of calls into the file object).
+    private var pending: [UInt8] = []
+    private static let pendingLimit = 1 << 20
     private var last: [UInt8] = []
     private var hasLast = false
     /// Spill state after the first disorder: sorted runs in creation order (run 0
@@ -46,10 +50,12 @@ final class SortedTableWriter {
 
     /// Adds one encoded row (no line terminator) read from source file `file`.
     func add(_ line: UnsafeBufferPointer<UInt8>, file: Int32) throws {
-        if let stream {
+        if stream != nil {
             let order = hasLast ? SortedTableWriter.compare(line, last) : 1
             if order > 0 {
-                try stream.append { $0.append(contentsOf: line); $0.append(10) }
+                pending.append(contentsOf: line)
+                pending.append(10)
+                if pending.count >= SortedTableWriter.pendingLimit { try flushPending() }
                 last.removeAll(keepingCapacity: true)
                 last.append(contentsOf: line)
                 hasLast = true
@@ -70,8 +76,14 @@ final class SortedTableWriter {
         try line.withUnsafeBufferPointer { try add($0, file: file) }
     }
 
+    private func flushPending() throws {
+        try stream?.write(pending)
+        pending.removeAll(keepingCapacity: true)
+    }
+
     /// Completes the table into a temporary file; `commit()` puts it in place.
     func finish() throws {
+        try flushPending()
         if let stream {
             output = stream
             self.stream = nil
@@ -134,6 +146,7 @@ final class SortedTableWriter {
 
     /// The rows streamed so far become run 0 (text, with the header line).
     private func startSpilling() throws {
+        try flushPending()
         guard let stream else { return }
         try stream.commit()
         runPaths.append(stream.path)
