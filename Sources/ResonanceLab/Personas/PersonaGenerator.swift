@@ -72,7 +72,10 @@ public struct PersonaGenerator: Sendable {
     /// Simulates and writes the whole workspace.
     public func generate(into ws: Workspace, jobs: Int, progress: (String) -> Void = { _ in }) throws {
         try FileManager.default.createDirectory(atPath: ws.path, withIntermediateDirectories: true)
-        let records = try simulate(jobs: jobs)
+        // Canonical tables are ordered by subject (byte order), then time, as an import writes them.
+        let records = try simulate(jobs: jobs).sorted {
+            Array($0.profile.name.utf8).lexicographicallyPrecedes(Array($1.profile.name.utf8))
+        }
         progress("personas: simulated \(records.count) personas × \(days) days")
         try ws.write(records.flatMap(\.hr))
         try ws.write(records.flatMap(\.rr))

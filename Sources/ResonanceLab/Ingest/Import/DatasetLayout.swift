@@ -76,7 +76,7 @@ struct DatasetLayout {
         case .physionetRR:
             let stem = PhysioNetRR.subject(fileName: (path as NSString).lastPathComponent)
             return PlannedFile(path: path, display: display, format: format, subject: subject ?? stem, group: group)
-        case .stressPredictLabels:
+        case .stressPredictLabels, .canonical:
             return PlannedFile(path: path, display: display, format: format, subject: nil, group: nil)
         default:
             let owner = subject ?? folderSubject ?? parentName(path)

@@ -50,6 +50,7 @@ public enum Importer {
         case .appleMusic: return AppleMusic.self
         case .appleHealth: return AppleHealth.self
         case .stressPredictLabels: return StressPredictLabels.self
+        case .canonical: return CanonicalTable.self
         }
     }
 }

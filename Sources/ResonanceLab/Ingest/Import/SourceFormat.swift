@@ -11,6 +11,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case appleMusic = "apple-music"
     case appleHealth = "apple-health"
     case stressPredictLabels = "stress-predict-labels"
+    case canonical = "canonical"
 
     /// Detects the format from the file name and its first records.
     static func detect(path: String) throws -> SourceFormat {
@@ -18,6 +19,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         let lower = name.lowercased()
         // E4 tag files are empty when the button was never pressed.
         if lower.hasPrefix("tags_") && lower.hasSuffix(".csv") { return .e4Tags }
+        // JSON sidecars (a workspace's manifest.json) hold no rows.
+        if (lower as NSString).pathExtension == "json" { throw ImportError.unknownFormat(path: path, columns: []) }
         let first = try CSVPeek.records(path: path, count: 2)
         guard let header = first.first else { throw ImportError.emptyFile(path: path) }
         let columns = Set(header.map(ColumnName.normalized))
@@ -31,6 +34,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if columns.contains("type") && columns.contains("value")
             && (columns.contains("start") || columns.contains("startdate")) { return .appleHealth }
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
+        if CanonicalTable.matches(header: header) { return .canonical }
         if GenericCSV.Columns(header: header) != nil { return .genericCSV }
         let ext = (lower as NSString).pathExtension
         if numericFirst, ["txt", "rr", ""].contains(ext) || lower.contains("_rr") { return .physionetRR }

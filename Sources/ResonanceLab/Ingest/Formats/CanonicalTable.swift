@@ -1,0 +1,90 @@
+/// A canonical table of another workspace (DESIGN §4) — `hr.csv`, `rr.csv`,
+/// `plays.csv`, `labels.csv`, `sleep.csv`, `workouts.csv`, `hrv_samples.csv` —
+/// recognised by its exact header. Re-importing one puts every row through the
+/// same checks as a raw export, so a workspace written by another tool (or by
+/// `personas generate`) can be validated row by row.
+enum CanonicalTable: FormatAdapter {
+    /// The canonical headers this adapter reads.
+    static let headers: [[String]] = [
+        HRSample.header, RRInterval.header, Play.header, LabelInterval.header,
+        SleepEpisode.header, Workout.header, HRVSample.header,
+    ]
+
+    static func matches(header: [String]) -> Bool {
+        headers.contains(header.map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
+    static func read(_ input: SourceInput, into sink: ImportSink) throws {
+        let file = input.file
+        var columns: [String: Int] = [:]
+        var header: [String] = []
+        let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
+            header = (0..<record.count).map { record.trimmed($0) }
+            for (i, name) in header.enumerated() { columns[name] = i }
+        }) { record in
+            let fields = CanonicalFieldReader(record: record, columns: columns, path: input.display)
+            do {
+                try importRow(fields, header: header, record: record, input: input, sink: sink)
+            } catch let error as TableError {
+                try sink.reject(file, record, column: error.column, reason: error.message)
+            }
+        }
+        try sink.endSource(input, rowsRead: rows)
+    }
+
+    /// Parses one row as the table its header names, checks it and hands it to the
+    /// sink; unparsable fields throw `TableError`, implausible values are rejected.
+    private static func importRow(_ fields: CanonicalFieldReader, header: [String], record: CSVRecord,
+                                  input: SourceInput, sink: ImportSink) throws {
+        let file = input.file
+        func subject(_ name: String) -> Int { sink.subject(name, group: input.group) }
+        func ordered(_ start: Int64, _ end: Int64) throws -> Bool {
+            guard end >= start else {
+                try sink.reject(file, record, column: (header.firstIndex(of: "end") ?? 0) + 1, reason: "end before start")
+                return false
+            }
+            return true
+        }
+        switch header {
+        case HRSample.header:
+            let row = try HRSample(fields)
+            guard PlausibleRange.bpm.contains(row.bpm) else {
+                return try sink.reject(file, record, column: 3, reason: PlausibleRange.bpmReason)
+            }
+            try sink.heartRate(subject: subject(row.subject), ms: row.timestampMs, bpm: row.bpm, source: row.source, file: file)
+        case RRInterval.header:
+            let row = try RRInterval(fields)
+            guard PlausibleRange.rrMs.contains(row.rrMs) else {
+                return try sink.reject(file, record, column: 3, reason: PlausibleRange.rrReason)
+            }
+            try sink.rrInterval(subject: subject(row.subject), ms: row.timestampMs, rrMs: row.rrMs, source: row.source, file: file)
+        case HRVSample.header:
+            let row = try HRVSample(fields)
+            guard row.sdnnMs > 0 else { return try sink.reject(file, record, column: 3, reason: "sdnn not positive") }
+            try sink.hrvSample(subject: subject(row.subject), ms: row.timestampMs, sdnnMs: row.sdnnMs, source: row.source, file: file)
+        case Play.header:
+            let row = try Play(fields)
+            if let end = row.endedAtMs, end < row.startedAtMs {
+                return try sink.reject(file, record, column: 9, reason: "end before start")
+            }
+            guard !row.songId.isEmpty else { return try sink.reject(file, record, column: 3, reason: "no song") }
+            if let d = row.mediaDurationS, d <= 0 {
+                return try sink.reject(file, record, column: 10, reason: "zero media duration")
+            }
+            try sink.play(row, subject: subject(row.subject), file: file)
+        case LabelInterval.header:
+            let row = try LabelInterval(fields)
+            guard try ordered(row.startMs, row.endMs) else { return }
+            try sink.label(subject: subject(row.subject), startMs: row.startMs, endMs: row.endMs, label: row.label, file: file)
+        case SleepEpisode.header:
+            let row = try SleepEpisode(fields)
+            guard try ordered(row.startMs, row.endMs) else { return }
+            try sink.sleep(subject: subject(row.subject), startMs: row.startMs, endMs: row.endMs, stage: row.stage, file: file)
+        default:
+            let row = try Workout(fields)
+            guard try ordered(row.startMs, row.endMs) else { return }
+            try sink.workout(subject: subject(row.subject), startMs: row.startMs, endMs: row.endMs, activity: row.activity, file: file)
+        }
+        sink.accept(file)
+    }
+}
