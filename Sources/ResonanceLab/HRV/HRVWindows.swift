@@ -1,0 +1,83 @@
+import Foundation
+
+/// HRV of one subject's NN series over sliding windows and over the whole recording.
+/// The series is resampled once for the whole recording and windows are slices of it;
+/// detrending and the PSD are computed per window (Kubios detrends each analysis window).
+public struct HRVWindows {
+    public let subject: String
+    public let series: NNSeries
+    public let options: HRVOptions
+    /// NN series resampled at `options.resampleHz` from the first beat (ms).
+    private let resampled: ResampledSeries
+    private var welch: Welch
+
+    public init(subject: String, series: NNSeries, options: HRVOptions) {
+        self.subject = subject
+        self.series = series
+        self.options = options
+        welch = Welch(options: options.welch)
+        resampled = ResampledSeries(timeMs: series.timeMs, values: series.nnMs, hz: options.resampleHz)
+    }
+
+    /// Window starts: from the first beat, every step, while the window fits before the
+    /// last beat; a recording shorter than one window gets a single window.
+    public func windowStartsMs() -> [Int64] {
+        guard let first = series.timeMs.first, let last = series.timeMs.last else { return [] }
+        let t0 = Int64(first.rounded(.down))
+        let window = Int64(options.windowSeconds * 1000), step = Int64(options.stepSeconds * 1000)
+        var starts: [Int64] = [t0]
+        while let s = starts.last, Double(s + step + window) <= last { starts.append(s + step) }
+        return starts
+    }
+
+    public mutating func rows() -> [HRVRow] {
+        var out: [HRVRow] = []
+        guard series.count > 0 else { return out }
+        if options.windows {
+            let window = Int64(options.windowSeconds * 1000)
+            for start in windowStartsMs() {
+                let r = resampled.knots(fromMs: Double(start), toMs: Double(start + window))
+                out.append(row(r, spanMs: Double(window), startMs: start, endMs: start + window))
+            }
+        }
+        if options.whole {
+            let all = 0..<series.count
+            let span = series.timeMs[series.count - 1] - series.timeMs[0] + series.nnMs[0]
+            var whole = row(all, spanMs: span, startMs: nil, endMs: nil)
+            whole.longTerm = HRVLongTerm(series, range: all)
+            out.append(whole)
+        }
+        return out
+    }
+
+    private mutating func row(_ r: Range<Int>, spanMs: Double, startMs: Int64?, endMs: Int64?) -> HRVRow {
+        let w = NNWindow(series, r)
+        let flagged = series.artifact[r].reduce(0) { $0 + ($1 == .none ? 0 : 1) }
+        let covered = series.nnMs[r].reduce(0, +)
+        let meanNN = r.isEmpty ? 1000 : covered / Double(r.count)
+        let missing = max(0, ((spanMs - covered) / meanNN).rounded(.down))
+        let expected = Double(r.count) + missing
+        let artifactPct = expected > 0 ? 100 * (Double(flagged) + missing) / expected : 100
+        return HRVRow(
+            subject: subject, windowStartMs: startMs, windowEndMs: endMs, nBeats: r.count,
+            artifactPct: artifactPct, reliable: r.count >= 2 && artifactPct <= options.maxArtifactPct,
+            time: HRVTime(w), frequency: HRVFrequency(spectrum(r)), nonlinear: HRVNonlinear(w),
+            longTerm: HRVLongTerm())
+    }
+
+    /// PSD of the NN series over beats `r`: the resampled slice between the window's first
+    /// and last beat, detrended, by Welch; or Lomb–Scargle on the beats themselves.
+    private mutating func spectrum(_ r: Range<Int>) -> Spectrum {
+        guard r.count >= 3 else { return Spectrum(df: 0, psd: []) }
+        switch options.psdMethod {
+        case .lomb:
+            let times = series.timeMs[r].map { $0 / 1000 }
+            return LombScargle.psd(timesS: times, values: Array(series.nnMs[r]))
+        case .welch:
+            var x = Array(resampled.slice(knots: r, minimum: 3))
+            guard !x.isEmpty else { return Spectrum(df: 0, psd: []) }
+            options.detrending.apply(&x, lambda: options.lambda)
+            return welch.psd(x[...], fs: options.resampleHz)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A one-sided power spectral density on a uniform frequency grid 0, df, 2·df, …
+/// (units² / Hz, e.g. ms²/Hz for an NN series).
+public struct Spectrum: Sendable {
+    public var df: Double
+    public var psd: [Double]
+
+    public init(df: Double, psd: [Double]) {
+        self.df = df; self.psd = psd
+    }
+
+    public func frequency(_ k: Int) -> Double { Double(k) * df }
+
+    /// Bins with lo ≤ f < hi (the band convention of the Task Force and NeuroKit2).
+    public func bins(_ lo: Double, _ hi: Double) -> Range<Int> {
+        guard df > 0 else { return 0..<0 }
+        var a = Int((lo / df).rounded(.up))
+        if Double(a) * df < lo { a += 1 }
+        var b = Int((hi / df).rounded(.up))
+        if Double(b - 1) * df >= hi { b -= 1 }
+        a = max(0, min(a, psd.count)); b = max(a, min(b, psd.count))
+        return a..<b
+    }
+
+    /// Power in [lo, hi) by the trapezoidal rule over the band's bins (as NeuroKit2's
+    /// `signal_power`); 0 when the band holds fewer than two bins.
+    public func power(_ lo: Double, _ hi: Double) -> Double {
+        let r = bins(lo, hi)
+        guard r.count >= 2 else { return 0 }
+        var s = 0.0
+        for k in r { s += psd[k] }
+        return (s - (psd[r.lowerBound] + psd[r.upperBound - 1]) / 2) * df
+    }
+
+    /// Frequency of the largest density in [lo, hi); NaN for an empty band.
+    public func peak(_ lo: Double, _ hi: Double) -> Double {
+        let r = bins(lo, hi)
+        guard var best = r.first else { return .nan }
+        for k in r where psd[k] > psd[best] { best = k }
+        return frequency(best)
+    }
+}
+
+/// Settings of Welch's averaged, windowed periodogram (Welch 1967), scaled like SciPy's
+/// `welch(scaling="density")` so values are comparable with NeuroKit2 and Kubios.
+public struct WelchOptions: Sendable, Equatable {
+    /// Segment length, seconds (Kubios: 256 s); shortened to the series when longer.
+    public var segmentSeconds: Double
+    /// Overlap between segments, fraction of the segment (0 ≤ overlap < 1).
+    public var overlap: Double
+    /// FFT length as a multiple of the segment length (zero padding; ≥ 1).
+    public var padFactor: Int
+
+    public init(segmentSeconds: Double = 256, overlap: Double = 0.5, padFactor: Int = 1) {
+        self.segmentSeconds = segmentSeconds; self.overlap = overlap; self.padFactor = padFactor
+    }
+}
+
+/// Welch estimator with the Hann window and FFT scratch of each segment length cached,
+/// so estimating many windows of one length allocates nothing but the result.
+public struct Welch {
+    public let options: WelchOptions
+    private var windows: [Int: [Double]] = [:]
+    private var ffts: [Int: PowerFFT] = [:]
+
+    public init(options: WelchOptions) {
+        self.options = options
+    }
+
+    /// PSD of a uniformly sampled series `x` (sample rate `fs` Hz) with Hann segments,
+    /// each segment's mean removed, averaged over segments. Fewer than 2 samples give an
+    /// empty spectrum.
+    public mutating func psd(_ x: ArraySlice<Double>, fs: Double) -> Spectrum {
+        let n = x.count
+        guard n >= 2 else { return Spectrum(df: 0, psd: []) }
+        let seg = min(n, max(2, Int(options.segmentSeconds * fs)))
+        let nfft = seg * max(1, options.padFactor)
+        let step = max(1, seg - Int(Double(seg) * options.overlap))
+        if windows[seg] == nil { windows[seg] = Welch.hann(seg) }
+        if ffts[nfft] == nil { ffts[nfft] = PowerFFT(length: nfft) }
+        let window = windows[seg] ?? []
+        var wss = 0.0
+        for w in window { wss += w * w }
+        var acc = [Double](repeating: 0, count: nfft / 2 + 1)
+        var segments = 0
+        var start = x.startIndex
+        while start + seg <= x.endIndex {
+            var mean = 0.0
+            for i in start..<(start + seg) { mean += x[i] }
+            mean /= Double(seg)
+            let s0 = start
+            ffts[nfft]?.accumulate(into: &acc) { buf in
+                for i in 0..<seg { buf[i] = (x[s0 + i] - mean) * window[i] }
+                for i in seg..<nfft { buf[i] = 0 }
+            }
+            segments += 1
+            start += step
+        }
+        // One-sided density: |X|²/(fs·Σw²), doubled except at DC and Nyquist.
+        let scale = 1 / (fs * wss * Double(segments))
+        for k in acc.indices {
+            let oneSided = (k == 0 || (nfft % 2 == 0 && k == nfft / 2)) ? 1.0 : 2.0
+            acc[k] *= scale * oneSided
+        }
+        return Spectrum(df: fs / Double(nfft), psd: acc)
+    }
+
+    /// Periodic Hann window (SciPy's default `get_window("hann", n)`).
+    public static func hann(_ n: Int) -> [Double] {
+        (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n)) }
+    }
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import ResonanceLab
+
+/// `resonance hrv WS`: HRV indices per subject and window → `hrv.csv`.
+struct HRV: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compute HRV indices from rr.csv into hrv.csv.",
+        discussion: """
+            Cleans each subject's RR intervals (artifacts detected, corrected and counted), then
+            computes time-domain, frequency-domain, nonlinear and long-term indices over sliding
+            windows, followed by one whole-recording row per subject (empty window bounds, with
+            SDANN and SDNN index). --whole writes the whole-recording rows only.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Workspace folder (reads rr.csv, writes hrv.csv).")
+    var workspace: String
+
+    @Option(help: "Window length, seconds (default: 300).")
+    var window: Double = 300
+
+    @Option(help: "Step between window starts, seconds (default: 60).")
+    var step: Double = 60
+
+    @Flag(help: "Write only the whole-recording row of each subject.")
+    var whole = false
+
+    @Option(help: "Artifact detection: lipponen (Kubios), malik (20 % rule) or none (default: lipponen).")
+    var artifacts: String = ArtifactMethod.lipponen.rawValue
+
+    @Option(help: "Windows with more corrected or missing beats than this are unreliable, % (default: 5).")
+    var maxArtifact: Double = 5
+
+    @Option(help: "Spectrum: welch or lomb (default: welch).")
+    var psd: String = PSDMethod.welch.rawValue
+
+    @Option(help: "Resampling rate of the NN series, Hz (default: 4).")
+    var resampleHz: Double = 4
+
+    @Option(help: "Detrending: smoothness, linear or none (default: smoothness).")
+    var detrend: String = Detrending.smoothnessPriors.rawValue
+
+    @Option(help: "Smoothness-priors regularisation λ (default: 500).")
+    var lambda: Double = 500
+
+    @Option(help: "Welch segment length, seconds (default: 256).")
+    var welchSegment: Double = 256
+
+    @Option(help: "Welch segment overlap, % (default: 50).")
+    var welchOverlap: Double = 50
+
+    @Option(help: "Welch FFT length as a multiple of the segment (zero padding; default: 1).")
+    var welchPad: Int = 1
+
+    @Option(help: ArgumentHelp("Also write the cleaned NN series to this CSV (subject,time_ms,nn_ms,artifact,run_start).",
+                               valueName: "file"))
+    var nnOut: String?
+
+    func validate() throws {
+        guard window > 0, step > 0 else { throw ValidationError("--window and --step must be positive.") }
+        guard ArtifactMethod(rawValue: artifacts) != nil else {
+            throw ValidationError("--artifacts must be one of: lipponen, malik, none.")
+        }
+        guard PSDMethod(rawValue: psd) != nil else { throw ValidationError("--psd must be welch or lomb.") }
+        guard Detrending(rawValue: detrend) != nil else {
+            throw ValidationError("--detrend must be one of: smoothness, linear, none.")
+        }
+        guard resampleHz >= 1, lambda > 0, welchSegment > 0, (0..<100).contains(welchOverlap), welchPad >= 1 else {
+            throw ValidationError("--resample-hz ≥ 1, --lambda > 0, --welch-segment > 0, 0 ≤ --welch-overlap < 100, --welch-pad ≥ 1.")
+        }
+    }
+
+    var options: HRVOptions {
+        var o = HRVOptions()
+        o.windowSeconds = window
+        o.stepSeconds = step
+        o.windows = !whole
+        o.artifactMethod = ArtifactMethod(rawValue: artifacts) ?? .lipponen
+        o.maxArtifactPct = maxArtifact
+        o.psdMethod = PSDMethod(rawValue: psd) ?? .welch
+        o.resampleHz = resampleHz
+        o.detrending = Detrending(rawValue: detrend) ?? .smoothnessPriors
+        o.lambda = lambda
+        o.welch = WelchOptions(segmentSeconds: welchSegment, overlap: welchOverlap / 100, padFactor: welchPad)
+        return o
+    }
+
+    func run() throws {
+        let ws = Workspace(path: workspace)
+        let subjects = SubjectSeries.rr(try ws.read(RRInterval.self))
+        global.progress("hrv: \(subjects.count) subject(s) with RR intervals")
+        let options = self.options
+        let results = try Parallel.map(subjects, jobs: global.jobs) { s -> (NNSeries, [HRVRow]) in
+            let series = NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: options.artifactMethod)
+            var windows = HRVWindows(subject: s.subject, series: series, options: options)
+            return (series, windows.rows())
+        }
+        let writer = try CSVWriter(path: ws.file("hrv.csv"), header: HRVRow.header)
+        for (_, rows) in results {
+            for row in rows {
+                row.write(to: writer)
+                try writer.endRow()
+            }
+        }
+        try writer.commit()
+        if let nnOut {
+            let nn = try CSVWriter(path: nnOut, header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
+            for (s, (series, _)) in zip(subjects, results) {
+                for k in 0..<series.count {
+                    nn.field(s.subject); nn.field(series.timeMs[k]); nn.field(series.nnMs[k])
+                    nn.field(series.artifact[k].label); nn.field(series.runStart[k])
+                    try nn.endRow()
+                }
+            }
+            try nn.commit()
+        }
+        global.progress("hrv: wrote \(results.reduce(0) { $0 + $1.1.count }) row(s) to \(ws.file("hrv.csv"))")
+    }
+}
