@@ -39,13 +39,16 @@ struct HRV: ParsableCommand {
     @Option(help: "Resampling rate of the NN series, Hz (default: 4).")
     var resampleHz: Double = 4
 
+    @Option(help: "Resampling interpolant: cubic (natural cubic spline) or quadratic (SciPy's, as NeuroKit2) (default: cubic).")
+    var interpolation: String = Interpolation.cubic.rawValue
+
     @Option(help: "Detrending: smoothness, linear or none (default: smoothness).")
     var detrend: String = Detrending.smoothnessPriors.rawValue
 
     @Option(help: "Smoothness-priors regularisation λ (default: 500).")
     var lambda: Double = 500
 
-    @Option(help: "Welch segment length, seconds (default: 256).")
+    @Option(help: "Welch segment length, seconds; 0 = half the window, as NeuroKit2 (default: 256).")
     var welchSegment: Double = 256
 
     @Option(help: "Welch segment overlap, % (default: 50).")
@@ -64,11 +67,14 @@ struct HRV: ParsableCommand {
             throw ValidationError("--artifacts must be one of: lipponen, malik, none.")
         }
         guard PSDMethod(rawValue: psd) != nil else { throw ValidationError("--psd must be welch or lomb.") }
+        guard Interpolation(rawValue: interpolation) != nil else {
+            throw ValidationError("--interpolation must be cubic or quadratic.")
+        }
         guard Detrending(rawValue: detrend) != nil else {
             throw ValidationError("--detrend must be one of: smoothness, linear, none.")
         }
-        guard resampleHz >= 1, lambda > 0, welchSegment > 0, (0..<100).contains(welchOverlap), welchPad >= 1 else {
-            throw ValidationError("--resample-hz ≥ 1, --lambda > 0, --welch-segment > 0, 0 ≤ --welch-overlap < 100, --welch-pad ≥ 1.")
+        guard resampleHz >= 1, lambda > 0, welchSegment >= 0, (0..<100).contains(welchOverlap), welchPad >= 1 else {
+            throw ValidationError("--resample-hz ≥ 1, --lambda > 0, --welch-segment ≥ 0, 0 ≤ --welch-overlap < 100, --welch-pad ≥ 1.")
         }
     }
 
@@ -81,6 +87,7 @@ struct HRV: ParsableCommand {
         o.maxArtifactPct = maxArtifact
         o.psdMethod = PSDMethod(rawValue: psd) ?? .welch
         o.resampleHz = resampleHz
+        o.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
         o.detrending = Detrending(rawValue: detrend) ?? .smoothnessPriors
         o.lambda = lambda
         o.welch = WelchOptions(segmentSeconds: welchSegment, overlap: welchOverlap / 100, padFactor: welchPad)

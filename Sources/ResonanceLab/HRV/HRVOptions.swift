@@ -20,6 +20,7 @@ public struct HRVOptions: Sendable {
     public var psdMethod: PSDMethod = .welch
     /// Sample rate of the spline-resampled NN series, Hz.
     public var resampleHz: Double = 4
+    public var interpolation: Interpolation = .cubic
     public var detrending: Detrending = .smoothnessPriors
     /// Smoothness-priors λ (Tarvainen 2002; 500 ≈ 0.04 Hz cut-off at 4 Hz).
     public var lambda: Double = 500

@@ -1,14 +1,13 @@
 import Foundation
 
 /// HRV of one subject's NN series over sliding windows and over the whole recording.
-/// The series is resampled once for the whole recording and windows are slices of it;
-/// detrending and the PSD are computed per window (Kubios detrends each analysis window).
+/// Each window's beats are resampled, detrended and transformed on their own, as Kubios
+/// and NeuroKit2 do: a window's spectrum then depends on its beats only, and on a
+/// sample grid that starts at its first beat.
 public struct HRVWindows {
     public let subject: String
     public let series: NNSeries
     public let options: HRVOptions
-    /// NN series resampled at `options.resampleHz` from the first beat (ms).
-    private let resampled: ResampledSeries
     private var welch: Welch
 
     public init(subject: String, series: NNSeries, options: HRVOptions) {
@@ -16,7 +15,6 @@ public struct HRVWindows {
         self.series = series
         self.options = options
         welch = Welch(options: options.welch)
-        resampled = ResampledSeries(timeMs: series.timeMs, values: series.nnMs, hz: options.resampleHz)
     }
 
     /// Window starts: from the first beat, every step, while the window fits before the
@@ -36,7 +34,7 @@ public struct HRVWindows {
         if options.windows {
             let window = Int64(options.windowSeconds * 1000)
             for start in windowStartsMs() {
-                let r = resampled.knots(fromMs: Double(start), toMs: Double(start + window))
+                let r = series.range(fromMs: Double(start), toMs: Double(start + window))
                 out.append(row(r, spanMs: Double(window), startMs: start, endMs: start + window))
             }
         }
@@ -65,8 +63,8 @@ public struct HRVWindows {
             longTerm: HRVLongTerm())
     }
 
-    /// PSD of the NN series over beats `r`: the resampled slice between the window's first
-    /// and last beat, detrended, by Welch; or Lomb–Scargle on the beats themselves.
+    /// PSD of the NN series over beats `r`: spline-resampled from the first beat, detrended,
+    /// by Welch; or Lomb–Scargle on the beats themselves.
     private mutating func spectrum(_ r: Range<Int>) -> Spectrum {
         guard r.count >= 3 else { return Spectrum(df: 0, psd: []) }
         switch options.psdMethod {
@@ -74,8 +72,14 @@ public struct HRVWindows {
             let times = series.timeMs[r].map { $0 / 1000 }
             return LombScargle.psd(timesS: times, values: Array(series.nnMs[r]))
         case .welch:
-            var x = Array(resampled.slice(knots: r, minimum: 3))
-            guard !x.isEmpty else { return Spectrum(df: 0, psd: []) }
+            let times = Array(series.timeMs[r])
+            // Grid t0, t0 + step, … < t_last + step, as NumPy's `arange` in NeuroKit2.
+            let stepMs = 1000 / options.resampleHz
+            let count = Int(((times[times.count - 1] - times[0] + stepMs) / stepMs).rounded(.up))
+            guard var x = options.interpolation.sample(x: times, y: Array(series.nnMs[r]), from: times[0],
+                                                       step: stepMs, count: count) else {
+                return Spectrum(df: 0, psd: [])
+            }
             options.detrending.apply(&x, lambda: options.lambda)
             return welch.psd(x[...], fs: options.resampleHz)
         }

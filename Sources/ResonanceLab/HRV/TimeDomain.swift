@@ -67,12 +67,18 @@ public struct HRVTime: Sendable {
         hti = Double(n) / Double(HRVTime.histogramPeak(w.nnMs, binMs: 1000.0 / 128))
     }
 
-    /// Height of the tallest bin of a histogram with bins [k·binMs, (k+1)·binMs).
+    /// Height of the tallest bin of a histogram with bins [k·binMs, (k+1)·binMs) from 0;
+    /// as in NumPy's `histogram` (used by NeuroKit2), a maximum lying exactly on a bin
+    /// edge is counted in the bin below, the last bin being closed.
     static func histogramPeak(_ nnMs: ArraySlice<Double>, binMs: Double) -> Int {
         guard let lo = nnMs.min(), let hi = nnMs.max() else { return 0 }
-        let k0 = Int((lo / binMs).rounded(.down))
-        var counts = [Int](repeating: 0, count: Int((hi / binMs).rounded(.down)) - k0 + 1)
-        for v in nnMs { counts[Int((v / binMs).rounded(.down)) - k0] += 1 }
+        func bin(_ v: Double) -> Int {
+            let k = Int((v / binMs).rounded(.down))
+            return v == hi && k > 0 && Double(k) * binMs == v ? k - 1 : k
+        }
+        let k0 = bin(lo)
+        var counts = [Int](repeating: 0, count: bin(hi) - k0 + 1)
+        for v in nnMs { counts[bin(v) - k0] += 1 }
         return counts.max() ?? 0
     }
 }

@@ -54,12 +54,15 @@ public struct CubicSpline: Sendable {
     }
 
     /// `count` values on the uniform grid t0, t0 + step, … in one forward sweep (O(n + count)).
+    /// Beyond the knots the end values are held rather than extrapolated.
     public func sample(from t0: Double, step: Double, count: Int) -> [Double] {
         var out = [Double](repeating: 0, count: count)
         var i = 0
         let last = x.count - 2
         for k in 0..<count {
             let t = t0 + Double(k) * step
+            if t <= x[0] { out[k] = y[0]; continue }
+            if t >= x[last + 1] { out[k] = y[last + 1]; continue }
             while i < last && x[i + 1] < t { i += 1 }
             out[k] = value(t, interval: i)
         }

@@ -46,6 +46,7 @@ public struct Spectrum: Sendable {
 /// `welch(scaling="density")` so values are comparable with NeuroKit2 and Kubios.
 public struct WelchOptions: Sendable, Equatable {
     /// Segment length, seconds (Kubios: 256 s); shortened to the series when longer.
+    /// 0 means half the series, NeuroKit2's default (three half-overlapping segments).
     public var segmentSeconds: Double
     /// Overlap between segments, fraction of the segment (0 ≤ overlap < 1).
     public var overlap: Double
@@ -74,7 +75,7 @@ public struct Welch {
     public mutating func psd(_ x: ArraySlice<Double>, fs: Double) -> Spectrum {
         let n = x.count
         guard n >= 2 else { return Spectrum(df: 0, psd: []) }
-        let seg = min(n, max(2, Int(options.segmentSeconds * fs)))
+        let seg = options.segmentSeconds > 0 ? min(n, max(2, Int(options.segmentSeconds * fs))) : max(2, n / 2)
         let nfft = seg * max(1, options.padFactor)
         let step = max(1, seg - Int(Double(seg) * options.overlap))
         if windows[seg] == nil { windows[seg] = Welch.hann(seg) }
