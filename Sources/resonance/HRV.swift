@@ -61,6 +61,9 @@ struct HRV: ParsableCommand {
                                valueName: "file"))
     var nnOut: String?
 
+    @Flag(help: "Print the mean time per window of each index family on stderr.")
+    var timing = false
+
     func validate() throws {
         guard window > 0, step > 0 else { throw ValidationError("--window and --step must be positive.") }
         guard ArtifactMethod(rawValue: artifacts) != nil else {
@@ -99,13 +102,14 @@ struct HRV: ParsableCommand {
         let subjects = SubjectSeries.rr(try ws.read(RRInterval.self))
         global.progress("hrv: \(subjects.count) subject(s) with RR intervals")
         let options = self.options
-        let results = try Parallel.map(subjects, jobs: global.jobs) { s -> (NNSeries, [HRVRow]) in
+        let results = try Parallel.map(subjects, jobs: global.jobs) { s -> (NNSeries, [HRVRow], HRVTimings) in
             let series = NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: options.artifactMethod)
             var windows = HRVWindows(subject: s.subject, series: series, options: options)
-            return (series, windows.rows())
+            let rows = windows.rows()
+            return (series, rows, windows.timings)
         }
         let writer = try CSVWriter(path: ws.file("hrv.csv"), header: HRVRow.header)
-        for (_, rows) in results {
+        for (_, rows, _) in results {
             for row in rows {
                 row.write(to: writer)
                 try writer.endRow()
@@ -114,7 +118,7 @@ struct HRV: ParsableCommand {
         try writer.commit()
         if let nnOut {
             let nn = try CSVWriter(path: nnOut, header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
-            for (s, (series, _)) in zip(subjects, results) {
+            for (s, (series, _, _)) in zip(subjects, results) {
                 for k in 0..<series.count {
                     nn.field(s.subject); nn.field(series.timeMs[k]); nn.field(series.nnMs[k])
                     nn.field(series.artifact[k].label); nn.field(series.runStart[k])
@@ -122,6 +126,13 @@ struct HRV: ParsableCommand {
                 }
             }
             try nn.commit()
+        }
+        if timing {
+            var total = HRVTimings()
+            for (_, _, t) in results { total.add(t) }
+            let per = { (ns: UInt64) in String(format: "%.1f", Double(ns) / 1000 / Double(max(1, total.windows))) }
+            FileHandle.standardError.write(Data(("timing: \(total.windows) windows; µs per window: time \(per(total.timeNs)), "
+                + "frequency \(per(total.frequencyNs)), nonlinear \(per(total.nonlinearNs))\n").utf8))
         }
         global.progress("hrv: wrote \(results.reduce(0) { $0 + $1.1.count }) row(s) to \(ws.file("hrv.csv"))")
     }

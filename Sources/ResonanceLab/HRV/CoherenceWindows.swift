@@ -94,7 +94,7 @@ public struct CoherenceWindows {
             heartMath.coherence = .nan
             if x.count >= options.minimumSamples {
                 var detrended = Array(x)
-                Detrending.linear.apply(&detrended, lambda: 0)
+                Detrender.removeLinearTrend(&detrended)
                 let s = periodogram.psd(detrended[...], fs: options.sampleHz)
                 let binHz = options.sampleHz / Double(x.count)
                 coach.peakHz = s.peak(Coherence.coachBand.0, Coherence.coachBand.1)

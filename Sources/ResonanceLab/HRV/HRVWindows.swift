@@ -9,12 +9,16 @@ public struct HRVWindows {
     public let series: NNSeries
     public let options: HRVOptions
     private var welch: Welch
+    private var detrender: Detrender
+    /// Time spent on each index family over the windowed rows so far.
+    public private(set) var timings = HRVTimings()
 
     public init(subject: String, series: NNSeries, options: HRVOptions) {
         self.subject = subject
         self.series = series
         self.options = options
         welch = Welch(options: options.welch)
+        detrender = Detrender(options.detrending, lambda: options.lambda)
     }
 
     /// Window starts: from the first beat, every step, while the window fits before the
@@ -35,20 +39,20 @@ public struct HRVWindows {
             let window = Int64(options.windowSeconds * 1000)
             for start in windowStartsMs() {
                 let r = series.range(fromMs: Double(start), toMs: Double(start + window))
-                out.append(row(r, spanMs: Double(window), startMs: start, endMs: start + window))
+                out.append(row(r, spanMs: Double(window), startMs: start, endMs: start + window, timed: true))
             }
         }
         if options.whole {
             let all = 0..<series.count
             let span = series.timeMs[series.count - 1] - series.timeMs[0] + series.nnMs[0]
-            var whole = row(all, spanMs: span, startMs: nil, endMs: nil)
+            var whole = row(all, spanMs: span, startMs: nil, endMs: nil, timed: false)
             whole.longTerm = HRVLongTerm(series, range: all)
             out.append(whole)
         }
         return out
     }
 
-    private mutating func row(_ r: Range<Int>, spanMs: Double, startMs: Int64?, endMs: Int64?) -> HRVRow {
+    private mutating func row(_ r: Range<Int>, spanMs: Double, startMs: Int64?, endMs: Int64?, timed: Bool) -> HRVRow {
         let w = NNWindow(series, r)
         let flagged = series.artifact[r].reduce(0) { $0 + ($1 == .none ? 0 : 1) }
         let covered = series.nnMs[r].reduce(0, +)
@@ -56,11 +60,18 @@ public struct HRVWindows {
         let missing = max(0, ((spanMs - covered) / meanNN).rounded(.down))
         let expected = Double(r.count) + missing
         let artifactPct = expected > 0 ? 100 * (Double(flagged) + missing) / expected : 100
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let time = HRVTime(w)
+        let t1 = DispatchTime.now().uptimeNanoseconds
+        let frequency = HRVFrequency(spectrum(r))
+        let t2 = DispatchTime.now().uptimeNanoseconds
+        let nonlinear = HRVNonlinear(w)
+        let t3 = DispatchTime.now().uptimeNanoseconds
+        if timed { timings.add(windows: 1, time: t1 - t0, frequency: t2 - t1, nonlinear: t3 - t2) }
         return HRVRow(
             subject: subject, windowStartMs: startMs, windowEndMs: endMs, nBeats: r.count,
             artifactPct: artifactPct, reliable: r.count >= 2 && artifactPct <= options.maxArtifactPct,
-            time: HRVTime(w), frequency: HRVFrequency(spectrum(r)), nonlinear: HRVNonlinear(w),
-            longTerm: HRVLongTerm())
+            time: time, frequency: frequency, nonlinear: nonlinear, longTerm: HRVLongTerm())
     }
 
     /// PSD of the NN series over beats `r`: spline-resampled from the first beat, detrended,
@@ -80,8 +91,26 @@ public struct HRVWindows {
                                                        step: stepMs, count: count) else {
                 return Spectrum(df: 0, psd: [])
             }
-            options.detrending.apply(&x, lambda: options.lambda)
+            detrender.apply(&x)
             return welch.psd(x[...], fs: options.resampleHz)
         }
+    }
+}
+
+/// Wall time per index family (ns), for `resonance hrv --timing` and the benchmark.
+public struct HRVTimings: Sendable {
+    public var windows = 0
+    public var timeNs: UInt64 = 0
+    public var frequencyNs: UInt64 = 0
+    public var nonlinearNs: UInt64 = 0
+
+    public init() {}
+
+    public mutating func add(windows: Int, time: UInt64, frequency: UInt64, nonlinear: UInt64) {
+        self.windows += windows; timeNs += time; frequencyNs += frequency; nonlinearNs += nonlinear
+    }
+
+    public mutating func add(_ other: HRVTimings) {
+        add(windows: other.windows, time: other.timeNs, frequency: other.frequencyNs, nonlinear: other.nonlinearNs)
     }
 }

@@ -63,15 +63,16 @@ public struct HRVNonlinear: Sendable {
             var total = 0.0, count = 0
             var a = 0
             while a < n - s {
-                var ym = 0.0
-                for i in a..<(a + s) { ym += y[i] }
-                ym /= Double(s)
-                var sxy = 0.0, syy = 0.0
+                // One pass with values taken from the segment's first point, which keeps
+                // the sums small and the variance free of cancellation.
+                let y0 = y[a]
+                var sz = 0.0, sxz = 0.0, szz = 0.0
                 for i in a..<(a + s) {
-                    let dy = y[i] - ym
-                    sxy += (Double(i - a) - xm) * dy; syy += dy * dy
+                    let z = y[i] - y0
+                    sz += z; sxz += Double(i - a) * z; szz += z * z
                 }
-                let variance = (syy - sxy * sxy / sxx) / Double(s)
+                let cxz = sxz - xm * sz
+                let variance = (szz - sz * sz / Double(s) - cxz * cxz / sxx) / Double(s)
                 // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
                 if variance > 1e-8 { total += variance; count += 1 }
                 a += step
@@ -90,28 +91,31 @@ public struct HRVNonlinear: Sendable {
     /// Sample entropy (Richman & Moorman 2000, Am J Physiol 278:H2039): −ln(A/B), B the
     /// pairs of length-m templates within r (Chebyshev), A those still within r at m + 1,
     /// over the same n − m templates, self-matches excluded. Templates are sorted by
-    /// their first value so each one scans only candidates within r of it.
+    /// their first value (stored column by column in that order) so each one scans only the
+    /// candidates within r of it.
     public static func sampleEntropy(_ x: [Double], m: Int, rFactor: Double) -> Double {
         let n = x.count
         guard n > m + 2 else { return .nan }
         let r = rFactor * Stats.sd(x)
         let count = n - m
-        let order = (0..<count).sorted { x[$0] < x[$1] || (x[$0] == x[$1] && $0 < $1) }
+        let order = (0..<count).map { (x[$0], $0) }.sorted { $0 < $1 }.map(\.1)
+        // Column-major templates in sorted order: t[k·count + p] = x[order[p] + k], k = 0 … m.
+        var templates = [Double](repeating: 0, count: (m + 1) * count)
+        for k in 0...m { for p in 0..<count { templates[k * count + p] = x[order[p] + k] } }
         var a = 0, b = 0
-        for p in 0..<count {
-            let i = order[p]
-            let xi = x[i]
-            var q = p + 1
-            while q < count {
-                let j = order[q]
-                if x[j] - xi > r { break }
-                var match = true
-                for k in 1..<m where abs(x[i + k] - x[j + k]) > r { match = false; break }
-                if match {
-                    b += 1
-                    if abs(x[i + m] - x[j + m]) <= r { a += 1 }
+        templates.withUnsafeBufferPointer { t in
+            for p in 0..<count {
+                let limit = t[p] + r
+                var q = p + 1
+                while q < count && t[q] <= limit {
+                    var k = 1
+                    while k < m && abs(t[k * count + p] - t[k * count + q]) <= r { k += 1 }
+                    if k == m {
+                        b += 1
+                        if abs(t[m * count + p] - t[m * count + q]) <= r { a += 1 }
+                    }
+                    q += 1
                 }
-                q += 1
             }
         }
         guard a > 0, b > 0 else { return .nan }

@@ -7,13 +7,31 @@ public enum Detrending: String, Sendable, CaseIterable {
     case linear
     /// Mean removal only.
     case none
+}
 
-    /// `x` minus its trend (in place).
-    public func apply(_ x: inout [Double], lambda: Double) {
-        switch self {
-        case .smoothnessPriors: Detrending.removeSmoothnessPriorsTrend(&x, lambda: lambda)
-        case .linear: Detrending.removeLinearTrend(&x)
-        case .none: Detrending.removeMean(&x)
+/// Applies a `Detrending` method; the smoothness-priors factorisation depends only on
+/// the series length and λ, so it is computed once per length and reused.
+public struct Detrender {
+    public let method: Detrending
+    public let lambda: Double
+    private var factorisations: [Int: SmoothnessPriors] = [:]
+
+    public init(_ method: Detrending, lambda: Double = 500) {
+        self.method = method
+        self.lambda = lambda
+    }
+
+    /// `x` minus its trend, in place.
+    public mutating func apply(_ x: inout [Double]) {
+        switch method {
+        case .none: Detrender.removeMean(&x)
+        case .linear: Detrender.removeLinearTrend(&x)
+        case .smoothnessPriors:
+            guard x.count >= 3 else { return Detrender.removeMean(&x) }
+            if factorisations[x.count] == nil {
+                factorisations[x.count] = SmoothnessPriors(count: x.count, lambda: lambda)
+            }
+            factorisations[x.count]?.removeTrend(&x)
         }
     }
 
@@ -24,12 +42,10 @@ public enum Detrending: String, Sendable, CaseIterable {
     }
 
     static func removeLinearTrend(_ x: inout [Double]) {
-        let n = Double(x.count)
         guard x.count > 1 else { return removeMean(&x) }
+        let n = Double(x.count)
         let tm = (n - 1) / 2
-        var ym = 0.0
-        for v in x { ym += v }
-        ym /= n
+        let ym = x.reduce(0, +) / n
         var sxy = 0.0, sxx = 0.0
         for (i, v) in x.enumerated() {
             let dt = Double(i) - tm
@@ -38,17 +54,24 @@ public enum Detrending: String, Sendable, CaseIterable {
         let slope = sxy / sxx
         for i in x.indices { x[i] -= ym + slope * (Double(i) - tm) }
     }
+}
 
-    /// Trend z_trend = (I + λ² D₂ᵀD₂)⁻¹ z, with D₂ the second-difference matrix
-    /// (Tarvainen 2002, eq. 12). The matrix is symmetric positive definite and
-    /// pentadiagonal, so an LDLᵀ factorisation with bandwidth 2 solves it in O(n)
-    /// instead of the O(n³) dense inverse of the paper.
-    static func removeSmoothnessPriorsTrend(_ z: inout [Double], lambda: Double) {
-        let n = z.count
-        guard n >= 3 else { return removeMean(&z) }
+/// The smoothness-priors trend z_trend = (I + λ² D₂ᵀD₂)⁻¹ z, D₂ the second-difference
+/// matrix (Tarvainen 2002, eq. 12). The matrix is symmetric positive definite and
+/// pentadiagonal, so an LDLᵀ factorisation of bandwidth 2 solves it in O(n) instead of
+/// the paper's O(n³) dense inverse.
+struct SmoothnessPriors {
+    let count: Int
+    /// D and the two sub-diagonals of the unit lower factor L (e1: (i, i−1), e2: (i, i−2)).
+    private var d: [Double], e1: [Double], e2: [Double]
+    private var work: [Double]
+
+    init(count n: Int, lambda: Double) {
+        precondition(n >= 3, "SmoothnessPriors: at least 3 samples")
+        count = n
         let l2 = lambda * lambda
-        // Bands of A = I + λ² D₂ᵀD₂: a0 diagonal, a1[i] = A[i+1][i], a2[i] = A[i+2][i],
-        // accumulated row by row of D₂ (coefficients 1, −2, 1).
+        // Bands of A: a0 diagonal, a1[i] = A[i+1][i], a2[i] = A[i+2][i], accumulated over
+        // the rows of D₂ (coefficients 1, −2, 1).
         var a0 = [Double](repeating: 1, count: n)
         var a1 = [Double](repeating: 0, count: n)
         var a2 = [Double](repeating: 0, count: n)
@@ -57,10 +80,8 @@ public enum Detrending: String, Sendable, CaseIterable {
             a1[k] -= 2 * l2; a1[k + 1] -= 2 * l2
             a2[k] += l2
         }
-        // LDLᵀ: L unit lower with sub-diagonals e1 (i, i−1) and e2 (i, i−2).
-        var d = [Double](repeating: 0, count: n)
-        var e1 = [Double](repeating: 0, count: n)
-        var e2 = [Double](repeating: 0, count: n)
+        d = [Double](repeating: 0, count: n)
+        e1 = d; e2 = d; work = d
         for i in 0..<n {
             if i >= 2 { e2[i] = a2[i - 2] / d[i - 2] }
             if i >= 1 { e1[i] = (a1[i - 1] - (i >= 2 ? e2[i] * e1[i - 1] * d[i - 2] : 0)) / d[i - 1] }
@@ -69,19 +90,23 @@ public enum Detrending: String, Sendable, CaseIterable {
             if i >= 2 { di -= e2[i] * e2[i] * d[i - 2] }
             d[i] = di
         }
-        // Solve L y = z, D w = y, Lᵀ trend = w (reusing `a0` for the solution).
-        var y = a0
+    }
+
+    /// z ← z − trend: solves L y = z, D w = y, Lᵀ trend = w.
+    mutating func removeTrend(_ z: inout [Double]) {
+        let n = count
+        precondition(z.count == n, "SmoothnessPriors: length mismatch")
         for i in 0..<n {
             var v = z[i]
-            if i >= 1 { v -= e1[i] * y[i - 1] }
-            if i >= 2 { v -= e2[i] * y[i - 2] }
-            y[i] = v
+            if i >= 1 { v -= e1[i] * work[i - 1] }
+            if i >= 2 { v -= e2[i] * work[i - 2] }
+            work[i] = v
         }
-        for i in 0..<n { y[i] /= d[i] }
+        for i in 0..<n { work[i] /= d[i] }
         for i in stride(from: n - 1, through: 0, by: -1) {
-            if i + 1 < n { y[i] -= e1[i + 1] * y[i + 1] }
-            if i + 2 < n { y[i] -= e2[i + 2] * y[i + 2] }
+            if i + 1 < n { work[i] -= e1[i + 1] * work[i + 1] }
+            if i + 2 < n { work[i] -= e2[i + 2] * work[i + 2] }
         }
-        for i in 0..<n { z[i] -= y[i] }
+        for i in 0..<n { z[i] -= work[i] }
     }
 }
