@@ -9,13 +9,15 @@ public enum Coherence {
     public static let heartMathTotalBand = (0.0033, 0.4)
 
     /// Breathing coach score: power within ±`binHz` (one bin of the window's native
-    /// resolution) of the breathing frequency, over power in 0.04–0.15 Hz. The
-    /// numerator is taken inside the band, so the score lies in [0, 1]; 0 for no power.
+    /// resolution) of the breathing frequency, over power in 0.04–0.15 Hz, both integrated
+    /// exactly over their bands on the (zero-padded) spectrum. The numerator is taken inside
+    /// the band, so the score lies in [0, 1]; 0 for no power. A flat spectrum scores the
+    /// width ratio 2·binHz / 0.11 Hz (≈ 0.28 for 64 s windows).
     public static func coachScore(_ s: Spectrum, breathingHz: Double, binHz: Double) -> Double {
-        let band = bandSum(s, coachBand.0, coachBand.1)
+        let band = s.integral(coachBand.0, coachBand.1)
         guard band > 0 else { return 0 }
         let lo = max(coachBand.0, breathingHz - binHz), hi = min(coachBand.1, breathingHz + binHz)
-        return hi >= lo ? closedSum(s, lo, hi) / band : 0
+        return hi > lo ? min(1, s.integral(lo, hi) / band) : 0
     }
 
     /// HeartMath coherence ratio: peak in 0.04–0.26 Hz; peak power = power in the 0.030 Hz
@@ -23,22 +25,8 @@ public enum Coherence {
     public static func heartMath(_ s: Spectrum) -> (peakHz: Double, ratio: Double) {
         let peak = s.peak(heartMathPeakBand.0, heartMathPeakBand.1)
         guard peak.isFinite else { return (.nan, .nan) }
-        let p = closedSum(s, peak - heartMathPeakWidth / 2, peak + heartMathPeakWidth / 2)
-        let total = bandSum(s, heartMathTotalBand.0, heartMathTotalBand.1)
+        let p = s.integral(peak - heartMathPeakWidth / 2, peak + heartMathPeakWidth / 2)
+        let total = s.integral(heartMathTotalBand.0, heartMathTotalBand.1)
         return (peak, total > p ? p / (total - p) : .nan)
-    }
-
-    /// Σ PSD over bins lo ≤ f < hi (the common bin width cancels in every ratio).
-    static func bandSum(_ s: Spectrum, _ lo: Double, _ hi: Double) -> Double {
-        var sum = 0.0
-        for k in s.bins(lo, hi) { sum += s.psd[k] }
-        return sum
-    }
-
-    /// Σ PSD over bins lo ≤ f ≤ hi.
-    static func closedSum(_ s: Spectrum, _ lo: Double, _ hi: Double) -> Double {
-        var sum = 0.0
-        for k in s.bins(lo, hi + s.df * 1e-9) { sum += s.psd[k] }
-        return sum
     }
 }

@@ -28,8 +28,9 @@ public enum LombScargle {
                 yc += y[i] * c; ys += y[i] * s; cc += c * c; ss += s * s
             }
             let p = 0.5 * (yc * yc / cc + ys * ys / ss)
-            // For even sampling P ≈ |X_k|²/N, and the one-sided density is 2|X_k|²/(N·fs).
-            psd[k] = 2 * p * span / (Double(n) * Double(n))
+            // For even sampling P ≈ |X_k|²/N, and the one-sided density is 2|X_k|²/(N·fs)
+            // = 2P/fs with fs = N/span.
+            psd[k] = 2 * p * span / Double(n)
         }
         return Spectrum(df: df, psd: psd)
     }

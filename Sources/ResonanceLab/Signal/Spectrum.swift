@@ -33,6 +33,27 @@ public struct Spectrum: Sendable {
         return (s - (psd[r.lowerBound] + psd[r.upperBound - 1]) / 2) * df
     }
 
+    /// Power in [lo, hi] integrating the linearly interpolated density exactly, band edges
+    /// included, so a flat density integrates to density × (hi − lo) wherever the bins fall.
+    public func integral(_ lo: Double, _ hi: Double) -> Double {
+        guard df > 0, psd.count >= 2, hi > lo else { return 0 }
+        let fMax = frequency(psd.count - 1)
+        let a = max(0, lo), b = min(hi, fMax)
+        guard b > a else { return 0 }
+        func density(_ f: Double) -> Double {
+            let k = min(Int(f / df), psd.count - 2)
+            let u = f / df - Double(k)
+            return psd[k] * (1 - u) + psd[k + 1] * u
+        }
+        // Interior knots strictly inside (a, b), then the two partial end pieces.
+        let first = Int((a / df).rounded(.down)) + 1, last = Int((b / df).rounded(.up)) - 1
+        guard first <= last else { return (density(a) + density(b)) / 2 * (b - a) }
+        var sum = (density(a) + psd[first]) / 2 * (frequency(first) - a)
+        for k in first..<last { sum += (psd[k] + psd[k + 1]) / 2 * df }
+        sum += (psd[last] + density(b)) / 2 * (b - frequency(last))
+        return sum
+    }
+
     /// Frequency of the largest density in [lo, hi); NaN for an empty band.
     public func peak(_ lo: Double, _ hi: Double) -> Double {
         let r = bins(lo, hi)
@@ -52,9 +73,45 @@ public struct WelchOptions: Sendable, Equatable {
     public var overlap: Double
     /// FFT length as a multiple of the segment length (zero padding; ≥ 1).
     public var padFactor: Int
+    public var taper: Taper
 
-    public init(segmentSeconds: Double = 256, overlap: Double = 0.5, padFactor: Int = 1) {
+    public init(segmentSeconds: Double = 256, overlap: Double = 0.5, padFactor: Int = 1, taper: Taper = .hann) {
         self.segmentSeconds = segmentSeconds; self.overlap = overlap; self.padFactor = padFactor
+        self.taper = taper
+    }
+}
+
+/// Data windows for spectral estimation (Harris 1978).
+public enum Taper: Sendable, Equatable {
+    /// Periodic Hann (SciPy's default `get_window("hann", n)`), as Kubios and NeuroKit2.
+    case hann
+    /// Kaiser–Bessel with shape β (Kaiser 1974). β = π·NW approximates the Slepian taper
+    /// of time–bandwidth NW, which concentrates the most energy within ±NW/T
+    /// (Percival & Walden 1993, ch. 3).
+    case kaiser(beta: Double)
+
+    public func weights(_ n: Int) -> [Double] {
+        switch self {
+        case .hann:
+            return (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n)) }
+        case .kaiser(let beta):
+            let denominator = Taper.besselI0(beta)
+            return (0..<n).map { i in
+                let r = n > 1 ? 2 * Double(i) / Double(n - 1) - 1 : 0
+                return Taper.besselI0(beta * max(0, 1 - r * r).squareRoot()) / denominator
+            }
+        }
+    }
+
+    /// Modified Bessel function of the first kind, order 0, by its power series.
+    static func besselI0(_ x: Double) -> Double {
+        var sum = 1.0, term = 1.0, k = 1.0
+        while term > 1e-17 * sum {
+            term *= (x / (2 * k)) * (x / (2 * k))
+            sum += term
+            k += 1
+        }
+        return sum
     }
 }
 
@@ -69,7 +126,7 @@ public struct Welch {
         self.options = options
     }
 
-    /// PSD of a uniformly sampled series `x` (sample rate `fs` Hz) with Hann segments,
+    /// PSD of a uniformly sampled series `x` (sample rate `fs` Hz) with tapered segments,
     /// each segment's mean removed, averaged over segments. Fewer than 2 samples give an
     /// empty spectrum.
     public mutating func psd(_ x: ArraySlice<Double>, fs: Double) -> Spectrum {
@@ -78,7 +135,7 @@ public struct Welch {
         let seg = options.segmentSeconds > 0 ? min(n, max(2, Int(options.segmentSeconds * fs))) : max(2, n / 2)
         let nfft = seg * max(1, options.padFactor)
         let step = max(1, seg - Int(Double(seg) * options.overlap))
-        if windows[seg] == nil { windows[seg] = Welch.hann(seg) }
+        if windows[seg] == nil { windows[seg] = options.taper.weights(seg) }
         if ffts[nfft] == nil { ffts[nfft] = PowerFFT(length: nfft) }
         let window = windows[seg] ?? []
         var wss = 0.0
@@ -105,10 +162,5 @@ public struct Welch {
             acc[k] *= scale * oneSided
         }
         return Spectrum(df: fs / Double(nfft), psd: acc)
-    }
-
-    /// Periodic Hann window (SciPy's default `get_window("hann", n)`).
-    public static func hann(_ n: Int) -> [Double] {
-        (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n)) }
     }
 }
