@@ -41,9 +41,9 @@ def run(cmd):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
 
 
-def workspace(bin_, source, ws, files):
-    """Imports the given files of a dataset (or reuses `ws` when it holds rr.csv)."""
-    if not os.path.exists(os.path.join(ws, "rr.csv")):
+def workspace(bin_, ws, files, reuse):
+    """Imports the given dataset files into `ws` (kept as is with --reuse)."""
+    if not (reuse and os.path.exists(os.path.join(ws, "rr.csv"))):
         run([bin_, "import", *files, "--out", ws, "--quiet"])
     return ws
 
@@ -127,6 +127,7 @@ def main():
     ap.add_argument("--work", default="build/crosscheck")
     ap.add_argument("--records", type=int, default=3, help="PhysioNet records per group")
     ap.add_argument("--windows", type=int, default=24, help="windows per subject")
+    ap.add_argument("--reuse", action="store_true", help="keep workspaces already imported under --work")
     a = ap.parse_args()
     root = os.environ.get("RESONANCE_DATASETS", "")
     if not root:
@@ -138,10 +139,10 @@ def main():
     for db in ["nsr2db", "chf2db"]:
         names = sorted(f for f in os.listdir(os.path.join(physio, db)) if f.endswith(".txt"))
         files += [os.path.join(physio, db, f) for f in names[: a.records]]
-    ok = check_dataset("physionet", a.bin, workspace(a.bin, physio, os.path.join(a.work, "physionet"), files),
+    ok = check_dataset("physionet", a.bin, workspace(a.bin, os.path.join(a.work, "physionet"), files, a.reuse),
                        a.windows, step=300)
     stress = os.path.join(root, "stress-predict")
-    ok &= check_dataset("stress_predict", a.bin, workspace(a.bin, stress, os.path.join(a.work, "stress"), [stress]),
+    ok &= check_dataset("stress_predict", a.bin, workspace(a.bin, os.path.join(a.work, "stress"), [stress], a.reuse),
                         a.windows, step=300)
     return 0 if ok else 1
 

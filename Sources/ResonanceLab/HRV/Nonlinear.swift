@@ -56,36 +56,67 @@ public struct HRVNonlinear: Sendable {
         var acc = 0.0
         for i in 0..<n { acc += x[i] - mean; y[i] = acc }
         var logS: [Double] = [], logF: [Double] = []
-        for s in scales {
-            let step = max(1, s / 2)
-            let xm = Double(s - 1) / 2
-            let sxx = Double(s) * Double(s * s - 1) / 12
-            var total = 0.0, count = 0
-            var a = 0
-            while a < n - s {
-                // One pass with values taken from the segment's first point, which keeps
-                // the sums small and the variance free of cancellation.
-                let y0 = y[a]
-                var sz = 0.0, sxz = 0.0, szz = 0.0
-                for i in a..<(a + s) {
-                    let z = y[i] - y0
-                    sz += z; sxz += Double(i - a) * z; szz += z * z
+        var blocks = [Moments](repeating: Moments(), count: n)
+        y.withUnsafeBufferPointer { y in
+            for s in scales {
+                // Segments start every h = ⌊s/2⌋ points: each is two consecutive blocks of h
+                // points (plus one point when s is odd), so the blocks' moments are computed
+                // once and combined, touching every point once per scale.
+                let h = max(1, s / 2)
+                let starts = stride(from: 0, to: n - s, by: h)
+                for b in stride(from: 0, to: n - h + 1, by: h) { blocks[b / h] = Moments(y, from: b, count: h) }
+                let xm = Double(s - 1) / 2
+                let sxx = Double(s) * Double(s * s - 1) / 12
+                var total = 0.0, count = 0
+                for a in starts {
+                    var m = blocks[a / h]
+                    m.append(blocks[a / h + 1], at: h, offset: y[a + h] - y[a])
+                    if 2 * h < s { m.append(Moments(y, from: a + 2 * h, count: 1), at: 2 * h, offset: y[a + 2 * h] - y[a]) }
+                    let cxz = m.sxz - xm * m.sz
+                    let variance = (m.szz - m.sz * m.sz / Double(s) - cxz * cxz / sxx) / Double(s)
+                    // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
+                    if variance > 1e-8 { total += variance; count += 1 }
                 }
-                let cxz = sxz - xm * sz
-                let variance = (szz - sz * sz / Double(s) - cxz * cxz / sxx) / Double(s)
-                // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
-                if variance > 1e-8 { total += variance; count += 1 }
-                a += step
+                guard count > 0 else { continue }
+                logS.append(log(Double(s)))
+                logF.append(0.5 * log(total / Double(count)))
             }
-            guard count > 0 else { continue }
-            logS.append(log(Double(s)))
-            logF.append(0.5 * log(total / Double(count)))
         }
         guard logS.count >= 2 else { return .nan }
         let ms = logS.reduce(0, +) / Double(logS.count), mf = logF.reduce(0, +) / Double(logF.count)
         var num = 0.0, den = 0.0
         for i in logS.indices { num += (logS[i] - ms) * (logF[i] - mf); den += (logS[i] - ms) * (logS[i] - ms) }
         return num / den
+    }
+
+    /// Sums over a run of profile points z_j = y[start + j] − y[start], j = 0 … count − 1:
+    /// Σz, Σj·z, Σz², and the run length; relative to the run's first point, so sums stay
+    /// small and the residual variance is free of cancellation.
+    struct Moments {
+        var count = 0.0, sz = 0.0, sxz = 0.0, szz = 0.0
+
+        init() {}
+
+        init(_ y: UnsafeBufferPointer<Double>, from start: Int, count: Int) {
+            let y0 = y[start]
+            var j = 0.0
+            for i in start..<(start + count) {
+                let z = y[i] - y0
+                sz += z; sxz += j * z; szz += z * z
+                j += 1
+            }
+            self.count = Double(count)
+        }
+
+        /// Appends the moments of a run that starts `at` points later and whose first point
+        /// lies `offset` above this run's first point.
+        mutating func append(_ other: Moments, at position: Int, offset c: Double) {
+            let l = other.count, p = Double(position)
+            sxz += other.sxz + c * l * (l - 1) / 2 + p * (other.sz + l * c)
+            szz += other.szz + 2 * c * other.sz + l * c * c
+            sz += other.sz + l * c
+            count += l
+        }
     }
 
     /// Sample entropy (Richman & Moorman 2000, Am J Physiol 278:H2039): −ln(A/B), B the
@@ -107,13 +138,12 @@ public struct HRVNonlinear: Sendable {
             for p in 0..<count {
                 let limit = t[p] + r
                 var q = p + 1
+                // Branch-free counting: whether a candidate matches is unpredictable.
                 while q < count && t[q] <= limit {
-                    var k = 1
-                    while k < m && abs(t[k * count + p] - t[k * count + q]) <= r { k += 1 }
-                    if k == m {
-                        b += 1
-                        if abs(t[m * count + p] - t[m * count + q]) <= r { a += 1 }
-                    }
+                    var match = 1
+                    for k in 1..<m { match &= abs(t[k * count + p] - t[k * count + q]) <= r ? 1 : 0 }
+                    b += match
+                    a += match & (abs(t[m * count + p] - t[m * count + q]) <= r ? 1 : 0)
                     q += 1
                 }
             }

@@ -16,11 +16,18 @@ public enum SubjectSeries {
     }
 
     static func group(_ rows: [(String, Int64, Double)]) -> [Samples] {
+        // Tables are sorted by subject, so rows are gathered run by run and the
+        // dictionary is touched once per run rather than once per row.
         var order: [String] = []
         var bySubject: [String: [(Int64, Double)]] = [:]
-        for (subject, t, v) in rows {
+        var start = 0
+        while start < rows.count {
+            let subject = rows[start].0
+            var end = start + 1
+            while end < rows.count && rows[end].0 == subject { end += 1 }
             if bySubject[subject] == nil { order.append(subject) }
-            bySubject[subject, default: []].append((t, v))
+            bySubject[subject, default: []] += rows[start..<end].map { ($0.1, $0.2) }
+            start = end
         }
         return order.map { subject in
             var points = bySubject[subject] ?? []
