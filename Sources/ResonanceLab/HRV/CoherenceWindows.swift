@@ -8,8 +8,8 @@ public struct CoherenceOptions: Sendable {
     public var sampleHz: Double = 4
     /// Below this many samples a window scores 0 (coach) / empty (HeartMath).
     public var minimumSamples = 32
-    /// Zero padding of each window's FFT, so the 0.030 Hz HeartMath peak window spans
-    /// several bins of a 64 s window.
+    /// Zero padding of each window's FFT (then rounded up to a power of two), so the
+    /// 0.030 Hz HeartMath peak window spans several bins of a 64 s window.
     public var padFactor = 4
     public var artifactMethod: ArtifactMethod = .lipponen
 
@@ -67,7 +67,8 @@ public struct CoherenceWindows {
         self.options = options
         hr = ResampledSeries(timeMs: timeMs, values: bpm, hz: options.sampleHz)
         periodogram = Welch(options: WelchOptions(segmentSeconds: options.windowSeconds, overlap: 0,
-                                                  padFactor: options.padFactor, taper: .kaiser(beta: .pi)))
+                                                  padFactor: options.padFactor, powerOfTwo: true,
+                                                  taper: .kaiser(beta: .pi)))
     }
 
     /// Heart rate at each beat of a cleaned NN series.

@@ -60,10 +60,11 @@ public struct Detrender {
 /// matrix (Tarvainen 2002, eq. 12). The matrix is symmetric positive definite and
 /// pentadiagonal, so an LDLᵀ factorisation of bandwidth 2 solves it in O(n) instead of
 /// the paper's O(n³) dense inverse.
-struct SmoothnessPriors {
+/// A reference type: the factors and scratch space are reused in place across calls.
+final class SmoothnessPriors {
     let count: Int
-    /// D and the two sub-diagonals of the unit lower factor L (e1: (i, i−1), e2: (i, i−2)).
-    private var d: [Double], e1: [Double], e2: [Double]
+    /// 1/D and the two sub-diagonals of the unit lower factor L (e1: (i, i−1), e2: (i, i−2)).
+    private var inverseD: [Double], e1: [Double], e2: [Double]
     private var work: [Double]
 
     init(count n: Int, lambda: Double) {
@@ -80,7 +81,7 @@ struct SmoothnessPriors {
             a1[k] -= 2 * l2; a1[k + 1] -= 2 * l2
             a2[k] += l2
         }
-        d = [Double](repeating: 0, count: n)
+        var d = [Double](repeating: 0, count: n)
         e1 = d; e2 = d; work = d
         for i in 0..<n {
             if i >= 2 { e2[i] = a2[i - 2] / d[i - 2] }
@@ -90,22 +91,20 @@ struct SmoothnessPriors {
             if i >= 2 { di -= e2[i] * e2[i] * d[i - 2] }
             d[i] = di
         }
+        inverseD = d.map { 1 / $0 }
     }
 
     /// z ← z − trend: solves L y = z, D w = y, Lᵀ trend = w.
-    mutating func removeTrend(_ z: inout [Double]) {
+    func removeTrend(_ z: inout [Double]) {
         let n = count
         precondition(z.count == n, "SmoothnessPriors: length mismatch")
-        for i in 0..<n {
-            var v = z[i]
-            if i >= 1 { v -= e1[i] * work[i - 1] }
-            if i >= 2 { v -= e2[i] * work[i - 2] }
-            work[i] = v
-        }
-        for i in 0..<n { work[i] /= d[i] }
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            if i + 1 < n { work[i] -= e1[i + 1] * work[i + 1] }
-            if i + 2 < n { work[i] -= e2[i + 2] * work[i + 2] }
+        work[0] = z[0]
+        work[1] = z[1] - e1[1] * work[0]
+        for i in 2..<n { work[i] = z[i] - e1[i] * work[i - 1] - e2[i] * work[i - 2] }
+        for i in 0..<n { work[i] *= inverseD[i] }
+        work[n - 2] -= e1[n - 1] * work[n - 1]
+        for i in stride(from: n - 3, through: 0, by: -1) {
+            work[i] -= e1[i + 1] * work[i + 1] + e2[i + 2] * work[i + 2]
         }
         for i in 0..<n { z[i] -= work[i] }
     }

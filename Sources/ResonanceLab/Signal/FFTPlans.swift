@@ -29,8 +29,9 @@ final class FFTPlans: @unchecked Sendable {
 }
 
 /// Squared magnitudes of the real FFT of a buffer, with reusable scratch space so that
-/// repeated transforms of one length allocate nothing.
-public struct PowerFFT {
+/// repeated transforms of one length allocate nothing (a reference type, so the scratch
+/// is never copied on write).
+public final class PowerFFT {
     public let length: Int
     private let plan: OpaquePointer
     private var input: [Double]
@@ -45,7 +46,7 @@ public struct PowerFFT {
 
     /// |X_k|² for k = 0 … length/2 of `fill`'s input (zero-padded by the caller's choice),
     /// added into `accumulator`.
-    public mutating func accumulate(into accumulator: inout [Double], fill: (inout [Double]) -> Void) {
+    public func accumulate(into accumulator: inout [Double], fill: (inout [Double]) -> Void) {
         fill(&input)
         let plan = self.plan
         input.withUnsafeMutableBufferPointer { inp in

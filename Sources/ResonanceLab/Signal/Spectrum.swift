@@ -73,11 +73,14 @@ public struct WelchOptions: Sendable, Equatable {
     public var overlap: Double
     /// FFT length as a multiple of the segment length (zero padding; ≥ 1).
     public var padFactor: Int
+    /// Round the FFT length up to a power of two (fast transforms for any segment length).
+    public var powerOfTwo: Bool
     public var taper: Taper
 
-    public init(segmentSeconds: Double = 256, overlap: Double = 0.5, padFactor: Int = 1, taper: Taper = .hann) {
+    public init(segmentSeconds: Double = 256, overlap: Double = 0.5, padFactor: Int = 1, powerOfTwo: Bool = false,
+                taper: Taper = .hann) {
         self.segmentSeconds = segmentSeconds; self.overlap = overlap; self.padFactor = padFactor
-        self.taper = taper
+        self.powerOfTwo = powerOfTwo; self.taper = taper
     }
 }
 
@@ -133,7 +136,8 @@ public struct Welch {
         let n = x.count
         guard n >= 2 else { return Spectrum(df: 0, psd: []) }
         let seg = options.segmentSeconds > 0 ? min(n, max(2, Int(options.segmentSeconds * fs))) : max(2, n / 2)
-        let nfft = seg * max(1, options.padFactor)
+        var nfft = seg * max(1, options.padFactor)
+        if options.powerOfTwo { nfft = 1 << (Int.bitWidth - (nfft - 1).leadingZeroBitCount) }
         let step = max(1, seg - Int(Double(seg) * options.overlap))
         if windows[seg] == nil { windows[seg] = options.taper.weights(seg) }
         if ffts[nfft] == nil { ffts[nfft] = PowerFFT(length: nfft) }
