@@ -75,11 +75,18 @@ public struct NNSeries: Sendable {
         if kinds.contains(where: replace) {
             let good = values.indices.filter { !replace(kinds[$0]) }
             let gx = good.map { times[$0] }, gy = good.map { values[$0] }
-            let spline = CubicSpline(x: gx, y: gy)
-            for k in values.indices where replace(kinds[k]) {
-                guard let spline, let first = gx.first, let last = gx.last else { continue }
-                // Beyond the accepted beats hold the nearest one rather than extrapolate.
-                values[k] = times[k] <= first ? gy[0] : (times[k] >= last ? gy[gy.count - 1] : spline.evaluate(at: times[k]))
+            if let spline = CubicSpline(x: gx, y: gy) {
+                var next = 0  // index in `good` of the first accepted beat after k
+                for k in values.indices where replace(kinds[k]) {
+                    while next < good.count && good[next] < k { next += 1 }
+                    // Bracketing accepted values; beyond the accepted beats the nearest is held.
+                    let left = gy[max(0, next - 1)], right = gy[min(good.count - 1, next)]
+                    // Across a long run of artifacts a cubic can overshoot, even below zero:
+                    // the replacement is kept within its bracketing accepted values.
+                    values[k] = min(max(spline.evaluate(at: times[k]), min(left, right)), max(left, right))
+                }
+            } else if let only = gy.first {
+                for k in values.indices where replace(kinds[k]) { values[k] = only }
             }
         }
         t = anchorMs

@@ -77,3 +77,21 @@ final class ArtifactTests: XCTestCase {
         XCTAssertEqual(series.timeMs.last ?? 0, (series.timeMs[0] - series.nnMs[0]) + series.nnMs.reduce(0, +), accuracy: 1e-6)
     }
 }
+
+final class CorrectionBoundsTests: XCTestCase {
+    func testReplacementsStayWithinTheirAcceptedNeighbours() {
+        // Accepted beats alternate 700/720 ms, then 30 artifacts (Malik: 400 ms is 44 % below
+        // 720), then 700/720 again. The spline through the alternation swings far past both
+        // across the 30-beat hole; replacements must stay within the bracketing 700–720 ms.
+        let rr = (0..<40).map { $0 % 2 == 0 ? 700.0 : 720 } + [Double](repeating: 400, count: 30)
+            + (0..<40).map { $0 % 2 == 0 ? 700.0 : 720 }
+        var t: Int64 = 0
+        let times = rr.map { v -> Int64 in t += Int64(v); return t }
+        let series = NNSeries.clean(timestampsMs: times, rrMs: rr, method: .malik)
+        XCTAssertEqual(series.artifact.filter { $0 == .malik }.count, 30)
+        for k in series.nnMs.indices where series.artifact[k] == .malik {
+            XCTAssertGreaterThanOrEqual(series.nnMs[k], 700)
+            XCTAssertLessThanOrEqual(series.nnMs[k], 720)
+        }
+    }
+}
