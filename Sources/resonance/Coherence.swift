@@ -8,11 +8,12 @@ struct CoherenceCommand: ParsableCommand {
         commandName: "coherence",
         abstract: "Compute heart-rate coherence from rr.csv (or hr.csv) into coherence.csv.",
         discussion: """
-            For each subject, heart rate at 4 Hz (from cleaned RR intervals, or from hr.csv when the
-            subject has no RR) is cut into sliding windows. Each window gets a coach row (power within
-            one bin of the breathing frequency over 0.04–0.15 Hz power; peak_hz is the LF peak, the
-            resonance-frequency estimate) and a heartmath row (HeartMath coherence ratio); a final
-            resonance row per subject gives the median LF peak over windows.
+            For each subject, heart rate at 4 Hz (from cleaned RR intervals, or from hr.csv when the \
+            subject has no RR) is cut into sliding windows. Each window gets a coach row (power within \
+            one bin of the breathing frequency over 0.04–0.15 Hz power; peak_hz is the LF peak, the \
+            resonance-frequency estimate) and a heartmath row (HeartMath coherence ratio); a final \
+            resonance row per subject gives the median LF peak over windows. Windows with fewer than \
+            32 samples score 0 (coach) and are left empty (heartmath).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -20,24 +21,21 @@ struct CoherenceCommand: ParsableCommand {
     @Argument(help: "Workspace folder (reads rr.csv and hr.csv, writes coherence.csv).")
     var workspace: String
 
-    @Option(help: "Window length, seconds (default: 64).")
+    @Option(help: "Window length, seconds.")
     var window: Double = 64
 
-    @Option(help: "Step between window starts, seconds (default: 5).")
+    @Option(help: "Step between window starts, seconds.")
     var step: Double = 5
 
-    @Option(help: "Paced breathing rate, breaths per minute (default: 6).")
+    @Option(help: "Paced breathing rate, breaths per minute.")
     var breathingRate: Double = 6
 
-    @Option(help: "Artifact detection for RR: lipponen, malik or none (default: lipponen).")
-    var artifacts: String = ArtifactMethod.lipponen.rawValue
+    @Option(help: "Artifact detection for RR: lipponen, malik or none.")
+    var artifacts: ArtifactMethod = .lipponen
 
     func validate() throws {
         guard window > 0, step > 0 else { throw ValidationError("--window and --step must be positive.") }
         guard breathingRate > 0 else { throw ValidationError("--breathing-rate must be positive.") }
-        guard ArtifactMethod(rawValue: artifacts) != nil else {
-            throw ValidationError("--artifacts must be one of: lipponen, malik, none.")
-        }
     }
 
     func run() throws {
@@ -46,7 +44,7 @@ struct CoherenceCommand: ParsableCommand {
         options.windowSeconds = window
         options.stepSeconds = step
         options.breathingRate = breathingRate
-        options.artifactMethod = ArtifactMethod(rawValue: artifacts) ?? .lipponen
+        options.artifactMethod = artifacts
         let rr = SubjectSeries.rr(try ws.read(RRInterval.self))
         let withRR = Set(rr.map(\.subject))
         let hrOnly = SubjectSeries.hr(try ws.read(HRSample.self)).filter { !withRR.contains($0.subject) }

@@ -7,10 +7,11 @@ struct HRV: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compute HRV indices from rr.csv into hrv.csv.",
         discussion: """
-            Cleans each subject's RR intervals (artifacts detected, corrected and counted), then
-            computes time-domain, frequency-domain, nonlinear and long-term indices over sliding
-            windows, followed by one whole-recording row per subject (empty window bounds, with
-            SDANN and SDNN index). --whole writes the whole-recording rows only.
+            Cleans each subject's RR intervals (artifacts detected, corrected and counted), then \
+            computes time-domain, frequency-domain, nonlinear and long-term indices over sliding \
+            windows, followed by one whole-recording row per subject (empty window bounds, with \
+            SDANN and SDNN index). --whole writes the whole-recording rows only. Windows with more \
+            corrected or missing beats than --max-artifact are kept and marked reliable=false.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -18,43 +19,43 @@ struct HRV: ParsableCommand {
     @Argument(help: "Workspace folder (reads rr.csv, writes hrv.csv).")
     var workspace: String
 
-    @Option(help: "Window length, seconds (default: 300).")
+    @Option(help: "Window length, seconds.")
     var window: Double = 300
 
-    @Option(help: "Step between window starts, seconds (default: 60).")
+    @Option(help: "Step between window starts, seconds.")
     var step: Double = 60
 
     @Flag(help: "Write only the whole-recording row of each subject.")
     var whole = false
 
-    @Option(help: "Artifact detection: lipponen (Kubios), malik (20 % rule) or none (default: lipponen).")
-    var artifacts: String = ArtifactMethod.lipponen.rawValue
+    @Option(help: "Artifact detection: lipponen (Lipponen & Tarvainen 2019, as Kubios), malik (20 % rule) or none.")
+    var artifacts: ArtifactMethod = .lipponen
 
-    @Option(help: "Windows with more corrected or missing beats than this are unreliable, % (default: 5).")
+    @Option(help: "Largest share of corrected or missing beats in a reliable window, %.")
     var maxArtifact: Double = 5
 
-    @Option(help: "Spectrum: welch or lomb (default: welch).")
-    var psd: String = PSDMethod.welch.rawValue
+    @Option(help: "Spectrum: welch (resampled NN series) or lomb (Lomb–Scargle on the beats).")
+    var psd: PSDMethod = .welch
 
-    @Option(help: "Resampling rate of the NN series, Hz (default: 4).")
+    @Option(help: "Resampling rate of the NN series, Hz.")
     var resampleHz: Double = 4
 
-    @Option(help: "Resampling interpolant: cubic (natural cubic spline) or quadratic (SciPy's, as NeuroKit2) (default: cubic).")
-    var interpolation: String = Interpolation.cubic.rawValue
+    @Option(help: "Resampling interpolant: cubic (natural cubic spline) or quadratic (SciPy's, as NeuroKit2).")
+    var interpolation: Interpolation = .cubic
 
-    @Option(help: "Detrending: smoothness, linear or none (default: smoothness).")
-    var detrend: String = Detrending.smoothnessPriors.rawValue
+    @Option(help: "Detrending: smoothness (smoothness priors, Tarvainen 2002), linear or none.")
+    var detrend: Detrending = .smoothnessPriors
 
-    @Option(help: "Smoothness-priors regularisation λ (default: 500).")
+    @Option(help: "Smoothness-priors regularisation λ (500 ≈ 0.04 Hz cut-off at 4 Hz).")
     var lambda: Double = 500
 
-    @Option(help: "Welch segment length, seconds; 0 = half the window, as NeuroKit2 (default: 256).")
+    @Option(help: "Welch segment length, seconds; 0 = half the window, as NeuroKit2.")
     var welchSegment: Double = 256
 
-    @Option(help: "Welch segment overlap, % (default: 50).")
+    @Option(help: "Welch segment overlap, %.")
     var welchOverlap: Double = 50
 
-    @Option(help: "Welch FFT length as a multiple of the segment (zero padding; default: 1).")
+    @Option(help: "Welch FFT length as a multiple of the segment (zero padding).")
     var welchPad: Int = 1
 
     @Option(help: ArgumentHelp("Also write the cleaned NN series to this CSV (subject,time_ms,nn_ms,artifact,run_start).",
@@ -66,19 +67,11 @@ struct HRV: ParsableCommand {
 
     func validate() throws {
         guard window > 0, step > 0 else { throw ValidationError("--window and --step must be positive.") }
-        guard ArtifactMethod(rawValue: artifacts) != nil else {
-            throw ValidationError("--artifacts must be one of: lipponen, malik, none.")
-        }
-        guard PSDMethod(rawValue: psd) != nil else { throw ValidationError("--psd must be welch or lomb.") }
-        guard Interpolation(rawValue: interpolation) != nil else {
-            throw ValidationError("--interpolation must be cubic or quadratic.")
-        }
-        guard Detrending(rawValue: detrend) != nil else {
-            throw ValidationError("--detrend must be one of: smoothness, linear, none.")
-        }
-        guard resampleHz >= 1, lambda > 0, welchSegment >= 0, (0..<100).contains(welchOverlap), welchPad >= 1 else {
-            throw ValidationError("--resample-hz ≥ 1, --lambda > 0, --welch-segment ≥ 0, 0 ≤ --welch-overlap < 100, --welch-pad ≥ 1.")
-        }
+        guard resampleHz >= 1 else { throw ValidationError("--resample-hz must be at least 1.") }
+        guard lambda > 0 else { throw ValidationError("--lambda must be positive.") }
+        guard welchSegment >= 0 else { throw ValidationError("--welch-segment must be 0 or positive.") }
+        guard (0..<100).contains(welchOverlap) else { throw ValidationError("--welch-overlap must be in [0, 100).") }
+        guard welchPad >= 1 else { throw ValidationError("--welch-pad must be at least 1.") }
     }
 
     var options: HRVOptions {
@@ -86,12 +79,12 @@ struct HRV: ParsableCommand {
         o.windowSeconds = window
         o.stepSeconds = step
         o.windows = !whole
-        o.artifactMethod = ArtifactMethod(rawValue: artifacts) ?? .lipponen
+        o.artifactMethod = artifacts
         o.maxArtifactPct = maxArtifact
-        o.psdMethod = PSDMethod(rawValue: psd) ?? .welch
+        o.psdMethod = psd
         o.resampleHz = resampleHz
-        o.interpolation = Interpolation(rawValue: interpolation) ?? .cubic
-        o.detrending = Detrending(rawValue: detrend) ?? .smoothnessPriors
+        o.interpolation = interpolation
+        o.detrending = detrend
         o.lambda = lambda
         o.welch = WelchOptions(segmentSeconds: welchSegment, overlap: welchOverlap / 100, padFactor: welchPad)
         return o

@@ -78,7 +78,8 @@ public struct CoherenceWindows {
     }
 
     /// Coach and HeartMath rows per window, then one `resonance` row: the median over
-    /// windows of the LF (0.04–0.15 Hz) peak, the resonance-frequency estimate, with
+    /// windows of the LF (0.04–0.15 Hz) spectral peak (a local maximum, so a spectrum
+    /// merely falling across the band gives none), the resonance-frequency estimate, with
     /// the median coach score taken at each window's own peak.
     public mutating func rows() -> [CoherenceRow] {
         guard let first = hr.knotTimesMs.first, let last = hr.knotTimesMs.last else { return [] }
@@ -101,7 +102,7 @@ public struct CoherenceWindows {
                 Detrender.removeLinearTrend(&detrended)
                 let s = periodogram.psd(detrended[...], fs: options.sampleHz)
                 let binHz = options.sampleHz / Double(x.count)
-                coach.peakHz = s.peak(Coherence.coachBand.0, Coherence.coachBand.1)
+                coach.peakHz = s.localPeak(Coherence.coachBand.0, Coherence.coachBand.1)
                 coach.coherence = Coherence.coachScore(s, breathingHz: options.breathingHz, binHz: binHz)
                 (heartMath.peakHz, heartMath.coherence) = Coherence.heartMath(s)
                 if coach.peakHz.isFinite {

@@ -54,6 +54,17 @@ public struct Spectrum: Sendable {
         return sum
     }
 
+    /// Frequency of the largest local maximum of the density in [lo, hi) (a bin not below
+    /// either neighbour, neighbours outside the band included), so a density falling
+    /// across the band has no peak; NaN when there is none.
+    public func localPeak(_ lo: Double, _ hi: Double) -> Double {
+        var best: Int?
+        for k in bins(lo, hi) where k > 0 && k + 1 < psd.count && psd[k] >= psd[k - 1] && psd[k] >= psd[k + 1] {
+            if best.map({ psd[k] > psd[$0] }) ?? true { best = k }
+        }
+        return best.map(frequency) ?? .nan
+    }
+
     /// Frequency of the largest density in [lo, hi); NaN for an empty band.
     public func peak(_ lo: Double, _ hi: Double) -> Double {
         let r = bins(lo, hi)
