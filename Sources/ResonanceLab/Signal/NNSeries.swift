@@ -101,12 +101,6 @@ public struct NNSeries: Sendable {
 
     /// Indices of the beats whose time lies in [fromMs, toMs).
     public func range(fromMs: Double, toMs: Double) -> Range<Int> {
-        lowerBound(fromMs)..<lowerBound(toMs)
-    }
-
-    private func lowerBound(_ t: Double) -> Int {
-        var lo = 0, hi = timeMs.count
-        while lo < hi { let mid = (lo + hi) / 2; if timeMs[mid] < t { lo = mid + 1 } else { hi = mid } }
-        return lo
+        timeMs.indices(from: fromMs, to: toMs)
     }
 }

@@ -31,12 +31,6 @@ public struct ResampledSeries: Sendable {
 
     /// Indices of the original samples whose time lies in [fromMs, toMs).
     public func knots(fromMs: Double, toMs: Double) -> Range<Int> {
-        lowerBound(fromMs)..<lowerBound(toMs)
-    }
-
-    private func lowerBound(_ t: Double) -> Int {
-        var lo = 0, hi = knotTimesMs.count
-        while lo < hi { let mid = (lo + hi) / 2; if knotTimesMs[mid] < t { lo = mid + 1 } else { hi = mid } }
-        return lo
+        knotTimesMs.indices(from: fromMs, to: toMs)
     }
 }
