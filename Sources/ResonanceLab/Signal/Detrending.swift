@@ -98,14 +98,18 @@ final class SmoothnessPriors {
     func removeTrend(_ z: inout [Double]) {
         let n = count
         precondition(z.count == n, "SmoothnessPriors: length mismatch")
-        work[0] = z[0]
-        work[1] = z[1] - e1[1] * work[0]
-        for i in 2..<n { work[i] = z[i] - e1[i] * work[i - 1] - e2[i] * work[i - 2] }
-        for i in 0..<n { work[i] *= inverseD[i] }
-        work[n - 2] -= e1[n - 1] * work[n - 1]
-        for i in stride(from: n - 3, through: 0, by: -1) {
-            work[i] -= e1[i + 1] * work[i + 1] + e2[i + 2] * work[i + 2]
+        let e1 = self.e1, e2 = self.e2, inverseD = self.inverseD
+        // One exclusive access to the scratch for the whole solve, not one per element.
+        work.withUnsafeMutableBufferPointer { w in
+            z.withUnsafeMutableBufferPointer { z in
+                w[0] = z[0]
+                w[1] = z[1] - e1[1] * w[0]
+                for i in 2..<n { w[i] = z[i] - e1[i] * w[i - 1] - e2[i] * w[i - 2] }
+                for i in 0..<n { w[i] *= inverseD[i] }
+                w[n - 2] -= e1[n - 1] * w[n - 1]
+                for i in stride(from: n - 3, through: 0, by: -1) { w[i] -= e1[i + 1] * w[i + 1] + e2[i + 2] * w[i + 2] }
+                for i in 0..<n { z[i] -= w[i] }
+            }
         }
-        for i in 0..<n { z[i] -= work[i] }
     }
 }
