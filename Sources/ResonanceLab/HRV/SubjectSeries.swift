@@ -1,5 +1,6 @@
 /// Per-subject series from the canonical tables, in order of first appearance, each
-/// sorted by time (stable) with repeated timestamps kept once.
+/// sorted by time (stable) with repeated timestamps kept once. Values that cannot be
+/// physiological (not finite, ≤ 0, an interval over a minute) are skipped, leaving a gap.
 public enum SubjectSeries {
     public struct Samples: Sendable {
         public var subject: String
@@ -8,11 +9,12 @@ public enum SubjectSeries {
     }
 
     public static func rr(_ rows: [RRInterval]) -> [Samples] {
-        group(rows.map { ($0.subject, $0.timestampMs, $0.rrMs) })
+        group(rows.filter { $0.rrMs.isFinite && $0.rrMs > 0 && $0.rrMs <= 60_000 }
+            .map { ($0.subject, $0.timestampMs, $0.rrMs) })
     }
 
     public static func hr(_ rows: [HRSample]) -> [Samples] {
-        group(rows.map { ($0.subject, $0.timestampMs, $0.bpm) })
+        group(rows.filter { $0.bpm.isFinite && $0.bpm > 0 }.map { ($0.subject, $0.timestampMs, $0.bpm) })
     }
 
     static func group(_ rows: [(String, Int64, Double)]) -> [Samples] {
