@@ -1,7 +1,7 @@
 /// Quantiles of a centred moving window (width `width`, truncated at the ends like
 /// pandas' `rolling(center=True, min_periods=1)`), kept in a sorted buffer updated in
-/// place as the window slides: one shift of at most `width` values per step, instead
-/// of a sort per beat.
+/// place as the window slides: the leaving value is replaced by the entering one with a
+/// shift of only the values between them, instead of a sort per beat.
 public enum RollingWindow {
     /// For each index i, the type-7 quantiles `ps` of x[i − width/2 … i + width/2].
     public static func centredQuantiles(_ x: [Double], width: Int, _ ps: [Double]) -> [[Double]] {
@@ -29,6 +29,16 @@ public enum RollingWindow {
                 while i + 1 < size { sorted[i] = sorted[i + 1]; i += 1 }
                 size -= 1
             }
+            /// Replaces `old` by `new`, shifting only the values between their positions.
+            func replace(_ old: Double, by new: Double) {
+                var i = position(old)
+                if new > old {
+                    while i + 1 < size && sorted[i + 1] < new { sorted[i] = sorted[i + 1]; i += 1 }
+                } else {
+                    while i > 0 && sorted[i - 1] > new { sorted[i] = sorted[i - 1]; i -= 1 }
+                }
+                sorted[i] = new
+            }
             for j in 0...min(half, n - 1) { insert(x[j]) }
             for i in 0..<n {
                 let h = Double(size - 1)
@@ -37,8 +47,14 @@ public enum RollingWindow {
                     let lo = Int(pos), hi = min(lo + 1, size - 1)
                     out[q][i] = sorted[lo] + (pos - Double(lo)) * (sorted[hi] - sorted[lo])
                 }
-                if i - half >= 0 { remove(x[i - half]) }
-                if i + half + 1 < n { insert(x[i + half + 1]) }
+                let leaving = i - half >= 0, entering = i + half + 1 < n
+                if leaving && entering {
+                    replace(x[i - half], by: x[i + half + 1])
+                } else if leaving {
+                    remove(x[i - half])
+                } else if entering {
+                    insert(x[i + half + 1])
+                }
             }
         }
         return out

@@ -95,3 +95,17 @@ final class CorrectionBoundsTests: XCTestCase {
         }
     }
 }
+
+final class RollingWindowTests: XCTestCase {
+    func testCentredQuantilesMatchSortingEachWindow() {
+        var rng = SeededRandom(seed: 13)
+        let x = (0..<500).map { _ in (rng.normal() * 10).rounded() }  // rounded: many ties
+        let q = RollingWindow.centredQuantiles(x, width: 11, [0.25, 0.5, 0.75])
+        for i in x.indices {
+            let w = Array(x[max(0, i - 5)...min(x.count - 1, i + 5)])
+            XCTAssertEqual(q[0][i], Stats.quantile(w, 0.25))
+            XCTAssertEqual(q[1][i], Stats.quantile(w, 0.5))
+            XCTAssertEqual(q[2][i], Stats.quantile(w, 0.75))
+        }
+    }
+}
