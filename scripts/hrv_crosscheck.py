@@ -41,11 +41,25 @@ def run(cmd):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
 
 
-def workspace(bin_, ws, files, reuse):
-    """Imports the given dataset files into `ws` (kept as is with --reuse)."""
+def workspace(bin_, ws, source, reuse):
+    """Imports a dataset folder into `ws` (kept as is with --reuse)."""
     if not (reuse and os.path.exists(os.path.join(ws, "rr.csv"))):
-        run([bin_, "import", *files, "--out", ws, "--quiet"])
+        run([bin_, "import", source, "--out", ws, "--quiet"])
     return ws
+
+
+def physionet_subset(root, work, records):
+    """A folder with the first `records` records of each PhysioNet database (symbolic
+    links, same layout), so the import stays small."""
+    subset = os.path.join(work, "physionet-subset")
+    for db in ["nsr2db", "chf2db"]:
+        os.makedirs(os.path.join(subset, db), exist_ok=True)
+        names = sorted(f for f in os.listdir(os.path.join(root, db)) if f.endswith(".txt"))
+        for f in names[:records]:
+            link = os.path.join(subset, db, f)
+            if not os.path.lexists(link):
+                os.symlink(os.path.abspath(os.path.join(root, db, f)), link)
+    return subset
 
 
 def windows_of(bin_, ws, extra, per_subject, step):
@@ -134,15 +148,11 @@ def main():
         print("crosscheck: RESONANCE_DATASETS is not set: skipping the NeuroKit2 cross-check")
         return 0
     os.makedirs(a.work, exist_ok=True)
-    physio = os.path.join(root, "physionet-rr")
-    files = []
-    for db in ["nsr2db", "chf2db"]:
-        names = sorted(f for f in os.listdir(os.path.join(physio, db)) if f.endswith(".txt"))
-        files += [os.path.join(physio, db, f) for f in names[: a.records]]
-    ok = check_dataset("physionet", a.bin, workspace(a.bin, os.path.join(a.work, "physionet"), files, a.reuse),
+    physio = physionet_subset(os.path.join(root, "physionet-rr"), a.work, a.records)
+    ok = check_dataset("physionet", a.bin, workspace(a.bin, os.path.join(a.work, "physionet"), physio, a.reuse),
                        a.windows, step=300)
     stress = os.path.join(root, "stress-predict")
-    ok &= check_dataset("stress_predict", a.bin, workspace(a.bin, os.path.join(a.work, "stress"), [stress], a.reuse),
+    ok &= check_dataset("stress_predict", a.bin, workspace(a.bin, os.path.join(a.work, "stress"), stress, a.reuse),
                         a.windows, step=300)
     return 0 if ok else 1
 
