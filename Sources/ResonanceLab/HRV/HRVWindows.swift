@@ -55,6 +55,8 @@ public struct HRVWindows {
     private mutating func row(_ r: Range<Int>, spanMs: Double, startMs: Int64?, endMs: Int64?, timed: Bool) -> HRVRow {
         let w = NNWindow(series, r)
         let flagged = series.artifact[r].reduce(0) { $0 + ($1 == .none ? 0 : 1) }
+        // Beats lost in gaps (or before the recording starts or after it ends) are estimated
+        // from the time the window's intervals leave uncovered, at their mean length.
         let covered = series.nnMs[r].reduce(0, +)
         let meanNN = r.isEmpty ? 1000 : covered / Double(r.count)
         let missing = max(0, ((spanMs - covered) / meanNN).rounded(.down))
