@@ -34,42 +34,45 @@ struct CoherenceCommand: ParsableCommand {
     var artifacts: ArtifactMethod = .lipponen
 
     func validate() throws {
+        try WorkspaceFolder.requireExisting(workspace)
         guard window > 0, step > 0 else { throw ValidationError("--window and --step must be positive.") }
         guard breathingRate > 0 else { throw ValidationError("--breathing-rate must be positive.") }
     }
 
     func run() throws {
-        let ws = Workspace(path: workspace)
-        var options = CoherenceOptions()
-        options.windowSeconds = window
-        options.stepSeconds = step
-        options.breathingRate = breathingRate
-        options.artifactMethod = artifacts
-        let rr = SubjectSeries.rr(try ws.read(RRInterval.self))
-        let withRR = Set(rr.map(\.subject))
-        let hrOnly = SubjectSeries.hr(try ws.read(HRSample.self)).filter { !withRR.contains($0.subject) }
-        let jobs: [(SubjectSeries.Samples, isRR: Bool)] = rr.map { ($0, true) } + hrOnly.map { ($0, false) }
-        global.progress("coherence: \(rr.count) subject(s) from RR, \(hrOnly.count) from HR")
-        let results = try Parallel.map(jobs, jobs: global.jobs) { job -> [CoherenceRow] in
-            let s = job.0
-            var windows: CoherenceWindows
-            if job.isRR {
-                let series = NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: options.artifactMethod)
-                windows = CoherenceWindows(subject: s.subject, series: series, options: options)
-            } else {
-                windows = CoherenceWindows(subject: s.subject, source: "hr", timeMs: s.timestampsMs.map(Double.init),
-                                           bpm: s.values, options: options)
+        try CommandError.oneLine {
+            let ws = Workspace(path: workspace)
+            var options = CoherenceOptions()
+            options.windowSeconds = window
+            options.stepSeconds = step
+            options.breathingRate = breathingRate
+            options.artifactMethod = artifacts
+            let rr = SubjectSeries.rr(try ws.read(RRInterval.self))
+            let withRR = Set(rr.map(\.subject))
+            let hrOnly = SubjectSeries.hr(try ws.read(HRSample.self)).filter { !withRR.contains($0.subject) }
+            let jobs: [(SubjectSeries.Samples, isRR: Bool)] = rr.map { ($0, true) } + hrOnly.map { ($0, false) }
+            global.progress("coherence: \(rr.count) subject(s) from RR, \(hrOnly.count) from HR")
+            let results = try Parallel.map(jobs, jobs: global.jobs) { job -> [CoherenceRow] in
+                let s = job.0
+                var windows: CoherenceWindows
+                if job.isRR {
+                    let series = NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: options.artifactMethod)
+                    windows = CoherenceWindows(subject: s.subject, series: series, options: options)
+                } else {
+                    windows = CoherenceWindows(subject: s.subject, source: "hr", timeMs: s.timestampsMs.map(Double.init),
+                                               bpm: s.values, options: options)
+                }
+                return windows.rows()
             }
-            return windows.rows()
-        }
-        let writer = try CSVWriter(path: ws.file("coherence.csv"), header: CoherenceRow.header)
-        for rows in results {
-            for row in rows {
-                row.write(to: writer)
-                try writer.endRow()
+            let writer = try CSVWriter(path: ws.file("coherence.csv"), header: CoherenceRow.header)
+            for rows in results {
+                for row in rows {
+                    row.write(to: writer)
+                    try writer.endRow()
+                }
             }
+            try writer.commit()
+            global.progress("coherence: wrote \(results.reduce(0) { $0 + $1.count }) row(s) to \(ws.file("coherence.csv"))")
         }
-        try writer.commit()
-        global.progress("coherence: wrote \(results.reduce(0) { $0 + $1.count }) row(s) to \(ws.file("coherence.csv"))")
     }
 }

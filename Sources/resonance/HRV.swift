@@ -66,6 +66,7 @@ struct HRV: ParsableCommand {
     var timing = false
 
     func validate() throws {
+        try WorkspaceFolder.requireExisting(workspace)
         guard window > 0, step > 0 else { throw ValidationError("--window and --step must be positive.") }
         guard resampleHz >= 1 else { throw ValidationError("--resample-hz must be at least 1.") }
         guard lambda > 0 else { throw ValidationError("--lambda must be positive.") }
@@ -91,42 +92,44 @@ struct HRV: ParsableCommand {
     }
 
     func run() throws {
-        let ws = Workspace(path: workspace)
-        let subjects = SubjectSeries.rr(try ws.read(RRInterval.self))
-        global.progress("hrv: \(subjects.count) subject(s) with RR intervals")
-        let options = self.options
-        let results = try Parallel.map(subjects, jobs: global.jobs) { s -> (NNSeries, [HRVRow], HRVTimings) in
-            let series = NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: options.artifactMethod)
-            var windows = HRVWindows(subject: s.subject, series: series, options: options)
-            let rows = windows.rows()
-            return (series, rows, windows.timings)
-        }
-        let writer = try CSVWriter(path: ws.file("hrv.csv"), header: HRVRow.header)
-        for (_, rows, _) in results {
-            for row in rows {
-                row.write(to: writer)
-                try writer.endRow()
+        try CommandError.oneLine {
+            let ws = Workspace(path: workspace)
+            let subjects = SubjectSeries.rr(try ws.read(RRInterval.self))
+            global.progress("hrv: \(subjects.count) subject(s) with RR intervals")
+            let options = self.options
+            let results = try Parallel.map(subjects, jobs: global.jobs) { s -> (NNSeries, [HRVRow], HRVTimings) in
+                let series = NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: options.artifactMethod)
+                var windows = HRVWindows(subject: s.subject, series: series, options: options)
+                let rows = windows.rows()
+                return (series, rows, windows.timings)
             }
-        }
-        try writer.commit()
-        if let nnOut {
-            let nn = try CSVWriter(path: nnOut, header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
-            for (s, (series, _, _)) in zip(subjects, results) {
-                for k in 0..<series.count {
-                    nn.field(s.subject); nn.field(series.timeMs[k]); nn.field(series.nnMs[k])
-                    nn.field(series.artifact[k].label); nn.field(series.runStart[k])
-                    try nn.endRow()
+            let writer = try CSVWriter(path: ws.file("hrv.csv"), header: HRVRow.header)
+            for (_, rows, _) in results {
+                for row in rows {
+                    row.write(to: writer)
+                    try writer.endRow()
                 }
             }
-            try nn.commit()
+            try writer.commit()
+            if let nnOut {
+                let nn = try CSVWriter(path: nnOut, header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
+                for (s, (series, _, _)) in zip(subjects, results) {
+                    for k in 0..<series.count {
+                        nn.field(s.subject); nn.field(series.timeMs[k]); nn.field(series.nnMs[k])
+                        nn.field(series.artifact[k].label); nn.field(series.runStart[k])
+                        try nn.endRow()
+                    }
+                }
+                try nn.commit()
+            }
+            if timing {
+                var total = HRVTimings()
+                for (_, _, t) in results { total.add(t) }
+                let per = { (ns: UInt64) in String(format: "%.1f", Double(ns) / 1000 / Double(max(1, total.windows))) }
+                FileHandle.standardError.write(Data(("timing: \(total.windows) windows; µs per window: time \(per(total.timeNs)), "
+                    + "frequency \(per(total.frequencyNs)), nonlinear \(per(total.nonlinearNs))\n").utf8))
+            }
+            global.progress("hrv: wrote \(results.reduce(0) { $0 + $1.1.count }) row(s) to \(ws.file("hrv.csv"))")
         }
-        if timing {
-            var total = HRVTimings()
-            for (_, _, t) in results { total.add(t) }
-            let per = { (ns: UInt64) in String(format: "%.1f", Double(ns) / 1000 / Double(max(1, total.windows))) }
-            FileHandle.standardError.write(Data(("timing: \(total.windows) windows; µs per window: time \(per(total.timeNs)), "
-                + "frequency \(per(total.frequencyNs)), nonlinear \(per(total.nonlinearNs))\n").utf8))
-        }
-        global.progress("hrv: wrote \(results.reduce(0) { $0 + $1.1.count }) row(s) to \(ws.file("hrv.csv"))")
     }
 }

@@ -12,6 +12,13 @@ struct Resonance: ParsableCommand {
             Progress goes to stderr, data to files; the exit code is 0 only on success.
             """,
         version: ResonanceLabInfo.version,
-        subcommands: [HRV.self, CoherenceCommand.self]
+        subcommands: [
+            Import.self,
+            HRV.self,
+            CoherenceCommand.self,
+            Validate.self,
+            Constants.self,
+            Personas.self,
+        ]
     )
 }
