@@ -41,10 +41,11 @@ def ms(iso):
 
 
 def neurokit_per_window(ws, nn_path, windows, nonlinear_windows):
-    hrv = pd.read_csv(os.path.join(ws, "hrv.csv"))
-    first = hrv[hrv.window_start.notna() & hrv.reliable].subject.iloc[0]
-    rows = hrv[(hrv.subject == first) & hrv.window_start.notna()].head(windows)
-    nn = pd.read_csv(nn_path)
+    hrv = pd.read_csv(os.path.join(ws, "hrv.csv"), dtype={"subject": str})
+    usable = hrv[hrv.window_start.notna() & hrv.reliable & (hrv.n_beats >= 100)]
+    first = usable.subject.iloc[0]
+    rows = usable[usable.subject == first].head(windows)
+    nn = pd.read_csv(nn_path, dtype={"subject": str})
     nn = nn[nn.subject == first]
     inputs = []
     for _, w in rows.iterrows():
@@ -81,7 +82,7 @@ def main():
     jobs = ["--jobs", str(a.jobs), "--quiet"]
     hrv = timed([a.bin, "hrv", ws, "--timing", *jobs])
     coh = timed([a.bin, "coherence", ws, *jobs])
-    hrv_rows = pd.read_csv(os.path.join(ws, "hrv.csv"), usecols=["subject", "window_start"])
+    hrv_rows = pd.read_csv(os.path.join(ws, "hrv.csv"), usecols=["subject", "window_start"], dtype={"subject": str})
     records = hrv_rows.subject.nunique()
     windows = int(hrv_rows.window_start.notna().sum())
     with open(os.path.join(ws, "coherence.csv")) as f:

@@ -65,10 +65,10 @@ def physionet_subset(root, work, records):
 def windows_of(bin_, ws, extra, per_subject, step):
     nn_path = os.path.join(ws, "crosscheck_nn.csv")
     run([bin_, "hrv", ws, "--step", str(step), "--nn-out", nn_path, "--quiet", *extra])
-    hrv = pd.read_csv(os.path.join(ws, "hrv.csv"))
+    hrv = pd.read_csv(os.path.join(ws, "hrv.csv"), dtype={"subject": str})
     hrv = hrv[hrv.window_start.notna() & (hrv.n_beats >= 100)]
     hrv = hrv.groupby("subject").head(per_subject)
-    nn = pd.read_csv(nn_path, keep_default_na=False)
+    nn = pd.read_csv(nn_path, keep_default_na=False, dtype={"subject": str})
     return hrv, {s: g for s, g in nn.groupby("subject")}
 
 

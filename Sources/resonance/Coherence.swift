@@ -64,14 +64,7 @@ struct CoherenceCommand: ParsableCommand {
                 }
                 return windows.rows()
             }
-            let writer = try CSVWriter(path: ws.file("coherence.csv"), header: CoherenceRow.header)
-            for rows in results {
-                for row in rows {
-                    row.write(to: writer)
-                    try writer.endRow()
-                }
-            }
-            try writer.commit()
+            try results.joined().write(to: ws.file("coherence.csv"))
             global.progress("coherence: wrote \(results.reduce(0) { $0 + $1.count }) row(s) to \(ws.file("coherence.csv"))")
         }
     }

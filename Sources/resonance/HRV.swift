@@ -103,14 +103,7 @@ struct HRV: ParsableCommand {
                 let rows = windows.rows()
                 return (series, rows, windows.timings)
             }
-            let writer = try CSVWriter(path: ws.file("hrv.csv"), header: HRVRow.header)
-            for (_, rows, _) in results {
-                for row in rows {
-                    row.write(to: writer)
-                    try writer.endRow()
-                }
-            }
-            try writer.commit()
+            try results.lazy.flatMap(\.1).write(to: ws.file("hrv.csv"))
             if let nnOut {
                 let nn = try CSVWriter(path: nnOut, header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
                 for (s, (series, _, _)) in zip(subjects, results) {

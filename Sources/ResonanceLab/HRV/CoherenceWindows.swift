@@ -19,7 +19,7 @@ public struct CoherenceOptions: Sendable {
 }
 
 /// One row of `coherence.csv`.
-public struct CoherenceRow: Sendable {
+public struct CoherenceRow: OutputRow, Sendable {
     public var subject: String
     public var windowStartMs: Int64?
     public var windowEndMs: Int64?

@@ -1,6 +1,6 @@
 /// One row of `hrv.csv`: the indices of one subject over one window, or over the whole
 /// recording when the window bounds are nil (DESIGN §4).
-public struct HRVRow: Sendable {
+public struct HRVRow: OutputRow, Sendable {
     public var subject: String
     public var windowStartMs: Int64?
     public var windowEndMs: Int64?
