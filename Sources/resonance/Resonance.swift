@@ -14,6 +14,8 @@ struct Resonance: ParsableCommand {
         version: ResonanceLabInfo.version,
         subcommands: [
             Import.self,
+            HRV.self,
+            CoherenceCommand.self,
             Validate.self,
             Constants.self,
             Personas.self,

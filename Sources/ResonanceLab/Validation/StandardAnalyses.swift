@@ -3,5 +3,6 @@ extension ValidationReport {
     /// first, then each pipeline stage's own checks.
     public static let standardAnalyses: [ValidationAnalysis] = [
         Inventory.analysis,
+        HRVAnalysis.analysis,
     ]
 }

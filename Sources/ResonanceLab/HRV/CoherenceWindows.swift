@@ -1,0 +1,125 @@
+/// Settings of `resonance coherence` (DESIGN §5).
+public struct CoherenceOptions: Sendable {
+    public var windowSeconds: Double = 64
+    public var stepSeconds: Double = 5
+    /// Paced breathing rate, breaths per minute (6/min = 0.1 Hz, the usual resonance).
+    public var breathingRate: Double = 6
+    /// Heart rate is analysed at this rate, Hz.
+    public var sampleHz: Double = 4
+    /// Below this many samples a window scores 0 (coach) / empty (HeartMath).
+    public var minimumSamples = 32
+    /// Zero padding of each window's FFT (then rounded up to a power of two), so the
+    /// 0.030 Hz HeartMath peak window spans several bins of a 64 s window.
+    public var padFactor = 4
+    public var artifactMethod: ArtifactMethod = .lipponen
+
+    public init() {}
+
+    public var breathingHz: Double { breathingRate / 60 }
+}
+
+/// One row of `coherence.csv`.
+public struct CoherenceRow: OutputRow, Sendable {
+    public var subject: String
+    public var windowStartMs: Int64?
+    public var windowEndMs: Int64?
+    /// `coach`, `heartmath`, or `resonance` (whole-recording resonance-frequency estimate).
+    public var method: String
+    public var breathingHz: Double?
+    public var peakHz: Double
+    public var coherence: Double
+    public var nSamples: Int
+    /// `rr` (instantaneous HR from NN intervals) or `hr` (hr.csv samples).
+    public var source: String
+
+    public static let header = ["subject", "window_start", "window_end", "method", "breathing_hz", "peak_hz",
+                                "coherence", "n_samples", "source"]
+
+    public func write(to w: CSVWriter) {
+        w.field(subject)
+        w.field(timestampMs: windowStartMs)
+        w.field(timestampMs: windowEndMs)
+        w.field(method)
+        w.field(breathingHz)
+        w.field(peakHz)
+        w.field(coherence)
+        w.field(nSamples)
+        w.field(source)
+    }
+}
+
+/// Coherence of one subject's heart rate over sliding windows. Heart rate comes from
+/// the NN intervals (60000/NN at each beat) or from HR samples, resampled once at
+/// `sampleHz` by cubic spline; each window is linearly detrended and tapered by a
+/// Kaiser window (β = π, close to the NW = 1 Slepian taper), which keeps ≈ 95 % of a
+/// sinusoid's power within ±1 bin of its frequency (a Hann window keeps 86 %), the
+/// neighbourhood both coherence scores measure.
+public struct CoherenceWindows {
+    public let subject: String
+    public let source: String
+    public let options: CoherenceOptions
+    private let hr: ResampledSeries
+    private var periodogram: Welch
+
+    public init(subject: String, source: String, timeMs: [Double], bpm: [Double], options: CoherenceOptions) {
+        self.subject = subject
+        self.source = source
+        self.options = options
+        hr = ResampledSeries(timeMs: timeMs, values: bpm, hz: options.sampleHz)
+        periodogram = Welch(options: WelchOptions(segmentSeconds: options.windowSeconds, overlap: 0,
+                                                  padFactor: options.padFactor, powerOfTwo: true,
+                                                  taper: .kaiser(beta: .pi)))
+    }
+
+    /// Heart rate at each beat of a cleaned NN series.
+    public init(subject: String, series: NNSeries, options: CoherenceOptions) {
+        self.init(subject: subject, source: "rr", timeMs: series.timeMs, bpm: series.nnMs.map { 60000 / $0 },
+                  options: options)
+    }
+
+    /// Coach and HeartMath rows per window, then one `resonance` row: the median over
+    /// windows of the LF (0.04–0.15 Hz) spectral peak (a local maximum, so a spectrum
+    /// merely falling across the band gives none), the resonance-frequency estimate, with
+    /// the median coach score taken at each window's own peak.
+    public mutating func rows() -> [CoherenceRow] {
+        guard let first = hr.knotTimesMs.first, let last = hr.knotTimesMs.last else { return [] }
+        var out: [CoherenceRow] = []
+        let window = Int64(options.windowSeconds * 1000), step = Int64(options.stepSeconds * 1000)
+        var start = Int64(first.rounded(.down))
+        var peaks: [Double] = [], peakScores: [Double] = []
+        repeat {
+            let end = start + window
+            let x = hr.slice(knots: hr.knots(fromMs: Double(start), toMs: Double(end)))
+            var coach = CoherenceRow(subject: subject, windowStartMs: start, windowEndMs: end, method: "coach",
+                                     breathingHz: options.breathingHz, peakHz: .nan, coherence: 0,
+                                     nSamples: x.count, source: source)
+            var heartMath = coach
+            heartMath.method = "heartmath"
+            heartMath.breathingHz = nil
+            heartMath.coherence = .nan
+            if x.count >= options.minimumSamples {
+                var detrended = Array(x)
+                Detrender.removeLinearTrend(&detrended)
+                let s = periodogram.psd(detrended[...], fs: options.sampleHz)
+                let binHz = options.sampleHz / Double(x.count)
+                coach.peakHz = s.localPeak(Coherence.coachBand.0, Coherence.coachBand.1)
+                coach.coherence = Coherence.coachScore(s, breathingHz: options.breathingHz, binHz: binHz)
+                (heartMath.peakHz, heartMath.coherence) = Coherence.heartMath(s)
+                if coach.peakHz.isFinite {
+                    peaks.append(coach.peakHz)
+                    peakScores.append(Coherence.coachScore(s, breathingHz: coach.peakHz, binHz: binHz))
+                }
+            }
+            out.append(coach)
+            out.append(heartMath)
+            start += step
+        } while Double(start + window) <= last
+        if !peaks.isEmpty {
+            let f = Stats.median(peaks)
+            out.append(CoherenceRow(subject: subject, windowStartMs: nil, windowEndMs: nil, method: "resonance",
+                                    breathingHz: f, peakHz: f, coherence: Stats.median(peakScores),
+                                    nSamples: hr.values.count, source: source))
+        }
+        return out
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// HRV of one subject's NN series over sliding windows and over the whole recording.
+/// Each window's beats are resampled, detrended and transformed on their own, as Kubios
+/// and NeuroKit2 do: a window's spectrum then depends on its beats only, and on a
+/// sample grid that starts at its first beat.
+public struct HRVWindows {
+    public let subject: String
+    public let series: NNSeries
+    public let options: HRVOptions
+    private var welch: Welch
+    private var detrender: Detrender
+    /// Time spent on each index family over the windowed rows so far.
+    public private(set) var timings = HRVTimings()
+
+    public init(subject: String, series: NNSeries, options: HRVOptions) {
+        self.subject = subject
+        self.series = series
+        self.options = options
+        welch = Welch(options: options.welch)
+        detrender = Detrender(options.detrending, lambda: options.lambda)
+    }
+
+    /// Window starts: from the first beat, every step, while the window fits before the
+    /// last beat; a recording shorter than one window gets a single window.
+    public func windowStartsMs() -> [Int64] {
+        guard let first = series.timeMs.first, let last = series.timeMs.last else { return [] }
+        let t0 = Int64(first.rounded(.down))
+        let window = Int64(options.windowSeconds * 1000), step = Int64(options.stepSeconds * 1000)
+        var starts: [Int64] = [t0]
+        while let s = starts.last, Double(s + step + window) <= last { starts.append(s + step) }
+        return starts
+    }
+
+    public mutating func rows() -> [HRVRow] {
+        var out: [HRVRow] = []
+        guard series.count > 0 else { return out }
+        if options.windows {
+            let window = Int64(options.windowSeconds * 1000)
+            for start in windowStartsMs() {
+                let r = series.range(fromMs: Double(start), toMs: Double(start + window))
+                out.append(row(r, spanMs: Double(window), startMs: start, endMs: start + window, timed: true))
+            }
+        }
+        if options.whole {
+            let all = 0..<series.count
+            let span = series.timeMs[series.count - 1] - series.timeMs[0] + series.nnMs[0]
+            var whole = row(all, spanMs: span, startMs: nil, endMs: nil, timed: false)
+            whole.longTerm = HRVLongTerm(series, range: all)
+            out.append(whole)
+        }
+        return out
+    }
+
+    private mutating func row(_ r: Range<Int>, spanMs: Double, startMs: Int64?, endMs: Int64?, timed: Bool) -> HRVRow {
+        let w = NNWindow(series, r)
+        let flagged = series.artifact[r].reduce(0) { $0 + ($1 == .none ? 0 : 1) }
+        // Beats lost in gaps (or before the recording starts or after it ends) are estimated
+        // from the time the window's intervals leave uncovered, at their mean length.
+        let covered = series.nnMs[r].reduce(0, +)
+        let meanNN = r.isEmpty ? 1000 : covered / Double(r.count)
+        let missing = max(0, ((spanMs - covered) / meanNN).rounded(.down))
+        let expected = Double(r.count) + missing
+        let artifactPct = expected > 0 ? 100 * (Double(flagged) + missing) / expected : 100
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let time = HRVTime(w)
+        let t1 = DispatchTime.now().uptimeNanoseconds
+        let frequency = HRVFrequency(spectrum(r))
+        let t2 = DispatchTime.now().uptimeNanoseconds
+        let nonlinear = HRVNonlinear(w)
+        let t3 = DispatchTime.now().uptimeNanoseconds
+        if timed { timings.add(windows: 1, time: t1 - t0, frequency: t2 - t1, nonlinear: t3 - t2) }
+        return HRVRow(
+            subject: subject, windowStartMs: startMs, windowEndMs: endMs, nBeats: r.count,
+            artifactPct: artifactPct, reliable: r.count >= 2 && artifactPct <= options.maxArtifactPct,
+            time: time, frequency: frequency, nonlinear: nonlinear, longTerm: HRVLongTerm())
+    }
+
+    /// PSD of the NN series over beats `r`: spline-resampled from the first beat, detrended,
+    /// by Welch; or Lomb–Scargle on the beats themselves.
+    private mutating func spectrum(_ r: Range<Int>) -> Spectrum {
+        guard r.count >= 3 else { return Spectrum(df: 0, psd: []) }
+        switch options.psdMethod {
+        case .lomb:
+            let times = series.timeMs[r].map { $0 / 1000 }
+            return LombScargle.psd(timesS: times, values: Array(series.nnMs[r]))
+        case .welch:
+            let times = Array(series.timeMs[r])
+            // Grid t0, t0 + step, … < t_last + step, as NumPy's `arange` in NeuroKit2.
+            let stepMs = 1000 / options.resampleHz
+            let count = Int(((times[times.count - 1] - times[0] + stepMs) / stepMs).rounded(.up))
+            guard var x = options.interpolation.sample(x: times, y: Array(series.nnMs[r]), from: times[0],
+                                                       step: stepMs, count: count) else {
+                return Spectrum(df: 0, psd: [])
+            }
+            detrender.apply(&x)
+            return welch.psd(x[...], fs: options.resampleHz)
+        }
+    }
+}
+
+/// Wall time per index family (ns), for `resonance hrv --timing` and the benchmark.
+public struct HRVTimings: Sendable {
+    public var windows = 0
+    public var timeNs: UInt64 = 0
+    public var frequencyNs: UInt64 = 0
+    public var nonlinearNs: UInt64 = 0
+
+    public init() {}
+
+    public mutating func add(windows: Int, time: UInt64, frequency: UInt64, nonlinear: UInt64) {
+        self.windows += windows; timeNs += time; frequencyNs += frequency; nonlinearNs += nonlinear
+    }
+
+    public mutating func add(_ other: HRVTimings) {
+        add(windows: other.windows, time: other.timeNs, frequency: other.frequencyNs, nonlinear: other.nonlinearNs)
+    }
+}

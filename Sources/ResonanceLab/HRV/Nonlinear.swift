@@ -1,0 +1,169 @@
+import Foundation
+
+/// Nonlinear HRV indices, named as in NeuroKit2 / Kubios.
+public struct HRVNonlinear: Sendable {
+    /// Poincaré plot SDs (Brennan, Palaniswami & Kamen 2001, eqs. 7–8): sample SDs of
+    /// (NNₙ − NNₙ₊₁)/√2 and (NNₙ + NNₙ₊₁)/√2 over successive pairs, ms.
+    public var sd1 = Double.nan, sd2 = Double.nan, sd1sd2 = Double.nan
+    /// DFA short-term (4–16 beats) and long-term (16–64 beats) exponents (Peng et al. 1995).
+    public var dfaAlpha1 = Double.nan, dfaAlpha2 = Double.nan
+    /// Sample entropy, m = 2, r = 0.2·SDNN (Richman & Moorman 2000).
+    public var sampEn = Double.nan
+    /// Baevsky stress index AMo / (2·Mo·MxDMn), 50 ms bins (Baevsky & Chernikova 2017).
+    public var stressIndex = Double.nan
+
+    /// Longest series for which sample entropy is computed: its cost grows with n².
+    public static let sampleEntropyMaxBeats = 20_000
+
+    public init() {}
+
+    public init(_ w: NNWindow) {
+        (sd1, sd2) = HRVNonlinear.poincare(w)
+        sd1sd2 = sd1 / sd2
+        let nn = Array(w.nnMs)
+        dfaAlpha1 = HRVNonlinear.dfa(nn, scales: 4...16)
+        dfaAlpha2 = HRVNonlinear.dfa(nn, scales: 16...64)
+        if nn.count <= HRVNonlinear.sampleEntropyMaxBeats {
+            sampEn = HRVNonlinear.sampleEntropy(nn, m: 2, rFactor: 0.2)
+        }
+        stressIndex = HRVNonlinear.baevsky(nn)
+    }
+
+    static func poincare(_ w: NNWindow) -> (Double, Double) {
+        var n = 0, s1 = 0.0, s2 = 0.0
+        w.forEachSuccessivePair { a, b in n += 1; s1 += (a - b) / 2.0.squareRoot(); s2 += (a + b) / 2.0.squareRoot() }
+        guard n > 1 else { return (.nan, .nan) }
+        let m1 = s1 / Double(n), m2 = s2 / Double(n)
+        var v1 = 0.0, v2 = 0.0
+        w.forEachSuccessivePair { a, b in
+            let x1 = (a - b) / 2.0.squareRoot() - m1, x2 = (a + b) / 2.0.squareRoot() - m2
+            v1 += x1 * x1; v2 += x2 * x2
+        }
+        return ((v1 / Double(n - 1)).squareRoot(), (v2 / Double(n - 1)).squareRoot())
+    }
+
+    /// Detrended fluctuation analysis (Peng et al. 1995, Chaos 5:82): the profile
+    /// (cumulative sum of NN − mean) is cut into segments of each scale s, here
+    /// overlapping by half (starts 0, s/2, s, … < n − s, as NeuroKit2's `fractal_dfa`),
+    /// a least-squares line is removed from each and F(s) = √(mean residual variance);
+    /// α is the slope of log F against log s. Each segment's fit is one pass, so a scale
+    /// costs O(n). NaN when the series is shorter than twice the largest scale.
+    public static func dfa(_ x: [Double], scales: ClosedRange<Int>) -> Double {
+        let n = x.count
+        guard n > 2 * scales.upperBound else { return .nan }
+        let mean = x.reduce(0, +) / Double(n)
+        var y = [Double](repeating: 0, count: n)
+        var acc = 0.0
+        for i in 0..<n { acc += x[i] - mean; y[i] = acc }
+        var logS: [Double] = [], logF: [Double] = []
+        var blocks = [Moments](repeating: Moments(), count: n)
+        y.withUnsafeBufferPointer { y in
+            for s in scales {
+                // Segments start every h = ⌊s/2⌋ points: each is two consecutive blocks of h
+                // points (plus one point when s is odd), so the blocks' moments are computed
+                // once and combined, touching every point once per scale.
+                let h = max(1, s / 2)
+                let starts = stride(from: 0, to: n - s, by: h)
+                for b in stride(from: 0, to: n - h + 1, by: h) { blocks[b / h] = Moments(y, from: b, count: h) }
+                let xm = Double(s - 1) / 2
+                let sxx = Double(s) * Double(s * s - 1) / 12
+                var total = 0.0, count = 0
+                for a in starts {
+                    var m = blocks[a / h]
+                    m.append(blocks[a / h + 1], at: h, offset: y[a + h] - y[a])
+                    if 2 * h < s { m.append(Moments(y, from: a + 2 * h, count: 1), at: 2 * h, offset: y[a + 2 * h] - y[a]) }
+                    let cxz = m.sxz - xm * m.sz
+                    let variance = (m.szz - m.sz * m.sz / Double(s) - cxz * cxz / sxx) / Double(s)
+                    // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
+                    if variance > 1e-8 { total += variance; count += 1 }
+                }
+                guard count > 0 else { continue }
+                logS.append(log(Double(s)))
+                logF.append(0.5 * log(total / Double(count)))
+            }
+        }
+        guard logS.count >= 2 else { return .nan }
+        let ms = logS.reduce(0, +) / Double(logS.count), mf = logF.reduce(0, +) / Double(logF.count)
+        var num = 0.0, den = 0.0
+        for i in logS.indices { num += (logS[i] - ms) * (logF[i] - mf); den += (logS[i] - ms) * (logS[i] - ms) }
+        return num / den
+    }
+
+    /// Sums over a run of profile points z_j = y[start + j] − y[start], j = 0 … count − 1:
+    /// Σz, Σj·z, Σz², and the run length; relative to the run's first point, so sums stay
+    /// small and the residual variance is free of cancellation.
+    struct Moments {
+        var count = 0.0, sz = 0.0, sxz = 0.0, szz = 0.0
+
+        init() {}
+
+        init(_ y: UnsafeBufferPointer<Double>, from start: Int, count: Int) {
+            let y0 = y[start]
+            var j = 0.0
+            for i in start..<(start + count) {
+                let z = y[i] - y0
+                sz += z; sxz += j * z; szz += z * z
+                j += 1
+            }
+            self.count = Double(count)
+        }
+
+        /// Appends the moments of a run that starts `at` points later and whose first point
+        /// lies `offset` above this run's first point.
+        mutating func append(_ other: Moments, at position: Int, offset c: Double) {
+            let l = other.count, p = Double(position)
+            sxz += other.sxz + c * l * (l - 1) / 2 + p * (other.sz + l * c)
+            szz += other.szz + 2 * c * other.sz + l * c * c
+            sz += other.sz + l * c
+            count += l
+        }
+    }
+
+    /// Sample entropy (Richman & Moorman 2000, Am J Physiol 278:H2039): −ln(A/B), B the
+    /// pairs of length-m templates within r (Chebyshev), A those still within r at m + 1,
+    /// over the same n − m templates, self-matches excluded. Templates are sorted by
+    /// their first value (stored column by column in that order) so each one scans only the
+    /// candidates within r of it.
+    public static func sampleEntropy(_ x: [Double], m: Int, rFactor: Double) -> Double {
+        let n = x.count
+        guard n > m + 2 else { return .nan }
+        let r = rFactor * Stats.sd(x)
+        let count = n - m
+        let order = (0..<count).map { (x[$0], $0) }.sorted { $0 < $1 }.map(\.1)
+        // Column-major templates in sorted order: t[k·count + p] = x[order[p] + k], k = 0 … m.
+        var templates = [Double](repeating: 0, count: (m + 1) * count)
+        for k in 0...m { for p in 0..<count { templates[k * count + p] = x[order[p] + k] } }
+        var a = 0, b = 0
+        templates.withUnsafeBufferPointer { t in
+            for p in 0..<count {
+                let limit = t[p] + r
+                var q = p + 1
+                // Branch-free counting: whether a candidate matches is unpredictable.
+                while q < count && t[q] <= limit {
+                    var match = 1
+                    for k in 1..<m { match &= abs(t[k * count + p] - t[k * count + q]) <= r ? 1 : 0 }
+                    b += match
+                    a += match & (abs(t[m * count + p] - t[m * count + q]) <= r ? 1 : 0)
+                    q += 1
+                }
+            }
+        }
+        guard a > 0, b > 0 else { return .nan }
+        return -log(Double(a) / Double(b))
+    }
+
+    /// Baevsky's stress index SI = AMo / (2·Mo·MxDMn): AMo the % of intervals in the
+    /// modal 50 ms bin, Mo its centre (s), MxDMn the NN range (s).
+    static func baevsky(_ nn: [Double]) -> Double {
+        guard nn.count >= 2, let lo = nn.min(), let hi = nn.max(), hi > lo else { return .nan }
+        let bin = 50.0
+        let k0 = Int((lo / bin).rounded(.down))
+        var counts = [Int](repeating: 0, count: Int((hi / bin).rounded(.down)) - k0 + 1)
+        for v in nn { counts[Int((v / bin).rounded(.down)) - k0] += 1 }
+        var mode = 0
+        for k in counts.indices where counts[k] > counts[mode] { mode = k }
+        let amo = 100 * Double(counts[mode]) / Double(nn.count)
+        let mo = (Double(k0 + mode) + 0.5) * bin / 1000
+        return amo / (2 * mo * (hi - lo) / 1000)
+    }
+}

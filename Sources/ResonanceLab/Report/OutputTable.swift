@@ -1,0 +1,18 @@
+/// A row of a stage's output table (e.g. `hrv.csv`, `coherence.csv`): its header and
+/// how it writes itself.
+public protocol OutputRow {
+    static var header: [String] { get }
+    func write(to writer: CSVWriter)
+}
+
+extension Sequence where Element: OutputRow {
+    /// Writes the rows, header first, atomically to `path`.
+    public func write(to path: String) throws {
+        let writer = try CSVWriter(path: path, header: Element.header)
+        for row in self {
+            row.write(to: writer)
+            try writer.endRow()
+        }
+        try writer.commit()
+    }
+}

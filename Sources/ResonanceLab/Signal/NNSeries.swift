@@ -1,0 +1,106 @@
+/// A subject's cleaned normal-to-normal (NN) interval series: RR intervals after
+/// artifact detection and correction, on a beat time axis rebuilt from the corrected
+/// intervals within each run of consecutive beats (as Kubios does), so that the time
+/// between two successive beats always equals the interval that closes them.
+public struct NNSeries: Sendable {
+    /// Time of the beat closing each interval, ms since the epoch.
+    public var timeMs: [Double]
+    public var nnMs: [Double]
+    /// The artifact class of the RR interval this NN interval replaces (`.none` if kept).
+    public var artifact: [BeatArtifact]
+    /// True where the beat does not follow the previous one (first beat, or a gap where
+    /// beats were lost), so no successive difference spans it.
+    public var runStart: [Bool]
+
+    public var count: Int { nnMs.count }
+
+    /// Tolerance (ms) between a timestamp step and the interval it should equal, the same
+    /// as NeuroKit2's `intervals_successive`: beyond it the beats are not successive.
+    public static let successiveToleranceMs = 10.0
+
+    public init(timeMs: [Double], nnMs: [Double], artifact: [BeatArtifact], runStart: [Bool]) {
+        self.timeMs = timeMs; self.nnMs = nnMs; self.artifact = artifact; self.runStart = runStart
+    }
+
+    /// Cleans the RR intervals of one subject (`timestampsMs` ascending, the beat closing
+    /// each interval). Each run of successive beats is cleaned on its own. Ectopic,
+    /// long/short and Malik beats are replaced by the cubic spline through the run's
+    /// accepted beats at their time; a missed beat is split in two halves and an extra
+    /// beat merged with the next interval (Lipponen & Tarvainen 2019, section 2.3).
+    /// Every corrected interval keeps its artifact class.
+    public static func clean(timestampsMs: [Int64], rrMs: [Double], method: ArtifactMethod) -> NNSeries {
+        var out = NNSeries(timeMs: [], nnMs: [], artifact: [], runStart: [])
+        out.timeMs.reserveCapacity(rrMs.count)
+        out.nnMs.reserveCapacity(rrMs.count)
+        var start = 0
+        while start < rrMs.count {
+            var end = start + 1
+            while end < rrMs.count,
+                  abs(Double(timestampsMs[end] - timestampsMs[end - 1]) - rrMs[end]) <= successiveToleranceMs {
+                end += 1
+            }
+            // A run never starts before the previous one ends, so time stays increasing.
+            let anchor = max(Double(timestampsMs[start]) - rrMs[start], out.timeMs.last ?? -.infinity)
+            out.appendRun(Array(rrMs[start..<end]), anchorMs: anchor, method: method)
+            start = end
+        }
+        return out
+    }
+
+    private mutating func appendRun(_ rr: [Double], anchorMs: Double, method: ArtifactMethod) {
+        let flags = ArtifactDetector.detect(rr, method: method)
+        var values: [Double] = [], kinds: [BeatArtifact] = []
+        values.reserveCapacity(rr.count)
+        var j = 0
+        while j < rr.count {
+            switch flags[j] {
+            case .missed:
+                values += [rr[j] / 2, rr[j] / 2]
+                kinds += [.missed, .missed]
+            case .extra where j + 1 < rr.count:
+                values.append(rr[j] + rr[j + 1])
+                kinds.append(.extra)
+                j += 1
+            default:
+                values.append(rr[j])
+                kinds.append(flags[j])
+            }
+            j += 1
+        }
+        // Times on the uncorrected axis locate the beats to replace.
+        var t = anchorMs
+        var times = [Double](repeating: 0, count: values.count)
+        for k in values.indices { t += values[k]; times[k] = t }
+        let replace: (BeatArtifact) -> Bool = { $0 == .ectopic || $0 == .longShort || $0 == .malik }
+        if kinds.contains(where: replace) {
+            let good = values.indices.filter { !replace(kinds[$0]) }
+            let gx = good.map { times[$0] }, gy = good.map { values[$0] }
+            if let spline = CubicSpline(x: gx, y: gy) {
+                var next = 0  // index in `good` of the first accepted beat after k
+                for k in values.indices where replace(kinds[k]) {
+                    while next < good.count && good[next] < k { next += 1 }
+                    // Bracketing accepted values; beyond the accepted beats the nearest is held.
+                    let left = gy[max(0, next - 1)], right = gy[min(good.count - 1, next)]
+                    // Across a long run of artifacts a cubic can overshoot, even below zero:
+                    // the replacement is kept within its bracketing accepted values.
+                    values[k] = min(max(spline.evaluate(at: times[k]), min(left, right)), max(left, right))
+                }
+            } else if let only = gy.first {
+                for k in values.indices where replace(kinds[k]) { values[k] = only }
+            }
+        }
+        t = anchorMs
+        for k in values.indices {
+            t += values[k]
+            timeMs.append(t)
+            nnMs.append(values[k])
+            artifact.append(kinds[k])
+            runStart.append(k == 0)
+        }
+    }
+
+    /// Indices of the beats whose time lies in [fromMs, toMs).
+    public func range(fromMs: Double, toMs: Double) -> Range<Int> {
+        timeMs.indices(from: fromMs, to: toMs)
+    }
+}

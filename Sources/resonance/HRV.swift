@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import ResonanceLab
+
+/// `resonance hrv WS`: HRV indices per subject and window → `hrv.csv`.
+struct HRV: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compute HRV indices from rr.csv into hrv.csv.",
+        discussion: """
+            Cleans each subject's RR intervals (artifacts detected, corrected and counted), then \
+            computes time-domain, frequency-domain, nonlinear and long-term indices over sliding \
+            windows, followed by one whole-recording row per subject (empty window bounds, with \
+            SDANN and SDNN index). --whole writes the whole-recording rows only. Windows with more \
+            corrected or missing beats than --max-artifact are kept and marked reliable=false.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Workspace folder (reads rr.csv, writes hrv.csv).")
+    var workspace: String
+
+    @Option(help: "Window length, seconds.")
+    var window: Double = 300
+
+    @Option(help: "Step between window starts, seconds.")
+    var step: Double = 60
+
+    @Flag(help: "Write only the whole-recording row of each subject.")
+    var whole = false
+
+    @Option(help: "Artifact detection: lipponen (Lipponen & Tarvainen 2019, as Kubios), malik (20 % rule) or none.")
+    var artifacts: ArtifactMethod = .lipponen
+
+    @Option(help: "Largest share of corrected or missing beats in a reliable window, %.")
+    var maxArtifact: Double = 5
+
+    @Option(help: "Spectrum: welch (resampled NN series) or lomb (Lomb–Scargle on the beats).")
+    var psd: PSDMethod = .welch
+
+    @Option(help: "Resampling rate of the NN series, Hz.")
+    var resampleHz: Double = 4
+
+    @Option(help: "Resampling interpolant: cubic (natural cubic spline) or quadratic (SciPy's, as NeuroKit2).")
+    var interpolation: Interpolation = .cubic
+
+    @Option(help: "Detrending: smoothness (smoothness priors, Tarvainen 2002), linear or none.")
+    var detrend: Detrending = .smoothnessPriors
+
+    @Option(help: "Smoothness-priors regularisation λ (500 ≈ 0.04 Hz cut-off at 4 Hz).")
+    var lambda: Double = 500
+
+    @Option(help: "Welch segment length, seconds; 0 = half the window, as NeuroKit2.")
+    var welchSegment: Double = 256
+
+    @Option(help: "Welch segment overlap, %.")
+    var welchOverlap: Double = 50
+
+    @Option(help: "Welch FFT length as a multiple of the segment (zero padding).")
+    var welchPad: Int = 1
+
+    @Option(help: ArgumentHelp("Also write the cleaned NN series to this CSV (subject,time_ms,nn_ms,artifact,run_start).",
+                               valueName: "file"))
+    var nnOut: String?
+
+    @Flag(help: "Print the mean time per window of each index family on stderr.")
+    var timing = false
+
+    func validate() throws {
+        try WorkspaceFolder.requireExisting(workspace)
+        guard window > 0, step > 0 else { throw ValidationError("--window and --step must be positive.") }
+        guard resampleHz >= 1 else { throw ValidationError("--resample-hz must be at least 1.") }
+        guard lambda > 0 else { throw ValidationError("--lambda must be positive.") }
+        guard welchSegment >= 0 else { throw ValidationError("--welch-segment must be 0 or positive.") }
+        guard (0..<100).contains(welchOverlap) else { throw ValidationError("--welch-overlap must be in [0, 100).") }
+        guard welchPad >= 1 else { throw ValidationError("--welch-pad must be at least 1.") }
+    }
+
+    var options: HRVOptions {
+        var o = HRVOptions()
+        o.windowSeconds = window
+        o.stepSeconds = step
+        o.windows = !whole
+        o.artifactMethod = artifacts
+        o.maxArtifactPct = maxArtifact
+        o.psdMethod = psd
+        o.resampleHz = resampleHz
+        o.interpolation = interpolation
+        o.detrending = detrend
+        o.lambda = lambda
+        o.welch = WelchOptions(segmentSeconds: welchSegment, overlap: welchOverlap / 100, padFactor: welchPad)
+        return o
+    }
+
+    func run() throws {
+        try CommandError.oneLine {
+            let ws = Workspace(path: workspace)
+            let subjects = SubjectSeries.rr(try ws.read(RRInterval.self))
+            global.progress("hrv: \(subjects.count) subject(s) with RR intervals")
+            let options = self.options
+            let results = try Parallel.map(subjects, jobs: global.jobs) { s -> (NNSeries, [HRVRow], HRVTimings) in
+                let series = NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: options.artifactMethod)
+                var windows = HRVWindows(subject: s.subject, series: series, options: options)
+                let rows = windows.rows()
+                return (series, rows, windows.timings)
+            }
+            try results.lazy.flatMap(\.1).write(to: ws.file("hrv.csv"))
+            if let nnOut {
+                let nn = try CSVWriter(path: nnOut, header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
+                for (s, (series, _, _)) in zip(subjects, results) {
+                    for k in 0..<series.count {
+                        nn.field(s.subject); nn.field(series.timeMs[k]); nn.field(series.nnMs[k])
+                        nn.field(series.artifact[k].label); nn.field(series.runStart[k])
+                        try nn.endRow()
+                    }
+                }
+                try nn.commit()
+            }
+            if timing {
+                var total = HRVTimings()
+                for (_, _, t) in results { total.add(t) }
+                let per = { (ns: UInt64) in String(format: "%.1f", Double(ns) / 1000 / Double(max(1, total.windows))) }
+                FileHandle.standardError.write(Data(("timing: \(total.windows) windows; µs per window: time \(per(total.timeNs)), "
+                    + "frequency \(per(total.frequencyNs)), nonlinear \(per(total.nonlinearNs))\n").utf8))
+            }
+            global.progress("hrv: wrote \(results.reduce(0) { $0 + $1.1.count }) row(s) to \(ws.file("hrv.csv"))")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import XCTest
+@testable import ResonanceLab
+
+final class CoherenceTests: XCTestCase {
+    /// Coach scores of a heart-rate signal sampled at 4 Hz (`bpm` of seconds).
+    private func coachScores(minutes: Int = 10, stepSeconds: Double = 5, _ bpm: (Double) -> Double) -> [Double] {
+        let times = (0..<(minutes * 240)).map { Double($0) * 250 }
+        var options = CoherenceOptions()
+        options.stepSeconds = stepSeconds
+        var w = CoherenceWindows(subject: "s", source: "hr", timeMs: times, bpm: times.map { bpm($0 / 1000) },
+                                 options: options)
+        return w.rows().filter { $0.method == "coach" }.map(\.coherence)
+    }
+
+    func testCleanSinusoidAtTheBreathingFrequencyIsCoherent() {
+        // HR oscillating at 6 breaths/min (0.1 Hz), the default breathing rate.
+        let scores = coachScores { 65 + 5 * sin(2 * Double.pi * 0.1 * $0) }
+        XCTAssertGreaterThan(scores.count, 100)
+        XCTAssertGreaterThanOrEqual(scores.min() ?? 0, 0.9)
+    }
+
+    func testWhiteNoiseIsNotCoherent() {
+        // Flat spectrum: ±1 bin (2/64 Hz) of the 0.11 Hz band holds 0.03125/0.11 = 0.284 of its
+        // power on average (the score of one window is Beta-distributed around it), so the
+        // mean over 224 independent windows (4 h, 64 s apart) is within a few hundredths.
+        var rng = SeededRandom(seed: 9)
+        let noise = (0..<(240 * 240)).map { _ in rng.normal() }
+        let scores = coachScores(minutes: 240, stepSeconds: 64) { noise[Int(($0 * 4).rounded())] * 3 + 70 }
+        XCTAssertEqual(scores.count, 224)
+        XCTAssertLessThanOrEqual(Stats.mean(scores), 0.3)
+        XCTAssertGreaterThanOrEqual(Stats.mean(scores), 0.24)
+    }
+
+    func testHeartMathRatioOfAPureTone() throws {
+        // A pure tone: the 0.030 Hz peak window holds ≈ 0.9 of its tapered power (the rest
+        // is the Kaiser window's leakage), so the ratio is ≈ 0.9/0.1; the peak sits at the tone.
+        let times = (0..<2400).map { Double($0) * 250 }
+        var w = CoherenceWindows(subject: "s", source: "hr", timeMs: times,
+                                 bpm: times.map { 65 + 5 * sin(2 * Double.pi * 0.12 * $0 / 1000) },
+                                 options: CoherenceOptions())
+        let rows = w.rows()
+        let hm = try XCTUnwrap(rows.first { $0.method == "heartmath" })
+        XCTAssertEqual(hm.peakHz, 0.12, accuracy: 4.0 / 1024)
+        XCTAssertGreaterThan(hm.coherence, 7)
+        let resonance = try XCTUnwrap(rows.last)
+        XCTAssertEqual(resonance.method, "resonance")
+        XCTAssertEqual(resonance.peakHz, 0.12, accuracy: 4.0 / 1024)
+    }
+
+    func testTooShortWindowsScoreZero() {
+        // 30 samples < 32: the coach score is 0 and the HeartMath ratio is left empty.
+        var w = CoherenceWindows(subject: "s", source: "hr", timeMs: (0..<30).map { Double($0) * 250 },
+                                 bpm: (0..<30).map { 60 + Double($0 % 3) }, options: CoherenceOptions())
+        let rows = w.rows()
+        XCTAssertEqual(rows.count, 2)
+        XCTAssertEqual(rows[0].coherence, 0)
+        XCTAssertTrue(rows[1].coherence.isNaN)
+    }
+}

@@ -1,0 +1,82 @@
+import XCTest
+@testable import ResonanceLab
+
+final class SpectrumTests: XCTestCase {
+    func testParsevalForOneSegment() {
+        // One Hann segment: Σ PSD·df = Σ (w·x)² / Σ w² exactly (Parseval with SciPy's density
+        // scaling and the one-sided doubling).
+        var rng = SeededRandom(seed: 3)
+        let x = (0..<1000).map { _ in rng.normal() }
+        let mean = Stats.mean(x)
+        let w = Taper.hann.weights(1000)
+        var num = 0.0, den = 0.0
+        for i in 0..<1000 { num += (w[i] * (x[i] - mean)) * (w[i] * (x[i] - mean)); den += w[i] * w[i] }
+        var welch = Welch(options: WelchOptions(segmentSeconds: 250, overlap: 0.5))
+        let s = welch.psd(x[...], fs: 4)
+        XCTAssertEqual(s.psd.reduce(0, +) * s.df, num / den, accuracy: 1e-9 * num / den)
+    }
+
+    func testParsevalTotalPowerIsTheVariance() {
+        // Averaged over segments, the PSD integrates to the variance of the resampled series.
+        var rng = SeededRandom(seed: 5)
+        let x = (0..<40_000).map { _ in 30 * rng.normal() }
+        var welch = Welch(options: WelchOptions())
+        let s = welch.psd(x[...], fs: 4)
+        XCTAssertEqual(s.psd.reduce(0, +) * s.df, Stats.variance(x), accuracy: 0.03 * Stats.variance(x))
+    }
+
+    /// 300 s of beats whose RR is modulated at `f0` Hz, analysed as one whole-recording row.
+    private func modulated(_ f0: Double, amplitudeMs: Double = 40) -> HRVRow? {
+        var t = 0.0
+        var times: [Int64] = [], rr: [Double] = []
+        while t < 300_000 {
+            let v = 1000 + amplitudeMs * sin(2 * Double.pi * f0 * t / 1000)
+            t += v
+            times.append(Int64(t.rounded())); rr.append(v)
+        }
+        let series = NNSeries.clean(timestampsMs: times, rrMs: rr, method: .none)
+        var options = HRVOptions()
+        options.windows = false
+        var w = HRVWindows(subject: "s", series: series, options: options)
+        return w.rows().first
+    }
+
+    func testModulatedSeriesPeaksAtItsFrequency() throws {
+        // 256 s segments at 4 Hz: bin width 4/1024 = 0.0039 Hz.
+        let df = 4.0 / 1024
+        let lf = try XCTUnwrap(modulated(0.1)).frequency
+        XCTAssertEqual(lf.lfPeak, 0.1, accuracy: df)
+        XCTAssertGreaterThan(lf.lf, 20 * lf.hf)
+        let hf = try XCTUnwrap(modulated(0.25)).frequency
+        XCTAssertEqual(hf.hfPeak, 0.25, accuracy: df)
+        XCTAssertGreaterThan(hf.hf, 20 * hf.lf)
+        // A sinusoid of amplitude A has variance A²/2 = 800 ms²: the HF band holds it
+        // (sampled at the beats, then resampled; within 10 %).
+        XCTAssertEqual(hf.hf, 800, accuracy: 80)
+    }
+
+    func testLombScargleFindsTheSameFrequency() {
+        var t = 0.0
+        var times: [Double] = [], rr: [Double] = []
+        while t < 300 {
+            let v = 1000 + 40 * sin(2 * Double.pi * 0.1 * t)
+            t += v / 1000
+            times.append(t); rr.append(v)
+        }
+        let s = LombScargle.psd(timesS: times, values: rr)
+        XCTAssertEqual(s.peak(0.04, 0.15), 0.1, accuracy: s.df)
+        XCTAssertEqual(s.psd.reduce(0, +) * s.df, Stats.variance(rr), accuracy: 0.1 * Stats.variance(rr))
+    }
+}
+
+final class SpectrumIntegralTests: XCTestCase {
+    func testIntegralOfAFlatAndALinearDensity() {
+        // Flat density 2 on bins of 0.01 Hz: ∫ over [0.043, 0.1517] = 2 · 0.1087.
+        let flat = Spectrum(df: 0.01, psd: [Double](repeating: 2, count: 60))
+        XCTAssertEqual(flat.integral(0.043, 0.1517), 2 * 0.1087, accuracy: 1e-12)
+        // Density f (exact under linear interpolation): ∫ f df over [0.012, 0.037] = (0.037² − 0.012²)/2.
+        let ramp = Spectrum(df: 0.01, psd: (0..<60).map { Double($0) * 0.01 })
+        XCTAssertEqual(ramp.integral(0.012, 0.037), (0.037 * 0.037 - 0.012 * 0.012) / 2, accuracy: 1e-12)
+        XCTAssertEqual(ramp.integral(0.012, 0.018), (0.018 * 0.018 - 0.012 * 0.012) / 2, accuracy: 1e-12)
+    }
+}

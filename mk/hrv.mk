@@ -1,0 +1,19 @@
+# HRV and coherence stages: hrv.csv and coherence.csv in every validated workspace,
+# the NeuroKit2 cross-check (part of `make test`) and the HRV benchmark (part of `make bench`).
+VALIDATE_STAGES += hrv coherence
+TEST_EXTRA_TARGETS += crosscheck
+BENCH_TARGETS += bench-hrv
+
+.PHONY: crosscheck bench-hrv
+
+# Skips (and passes) when RESONANCE_DATASETS is unset.
+crosscheck: venv build
+	$(PY) scripts/hrv_crosscheck.py --bin $(BIN) --work build/crosscheck
+
+bench-hrv: venv build
+	$(PY) scripts/hrv_bench.py --bin $(BIN) --work build/bench
+
+# The main Makefile reads the `test` and `bench` prerequisite lists before including
+# this file, so the targets are attached to them directly as well.
+test: crosscheck
+bench: bench-hrv

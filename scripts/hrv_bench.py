@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""HRV benchmark: every shared PhysioNet RR record (nsr2db, chf2db, healthy) through
+`resonance hrv` (300 s windows, 60 s step, every index family, plus whole-recording rows)
+and `resonance coherence` (64 s windows, 5 s step), on 2 jobs: wall and CPU time, beats
+per second and peak RSS. Then the per-window time of each index family against
+NeuroKit2 0.2.13 (`hrv_time`, `hrv_frequency`, `hrv_nonlinear`) on the same NN windows,
+as a ratio. Skips (and passes) without RESONANCE_DATASETS.
+"""
+import argparse
+import datetime as dt
+import os
+import re
+import subprocess
+import sys
+import time
+import warnings
+
+import pandas as pd
+
+warnings.filterwarnings("ignore")
+import neurokit2 as nk  # noqa: E402
+
+TARGET_WALL_S = 10.0
+TARGET_RATIO = 100.0
+
+
+def timed(cmd):
+    """Runs cmd; returns (wall s, CPU s, peak RSS MiB, stderr)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench-hrv: {' '.join(cmd)} failed:\n{err}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, err
+
+
+def ms(iso):
+    return int(round(dt.datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000))
+
+
+def neurokit_per_window(ws, nn_path, windows, nonlinear_windows):
+    hrv = pd.read_csv(os.path.join(ws, "hrv.csv"), dtype={"subject": str})
+    usable = hrv[hrv.window_start.notna() & hrv.reliable & (hrv.n_beats >= 100)]
+    first = usable.subject.iloc[0]
+    rows = usable[usable.subject == first].head(windows)
+    nn = pd.read_csv(nn_path, dtype={"subject": str})
+    nn = nn[nn.subject == first]
+    inputs = []
+    for _, w in rows.iterrows():
+        sel = nn[(nn.time_ms >= ms(w.window_start)) & (nn.time_ms < ms(w.window_end))]
+        inputs.append({"RRI": sel.nn_ms.to_numpy(float), "RRI_Time": sel.time_ms.to_numpy(float) / 1000})
+    out = {}
+    for family, fn, count in [("time", nk.hrv_time, windows), ("frequency", nk.hrv_frequency, windows),
+                              ("nonlinear", nk.hrv_nonlinear, nonlinear_windows)]:
+        start = time.perf_counter()
+        for peaks in inputs[:count]:
+            fn(peaks)
+        out[family] = (time.perf_counter() - start) / count * 1e6
+    return first, out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=".build/release/resonance")
+    ap.add_argument("--work", default="build/bench")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--reuse", action="store_true", help="keep a workspace already imported under --work")
+    ap.add_argument("--windows", type=int, default=30, help="NeuroKit2 windows for time and frequency")
+    ap.add_argument("--nonlinear-windows", type=int, default=5, help="NeuroKit2 windows for nonlinear")
+    a = ap.parse_args()
+    root = os.environ.get("RESONANCE_DATASETS", "")
+    if not root:
+        print("bench-hrv: RESONANCE_DATASETS is not set: skipping the HRV benchmark")
+        return 0
+    ws = os.path.join(a.work, "physionet-rr")
+    if not (a.reuse and os.path.exists(os.path.join(ws, "rr.csv"))):
+        subprocess.run([a.bin, "import", os.path.join(root, "physionet-rr"), "--out", ws, "--quiet"], check=True)
+    with open(os.path.join(ws, "rr.csv")) as f:
+        beats = sum(1 for _ in f) - 1
+    jobs = ["--jobs", str(a.jobs), "--quiet"]
+    hrv = timed([a.bin, "hrv", ws, "--timing", *jobs])
+    coh = timed([a.bin, "coherence", ws, *jobs])
+    hrv_rows = pd.read_csv(os.path.join(ws, "hrv.csv"), usecols=["subject", "window_start"], dtype={"subject": str})
+    records = hrv_rows.subject.nunique()
+    windows = int(hrv_rows.window_start.notna().sum())
+    with open(os.path.join(ws, "coherence.csv")) as f:
+        coherence_rows = sum(1 for _ in f) - 1
+    print(f"bench-hrv: {records} records, {beats} beats; hrv: {windows} windows of 300 s every 60 s + "
+          f"{records} whole recordings; coherence: {coherence_rows} rows (64 s windows every 5 s); --jobs {a.jobs}")
+    for name, (wall, cpu, rss, _) in [("hrv", hrv), ("coherence", coh)]:
+        print(f"  {name:9s}: wall {wall:6.2f} s, CPU {cpu:6.2f} s, {beats / wall:,.0f} beats/s, peak RSS {rss:,.0f} MiB")
+    total = hrv[0] + coh[0]
+    print(f"  total    : wall {total:6.2f} s (target <= {TARGET_WALL_S:g} s on 2 cores: "
+          f"{'met' if total <= TARGET_WALL_S else 'NOT met'}), CPU {hrv[1] + coh[1]:.2f} s, "
+          f"{beats / total:,.0f} beats/s")
+    m = re.search(r"time ([\d.]+), frequency ([\d.]+), nonlinear ([\d.]+)", hrv[3])
+    ours = dict(zip(["time", "frequency", "nonlinear"], map(float, m.groups())))
+    nn_path = os.path.join(a.work, "bench_nn.csv")
+    subprocess.run([a.bin, "hrv", ws, "--nn-out", nn_path, "--quiet"], check=True)
+    subject, peer = neurokit_per_window(ws, nn_path, a.windows, a.nonlinear_windows)
+    print(f"  per window (µs; NeuroKit2 on {a.windows} windows of {subject}, {a.nonlinear_windows} for nonlinear; "
+          f"ours averaged over all {windows} windows in the run above):")
+    for family in ["time", "frequency", "nonlinear"]:
+        ratio = peer[family] / ours[family]
+        print(f"    {family:9s}: resonance {ours[family]:8.1f}  NeuroKit2 {peer[family]:11.1f}  ratio {ratio:8.0f}x "
+              f"(target >= {TARGET_RATIO:g}x: {'met' if ratio >= TARGET_RATIO else 'NOT met'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
