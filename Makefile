@@ -14,6 +14,9 @@ TEST_EXTRA_TARGETS :=
 .PHONY: all deps build test swift-test venv bench validate clean
 all: build
 
+# Stage targets, included before the rules below read the lists they extend.
+include $(wildcard mk/*.mk)
+
 deps:
 	@missing=""; \
 	for p in libcsv-dev libfftw3-dev; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -45,7 +48,6 @@ bench: build venv $(BENCH_TARGETS)
 clean:
 	rm -rf .build build
 
-include $(wildcard mk/*.mk)
 
 # ---- validate --------------------------------------------------------------
 # `make validate` runs the pipeline on each dataset: DATASET=PATH for one folder,

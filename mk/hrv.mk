@@ -12,8 +12,3 @@ crosscheck: venv build
 
 bench-hrv: venv build
 	$(PY) scripts/hrv_bench.py --bin $(BIN) --work build/bench
-
-# The main Makefile reads the `test` and `bench` prerequisite lists before including
-# this file, so the targets are attached to them directly as well.
-test: crosscheck
-bench: bench-hrv
