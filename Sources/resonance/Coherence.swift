@@ -47,10 +47,10 @@ struct CoherenceCommand: ParsableCommand {
             options.stepSeconds = step
             options.breathingRate = breathingRate
             options.artifactMethod = artifacts
-            let rr = SubjectSeries.rr(try ws.read(RRInterval.self))
+            let rr = SubjectSeries.rr(try ws.readSeries(RRInterval.self, value: "rr_ms"))
             let withRR = Set(rr.map(\.subject))
-            let hrOnly = SubjectSeries.hr(try ws.read(HRSample.self)).filter { !withRR.contains($0.subject) }
-            let jobs: [(SubjectSeries.Samples, isRR: Bool)] = rr.map { ($0, true) } + hrOnly.map { ($0, false) }
+            let hrOnly = SubjectSeries.hr(try ws.readSeries(HRSample.self, value: "bpm")).filter { !withRR.contains($0.subject) }
+            let jobs: [(MeasurementSeries, isRR: Bool)] = rr.map { ($0, true) } + hrOnly.map { ($0, false) }
             global.progress("coherence: \(rr.count) subject(s) from RR, \(hrOnly.count) from HR")
             let results = try Parallel.map(jobs, jobs: global.jobs) { job -> [CoherenceRow] in
                 let s = job.0

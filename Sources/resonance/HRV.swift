@@ -94,7 +94,7 @@ struct HRV: ParsableCommand {
     func run() throws {
         try CommandError.oneLine {
             let ws = Workspace(path: workspace)
-            let subjects = SubjectSeries.rr(try ws.read(RRInterval.self))
+            let subjects = SubjectSeries.rr(try ws.readSeries(RRInterval.self, value: "rr_ms"))
             global.progress("hrv: \(subjects.count) subject(s) with RR intervals")
             let options = self.options
             let results = try Parallel.map(subjects, jobs: global.jobs) { s -> (NNSeries, [HRVRow], HRVTimings) in

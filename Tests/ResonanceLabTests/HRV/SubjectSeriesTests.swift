@@ -2,19 +2,34 @@ import XCTest
 @testable import ResonanceLab
 
 final class SubjectSeriesTests: XCTestCase {
-    func testGroupsSortsDeduplicatesAndSkipsImpossibleIntervals() {
-        let rows = [
-            RRInterval(subject: "b", timestampMs: 2000, rrMs: 800, source: "x"),
-            RRInterval(subject: "b", timestampMs: 1000, rrMs: 810, source: "x"),
-            RRInterval(subject: "a", timestampMs: 500, rrMs: 700, source: "x"),
-            RRInterval(subject: "b", timestampMs: 2000, rrMs: 900, source: "x"),  // repeated time: first kept
-            RRInterval(subject: "b", timestampMs: 3000, rrMs: -5, source: "x"),  // not an interval
-            RRInterval(subject: "b", timestampMs: 4000, rrMs: .infinity, source: "x"),
-        ]
-        let s = SubjectSeries.rr(rows)
-        XCTAssertEqual(s.map(\.subject), ["b", "a"])
-        XCTAssertEqual(s[0].timestampsMs, [1000, 2000])
+    func testSortsDeduplicatesAndSkipsImpossibleIntervals() {
+        let raw = MeasurementSeries(subject: "b", timestampsMs: [2000, 1000, 2000, 3000, 4000],
+                                    values: [800, 810, 900, -5, .infinity])
+        let s = SubjectSeries.rr([raw])
+        XCTAssertEqual(s[0].timestampsMs, [1000, 2000], "repeated time: the first row in file order is kept")
         XCTAssertEqual(s[0].values, [810, 800])
-        XCTAssertEqual(s[1].values, [700])
+    }
+
+    func testReaderGroupsSubjectsInOrderOfFirstAppearance() throws {
+        let ws = Workspace(path: try makeTempDir())
+        try ws.write([
+            RRInterval(subject: "b", timestampMs: 2000, rrMs: 800, source: "x"),
+            RRInterval(subject: "a", timestampMs: 500, rrMs: 700, source: "x"),
+            RRInterval(subject: "b", timestampMs: 1000, rrMs: 810, source: "x"),
+        ])
+        let series = try ws.readSeries(RRInterval.self, value: "rr_ms")
+        XCTAssertEqual(series, [
+            MeasurementSeries(subject: "b", timestampsMs: [2000, 1000], values: [800, 810]),
+            MeasurementSeries(subject: "a", timestampsMs: [500], values: [700]),
+        ])
+    }
+
+    func testReaderNamesLineAndColumnOfABadValue() throws {
+        let ws = Workspace(path: try makeTempDir())
+        try writeFixture("subject,timestamp,rr_ms,source\na,2026-01-05T00:00:00.000Z,800,x\na,2026-01-05T00:00:01.000Z,n/a,x\n",
+                         to: ws.file("rr.csv"))
+        XCTAssertThrowsError(try ws.readSeries(RRInterval.self, value: "rr_ms")) { error in
+            XCTAssertEqual("\(error)", "\(ws.file("rr.csv")):3:3: 'rr_ms' is not a number: 'n/a'")
+        }
     }
 }
