@@ -44,11 +44,11 @@ public enum JSONValue: Equatable, Sendable {
         case let .object(fields):
             guard !fields.isEmpty else { out += "{}"; return }
             out += "{\n"
-            let keys = fields.keys.sorted()
-            for (i, key) in keys.enumerated() {
+            let sorted = fields.sorted { $0.key < $1.key }
+            for (i, (key, value)) in sorted.enumerated() {
                 out += pad + JSONValue.quote(key) + ": "
-                fields[key]!.render(into: &out, indent: indent + 2)
-                out += i + 1 < keys.count ? ",\n" : "\n"
+                value.render(into: &out, indent: indent + 2)
+                out += i + 1 < sorted.count ? ",\n" : "\n"
             }
             out += String(repeating: " ", count: indent) + "}"
         }

@@ -137,8 +137,8 @@ public enum Inventory {
             totals[l.subject, default: [:]][l.label] = (t.0 + 1, t.1 + (l.endMs - l.startMs))
         }
         var out: [Coverage] = []
-        for subject in totals.keys.sorted() {
-            for (label, t) in totals[subject]!.sorted(by: { $0.key < $1.key }) {
+        for (subject, byLabel) in totals.sorted(by: { $0.key < $1.key }) {
+            for (label, t) in byLabel.sorted(by: { $0.key < $1.key }) {
                 let span = spans[subject] ?? 0
                 out.append(Coverage(subject: subject, label: label, intervals: t.0, ms: t.1,
                                     coverage: span > 0 ? Double(t.1) / Double(span) : 0))
