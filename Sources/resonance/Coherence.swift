@@ -21,31 +21,31 @@ struct CoherenceCommand: ParsableCommand {
     @Argument(help: "Workspace folder (reads rr.csv and hr.csv, writes coherence.csv).")
     var workspace: String
 
-    @Option(help: "Window length, seconds.")
-    var window: Double = 64
+    @Option(help: "Window length, seconds (default: coherence.window_seconds, 64).")
+    var window: Double?
 
-    @Option(help: "Step between window starts, seconds.")
-    var step: Double = 5
+    @Option(help: "Step between window starts, seconds (default: coherence.step_seconds, 5).")
+    var step: Double?
 
-    @Option(help: "Paced breathing rate, breaths per minute.")
-    var breathingRate: Double = 6
+    @Option(help: "Paced breathing rate, breaths per minute (default: coherence.breathing_rate_per_min, 6).")
+    var breathingRate: Double?
 
     @Option(help: "Artifact detection for RR: lipponen, malik or none.")
     var artifacts: ArtifactMethod = .lipponen
 
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
-        guard window > 0, step > 0 else { throw ValidationError("--window and --step must be positive.") }
-        guard breathingRate > 0 else { throw ValidationError("--breathing-rate must be positive.") }
+        guard (window ?? 1) > 0, (step ?? 1) > 0 else { throw ValidationError("--window and --step must be positive.") }
+        guard (breathingRate ?? 1) > 0 else { throw ValidationError("--breathing-rate must be positive.") }
     }
 
     func run() throws {
         try CommandError.oneLine {
             let ws = Workspace(path: workspace)
-            var options = CoherenceOptions()
-            options.windowSeconds = window
-            options.stepSeconds = step
-            options.breathingRate = breathingRate
+            var options = CoherenceOptions(constants: CoherenceConstants(registry: try global.registry()))
+            if let window { options.windowSeconds = window }
+            if let step { options.stepSeconds = step }
+            if let breathingRate { options.breathingRate = breathingRate }
             options.artifactMethod = artifacts
             let rr = SubjectSeries.rr(try ws.readSeries(RRInterval.self, value: "rr_ms"))
             let withRR = Set(rr.map(\.subject))

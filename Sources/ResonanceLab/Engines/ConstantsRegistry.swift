@@ -69,7 +69,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     public static let specs: [EngineSpec] = [
         SessionConstants.spec, ImpactConstants.spec, SongEffectConstants.spec,
         StressConstants.spec, StateConstants.spec, ReadinessConstants.spec, TrendConstants.spec,
-        ZoneConstants.spec,
+        ZoneConstants.spec, CoherenceConstants.spec,
     ]
 
     /// Engine name → (version, name → value).

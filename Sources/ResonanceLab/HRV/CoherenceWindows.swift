@@ -1,19 +1,28 @@
-/// Settings of `resonance coherence` (DESIGN §5).
+/// Settings of `resonance coherence` (DESIGN §5), defaults from the registry.
 public struct CoherenceOptions: Sendable {
-    public var windowSeconds: Double = 64
-    public var stepSeconds: Double = 5
+    public var constants: CoherenceConstants
+    public var windowSeconds: Double
+    public var stepSeconds: Double
     /// Paced breathing rate, breaths per minute (6/min = 0.1 Hz, the usual resonance).
-    public var breathingRate: Double = 6
+    public var breathingRate: Double
     /// Heart rate is analysed at this rate, Hz.
-    public var sampleHz: Double = 4
+    public var sampleHz: Double
     /// Below this many samples a window scores 0 (coach) / empty (HeartMath).
-    public var minimumSamples = 32
+    public var minimumSamples: Int
     /// Zero padding of each window's FFT (then rounded up to a power of two), so the
     /// 0.030 Hz HeartMath peak window spans several bins of a 64 s window.
     public var padFactor = 4
     public var artifactMethod: ArtifactMethod = .lipponen
 
-    public init() {}
+    public init(constants: CoherenceConstants = .defaults) {
+        self.constants = constants
+        let c = constants.values
+        windowSeconds = c["window_seconds"]
+        stepSeconds = c["step_seconds"]
+        breathingRate = c["breathing_rate_per_min"]
+        sampleHz = c["sample_hz"]
+        minimumSamples = Int(c["min_samples"])
+    }
 
     public var breathingHz: Double { breathingRate / 60 }
 }
@@ -101,13 +110,15 @@ public struct CoherenceWindows {
                 var detrended = Array(x)
                 Detrender.removeLinearTrend(&detrended)
                 let s = periodogram.psd(detrended[...], fs: options.sampleHz)
-                let binHz = options.sampleHz / Double(x.count)
-                coach.peakHz = s.localPeak(Coherence.coachBand.0, Coherence.coachBand.1)
-                coach.coherence = Coherence.coachScore(s, breathingHz: options.breathingHz, binHz: binHz)
-                (heartMath.peakHz, heartMath.coherence) = Coherence.heartMath(s)
+                let c = options.constants
+                // ±N bins of the window's native resolution (DESIGN §5: ±1 bin).
+                let binHz = c.values["breathing_band_bins"] * options.sampleHz / Double(x.count)
+                coach.peakHz = s.localPeak(c.coachBand.0, c.coachBand.1)
+                coach.coherence = Coherence.coachScore(s, breathingHz: options.breathingHz, binHz: binHz, constants: c)
+                (heartMath.peakHz, heartMath.coherence) = Coherence.heartMath(s, constants: c)
                 if coach.peakHz.isFinite {
                     peaks.append(coach.peakHz)
-                    peakScores.append(Coherence.coachScore(s, breathingHz: coach.peakHz, binHz: binHz))
+                    peakScores.append(Coherence.coachScore(s, breathingHz: coach.peakHz, binHz: binHz, constants: c))
                 }
             }
             out.append(coach)

@@ -3,7 +3,7 @@ import XCTest
 
 final class DailyEngineConstantsTests: XCTestCase {
     func testDailyEnginesAreRegisteredWithTheSpecificationDefaults() {
-        XCTAssertEqual(ConstantsRegistry.specs.map(\.name).suffix(5), ["stress", "state", "readiness", "trend", "zones"])
+        XCTAssertTrue(Set(ConstantsRegistry.specs.map(\.name)).isSuperset(of: ["stress", "state", "readiness", "trend", "zones"]))
         XCTAssertEqual(StressConstants.defaults.values["weight_rhr"], 0.5)
         XCTAssertEqual(ReadinessConstants.defaults.values["sleep_sigma_hours"], 1.5)
         XCTAssertEqual(TrendConstants.defaults.values["rhr_slope_threshold"], 0.3)

@@ -57,3 +57,22 @@ final class CoherenceTests: XCTestCase {
         XCTAssertTrue(rows[1].coherence.isNaN)
     }
 }
+
+final class CoherenceConstantsTests: XCTestCase {
+    func testOptionsComeFromTheRegistryAndFollowAConstantsFile() throws {
+        let defaults = CoherenceOptions()
+        XCTAssertEqual([defaults.windowSeconds, defaults.stepSeconds, defaults.sampleHz, defaults.breathingHz],
+                       [64, 5, 4, 0.1], "DESIGN §5: 64 s windows, 5 s step, 4 Hz, 6 breaths/min")
+        XCTAssertEqual(defaults.minimumSamples, 32)
+        let path = try writeFixture(#"{"engines":{"coherence":{"version":"1.1.0","constants":{"window_seconds":128,"heartmath_peak_width_hz":0.06}}}}"#,
+                                    to: try makeTempDir() + "/c.json")
+        let c = CoherenceConstants(registry: try ConstantsRegistry(contentsOf: path))
+        XCTAssertEqual(CoherenceOptions(constants: c).windowSeconds, 128)
+        // A flat spectrum 0–0.5 Hz in 0.001 Hz bins: a wider peak window takes twice the power.
+        let flat = Spectrum(df: 0.001, psd: Array(repeating: 1, count: 501))
+        let narrow = Coherence.heartMath(flat).ratio, wide = Coherence.heartMath(flat, constants: c).ratio
+        // 0.03 / (0.3967 − 0.03) = 0.0818; 0.06 / (0.3967 − 0.06) = 0.1782.
+        XCTAssertEqual(narrow, 0.03 / (0.4 - 0.0033 - 0.03), accuracy: 1e-9)
+        XCTAssertEqual(wide, 0.06 / (0.4 - 0.0033 - 0.06), accuracy: 1e-9)
+    }
+}
