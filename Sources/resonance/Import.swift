@@ -49,9 +49,11 @@ struct Import: ParsableCommand {
     }
 
     func run() throws {
-        let options = Importer.Options(format: format, timeZone: tz.flatMap(TimeZone.init(identifier:)),
-                                       subject: subject, progress: global.progress)
-        let manifest = try CommandError.oneLine { try Importer.run(sources: sources, workspace: Workspace(path: out), options: options) }
+        let manifest = try CommandError.oneLine {
+            let options = Importer.Options(format: format, timeZone: tz.flatMap(TimeZone.init(identifier:)),
+                                           subject: subject, registry: try global.registry(), progress: global.progress)
+            return try Importer.run(sources: sources, workspace: Workspace(path: out), options: options)
+        }
         let rows = manifest.sources.reduce(0) { $0 + $1.rowsRead }
         let rejected = manifest.sources.reduce(0) { $0 + $1.rejected }
         global.progress("imported \(manifest.sources.count) files, \(manifest.subjects.count) subjects, \(rows) rows (\(rejected) rejected) into \(out)")

@@ -29,7 +29,8 @@ struct Validate: ParsableCommand {
         let ws = Workspace(path: workspace)
         let name = ((workspace as NSString).standardizingPath as NSString).lastPathComponent
         try CommandError.oneLine {
-            let report = try ValidationReport.build(workspace: ws, name: name, analyses: ValidationReport.standardAnalyses)
+            let report = try ValidationReport.build(workspace: ws, name: name, analyses: ValidationReport.standardAnalyses,
+                                                     registry: try global.registry())
             try AtomicFile.write(report.markdown, to: (out as NSString).appendingPathComponent("validation.md"))
             try AtomicFile.write(report.json, to: (out as NSString).appendingPathComponent("validation.json"))
         }

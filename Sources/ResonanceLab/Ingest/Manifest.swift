@@ -4,18 +4,30 @@ import Foundation
 /// how each file was interpreted, and the accounting of every row.
 public struct Manifest: Codable, Equatable, Sendable {
     public var toolkitVersion: String
+    /// Provenance: `engine@version` of every engine and the SHA-256 of the constants
+    /// in force (`ConstantsRegistry.version`, `.digest`).
+    public var constantsVersion: String?
+    public var constantsDigest: String?
     /// IANA zone applied to naive local timestamps, or "UTC" when none was given.
     public var timezone: String
     public var sources: [SourceFile]
     public var subjects: [SubjectInfo]
 
-    public init(toolkitVersion: String = ResonanceLabInfo.version, timezone: String = "UTC",
-                sources: [SourceFile] = [], subjects: [SubjectInfo] = []) {
+    public init(toolkitVersion: String = ResonanceLabInfo.version, registry: ConstantsRegistry = .defaults,
+                timezone: String = "UTC", sources: [SourceFile] = [], subjects: [SubjectInfo] = []) {
         self.toolkitVersion = toolkitVersion; self.timezone = timezone
+        constantsVersion = registry.version; constantsDigest = registry.digest
         self.sources = sources; self.subjects = subjects
     }
 
     public static let fileName = "manifest.json"
+
+    /// Deterministic JSON text (sorted keys, pretty-printed, newline-terminated).
+    public func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self)) + [10]
+    }
 
     public static func read(from ws: Workspace) throws -> Manifest {
         let path = ws.file(fileName)

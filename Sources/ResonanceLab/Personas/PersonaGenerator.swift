@@ -106,12 +106,10 @@ public struct PersonaGenerator: Sendable {
         let notes = [
             "generator: resonance personas generate --seed \(seed) --days \(days) --start-date \(Timestamp.isoDate(Int64(firstDay) * 86_400_000)) --personas \(personas.map(\.name).joined(separator: ","))",
             "song catalogue: \(Self.catalogueSize) songs; song effects and sensitivities in truth.csv",
-            "constants_version: \(registry.version)",
-            "constants_digest: \(registry.digest)",
         ]
         var sources: [SourceFile] = []
         for (name, rows) in counts {
-            let digest = try Self.sha256(ofFile: ws.file(name))
+            let digest = try SHA256.hex(ofFile: ws.file(name))
             sources.append(SourceFile(path: name, sha256: digest, format: PersonaSimulator.source,
                                       rowsRead: rows, accepted: rows, notes: notes))
         }
@@ -121,18 +119,9 @@ public struct PersonaGenerator: Sendable {
                         start: Timestamp.iso(r.hr.first?.timestampMs ?? Int64(firstDay) * 86_400_000),
                         end: Timestamp.iso(r.hr.last?.timestampMs ?? endMs))
         }
-        let manifest = Manifest(sources: sources, subjects: subjects)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(manifest)
-        try AtomicFile.write(String(decoding: data, as: UTF8.self) + "\n", to: ws.file(Manifest.fileName))
-    }
-
-    /// SHA-256 (hex) of a file's bytes.
-    public static func sha256(ofFile path: String) throws -> String {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        var hash = SHA256()
-        data.withUnsafeBytes { hash.update($0) }
-        return hash.finalizeHex()
+        let manifest = Manifest(registry: registry, sources: sources, subjects: subjects)
+        let file = try AtomicFile(path: ws.file(Manifest.fileName))
+        try file.write(try manifest.encoded())
+        try file.commit()
     }
 }

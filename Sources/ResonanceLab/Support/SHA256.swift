@@ -1,3 +1,5 @@
+import Foundation
+
 /// SHA-256 (FIPS 180-4), for the manifest's file digests and constants digests.
 public struct SHA256 {
     private var state: [UInt32] = [
@@ -57,6 +59,22 @@ public struct SHA256 {
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
         }.joined()
+    }
+
+    /// Digest of a file's bytes, read in 1 MiB chunks.
+    public static func hex(ofFile path: String) throws -> String {
+        guard let handle = fopen(path, "rb") else {
+            throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(handle) }
+        var hash = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        return hash.finalizeHex()
     }
 
     public static func hex(_ text: String) -> String {

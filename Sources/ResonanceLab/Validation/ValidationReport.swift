@@ -17,19 +17,21 @@ public typealias ValidationAnalysis = @Sendable (Workspace) throws -> ReportSect
 /// No wall-clock time goes in: the same workspace gives byte-identical reports.
 public enum ValidationReport {
     public static func build(
-        workspace: Workspace, name: String, analyses: [ValidationAnalysis]
+        workspace: Workspace, name: String, analyses: [ValidationAnalysis], registry: ConstantsRegistry = .defaults
     ) throws -> (markdown: String, json: String) {
         var sections: [ReportSection] = []
         for analysis in analyses {
             if let section = try analysis(workspace) { sections.append(section) }
         }
-        var md = "# Validation report: \(name)\n\nResonance Lab \(ResonanceLabInfo.version).\n"
+        var md = "# Validation report: \(name)\n\nResonance Lab \(ResonanceLabInfo.version); constants "
+            + "\(registry.version) (SHA-256 \(registry.digest)).\n"
         for section in sections {
             md += "\n## \(section.title)\n\n" + section.markdown
             if !md.hasSuffix("\n") { md += "\n" }
         }
         var object: [String: JSONValue] = [
             "dataset": .string(name), "toolkit_version": .string(ResonanceLabInfo.version),
+            "constants_version": .string(registry.version), "constants_digest": .string(registry.digest),
         ]
         var list: [JSONValue] = []
         for section in sections {

@@ -41,3 +41,19 @@ final class CanonicalTableImportTests: XCTestCase {
         XCTAssertTrue(rejects.last?.reason.contains("ISO 8601") ?? false, rejects.last?.reason ?? "")
     }
 }
+
+final class ImportProvenanceTests: XCTestCase {
+    func testManifestRecordsTheConstantsInForce() throws {
+        let dir = try makeTempDir()
+        let csv = try writeFixture("time,bpm\n1709280000,60\n", to: dir + "/hr.csv")
+        let constants = try writeFixture(#"{"engines":{"sessions":{"version":"1.1.0","constants":{"gap_minutes":20}}}}"#,
+                                         to: dir + "/c.json")
+        let registry = try ConstantsRegistry(contentsOf: constants)
+        let ws = Workspace(path: dir + "/ws")
+        try Importer.run(sources: [csv], workspace: ws, options: Importer.Options(registry: registry))
+        let manifest = try Manifest.read(from: ws)
+        XCTAssertEqual(manifest.constantsDigest, registry.digest)
+        XCTAssertNotEqual(manifest.constantsDigest, ConstantsRegistry.defaults.digest)
+        XCTAssertTrue(manifest.constantsVersion?.contains("sessions@1.1.0") ?? false)
+    }
+}

@@ -35,7 +35,7 @@ final class ImportErrorsTests: XCTestCase {
         let path = try writeFixture("alpha,beta\n1,2\n", to: try makeTempDir() + "/x.csv")
         let (message, _) = try importError([path])
         XCTAssertEqual(message, "\(path): unknown format (columns found: 'alpha', 'beta'; formats known: "
-            + "csv, e4-hr, e4-ibi, e4-tags, physionet-rr, apple-music, apple-health, stress-predict-labels)")
+            + "csv, e4-hr, e4-ibi, e4-tags, physionet-rr, apple-music, apple-health, stress-predict-labels, canonical)")
     }
 
     func testMalformedQuoteNamesFileLineColumnAndLeavesNoTables() throws {

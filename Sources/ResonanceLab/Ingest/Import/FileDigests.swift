@@ -11,7 +11,7 @@ final class FileDigests: @unchecked Sendable {
 
     func start(_ index: Int, path: String) {
         queue.async(group: group) { [self] in
-            results[index] = Result { try FileDigests.sha256(path: path) }
+            results[index] = Result { try SHA256.hex(ofFile: path) }
         }
     }
 
@@ -19,20 +19,5 @@ final class FileDigests: @unchecked Sendable {
     func wait() throws -> [Int: String] {
         group.wait()
         return try queue.sync { try results.mapValues { try $0.get() } }
-    }
-
-    static func sha256(path: String) throws -> String {
-        guard let handle = fopen(path, "rb") else {
-            throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { fclose(handle) }
-        var hash = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
-            if n == 0 { break }
-            buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-        }
-        return hash.finalizeHex()
     }
 }

@@ -185,7 +185,7 @@ final class ImportSink {
 
     /// Sorts and merges every table into temporary files and returns the manifest
     /// (subjects with rows, in byte order of their names).
-    func finish(timezone: String) throws -> Manifest {
+    func finish(timezone: String, registry: ConstantsRegistry) throws -> Manifest {
         for (i, digest) in try digests.wait() { sources[i].sha256 = digest }
         for table in tables {
             try table.finish()
@@ -197,16 +197,13 @@ final class ImportSink {
             SubjectInfo(subject: $0.name, group: $0.group, start: $0.firstMs.map(Timestamp.iso),
                         end: $0.lastMs.map(Timestamp.iso))
         }
-        return Manifest(timezone: timezone, sources: sources, subjects: info)
+        return Manifest(registry: registry, timezone: timezone, sources: sources, subjects: info)
     }
 
     /// Writes the manifest and renames every table into place.
     func commit(_ manifest: Manifest) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let json = try encoder.encode(manifest)
         let file = try AtomicFile(path: workspace.file(Manifest.fileName))
-        try file.write(Array(json) + [10])
+        try file.write(try manifest.encoded())
         for table in tables { try table.commit() }
         try rejects.commit()
         try file.commit()

@@ -10,11 +10,14 @@ public enum Importer {
         public var timeZone: TimeZone?
         /// Subject of single-subject files (default: the containing folder's name).
         public var subject: String?
+        /// Constants recorded in the manifest's provenance.
+        public var registry: ConstantsRegistry
         public var progress: (String) -> Void
 
         public init(format: SourceFormat? = nil, timeZone: TimeZone? = nil, subject: String? = nil,
-                    progress: @escaping (String) -> Void = { _ in }) {
-            self.format = format; self.timeZone = timeZone; self.subject = subject; self.progress = progress
+                    registry: ConstantsRegistry = .defaults, progress: @escaping (String) -> Void = { _ in }) {
+            self.format = format; self.timeZone = timeZone; self.subject = subject
+            self.registry = registry; self.progress = progress
         }
     }
 
@@ -35,7 +38,7 @@ public enum Importer {
             let s = sink.sources[Int(file)]
             options.progress("\(plan.display): \(plan.format.rawValue), \(s.rowsRead) rows, \(s.rejected) rejected")
         }
-        let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC")
+        let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry)
         try sink.commit(manifest)
         return manifest
     }
