@@ -12,6 +12,9 @@ struct Resonance: ParsableCommand {
             Progress goes to stderr, data to files; the exit code is 0 only on success.
             """,
         version: ResonanceLabInfo.version,
-        subcommands: []
+        subcommands: [
+            Sessions.self,
+            Effects.self,
+        ]
     )
 }

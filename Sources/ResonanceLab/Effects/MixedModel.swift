@@ -1,0 +1,251 @@
+/// How a listener enters the model.
+public enum ListenerTerm: Sendable {
+    /// Multiplicative: the play's music term is exposure · λ_listener · s_song with
+    /// λ ~ N(1, ω²) and mean λ fixed at 1 (the planted and physiological truth:
+    /// a listener who reacts strongly reacts strongly to every song).
+    case sensitivity
+    /// Additive: s_song + a_listener with a ~ N(0, ω²) (skip propensity).
+    case additive
+}
+
+/// A fitted mixed model of one response.
+public struct MixedFit: Sendable {
+    /// Posterior mean of each song's effect (NaN for songs without plays).
+    public var song: [Double]
+    /// Posterior variance of each song's effect, including the uncertainty of the
+    /// mean it shrinks towards.
+    public var songVariance: [Double]
+    /// Weight of the prior mean in the estimate: 0 = data only, 1 = fully shrunk.
+    public var songShrinkage: [Double]
+    public var songPlays: [Int]
+    /// Mean song effect m and between-song variance τ².
+    public var songMean: Double
+    public var songTau2: Double
+    /// Residual variance σ².
+    public var sigma2: Double
+    /// λ (sensitivity) or a (additive) per listener, and its posterior variance.
+    public var listener: [Double]
+    public var listenerVariance: [Double]
+    public var listenerPlays: [Int]
+    /// Listener variance component ω².
+    public var listenerOmega2: Double
+    /// Context and time-slot effects (play-weighted to sum to zero), start-value slope.
+    public var context: [Double]
+    public var slot: [Double]
+    public var startSlope: Double
+    public var iterations: Int
+    public var converged: Bool
+    public var term: ListenerTerm
+
+    /// The music term of play p: what the song (and listener) contribute.
+    func music(_ d: ResponseData, _ p: Int) -> Double {
+        let j = Int(d.listener[p])
+        switch term {
+        case .sensitivity: return listener[j] * songTerm(d, p)
+        case .additive: return songTerm(d, p) + listener[j]
+        }
+    }
+
+    /// e_p·s_i − k_p·s_previous: the songs' part of play p before listener scaling.
+    func songTerm(_ d: ResponseData, _ p: Int) -> Double {
+        let q = Int(d.previousSong[p])
+        return d.exposure[p] * song[Int(d.song[p])] - (q >= 0 ? d.carry[p] * song[q] : 0)
+    }
+
+    /// The listener's multiplier of the song terms in play p.
+    func scale(_ d: ResponseData, _ p: Int) -> Double {
+        term == .sensitivity ? listener[Int(d.listener[p])] : 1
+    }
+
+    /// The listener's additive part of play p.
+    func offset(_ d: ResponseData, _ p: Int) -> Double {
+        term == .additive ? listener[Int(d.listener[p])] : 0
+    }
+}
+
+/// The toolkit's model of per-play responses (written here: no listed package fits
+/// it). For play p of song i by listener j in context c and time slot t:
+///
+///     y_p = β_c + δ_t + γ·(x_p − x̄_j) + λ_j·(e_p·s_i − k_p·s_q) + ε_p   (sensitivity)
+///     y_p = β_c + δ_t + e_p·s_i + a_j + ε_p                      (additive, skip)
+///
+/// s_i ~ N(m, τ²) are the song random effects, λ_j ~ N(1, ω²) listener sensitivities
+/// with mean fixed at 1 (or a_j ~ N(0, ω²)), ε ~ N(0, σ²), e_p the play's exposure,
+/// k_p the carry-over of the previous play's song q still wearing off (`Exposure`),
+/// x_p the start value centred on the listener's mean (regression to the mean).
+/// Without the carry-over term the release of the previous song's effect biases
+/// every song by a constant share of the mean effect and intervals under-cover. β and δ are play-weighted to sum
+/// to zero: with no music-free control periods a constant drift cannot be told from
+/// the average song effect, and, as in the product, the mean change is attributed
+/// to the music.
+///
+/// Fitted by alternating conditional updates with EM steps for the variance
+/// components (Dempster, Laird & Rubin 1977; Laird & Ware 1982): fixed effects by
+/// least squares from per-cell sufficient statistics; songs and listeners by their
+/// conditional posterior (best linear unbiased predictor), so songs with few plays
+/// shrink towards m; m, τ², ω², σ² by their EM updates (maximum likelihood; with
+/// hundreds of songs the REML correction of τ² is below 1 %). Every pass is O(plays)
+/// over flat arrays; no plays × songs matrix is ever formed.
+public enum MixedModel {
+    public static func fit(_ d: ResponseData, term: ListenerTerm, constants k: MixedModelConstants) -> MixedFit {
+        let n = d.count
+        var songPlays = [Int](repeating: 0, count: d.songs), listenerPlays = [Int](repeating: 0, count: d.listeners)
+        for p in 0..<n { songPlays[Int(d.song[p])] += 1; listenerPlays[Int(d.listener[p])] += 1 }
+        let xc = centredStart(d)
+        let yMean = n > 0 ? d.y.reduce(0, +) / Double(n) : 0
+        let yVar = n > 1 ? d.y.reduce(0) { $0 + ($1 - yMean) * ($1 - yMean) } / Double(n - 1) : 1
+        let meanExposure = n > 0 ? max(1e-6, d.exposure.reduce(0, +) / Double(n)) : 1
+        var fit = MixedFit(
+            song: (0..<d.songs).map { songPlays[$0] > 0 ? yMean / meanExposure : .nan },
+            songVariance: [Double](repeating: .nan, count: d.songs), songShrinkage: [Double](repeating: .nan, count: d.songs),
+            songPlays: songPlays, songMean: yMean / meanExposure, songTau2: max(yVar, 1e-12) / (meanExposure * meanExposure),
+            sigma2: max(yVar, 1e-12), listener: [Double](repeating: term == .sensitivity ? 1 : 0, count: d.listeners),
+            listenerVariance: [Double](repeating: .nan, count: d.listeners), listenerPlays: listenerPlays,
+            listenerOmega2: term == .sensitivity ? 0.25 : max(yVar, 1e-12),
+            context: [Double](repeating: 0, count: d.contexts), slot: [Double](repeating: 0, count: d.slots),
+            startSlope: 0, iterations: 0, converged: n == 0, term: term)
+        guard n > 0 else { return fit }
+        let fixed = FixedEffects(d, xc: xc)
+        let maxIterations = Int(k.values["max_iterations"]), tol = k.values["tolerance"]
+        var songA = [Double](repeating: 0, count: d.songs), listenerA = [Double](repeating: 0, count: d.listeners)
+        var music = [Double](repeating: 0, count: n)
+        while fit.iterations < maxIterations {
+            fit.iterations += 1
+            let before = (fit.song, fit.listener, fit.sigma2, fit.songTau2, fit.startSlope)
+            for p in 0..<n { music[p] = fit.music(d, p) }
+            fixed.update(&fit, d, xc: xc, music: music)
+            updateSongs(&fit, d, xc: xc, songA: &songA)
+            updateListeners(&fit, d, xc: xc, listenerA: &listenerA)
+            // σ²: EM update, the squared residuals plus the posterior variance each
+            // random effect leaves in the fitted values.
+            var rss = 0.0
+            for p in 0..<n {
+                let e = d.y[p] - fixed.value(fit, d, xc, p) - fit.music(d, p)
+                rss += e * e
+            }
+            for i in 0..<d.songs where songPlays[i] > 0 { rss += songA[i] * fit.songVariance[i] }
+            for j in 0..<d.listeners where listenerPlays[j] > 0 { rss += listenerA[j] * fit.listenerVariance[j] }
+            fit.sigma2 = max(rss / Double(n), 1e-12 * max(yVar, 1e-12))
+            let scale = fit.songTau2.squareRoot() + 1e-12
+            var change = abs(fit.sigma2 - before.2) / fit.sigma2 + abs(fit.songTau2 - before.3) / max(fit.songTau2, 1e-12)
+            change = max(change, abs(fit.startSlope - before.4))
+            for i in 0..<d.songs where songPlays[i] > 0 { change = max(change, abs(fit.song[i] - before.0[i]) / scale) }
+            for j in 0..<d.listeners where listenerPlays[j] > 0 { change = max(change, abs(fit.listener[j] - before.1[j])) }
+            if change < tol { fit.converged = true; break }
+        }
+        // Uncertainty of the estimated mean m adds to each song in proportion to its
+        // shrinkage: Var(s_i − ŝ_i) = v_i + B_i²·Var(m̂) (Morris 1983, JASA 78:47).
+        var precisionOfMean = 0.0
+        for i in 0..<d.songs where songPlays[i] > 0 && songA[i] > 0 {
+            precisionOfMean += 1 / (fit.songTau2 + fit.sigma2 / songA[i])
+        }
+        let varMean = precisionOfMean > 0 ? 1 / precisionOfMean : 0
+        for i in 0..<d.songs where songPlays[i] > 0 {
+            fit.songVariance[i] += fit.songShrinkage[i] * fit.songShrinkage[i] * varMean
+        }
+        return fit
+    }
+
+    /// Start values centred on each listener's mean (empty without start values).
+    static func centredStart(_ d: ResponseData) -> [Double] {
+        guard !d.start.isEmpty else { return [] }
+        var sum = [Double](repeating: 0, count: d.listeners), count = [Double](repeating: 0, count: d.listeners)
+        for p in 0..<d.count { sum[Int(d.listener[p])] += d.start[p]; count[Int(d.listener[p])] += 1 }
+        return (0..<d.count).map { p in d.start[p] - sum[Int(d.listener[p])] / count[Int(d.listener[p])] }
+    }
+
+    /// Conditional posterior of every song given the rest, then the EM update of m, τ².
+    static func updateSongs(_ fit: inout MixedFit, _ d: ResponseData, xc: [Double], songA: inout [Double]) {
+        var b = [Double](repeating: 0, count: d.songs)
+        for i in songA.indices { songA[i] = 0 }
+        let fixedPart = FixedPart(fit: fit, d: d, xc: xc)
+        // Jacobi step for the songs coupled by carry-over: each play informs its own
+        // song (weight e·λ) and the previous one (weight −k·λ), the other held fixed.
+        for p in 0..<d.count {
+            let lambda = fit.scale(d, p)
+            let r = d.y[p] - fixedPart.value(p) - fit.offset(d, p)
+            let i = Int(d.song[p]), q = Int(d.previousSong[p])
+            let current = d.exposure[p] * fit.song[i], previous = q >= 0 ? d.carry[p] * fit.song[q] : 0
+            let z = d.exposure[p] * lambda
+            songA[i] += z * z
+            b[i] += z * (r + lambda * previous)
+            if q >= 0 {
+                let zq = -d.carry[p] * lambda
+                songA[q] += zq * zq
+                b[q] += zq * (r - lambda * current)
+            }
+        }
+        var sum = 0.0, count = 0.0
+        for i in 0..<d.songs where fit.songPlays[i] > 0 {
+            let precision = songA[i] / fit.sigma2 + 1 / fit.songTau2
+            fit.song[i] = (b[i] / fit.sigma2 + fit.songMean / fit.songTau2) / precision
+            fit.songVariance[i] = 1 / precision
+            fit.songShrinkage[i] = (1 / fit.songTau2) / precision
+            sum += fit.song[i]; count += 1
+        }
+        guard count > 0 else { return }
+        fit.songMean = sum / count
+        var t = 0.0
+        for i in 0..<d.songs where fit.songPlays[i] > 0 {
+            t += (fit.song[i] - fit.songMean) * (fit.song[i] - fit.songMean) + fit.songVariance[i]
+        }
+        fit.songTau2 = max(t / count, 1e-12)
+    }
+
+    /// Conditional posterior of every listener given the rest, the EM update of ω²,
+    /// and (sensitivity) the rescaling that keeps the mean λ at 1.
+    static func updateListeners(_ fit: inout MixedFit, _ d: ResponseData, xc: [Double], listenerA: inout [Double]) {
+        var b = [Double](repeating: 0, count: d.listeners)
+        for j in listenerA.indices { listenerA[j] = 0 }
+        let fixedPart = FixedPart(fit: fit, d: d, xc: xc)
+        let sensitivity = fit.term == .sensitivity
+        for p in 0..<d.count {
+            let songs = fit.songTerm(d, p)
+            let u = sensitivity ? songs : 1
+            let r = d.y[p] - fixedPart.value(p) - (sensitivity ? 0 : songs)
+            let j = Int(d.listener[p])
+            listenerA[j] += u * u
+            b[j] += u * r
+        }
+        let prior = sensitivity ? 1.0 : 0.0
+        var sum = 0.0, count = 0.0
+        for j in 0..<d.listeners where fit.listenerPlays[j] > 0 {
+            let precision = listenerA[j] / fit.sigma2 + 1 / fit.listenerOmega2
+            fit.listener[j] = (b[j] / fit.sigma2 + prior / fit.listenerOmega2) / precision
+            fit.listenerVariance[j] = 1 / precision
+            sum += fit.listener[j]; count += 1
+        }
+        guard count > 0 else { return }
+        var w = 0.0
+        for j in 0..<d.listeners where fit.listenerPlays[j] > 0 {
+            w += (fit.listener[j] - prior) * (fit.listener[j] - prior) + fit.listenerVariance[j]
+        }
+        fit.listenerOmega2 = max(w / count, 1e-12)
+        guard sensitivity, sum / count > 1e-9 else { return }
+        // Identifiability of λ·s: mean λ = 1, so s is the population-average effect.
+        let c = sum / count
+        for j in 0..<d.listeners where fit.listenerPlays[j] > 0 {
+            fit.listener[j] /= c
+            fit.listenerVariance[j] /= c * c
+            listenerA[j] *= c * c
+        }
+        for i in 0..<d.songs where fit.songPlays[i] > 0 {
+            fit.song[i] *= c
+            fit.songVariance[i] *= c * c
+        }
+        fit.songMean *= c
+        fit.songTau2 *= c * c
+        fit.listenerOmega2 /= c * c
+    }
+}
+
+/// β_c + δ_t + γ·x_p of one play under the current fit.
+struct FixedPart {
+    let fit: MixedFit
+    let d: ResponseData
+    let xc: [Double]
+
+    func value(_ p: Int) -> Double {
+        fit.context[Int(d.context[p])] + fit.slot[Int(d.slot[p])] + (xc.isEmpty ? 0 : fit.startSlope * xc[p])
+    }
+}
