@@ -38,35 +38,42 @@ enum EMAEffects {
     static func run(_ x: PlayIndex, registry: ConstantsRegistry) -> EffectTables {
         let s = SongEffectConstants(registry: registry), k = ImpactConstants(registry: registry)
         let nc = max(1, x.contexts.count), ns = max(1, x.songIds.count)
-        var states: [Int: EMAState] = [:]
-        for p in 0..<x.count {
-            let row = x.plays[p], bio = row.biometrics
-            let scores = Impact.of(hrDeltaBpm: bio.hrDelta, hrvDeltaMs: bio.hrvDelta, listenFraction: row.listenFraction,
-                                   skipped: row.skipped, constants: k)
-            let key = (x.listener[p] * ns + x.song[p]) * nc + x.context[p]
-            EMALearner.update(&states[key, default: EMAState(constants: s)], scores: scores, hrDeltaBpm: bio.hrDelta,
-                              rmssdDeltaMs: bio.hrvSource == "rr" ? bio.hrvDelta : nil, skipped: row.skipped, constants: s)
-        }
-        // Level 1: listener × song over contexts; level 2: song (and song × context) over listeners.
-        var listenerSong: [Int: EMAAggregate] = [:]
+        // Plays grouped by (listener, song, context), play order kept within a group
+        // (stable sort of play indices by key; no hashing over a million plays).
+        let key = (0..<x.count).map { p in (x.listener[p] * ns + x.song[p]) * nc + x.context[p] }
+        let order = (0..<x.count).sorted { (key[$0], $0) < (key[$1], $1) }
         var songAny = [EMAAggregate](repeating: EMAAggregate(), count: ns)
-        var songContext: [Int: EMAAggregate] = [:]
+        var songContext = [EMAAggregate](repeating: EMAAggregate(), count: ns * nc)
         var familiarity = [Double](repeating: 0, count: ns), listeners = [Int](repeating: 0, count: ns)
-        var cellListeners: [Int: Int] = [:]
-        for key in states.keys.sorted() {
-            guard let state = states[key] else { continue }
-            listenerSong[key / nc, default: EMAAggregate()].add(state)
-            songContext[(key / nc) % ns * nc + key % nc, default: EMAAggregate()].add(state)
-            cellListeners[(key / nc) % ns * nc + key % nc, default: 0] += 1
-        }
-        var perListener: [Int: [(song: Int, state: EMAState)]] = [:]
-        for key in listenerSong.keys.sorted() {
-            guard let agg = listenerSong[key] else { continue }
-            let state = agg.state(s), i = key % ns
-            songAny[i].add(state)
-            familiarity[i] += min(1, Double(state.plays) / s.values["familiarity_full_plays"])
-            listeners[i] += 1
-            perListener[key / ns, default: []].append((i, state))
+        var cellListeners = [Int](repeating: 0, count: ns * nc)
+        var perListener = [[(song: Int, state: EMAState)]](repeating: [], count: x.subjects.count)
+        var listenerSong = EMAAggregate()
+        var g = 0
+        while g < order.count {
+            // One (listener, song, context) state, replayed in play order.
+            var state = EMAState(constants: s)
+            let k0 = key[order[g]]
+            while g < order.count && key[order[g]] == k0 {
+                let p = order[g], row = x.plays[p], bio = row.biometrics
+                let scores = Impact.of(hrDeltaBpm: bio.hrDelta, hrvDeltaMs: bio.hrvDelta, listenFraction: row.listenFraction,
+                                       skipped: row.skipped, constants: k)
+                EMALearner.update(&state, scores: scores, hrDeltaBpm: bio.hrDelta,
+                                  rmssdDeltaMs: bio.hrvSource == "rr" ? bio.hrvDelta : nil, skipped: row.skipped, constants: s)
+                g += 1
+            }
+            let i = (k0 / nc) % ns, cell = i * nc + k0 % nc
+            listenerSong.add(state)
+            songContext[cell].add(state)
+            cellListeners[cell] += 1
+            // Last context of this listener × song: close the listener's song aggregate.
+            if g == order.count || key[order[g]] / nc != k0 / nc {
+                let agg = listenerSong.state(s)
+                songAny[i].add(agg)
+                familiarity[i] += min(1, Double(agg.plays) / s.values["familiarity_full_plays"])
+                listeners[i] += 1
+                perListener[k0 / nc / ns].append((i, agg))
+                listenerSong = EMAAggregate()
+            }
         }
         var out = EffectTables()
         var summaries: [EffectMetric: [SongSummary]] = [:]
@@ -74,9 +81,9 @@ enum EMAEffects {
             let song = songAny[i].state(s)
             let fam = listeners[i] > 0 ? familiarity[i] / Double(listeners[i]) : nil
             out.songs += rows(x.songIds[i], "any", song, listeners: listeners[i], familiarity: fam)
-            for c in 0..<x.contexts.count {
-                guard let cell = songContext[i * nc + c] else { continue }
-                out.songs += rows(x.songIds[i], x.contexts[c], cell.state(s), listeners: cellListeners[i * nc + c] ?? 0, familiarity: nil)
+            for c in 0..<x.contexts.count where cellListeners[i * nc + c] > 0 {
+                out.songs += rows(x.songIds[i], x.contexts[c], songContext[i * nc + c].state(s), listeners: cellListeners[i * nc + c],
+                                  familiarity: nil)
             }
             for m in EffectMetric.allCases {
                 summaries[m, default: []].append(SongSummary(estimate: value(song, m), variance: nil, scores: song.scores,
@@ -87,7 +94,7 @@ enum EMAEffects {
             out.playlists += PlaylistAggregation.rows(model: "ema", metric: m, index: x, songs: summaries[m] ?? [], z: 0)
         }
         for j in 0..<x.subjects.count {
-            let mine = perListener[j] ?? []
+            let mine = perListener[j]
             let plays = mine.reduce(0) { $0 + $1.state.plays }
             for m in EffectMetric.allCases {
                 // Biometric metrics: the least-squares slope through the origin of the

@@ -83,8 +83,9 @@ public struct MixedFit: Sendable {
 /// components (Dempster, Laird & Rubin 1977; Laird & Ware 1982): fixed effects by
 /// least squares from per-cell sufficient statistics; songs and listeners by their
 /// conditional posterior (best linear unbiased predictor), so songs with few plays
-/// shrink towards m; m, τ², ω², σ² by their EM updates (maximum likelihood; with
-/// hundreds of songs the REML correction of τ² is below 1 %). Every pass is O(plays)
+/// shrink towards m; m, τ² and ω² by marginal maximum likelihood given the rest
+/// (`VarianceComponent`; with hundreds of songs the REML correction of τ² is below
+/// 1 %), σ² by its EM update. Every pass is O(plays)
 /// over flat arrays; no plays × songs matrix is ever formed.
 public enum MixedModel {
     public static func fit(_ d: ResponseData, term: ListenerTerm, constants k: MixedModelConstants) -> MixedFit {
@@ -127,7 +128,11 @@ public enum MixedModel {
             for j in 0..<d.listeners where listenerPlays[j] > 0 { rss += listenerA[j] * fit.listenerVariance[j] }
             fit.sigma2 = max(rss / Double(n), 1e-12 * max(yVar, 1e-12))
             let scale = fit.songTau2.squareRoot() + 1e-12
-            var change = abs(fit.sigma2 - before.2) / fit.sigma2 + abs(fit.songTau2 - before.3) / max(fit.songTau2, 1e-12)
+            // τ² is compared on the scale of a typical song's sampling variance so that
+            // a τ² heading to zero does not keep the fit running.
+            let typicalA = songA.reduce(0, +) / Double(max(1, songPlays.filter { $0 > 0 }.count))
+            var change = abs(fit.sigma2 - before.2) / fit.sigma2
+                + abs(fit.songTau2 - before.3) / (fit.songTau2 + fit.sigma2 / max(typicalA, 1e-12))
             change = max(change, abs(fit.startSlope - before.4))
             for i in 0..<d.songs where songPlays[i] > 0 { change = max(change, abs(fit.song[i] - before.0[i]) / scale) }
             for j in 0..<d.listeners where listenerPlays[j] > 0 { change = max(change, abs(fit.listener[j] - before.1[j])) }
@@ -175,21 +180,20 @@ public enum MixedModel {
                 b[q] += zq * (r - lambda * current)
             }
         }
-        var sum = 0.0, count = 0.0
+        // m and τ² by marginal maximum likelihood from the songs' least-squares
+        // estimates B/A (sampling variance σ²/A), then each song's posterior.
+        var estimates: [Double] = [], variances: [Double] = []
+        for i in 0..<d.songs where fit.songPlays[i] > 0 && songA[i] > 0 {
+            estimates.append(b[i] / songA[i]); variances.append(fit.sigma2 / songA[i])
+        }
+        (fit.songMean, fit.songTau2) = VarianceComponent.fit(estimates: estimates, variances: variances, fixedMean: nil,
+                                                             tau2: fit.songTau2)
         for i in 0..<d.songs where fit.songPlays[i] > 0 {
             let precision = songA[i] / fit.sigma2 + 1 / fit.songTau2
             fit.song[i] = (b[i] / fit.sigma2 + fit.songMean / fit.songTau2) / precision
             fit.songVariance[i] = 1 / precision
             fit.songShrinkage[i] = (1 / fit.songTau2) / precision
-            sum += fit.song[i]; count += 1
         }
-        guard count > 0 else { return }
-        fit.songMean = sum / count
-        var t = 0.0
-        for i in 0..<d.songs where fit.songPlays[i] > 0 {
-            t += (fit.song[i] - fit.songMean) * (fit.song[i] - fit.songMean) + fit.songVariance[i]
-        }
-        fit.songTau2 = max(t / count, 1e-12)
     }
 
     /// Conditional posterior of every listener given the rest, the EM update of ω²,
@@ -208,6 +212,12 @@ public enum MixedModel {
             b[j] += u * r
         }
         let prior = sensitivity ? 1.0 : 0.0
+        var estimates: [Double] = [], variances: [Double] = []
+        for j in 0..<d.listeners where fit.listenerPlays[j] > 0 && listenerA[j] > 0 {
+            estimates.append(b[j] / listenerA[j]); variances.append(fit.sigma2 / listenerA[j])
+        }
+        fit.listenerOmega2 = VarianceComponent.fit(estimates: estimates, variances: variances, fixedMean: prior,
+                                                   tau2: fit.listenerOmega2).tau2
         var sum = 0.0, count = 0.0
         for j in 0..<d.listeners where fit.listenerPlays[j] > 0 {
             let precision = listenerA[j] / fit.sigma2 + 1 / fit.listenerOmega2
@@ -216,11 +226,6 @@ public enum MixedModel {
             sum += fit.listener[j]; count += 1
         }
         guard count > 0 else { return }
-        var w = 0.0
-        for j in 0..<d.listeners where fit.listenerPlays[j] > 0 {
-            w += (fit.listener[j] - prior) * (fit.listener[j] - prior) + fit.listenerVariance[j]
-        }
-        fit.listenerOmega2 = max(w / count, 1e-12)
         guard sensitivity, sum / count > 1e-9 else { return }
         // Identifiability of λ·s: mean λ = 1, so s is the population-average effect.
         let c = sum / count

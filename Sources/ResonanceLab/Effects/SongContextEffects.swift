@@ -10,7 +10,7 @@ struct SongContextEffect {
 extension MixedModel {
     /// Song × context effects from a fitted model: a random interaction
     /// d_ic ~ N(0, κ²) on the song's scale, estimated from the plays' residuals by
-    /// the same EM empirical Bayes as the songs, so a context with few plays stays
+    /// the same marginal maximum likelihood as the songs, so a context with few plays stays
     /// near the song's overall effect. Reported only for cells with ≥ `minPlays`
     /// (the data support it); κ² is estimated from every cell.
     static func songContextEffects(_ fit: MixedFit, _ d: ResponseData, xc: [Double], minPlays: Int) -> [SongContextEffect] {
@@ -24,24 +24,17 @@ extension MixedModel {
         }
         let keys = a.keys.sorted()
         guard !keys.isEmpty else { return [] }
-        var kappa2 = fit.songTau2
-        for _ in 0..<200 {
-            var sum = 0.0
-            for key in keys {
-                let precision = (a[key] ?? 0) / fit.sigma2 + 1 / kappa2
-                let mean = (b[key] ?? 0) / fit.sigma2 / precision
-                sum += mean * mean + 1 / precision
-            }
-            let next = max(sum / Double(keys.count), 1e-12)
-            if abs(next - kappa2) <= 1e-9 * kappa2 { kappa2 = next; break }
-            kappa2 = next
-        }
-        return keys.compactMap { key in
-            guard let count = n[key], count >= minPlays else { return nil }
-            let i = key / d.contexts
-            let precision = (a[key] ?? 0) / fit.sigma2 + 1 / kappa2
-            return SongContextEffect(song: i, context: key % d.contexts,
-                                     estimate: fit.song[i] + (b[key] ?? 0) / fit.sigma2 / precision,
+        let cellA = keys.map { a[$0] ?? 0 }, cellB = keys.map { b[$0] ?? 0 }
+        let informative = keys.indices.filter { cellA[$0] > 0 }
+        let kappa2 = VarianceComponent.fit(estimates: informative.map { cellB[$0] / cellA[$0] },
+                                           variances: informative.map { fit.sigma2 / cellA[$0] },
+                                           fixedMean: 0, tau2: fit.songTau2).tau2
+        return keys.indices.compactMap { g in
+            guard let count = n[keys[g]], count >= minPlays else { return nil }
+            let i = keys[g] / d.contexts
+            let precision = cellA[g] / fit.sigma2 + 1 / kappa2
+            return SongContextEffect(song: i, context: keys[g] % d.contexts,
+                                     estimate: fit.song[i] + cellB[g] / fit.sigma2 / precision,
                                      variance: fit.songVariance[i] + 1 / precision, plays: count)
         }
     }
