@@ -22,14 +22,16 @@ def iso(ms):
     return np.char.add(np.datetime_as_string(ms.astype("datetime64[ms]"), unit="ms"), "Z")
 
 
-def write_csv(path, header, columns):
-    rows = columns[0].astype(str)
-    for col in columns[1:]:
-        rows = np.char.add(np.char.add(rows, ","), col.astype(str))
+def write_csv(path, header, columns, chunk=500_000):
+    """Writes equal-length column arrays as CSV rows, a chunk at a time."""
     with open(path, "w") as f:
         f.write(header + "\n")
-        f.write("\n".join(rows.tolist()))
-        f.write("\n")
+        for lo in range(0, len(columns[0]), chunk):
+            rows = np.asarray(columns[0][lo:lo + chunk]).astype(str)
+            for col in columns[1:]:
+                rows = np.char.add(np.char.add(rows, ","), np.asarray(col[lo:lo + chunk]).astype(str))
+            f.write("\n".join(rows.tolist()))
+            f.write("\n")
 
 
 def main():
