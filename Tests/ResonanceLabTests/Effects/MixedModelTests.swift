@@ -92,3 +92,65 @@ final class MixedModelTests: XCTestCase {
         XCTAssertLessThanOrEqual(pooled, 0.98)
     }
 }
+
+/// Known answers of the model's building blocks.
+final class MixedModelPartsTests: XCTestCase {
+    func testExposureWorkedByHand() {
+        // 200 s played, 30 s windows, τ 50 s: midpoints 15 s and 185 s →
+        // (1 − e^(−185/50)) − (1 − e^(−15/50)) = e^(−0.3) − e^(−3.7) = 0.740818… − 0.024723… = 0.716095…
+        XCTAssertEqual(Exposure.fraction(playedS: 200, windowS: 30, onsetS: 50), exp(-0.3) - exp(-3.7), accuracy: 1e-12)
+        // 20 s played: windows shrink to the play, midpoints 10 s and 10 s → 0.
+        XCTAssertEqual(Exposure.fraction(playedS: 20, windowS: 30, onsetS: 50), 0)
+        // Carry-over of a 100 s play ending 5 s before a 200 s play:
+        // (1 − e^(−2))·(e^(−20/50) − e^(−190/50)).
+        XCTAssertEqual(Exposure.carryOver(previousPlayedS: 100, gapS: 5, playedS: 200, windowS: 30, onsetS: 50),
+                       (1 - exp(-2.0)) * (exp(-0.4) - exp(-3.8)), accuracy: 1e-12)
+    }
+
+    func testVarianceComponentKnownAnswer() {
+        // Equal sampling variances V = 1: the ML solution is μ = mean(y) and
+        // τ² = mean((y − μ)²) − V. y = 0, 2, 4, 6: μ = 3, mean sq. dev. = (9+1+1+9)/4 = 5 → τ² = 4.
+        let fit = VarianceComponent.fit(estimates: [0, 2, 4, 6], variances: [1, 1, 1, 1], fixedMean: nil, tau2: 1)
+        XCTAssertEqual(fit.mean, 3, accuracy: 1e-12)
+        XCTAssertEqual(fit.tau2, 4, accuracy: 1e-9)
+        // Spread smaller than the sampling noise → τ² at its floor (effectively 0).
+        XCTAssertLessThan(VarianceComponent.fit(estimates: [0, 0.5, 1], variances: [1, 1, 1], fixedMean: nil, tau2: 1).tau2, 1e-6)
+    }
+
+    func testSongsWithFewerPlaysShrinkMore() {
+        let sim = MixedModelTests.simulate(seed: 7)
+        let fit = MixedModel.fit(sim.data, term: .sensitivity, constants: .defaults)
+        let played = (0..<sim.songTruth.count).filter { fit.songPlays[$0] > 0 }
+        let few = played.filter { fit.songPlays[$0] < 15 }.map { fit.songShrinkage[$0] }
+        let many = played.filter { fit.songPlays[$0] > 60 }.map { fit.songShrinkage[$0] }
+        XCTAssertFalse(few.isEmpty); XCTAssertFalse(many.isEmpty)
+        XCTAssertGreaterThan(Stats.mean(few), Stats.mean(many))
+        // Every posterior lies between the prior mean and the song's data; SE falls with plays.
+        XCTAssertGreaterThan(Stats.mean(played.filter { fit.songPlays[$0] < 15 }.map { fit.songVariance[$0] }),
+                             Stats.mean(played.filter { fit.songPlays[$0] > 60 }.map { fit.songVariance[$0] }))
+    }
+
+    func testSkipLinearProbabilityModelRecoversSongSkipRates() {
+        // 150 songs with skip probabilities 0.05…0.6, 10 listeners adding −0.1…+0.1.
+        var rng = SeededRandom(seed: 99)
+        let songs = 150, listeners = 10
+        let p = (0..<songs).map { 0.05 + 0.55 * Double($0) / Double(songs - 1) }
+        let a = (0..<listeners).map { -0.1 + 0.2 * Double($0) / Double(listeners - 1) }
+        var d = ResponseData(songs: songs, listeners: listeners, contexts: 1, slots: 1)
+        for _ in 0..<15_000 {
+            let i = rng.int(in: 0...(songs - 1)), j = rng.int(in: 0...(listeners - 1))
+            d.append(song: i, listener: j, context: 0, slot: 0, y: rng.uniform() < p[i] + a[j] ? 1 : 0, exposure: 1, start: nil)
+        }
+        let fit = MixedModel.fit(d, term: .additive, constants: .defaults)
+        XCTAssertTrue(fit.converged)
+        let r = Stats.pearson(fit.song, p)
+        var covered = 0
+        for i in 0..<songs where abs(fit.song[i] - p[i]) <= 1.959963984540054 * fit.songVariance[i].squareRoot() { covered += 1 }
+        let coverage = Double(covered) / Double(songs)
+        print("skip simulation: r = \(r), coverage = \(coverage), listener Spearman = \(Stats.spearman(fit.listener, a))")
+        XCTAssertGreaterThan(r, 0.9)
+        XCTAssertGreaterThanOrEqual(coverage, 0.88)
+        XCTAssertLessThanOrEqual(coverage, 0.99)
+        XCTAssertGreaterThan(Stats.spearman(fit.listener, a), 0.8)
+    }
+}
