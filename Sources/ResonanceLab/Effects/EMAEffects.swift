@@ -106,8 +106,8 @@ enum EMAEffects {
                     sxy += mine * all; sxx += all * all; sw += st.confidence; swy += st.confidence * mine
                 }
                 let estimate: Double? = m == .skip ? (sw > 0 ? swy / sw : nil) : (sxx > 0 ? sxy / sxx : nil)
-                out.personas.append(PersonaEffectRow(model: "ema", subject: x.subjects[j], metric: m.rawValue, estimate: estimate,
-                                                     se: nil, ciLow: nil, ciHigh: nil, plays: plays,
+                out.personas.append(PersonaEffectRow(model: "ema", subject: x.subjects[j], metric: m.rawValue,
+                                                     effect: EffectEstimate(value: estimate), plays: plays,
                                                      kind: m == .skip ? "mean" : "sensitivity"))
             }
         }
@@ -125,8 +125,8 @@ enum EMAEffects {
     static func rows(_ song: String, _ context: String, _ s: EMAState, listeners: Int, familiarity: Double?) -> [SongEffectRow] {
         EffectMetric.allCases.map { m in
             let plays = m == .deltaHR ? s.hrPlays : m == .deltaRMSSD ? s.rmssdPlays : s.plays
-            return SongEffectRow(model: "ema", songId: song, context: context, metric: m.rawValue, estimate: value(s, m),
-                                 se: nil, ciLow: nil, ciHigh: nil, plays: plays, scores: s.scores, confidence: s.confidence,
+            return SongEffectRow(model: "ema", songId: song, context: context, metric: m.rawValue,
+                                 effect: EffectEstimate(value: value(s, m)), plays: plays, scores: s.scores, confidence: s.confidence,
                                  shrinkage: nil, listeners: listeners, familiarity: familiarity)
         }
     }

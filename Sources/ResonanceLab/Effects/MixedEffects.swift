@@ -36,7 +36,7 @@ enum MixedEffects {
                 let estimate = metric == .skip ? fit.songMean + fit.listener[j] : fit.listener[j]
                 let se = fit.listenerVariance[j].squareRoot()
                 out.personas.append(PersonaEffectRow(model: "mixed", subject: x.subjects[j], metric: metric.rawValue,
-                                                     estimate: estimate, se: se, ciLow: estimate - z * se, ciHigh: estimate + z * se,
+                                                     effect: .normal(estimate, se: se, z: z),
                                                      plays: fit.listenerPlays[j], kind: metric == .skip ? "skip_probability" : "sensitivity"))
             }
             let summaries = (0..<x.songIds.count).map { i in
@@ -50,8 +50,8 @@ enum MixedEffects {
 
     static func row(_ song: String, _ context: String, _ metric: EffectMetric, _ estimate: Double, _ se: Double, _ z: Double,
                     _ plays: Int, _ scores: PlayScores?, shrinkage: Double?, listeners: Int) -> SongEffectRow {
-        SongEffectRow(model: "mixed", songId: song, context: context, metric: metric.rawValue, estimate: estimate, se: se,
-                      ciLow: estimate - z * se, ciHigh: estimate + z * se, plays: plays, scores: scores,
+        SongEffectRow(model: "mixed", songId: song, context: context, metric: metric.rawValue,
+                      effect: .normal(estimate, se: se, z: z), plays: plays, scores: scores,
                       confidence: shrinkage.map { 1 - $0 }, shrinkage: shrinkage, listeners: listeners, familiarity: nil)
     }
 

@@ -72,10 +72,10 @@ enum PlaylistAggregation {
             }
             let mean = w > 0 ? est / w : nil
             let se = w > 0 && hasVariance ? (variance / (w * w)).squareRoot() : nil
+            var effect = EffectEstimate(value: mean)
+            if let mean, let se { effect = .normal(mean, se: se, z: z) }
             return PlaylistEffectRow(
-                model: model, playlist: playlist.name, metric: metric.rawValue, estimate: mean, se: se,
-                ciLow: se.flatMap { s in mean.map { $0 - z * s } }, ciHigh: se.flatMap { s in mean.map { $0 + z * s } },
-                songs: playlist.songs.count, calm: wScores > 0 ? calm / wScores : nil,
+                model: model, playlist: playlist.name, metric: metric.rawValue, effect: effect, songs: playlist.songs.count, calm: wScores > 0 ? calm / wScores : nil,
                 energy: wScores > 0 ? energy / wScores : nil, focus: wScores > 0 ? focus / wScores : nil, plays: plays)
         }
     }

@@ -47,9 +47,9 @@ public struct EffectRecovery: Equatable, Sendable {
         }
         var est: [Double] = [], tru: [Double] = [], covered = 0, intervals = 0
         for row in songs where row.model == model && row.metric == metric && row.context == "any" && row.plays >= minPlays {
-            guard let e = row.estimate, let t = planted[row.songId] else { continue }
+            guard let e = row.effect.value, let t = planted[row.songId] else { continue }
             est.append(e); tru.append(t)
-            if let lo = row.ciLow, let hi = row.ciHigh {
+            if let lo = row.effect.ciLow, let hi = row.effect.ciHigh {
                 intervals += 1
                 if lo <= t && t <= hi { covered += 1 }
             }
@@ -57,7 +57,7 @@ public struct EffectRecovery: Equatable, Sendable {
         guard est.count >= 3 else { return nil }
         var pe: [Double] = [], pt: [Double] = []
         for row in personas where row.model == model && row.metric == metric && row.kind == "sensitivity" {
-            guard let e = row.estimate, let t = sensitivity[row.subject] else { continue }
+            guard let e = row.effect.value, let t = sensitivity[row.subject] else { continue }
             pe.append(e); pt.append(t)
         }
         return EffectRecovery(model: model, metric: metric, songs: est.count, pearson: Stats.pearson(est, tru),
@@ -102,7 +102,7 @@ public enum EffectsAnalysis {
             md += "\n| model | metric | songs | mean estimate | sd of estimates |\n|---|---|---|---|---|\n"
             for model in models {
                 for metric in EffectMetric.allCases.map(\.rawValue) {
-                    let e = songs.filter { $0.model == model && $0.metric == metric && $0.context == "any" }.compactMap(\.estimate)
+                    let e = songs.filter { $0.model == model && $0.metric == metric && $0.context == "any" }.compactMap(\.effect.value)
                     guard !e.isEmpty else { continue }
                     md += "| \(model) | \(metric) | \(e.count) | \(f(Stats.mean(e))) | \(f(Stats.sd(e))) |\n"
                     effects.append(.object(["model": .string(model), "metric": .string(metric), "songs": .int(e.count),

@@ -24,10 +24,10 @@ final class EffectsStageTests: XCTestCase {
             out.songs.first { $0.model == model && $0.metric == metric && $0.context == "any" }
         }
         // ema ΔHR: 0 → 0 + 0.4·(−4) = −1.6 → −1.6 + 0.4·(−2 + 1.6) = −1.76 (2 plays with HR).
-        XCTAssertEqual(find("ema", "delta_hr_bpm")?.estimate ?? .nan, -1.76, accuracy: 1e-12)
+        XCTAssertEqual(find("ema", "delta_hr_bpm")?.effect.value ?? .nan, -1.76, accuracy: 1e-12)
         XCTAssertEqual(find("ema", "delta_hr_bpm")?.plays, 2)
         // ema skip over all 3 plays: 0.5 → 0.3 → 0.18 → 0.18 + 0.4·0.82 = 0.508.
-        XCTAssertEqual(find("ema", "skip")?.estimate ?? .nan, 0.508, accuracy: 1e-12)
+        XCTAssertEqual(find("ema", "skip")?.effect.value ?? .nan, 0.508, accuracy: 1e-12)
         XCTAssertEqual(find("ema", "skip")?.plays, 3)
         // Confidence after the third play (no biometrics): min(3/20, 0.7) = 0.15.
         XCTAssertEqual(find("ema", "skip")?.confidence ?? .nan, 0.15, accuracy: 1e-12)
@@ -35,8 +35,8 @@ final class EffectsStageTests: XCTestCase {
         XCTAssertEqual(find("mixed", "skip")?.plays, 3)
         // One song only: nothing to shrink towards but itself; the interval contains the estimate.
         let hr = try XCTUnwrap(find("mixed", "delta_hr_bpm"))
-        XCTAssertLessThan(hr.ciLow ?? .nan, hr.estimate ?? .nan)
-        XCTAssertGreaterThan(hr.ciHigh ?? .nan, hr.estimate ?? .nan)
+        XCTAssertLessThan(hr.effect.ciLow ?? .nan, hr.effect.value ?? .nan)
+        XCTAssertGreaterThan(hr.effect.ciHigh ?? .nan, hr.effect.value ?? .nan)
         XCTAssertEqual(out.playlists.filter { $0.model == "ema" }.map(\.metric), ["delta_hr_bpm", "delta_rmssd_ms", "skip"])
     }
 

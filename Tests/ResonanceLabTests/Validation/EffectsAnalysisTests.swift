@@ -3,8 +3,8 @@ import XCTest
 
 final class EffectsAnalysisTests: XCTestCase {
     func song(_ id: String, _ est: Double, _ lo: Double?, _ hi: Double?, model: String = "mixed", plays: Int = 12) -> SongEffectRow {
-        SongEffectRow(model: model, songId: id, context: "any", metric: "delta_hr_bpm", estimate: est, se: nil, ciLow: lo,
-                      ciHigh: hi, plays: plays, scores: nil, confidence: nil, shrinkage: nil, listeners: 1, familiarity: nil)
+        SongEffectRow(model: model, songId: id, context: "any", metric: "delta_hr_bpm",
+                      effect: EffectEstimate(value: est, ciLow: lo, ciHigh: hi), plays: plays, scores: nil, confidence: nil, shrinkage: nil, listeners: 1, familiarity: nil)
     }
 
     func testRecoveryWorkedByHand() {
@@ -20,8 +20,8 @@ final class EffectsAnalysisTests: XCTestCase {
         }
         // Estimated sensitivities in order u1 < u3 < u2: ranks (1, 3, 2) vs (1, 2, 3) → ρ = 0.5.
         let personas = [("u1", 0.6), ("u2", 1.3), ("u3", 1.1)].map {
-            PersonaEffectRow(model: "mixed", subject: $0.0, metric: "delta_hr_bpm", estimate: $0.1, se: nil, ciLow: nil,
-                             ciHigh: nil, plays: 10, kind: "sensitivity")
+            PersonaEffectRow(model: "mixed", subject: $0.0, metric: "delta_hr_bpm", effect: EffectEstimate(value: $0.1),
+                             plays: 10, kind: "sensitivity")
         }
         let r = EffectRecovery.compute(model: "mixed", metric: "delta_hr_bpm", songs: songs, personas: personas, truth: truth)
         XCTAssertEqual(r?.songs, 3)
@@ -30,7 +30,7 @@ final class EffectsAnalysisTests: XCTestCase {
         XCTAssertEqual(r?.coverage ?? .nan, 2.0 / 3, accuracy: 1e-12)
         XCTAssertEqual(r?.sensitivitySpearman ?? .nan, 0.5, accuracy: 1e-12)
         // The ema model has no intervals: coverage is absent, not zero.
-        let ema = songs.map { s -> SongEffectRow in var e = s; e.model = "ema"; e.ciLow = nil; e.ciHigh = nil; return e }
+        let ema = songs.map { s -> SongEffectRow in var e = s; e.model = "ema"; e.effect = EffectEstimate(value: s.effect.value); return e }
         XCTAssertNil(EffectRecovery.compute(model: "ema", metric: "delta_hr_bpm", songs: ema, personas: [], truth: truth)?.coverage)
     }
 
