@@ -8,7 +8,8 @@ base_j + lambda_j * s_i as 1 - exp(-t/tau) from the play start and relaxes back 
 exp(-t/tau) after it ends (tau = 50 s), so the previous play carries over. HR is
 written in the first and last 30 s of every play (`--hr-step` seconds apart) with
 N(0, noise) measurement noise. Writes plays.csv, hr.csv and truth.csv in the
-canonical formats (DESIGN section 4).
+canonical formats (DESIGN section 4); with --rr also rr.csv with a planted RMSSD
+effect per song.
 """
 import argparse
 import os
@@ -34,6 +35,38 @@ def write_csv(path, header, columns, chunk=500_000):
             f.write("\n")
 
 
+def write_rr(path, rng, subj, listener, lam, base, effect, song, prev_song, start, played, prev_played, prev_end):
+    """Beats in the first and last 60 s of every play: RR = 60000/base HR plus
+    independent N(0, (RMSSD(t)/sqrt 2)^2) deviations, so that the RMSSD of a window
+    is RMSSD(t) = 40 ms + the planted response (same onset, release and carry-over
+    as HR)."""
+    rows_s, rows_t, rows_rr = [], [], []
+    mean_rr = 60000.0 / base
+    for p in range(len(start)):
+        j = listener[p]
+        for lo, hi in ((0.0, min(60.0, played[p])), (max(0.0, played[p] - 60.0), played[p])):
+            n = int((hi - lo) * 1000 / mean_rr[j])
+            if n < 2:
+                continue
+            rel = lo + np.arange(1, n + 1) * mean_rr[j] / 1000
+            t = start[p] + rel
+            level = lam[j] * effect[song[p]] * (1 - np.exp(-rel / TAU))
+            if prev_end[p] > -1e11:
+                level += (lam[j] * effect[prev_song[p]] * (1 - np.exp(-prev_played[p] / TAU))
+                          * np.exp(-np.maximum(t - prev_end[p], 0) / TAU))
+            rmssd = np.maximum(5.0, 40.0 + level)
+            rr = mean_rr[j] + rng.normal(0, 1, n) * rmssd / np.sqrt(2)
+            rows_s.append(np.full(n, subj[p]))
+            rows_t.append(t)
+            rows_rr.append(rr)
+    if not rows_t:
+        return
+    t = np.concatenate(rows_t)
+    write_csv(path, "subject,timestamp,rr_ms,source",
+              [np.concatenate(rows_s), iso((t * 1000).astype(np.int64)), np.round(np.concatenate(rows_rr), 2),
+               np.full(len(t), "sim")])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", required=True)
@@ -43,6 +76,8 @@ def main():
     ap.add_argument("--seed", type=int, default=20260)
     ap.add_argument("--hr-step", type=float, default=15.0, help="seconds between HR samples in a window")
     ap.add_argument("--noise", type=float, default=1.0, help="HR measurement noise sd (bpm)")
+    ap.add_argument("--rr", action="store_true",
+                    help="also write rr.csv: beats in the first and last 60 s of each play, with a planted RMSSD effect")
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
     os.makedirs(a.out, exist_ok=True)
@@ -102,12 +137,23 @@ def main():
               [np.repeat(subj, 2 * k), iso((t.ravel() * 1000).astype(np.int64)), np.round(hr.ravel(), 2),
                np.full(n * 2 * k, "sim")])
 
+    rmssd_effect = rng.normal(3.0, 4.0, a.songs)
+    if a.rr:
+        write_rr(os.path.join(a.out, "rr.csv"), rng, subj, listener, lam, base, rmssd_effect, song, prev_song,
+                 start, played, prev_played, prev_end)
+
     truth_songs = np.char.add("s", np.arange(a.songs).astype(str))
     kinds = np.r_[np.full(a.songs, "song_effect"), np.full(a.listeners, "persona_sensitivity")]
     subjects = np.r_[np.full(a.songs, ""), np.char.add("u", np.arange(a.listeners).astype(str))]
     song_ids = np.r_[truth_songs, np.full(a.listeners, "")]
     metrics = np.r_[np.full(a.songs, "delta_hr_bpm"), np.full(a.listeners, "delta_hr_bpm")]
     values = np.r_[np.round(song_effect, 6), np.round(lam, 6)]
+    if a.rr:
+        kinds = np.r_[kinds, np.full(a.songs, "song_effect")]
+        subjects = np.r_[subjects, np.full(a.songs, "")]
+        song_ids = np.r_[song_ids, truth_songs]
+        metrics = np.r_[metrics, np.full(a.songs, "delta_rmssd_ms")]
+        values = np.r_[values, np.round(rmssd_effect, 6)]
     write_csv(os.path.join(a.out, "truth.csv"), "kind,subject,song_id,metric,value",
               [kinds, subjects, song_ids, metrics, values])
 

@@ -41,9 +41,12 @@ public struct EffectRecovery: Equatable, Sendable {
     public static func compute(model: String, metric: String, songs: [SongEffectRow], personas: [PersonaEffectRow],
                                truth: [PlantedEffect], minPlays: Int = 10) -> EffectRecovery? {
         var planted: [String: Double] = [:], sensitivity: [String: Double] = [:]
-        for t in truth where t.metric == metric || t.kind == "persona_sensitivity" {
+        // A sensitivity row for this metric wins over one for another (or no) metric.
+        for t in truth {
             if t.kind == "song_effect" && t.metric == metric { planted[t.songId] = t.value }
-            if t.kind == "persona_sensitivity" { sensitivity[t.subject] = t.value }
+            if t.kind == "persona_sensitivity" && (t.metric == metric || sensitivity[t.subject] == nil) {
+                sensitivity[t.subject] = t.value
+            }
         }
         var est: [Double] = [], tru: [Double] = [], covered = 0, intervals = 0
         for row in songs where row.model == model && row.metric == metric && row.context == "any" && row.plays >= minPlays {
