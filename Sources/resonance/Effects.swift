@@ -22,7 +22,7 @@ struct Effects: ParsableCommand {
     @Argument(help: ArgumentHelp("Workspace folder.", valueName: "workspace"))
     var workspace: String
 
-    @Option(help: "Model to run: ema, mixed or both.")
+    @Option(help: "ema (the product's learning rule), mixed (random-effects model) or both.")
     var model: ModelChoice = .both
 
     func run() throws {
