@@ -83,7 +83,8 @@ enum MixedEffects {
                                            playedS: row.playedS, windowS: windowS, onsetS: onset)
             }
             d.append(song: x.song[p], listener: x.listener[p], context: x.context[p], slot: x.slot[p], y: y, exposure: exposure,
-                     previousSong: x.previous[p].map { x.song[$0] }, carry: carry > 1e-4 ? carry : 0, start: start)
+                     previousSong: x.previous[p].map { x.song[$0] }, carry: carry > 1e-4 ? carry : 0,
+                     group: row.playedS < 2 * windowS ? 1 : 0, start: start)
         }
         return d
     }

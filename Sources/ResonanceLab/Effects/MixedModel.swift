@@ -21,8 +21,8 @@ public struct MixedFit: Sendable {
     /// Mean song effect m and between-song variance τ².
     public var songMean: Double
     public var songTau2: Double
-    /// Residual variance σ².
-    public var sigma2: Double
+    /// Residual variance σ² of each variance group (`ResponseData.group`).
+    public var sigma2: [Double]
     /// λ (sensitivity) or a (additive) per listener, and its posterior variance.
     public var listener: [Double]
     public var listenerVariance: [Double]
@@ -52,6 +52,11 @@ public struct MixedFit: Sendable {
         return d.exposure[p] * song[Int(d.song[p])] - (q >= 0 ? d.carry[p] * song[q] : 0)
     }
 
+    /// Weight 1/σ² of play p in every sufficient statistic (weighted least squares).
+    func weight(_ d: ResponseData, _ p: Int) -> Double {
+        1 / sigma2[Int(d.group[p])]
+    }
+
     /// The listener's multiplier of the song terms in play p.
     func scale(_ d: ResponseData, _ p: Int) -> Double {
         term == .sensitivity ? listener[Int(d.listener[p])] : 1
@@ -70,7 +75,9 @@ public struct MixedFit: Sendable {
 ///     y_p = β_c + δ_t + e_p·s_i + a_j + ε_p                      (additive, skip)
 ///
 /// s_i ~ N(m, τ²) are the song random effects, λ_j ~ N(1, ω²) listener sensitivities
-/// with mean fixed at 1 (or a_j ~ N(0, ω²)), ε ~ N(0, σ²), e_p the play's exposure,
+/// with mean fixed at 1 (or a_j ~ N(0, ω²)), ε ~ N(0, σ²_g) with a separate σ² for
+/// plays whose start and end windows overlap (`ResponseData.group`), e_p the
+/// play's exposure,
 /// k_p the carry-over of the previous play's song q still wearing off (`Exposure`),
 /// x_p the start value centred on the listener's mean (regression to the mean).
 /// Without the carry-over term the release of the previous song's effect biases
@@ -100,7 +107,7 @@ public enum MixedModel {
             song: (0..<d.songs).map { songPlays[$0] > 0 ? yMean / meanExposure : .nan },
             songVariance: [Double](repeating: .nan, count: d.songs), songShrinkage: [Double](repeating: .nan, count: d.songs),
             songPlays: songPlays, songMean: yMean / meanExposure, songTau2: max(yVar, 1e-12) / (meanExposure * meanExposure),
-            sigma2: max(yVar, 1e-12), listener: [Double](repeating: term == .sensitivity ? 1 : 0, count: d.listeners),
+            sigma2: [max(yVar, 1e-12), max(yVar, 1e-12)], listener: [Double](repeating: term == .sensitivity ? 1 : 0, count: d.listeners),
             listenerVariance: [Double](repeating: .nan, count: d.listeners), listenerPlays: listenerPlays,
             listenerOmega2: term == .sensitivity ? 0.25 : max(yVar, 1e-12),
             context: [Double](repeating: 0, count: d.contexts), slot: [Double](repeating: 0, count: d.slots),
@@ -117,22 +124,25 @@ public enum MixedModel {
             fixed.update(&fit, d, xc: xc, music: music)
             updateSongs(&fit, d, xc: xc, songA: &songA)
             updateListeners(&fit, d, xc: xc, listenerA: &listenerA)
-            // σ²: EM update, the squared residuals plus the posterior variance each
-            // random effect leaves in the fitted values.
-            var rss = 0.0
+            // σ² per group: EM update, the squared residuals plus the posterior
+            // variance the song and listener effects leave in each fitted value.
+            var rss = [0.0, 0.0], count = [0.0, 0.0]
             for p in 0..<n {
                 let e = d.y[p] - fixed.value(fit, d, xc, p) - fit.music(d, p)
-                rss += e * e
+                let i = Int(d.song[p]), j = Int(d.listener[p]), z = d.exposure[p] * fit.scale(d, p)
+                let u = fit.term == .sensitivity ? fit.songTerm(d, p) : 1
+                let g = Int(d.group[p])
+                rss[g] += e * e + z * z * fit.songVariance[i] + u * u * fit.listenerVariance[j]
+                count[g] += 1
             }
-            for i in 0..<d.songs where songPlays[i] > 0 { rss += songA[i] * fit.songVariance[i] }
-            for j in 0..<d.listeners where listenerPlays[j] > 0 { rss += listenerA[j] * fit.listenerVariance[j] }
-            fit.sigma2 = max(rss / Double(n), 1e-12 * max(yVar, 1e-12))
+            let floor = 1e-12 * max(yVar, 1e-12)
+            for g in 0..<2 where count[g] > 0 { fit.sigma2[g] = max(rss[g] / count[g], floor) }
             let scale = fit.songTau2.squareRoot() + 1e-12
             // τ² is compared on the scale of a typical song's sampling variance so that
             // a τ² heading to zero does not keep the fit running.
             let typicalA = songA.reduce(0, +) / Double(max(1, songPlays.filter { $0 > 0 }.count))
-            var change = abs(fit.sigma2 - before.2) / fit.sigma2
-                + abs(fit.songTau2 - before.3) / (fit.songTau2 + fit.sigma2 / max(typicalA, 1e-12))
+            var change = abs(fit.songTau2 - before.3) / (fit.songTau2 + 1 / max(typicalA, 1e-300))
+            for g in 0..<2 { change = max(change, abs(fit.sigma2[g] - before.2[g]) / fit.sigma2[g]) }
             change = max(change, abs(fit.startSlope - before.4))
             for i in 0..<d.songs where songPlays[i] > 0 { change = max(change, abs(fit.song[i] - before.0[i]) / scale) }
             for j in 0..<d.listeners where listenerPlays[j] > 0 { change = max(change, abs(fit.listener[j] - before.1[j])) }
@@ -142,7 +152,7 @@ public enum MixedModel {
         // shrinkage: Var(s_i − ŝ_i) = v_i + B_i²·Var(m̂) (Morris 1983, JASA 78:47).
         var precisionOfMean = 0.0
         for i in 0..<d.songs where songPlays[i] > 0 && songA[i] > 0 {
-            precisionOfMean += 1 / (fit.songTau2 + fit.sigma2 / songA[i])
+            precisionOfMean += 1 / (fit.songTau2 + 1 / songA[i])
         }
         let varMean = precisionOfMean > 0 ? 1 / precisionOfMean : 0
         for i in 0..<d.songs where songPlays[i] > 0 {
@@ -167,30 +177,30 @@ public enum MixedModel {
         // Jacobi step for the songs coupled by carry-over: each play informs its own
         // song (weight e·λ) and the previous one (weight −k·λ), the other held fixed.
         for p in 0..<d.count {
-            let lambda = fit.scale(d, p)
+            let lambda = fit.scale(d, p), w = fit.weight(d, p)
             let r = d.y[p] - fixedPart.value(p) - fit.offset(d, p)
             let i = Int(d.song[p]), q = Int(d.previousSong[p])
             let current = d.exposure[p] * fit.song[i], previous = q >= 0 ? d.carry[p] * fit.song[q] : 0
             let z = d.exposure[p] * lambda
-            songA[i] += z * z
-            b[i] += z * (r + lambda * previous)
+            songA[i] += w * z * z
+            b[i] += w * z * (r + lambda * previous)
             if q >= 0 {
                 let zq = -d.carry[p] * lambda
-                songA[q] += zq * zq
-                b[q] += zq * (r - lambda * current)
+                songA[q] += w * zq * zq
+                b[q] += w * zq * (r - lambda * current)
             }
         }
-        // m and τ² by marginal maximum likelihood from the songs' least-squares
-        // estimates B/A (sampling variance σ²/A), then each song's posterior.
+        // m and τ² by marginal maximum likelihood from the songs' weighted
+        // least-squares estimates B/A (sampling variance 1/A), then each posterior.
         var estimates: [Double] = [], variances: [Double] = []
         for i in 0..<d.songs where fit.songPlays[i] > 0 && songA[i] > 0 {
-            estimates.append(b[i] / songA[i]); variances.append(fit.sigma2 / songA[i])
+            estimates.append(b[i] / songA[i]); variances.append(1 / songA[i])
         }
         (fit.songMean, fit.songTau2) = VarianceComponent.fit(estimates: estimates, variances: variances, fixedMean: nil,
                                                              tau2: fit.songTau2)
         for i in 0..<d.songs where fit.songPlays[i] > 0 {
-            let precision = songA[i] / fit.sigma2 + 1 / fit.songTau2
-            fit.song[i] = (b[i] / fit.sigma2 + fit.songMean / fit.songTau2) / precision
+            let precision = songA[i] + 1 / fit.songTau2
+            fit.song[i] = (b[i] + fit.songMean / fit.songTau2) / precision
             fit.songVariance[i] = 1 / precision
             fit.songShrinkage[i] = (1 / fit.songTau2) / precision
         }
@@ -207,21 +217,21 @@ public enum MixedModel {
             let songs = fit.songTerm(d, p)
             let u = sensitivity ? songs : 1
             let r = d.y[p] - fixedPart.value(p) - (sensitivity ? 0 : songs)
-            let j = Int(d.listener[p])
-            listenerA[j] += u * u
-            b[j] += u * r
+            let j = Int(d.listener[p]), w = fit.weight(d, p)
+            listenerA[j] += w * u * u
+            b[j] += w * u * r
         }
         let prior = sensitivity ? 1.0 : 0.0
         var estimates: [Double] = [], variances: [Double] = []
         for j in 0..<d.listeners where fit.listenerPlays[j] > 0 && listenerA[j] > 0 {
-            estimates.append(b[j] / listenerA[j]); variances.append(fit.sigma2 / listenerA[j])
+            estimates.append(b[j] / listenerA[j]); variances.append(1 / listenerA[j])
         }
         fit.listenerOmega2 = VarianceComponent.fit(estimates: estimates, variances: variances, fixedMean: prior,
                                                    tau2: fit.listenerOmega2).tau2
         var sum = 0.0, count = 0.0
         for j in 0..<d.listeners where fit.listenerPlays[j] > 0 {
-            let precision = listenerA[j] / fit.sigma2 + 1 / fit.listenerOmega2
-            fit.listener[j] = (b[j] / fit.sigma2 + prior / fit.listenerOmega2) / precision
+            let precision = listenerA[j] + 1 / fit.listenerOmega2
+            fit.listener[j] = (b[j] + prior / fit.listenerOmega2) / precision
             fit.listenerVariance[j] = 1 / precision
             sum += fit.listener[j]; count += 1
         }

@@ -17,6 +17,10 @@ public struct ResponseData: Sendable {
     /// play's measured change (see `Exposure.carryOver`).
     public var previousSong: [Int32] = []
     public var carry: [Double] = []
+    /// Residual-variance group of each play (0 or 1): plays too short for separate
+    /// start and end windows share samples between them, so their change is far
+    /// less noisy than a full play's and must not pool into one σ².
+    public var group: [UInt8] = []
     /// Value at the start of the play (bpm or ms); empty when the model has no
     /// start-value covariate.
     public var start: [Double] = []
@@ -32,7 +36,8 @@ public struct ResponseData: Sendable {
     public var count: Int { y.count }
 
     public mutating func append(song: Int, listener: Int, context: Int, slot: Int, y: Double, exposure: Double,
-                                previousSong: Int? = nil, carry: Double = 0, start: Double?) {
+                                previousSong: Int? = nil, carry: Double = 0, group: Int = 0, start: Double?) {
+        self.group.append(group == 0 ? 0 : 1)
         self.song.append(Int32(song)); self.listener.append(Int32(listener))
         self.previousSong.append(Int32(carry > 0 ? previousSong ?? -1 : -1)); self.carry.append(carry > 0 && previousSong != nil ? carry : 0)
         self.context.append(Int32(context)); self.slot.append(Int32(slot))

@@ -18,23 +18,23 @@ extension MixedModel {
         var a: [Int: Double] = [:], b: [Int: Double] = [:], n: [Int: Int] = [:]
         for p in 0..<d.count {
             let key = Int(d.song[p]) * d.contexts + Int(d.context[p])
-            let z = d.exposure[p] * fit.scale(d, p)
+            let z = d.exposure[p] * fit.scale(d, p), w = fit.weight(d, p)
             let r = d.y[p] - fixedPart.value(p) - fit.music(d, p)
-            a[key, default: 0] += z * z; b[key, default: 0] += z * r; n[key, default: 0] += 1
+            a[key, default: 0] += w * z * z; b[key, default: 0] += w * z * r; n[key, default: 0] += 1
         }
         let keys = a.keys.sorted()
         guard !keys.isEmpty else { return [] }
         let cellA = keys.map { a[$0] ?? 0 }, cellB = keys.map { b[$0] ?? 0 }
         let informative = keys.indices.filter { cellA[$0] > 0 }
         let kappa2 = VarianceComponent.fit(estimates: informative.map { cellB[$0] / cellA[$0] },
-                                           variances: informative.map { fit.sigma2 / cellA[$0] },
+                                           variances: informative.map { 1 / cellA[$0] },
                                            fixedMean: 0, tau2: fit.songTau2).tau2
         return keys.indices.compactMap { g in
             guard let count = n[keys[g]], count >= minPlays else { return nil }
             let i = keys[g] / d.contexts
-            let precision = cellA[g] / fit.sigma2 + 1 / kappa2
+            let precision = cellA[g] + 1 / kappa2
             return SongContextEffect(song: i, context: keys[g] % d.contexts,
-                                     estimate: fit.song[i] + cellB[g] / fit.sigma2 / precision,
+                                     estimate: fit.song[i] + cellB[g] / precision,
                                      variance: fit.songVariance[i] + 1 / precision, plays: count)
         }
     }

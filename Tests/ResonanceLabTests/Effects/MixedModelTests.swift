@@ -50,7 +50,7 @@ final class MixedModelTests: XCTestCase {
             let carried = previous[j].map { lambda[j] * truth[$0.song] * k } ?? 0
             let y = contextShift[c] + slotShift[t] + e * lambda[j] * truth[i] - carried + rng.normal(mean: 0, sd: 2.5)
             d.append(song: i, listener: j, context: c, slot: t, y: y, exposure: e,
-                     previousSong: previous[j]?.song, carry: k, start: x)
+                     previousSong: previous[j]?.song, carry: k, group: played < 60 ? 1 : 0, start: x)
             previous[j] = (i, played)
         }
         return Simulation(data: d, songTruth: truth, sensitivityTruth: lambda)
