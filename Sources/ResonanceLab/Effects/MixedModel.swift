@@ -176,19 +176,25 @@ public enum MixedModel {
         let fixedPart = FixedPart(fit: fit, d: d, xc: xc)
         // Jacobi step for the songs coupled by carry-over: each play informs its own
         // song (weight e·λ) and the previous one (weight −k·λ), the other held fixed.
+        // The other song's term is only estimated: its posterior variance is added to
+        // the play's noise, so that information is not counted twice.
+        func known(_ v: Double) -> Double { v.isFinite ? v : 0 }
         for p in 0..<d.count {
-            let lambda = fit.scale(d, p), w = fit.weight(d, p)
+            let lambda = fit.scale(d, p), sigma2 = 1 / fit.weight(d, p)
             let r = d.y[p] - fixedPart.value(p) - fit.offset(d, p)
             let i = Int(d.song[p]), q = Int(d.previousSong[p])
-            let current = d.exposure[p] * fit.song[i], previous = q >= 0 ? d.carry[p] * fit.song[q] : 0
             let z = d.exposure[p] * lambda
-            songA[i] += w * z * z
-            b[i] += w * z * (r + lambda * previous)
-            if q >= 0 {
-                let zq = -d.carry[p] * lambda
-                songA[q] += w * zq * zq
-                b[q] += w * zq * (r - lambda * current)
+            guard q >= 0 else {
+                songA[i] += z * z / sigma2
+                b[i] += z * r / sigma2
+                continue
             }
+            let zq = -d.carry[p] * lambda
+            let wi = 1 / (sigma2 + zq * zq * known(fit.songVariance[q])), wq = 1 / (sigma2 + z * z * known(fit.songVariance[i]))
+            songA[i] += wi * z * z
+            b[i] += wi * z * (r - zq * fit.song[q])
+            songA[q] += wq * zq * zq
+            b[q] += wq * zq * (r - z * fit.song[i])
         }
         // m and τ² by marginal maximum likelihood from the songs' weighted
         // least-squares estimates B/A (sampling variance 1/A), then each posterior.
