@@ -11,13 +11,14 @@ public enum EffectsStage {
     public static func run(plays: [SessionPlayRow], models: [EffectModel], registry: ConstantsRegistry,
                            jobs: Int = 1) throws -> EffectTables {
         let index = PlayIndex(plays)
-        var out = EffectTables()
-        for model in models {
+        // The models are independent: run them side by side, outputs in `models` order.
+        let tables = try Parallel.map(models, jobs: jobs) { model -> EffectTables in
             switch model {
-            case .ema: out = out + EMAEffects.run(index, registry: registry)
-            case .mixed: out = out + (try MixedEffects.run(index, registry: registry, jobs: jobs))
+            case .ema: return EMAEffects.run(index, registry: registry)
+            case .mixed: return try MixedEffects.run(index, registry: registry, jobs: jobs)
             }
         }
+        let out = tables.reduce(EffectTables(), +)
         return out
     }
 }

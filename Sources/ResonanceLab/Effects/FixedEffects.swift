@@ -46,10 +46,10 @@ struct FixedEffects {
 
     /// Refits β, δ, γ to y − music; β and δ are then centred to play-weighted zero
     /// means (the intercept is left to the music term, see `MixedModel`).
-    func update(_ fit: inout MixedFit, _ d: ResponseData, xc: [Double], music: [Double]) {
+    func update(_ fit: inout MixedFit, _ d: ResponseData, xc: [Double]) {
         var rhs = [Double](repeating: 0, count: size)
         for p in 0..<d.count {
-            let r = d.y[p] - music[p]
+            let r = d.y[p] - fit.music(d, p)
             rhs[0] += r
             let c = Int(d.context[p]), t = Int(d.slot[p])
             if c > 0 { rhs[c] += r }

@@ -116,12 +116,10 @@ public enum MixedModel {
         let fixed = FixedEffects(d, xc: xc)
         let maxIterations = Int(k.values["max_iterations"]), tol = k.values["tolerance"]
         var songA = [Double](repeating: 0, count: d.songs), listenerA = [Double](repeating: 0, count: d.listeners)
-        var music = [Double](repeating: 0, count: n)
         while fit.iterations < maxIterations {
             fit.iterations += 1
             let before = (fit.song, fit.listener, fit.sigma2, fit.songTau2, fit.startSlope)
-            for p in 0..<n { music[p] = fit.music(d, p) }
-            fixed.update(&fit, d, xc: xc, music: music)
+            fixed.update(&fit, d, xc: xc)
             updateSongs(&fit, d, xc: xc, songA: &songA)
             updateListeners(&fit, d, xc: xc, listenerA: &listenerA)
             // σ² per group: EM update, the squared residuals plus the posterior
