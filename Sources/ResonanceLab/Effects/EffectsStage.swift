@@ -18,7 +18,6 @@ public enum EffectsStage {
             case .mixed: return try MixedEffects.run(index, registry: registry, jobs: jobs)
             }
         }
-        let out = tables.reduce(EffectTables(), +)
-        return out
+        return tables.reduce(EffectTables(), +)
     }
 }

@@ -71,29 +71,28 @@ public struct MixedFit: Sendable {
 /// The toolkit's model of per-play responses (written here: no listed package fits
 /// it). For play p of song i by listener j in context c and time slot t:
 ///
-///     y_p = β_c + δ_t + γ·(x_p − x̄_j) + λ_j·(e_p·s_i − k_p·s_q) + ε_p   (sensitivity)
-///     y_p = β_c + δ_t + e_p·s_i + a_j + ε_p                      (additive, skip)
+///     y_p = β_c + δ_t + γ·(x_p − x̄_j) + λ_j·(e_p·s_i − k_p·s_q) + ε_p   (ΔHR, ΔRMSSD)
+///     y_p = β_c + δ_t + s_i + a_j + ε_p                                  (skip)
 ///
-/// s_i ~ N(m, τ²) are the song random effects, λ_j ~ N(1, ω²) listener sensitivities
-/// with mean fixed at 1 (or a_j ~ N(0, ω²)), ε ~ N(0, σ²_g) with a separate σ² for
-/// plays whose start and end windows overlap (`ResponseData.group`), e_p the
-/// play's exposure,
-/// k_p the carry-over of the previous play's song q still wearing off (`Exposure`),
-/// x_p the start value centred on the listener's mean (regression to the mean).
-/// Without the carry-over term the release of the previous song's effect biases
-/// every song by a constant share of the mean effect and intervals under-cover. β and δ are play-weighted to sum
-/// to zero: with no music-free control periods a constant drift cannot be told from
-/// the average song effect, and, as in the product, the mean change is attributed
-/// to the music.
+/// - s_i ~ N(m, τ²): song random effects; λ_j ~ N(1, ω²): listener sensitivities,
+///   mean fixed at 1 so s is the population-average effect (or a_j ~ N(0, ω²)).
+/// - e_p: the play's exposure, the share of the full effect its change can show;
+///   k_p: the carry-over of the previous play's song q still wearing off (`Exposure`).
+///   Without k the release of the previous effect biases every song by a constant
+///   share of the mean effect and intervals under-cover.
+/// - x_p: the start value centred on the listener's mean (regression to the mean).
+/// - ε ~ N(0, σ²_g), a separate σ² for plays whose start and end windows overlap.
+/// - β, δ are play-weighted to sum to zero: with no music-free control periods a
+///   constant drift cannot be told from the average song effect, and, as in the
+///   product, the mean change is attributed to the music.
 ///
-/// Fitted by alternating conditional updates with EM steps for the variance
-/// components (Dempster, Laird & Rubin 1977; Laird & Ware 1982): fixed effects by
-/// least squares from per-cell sufficient statistics; songs and listeners by their
-/// conditional posterior (best linear unbiased predictor), so songs with few plays
-/// shrink towards m; m, τ² and ω² by marginal maximum likelihood given the rest
-/// (`VarianceComponent`; with hundreds of songs the REML correction of τ² is below
-/// 1 %), σ² by its EM update. Every pass is O(plays)
-/// over flat arrays; no plays × songs matrix is ever formed.
+/// Fitted by alternating conditional updates (Laird & Ware 1982, Biometrics 38:963):
+/// fixed effects by least squares from per-cell sufficient statistics; songs and
+/// listeners by their conditional posterior (best linear unbiased predictor), so
+/// songs with few plays shrink towards m; m, τ² and ω² by marginal maximum
+/// likelihood given the rest (`VarianceComponent`; with hundreds of songs the REML
+/// correction of τ² is below 1 %); σ² by its EM update (Dempster, Laird & Rubin
+/// 1977). Every pass is O(plays) over flat arrays; no plays × songs matrix is formed.
 public enum MixedModel {
     public static func fit(_ d: ResponseData, term: ListenerTerm, constants k: MixedModelConstants) -> MixedFit {
         let n = d.count
@@ -167,7 +166,8 @@ public enum MixedModel {
         return (0..<d.count).map { p in d.start[p] - sum[Int(d.listener[p])] / count[Int(d.listener[p])] }
     }
 
-    /// Conditional posterior of every song given the rest, then the EM update of m, τ².
+    /// Conditional posterior of every song given the rest, after m and τ² by
+    /// marginal maximum likelihood.
     static func updateSongs(_ fit: inout MixedFit, _ d: ResponseData, xc: [Double], songA: inout [Double]) {
         var b = [Double](repeating: 0, count: d.songs)
         for i in songA.indices { songA[i] = 0 }
@@ -210,7 +210,7 @@ public enum MixedModel {
         }
     }
 
-    /// Conditional posterior of every listener given the rest, the EM update of ω²,
+    /// Conditional posterior of every listener given the rest, ω² by marginal ML,
     /// and (sensitivity) the rescaling that keeps the mean λ at 1.
     static func updateListeners(_ fit: inout MixedFit, _ d: ResponseData, xc: [Double], listenerA: inout [Double]) {
         var b = [Double](repeating: 0, count: d.listeners)
