@@ -13,8 +13,12 @@ struct Resonance: ParsableCommand {
             """,
         version: ResonanceLabInfo.version,
         subcommands: [
+            Import.self,
             Sessions.self,
             Effects.self,
+            Validate.self,
+            Constants.self,
+            Personas.self,
         ]
     )
 }

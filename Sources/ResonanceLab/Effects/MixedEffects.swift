@@ -10,7 +10,7 @@ enum MixedEffects {
         let fits = try Parallel.map(EffectMetric.allCases, jobs: jobs) { metric -> (ResponseData, MixedFit, [SongContextEffect]) in
             let d = data(x, metric, sessions, k)
             let fit = MixedModel.fit(d, term: metric == .skip ? .additive : .sensitivity, constants: k)
-            let cells = MixedModel.songContextEffects(fit, d, xc: MixedModel.centredStart(d),
+            let cells = MixedModel.songContextEffects(fit, d, xc: MixedModel.centredStart(d, fit),
                                                       minPlays: Int(k.values["min_cell_plays"]))
             return (d, fit, cells)
         }
@@ -59,7 +59,7 @@ enum MixedEffects {
     /// whose HRV came from R-R intervals at both ends; skip: every play.
     static func data(_ x: PlayIndex, _ metric: EffectMetric, _ c: SessionConstants, _ k: MixedModelConstants) -> ResponseData {
         var d = ResponseData(songs: x.songIds.count, listeners: x.subjects.count, contexts: x.contexts.count, slots: x.slots.count)
-        let onset = k.values["onset_time_constant_s"]
+        let onset = k.values["onset_time_constant_s"], release = k.values["release_time_constant_s"]
         let windowS = metric == .deltaRMSSD ? c.values["play_rr_window_seconds"] : c.values["play_hr_window_seconds"]
         for p in 0..<x.count {
             let row = x.plays[p], bio = row.biometrics
@@ -74,19 +74,28 @@ enum MixedEffects {
                 d.append(song: x.song[p], listener: x.listener[p], context: x.context[p], slot: x.slot[p], y: y, exposure: 1, start: nil)
                 continue
             }
-            let exposure = Exposure.fraction(playedS: row.playedS, windowS: windowS, onsetS: onset)
+            let exposure = Exposure.relative(playedS: row.playedS, durationS: fullDuration(row), windowS: windowS, onsetS: onset)
             guard exposure > 0, let start else { continue }
             var carry = 0.0
             if let q = x.previous[p] {
                 let prev = x.plays[q]
-                carry = Exposure.carryOver(previousPlayedS: prev.playedS, gapS: Double(row.startedAtMs - prev.endedAtMs) / 1000,
-                                           playedS: row.playedS, windowS: windowS, onsetS: onset)
+                carry = Exposure.carryOver(previousPlayedS: prev.playedS, previousDurationS: fullDuration(prev),
+                                           gapS: Double(row.startedAtMs - prev.endedAtMs) / 1000, playedS: row.playedS,
+                                           windowS: windowS, onsetS: onset, releaseS: release)
             }
             d.append(song: x.song[p], listener: x.listener[p], context: x.context[p], slot: x.slot[p], y: y, exposure: exposure,
                      previousSong: x.previous[p].map { x.song[$0] }, carry: carry > 1e-4 ? carry : 0,
-                     group: row.playedS < 2 * windowS ? 1 : 0, start: start)
+                     group: row.playedS < 2 * windowS ? 1 : 0,
+                     startShare: Exposure.startShare(playedS: row.playedS, durationS: fullDuration(row), windowS: windowS, onsetS: onset),
+                     start: start)
         }
         return d
+    }
+
+    /// The song's full duration (s): played / listened fraction; the played time when
+    /// the media duration was unknown (fraction 1).
+    static func fullDuration(_ row: SessionPlayRow) -> Double {
+        row.listenFraction > 0 ? row.playedS / row.listenFraction : row.playedS
     }
 
     /// The product's scores a typical play of each song would earn under the fitted

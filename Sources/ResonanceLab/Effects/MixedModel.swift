@@ -98,7 +98,6 @@ public enum MixedModel {
         let n = d.count
         var songPlays = [Int](repeating: 0, count: d.songs), listenerPlays = [Int](repeating: 0, count: d.listeners)
         for p in 0..<n { songPlays[Int(d.song[p])] += 1; listenerPlays[Int(d.listener[p])] += 1 }
-        let xc = centredStart(d)
         let yMean = n > 0 ? d.y.reduce(0, +) / Double(n) : 0
         let yVar = n > 1 ? d.y.reduce(0) { $0 + ($1 - yMean) * ($1 - yMean) } / Double(n - 1) : 1
         let meanExposure = n > 0 ? max(1e-6, d.exposure.reduce(0, +) / Double(n)) : 1
@@ -112,12 +111,14 @@ public enum MixedModel {
             context: [Double](repeating: 0, count: d.contexts), slot: [Double](repeating: 0, count: d.slots),
             startSlope: 0, iterations: 0, converged: n == 0, term: term)
         guard n > 0 else { return fit }
-        let fixed = FixedEffects(d, xc: xc)
         let maxIterations = Int(k.values["max_iterations"]), tol = k.values["tolerance"]
         var songA = [Double](repeating: 0, count: d.songs), listenerA = [Double](repeating: 0, count: d.listeners)
         while fit.iterations < maxIterations {
             fit.iterations += 1
             let before = (fit.song, fit.listener, fit.sigma2, fit.songTau2, fit.startSlope)
+            // The start value net of the current song's own onset (re-centred).
+            let xc = centredStart(d, fit)
+            let fixed = FixedEffects(d, xc: xc)
             fixed.update(&fit, d, xc: xc)
             updateSongs(&fit, d, xc: xc, songA: &songA)
             updateListeners(&fit, d, xc: xc, listenerA: &listenerA)
@@ -158,12 +159,19 @@ public enum MixedModel {
         return fit
     }
 
-    /// Start values centred on each listener's mean (empty without start values).
-    static func centredStart(_ d: ResponseData) -> [Double] {
+    /// Start values minus the current song's modelled onset in the start window,
+    /// centred on each listener's mean (empty without start values).
+    static func centredStart(_ d: ResponseData, _ fit: MixedFit) -> [Double] {
         guard !d.start.isEmpty else { return [] }
         var sum = [Double](repeating: 0, count: d.listeners), count = [Double](repeating: 0, count: d.listeners)
-        for p in 0..<d.count { sum[Int(d.listener[p])] += d.start[p]; count[Int(d.listener[p])] += 1 }
-        return (0..<d.count).map { p in d.start[p] - sum[Int(d.listener[p])] / count[Int(d.listener[p])] }
+        var x = [Double](repeating: 0, count: d.count)
+        for p in 0..<d.count {
+            let s = fit.song[Int(d.song[p])]
+            x[p] = d.start[p] - (s.isFinite ? fit.scale(d, p) * s * d.startShare[p] : 0)
+            sum[Int(d.listener[p])] += x[p]; count[Int(d.listener[p])] += 1
+        }
+        for p in 0..<d.count { x[p] -= sum[Int(d.listener[p])] / count[Int(d.listener[p])] }
+        return x
     }
 
     /// Conditional posterior of every song given the rest, after m and τ² by

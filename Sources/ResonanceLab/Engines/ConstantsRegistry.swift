@@ -68,6 +68,8 @@ public struct ConstantsRegistry: Sendable, Equatable {
     /// Every engine the toolkit runs, in the order `constants show` lists them.
     public static let specs: [EngineSpec] = [
         SessionConstants.spec, ImpactConstants.spec, SongEffectConstants.spec, MixedModelConstants.spec,
+        StressConstants.spec, StateConstants.spec, ReadinessConstants.spec, TrendConstants.spec,
+        ZoneConstants.spec,
     ]
 
     /// Engine name → (version, name → value).
@@ -190,4 +192,10 @@ public struct ConstantsRegistry: Sendable, Equatable {
 
     /// SHA-256 of the versions and values in force (provenance of every output).
     public var digest: String { SHA256.hex(canonicalJSON) }
+
+    /// `{constants_version, constants_digest}`: what every output records about the
+    /// constants that produced it.
+    public var provenance: JSONValue {
+        .object(["constants_version": .string(version), "constants_digest": .string(digest)])
+    }
 }

@@ -65,8 +65,11 @@ public enum CSVError: Error, CustomStringConvertible, Equatable {
 /// Streaming CSV reader on libcsv (strict RFC 4180 quoting).
 ///
 /// Memory is bounded by the chunk size plus the longest record, whatever the file
-/// size: the file is read in fixed-size chunks and each chunk is handed to libcsv one
-/// physical line at a time, which is what lets every record carry its line number.
+/// size: the file is read in fixed-size chunks and handled one physical line at a
+/// time, which is what lets every record carry its line number. A line without
+/// any quote character outside a quoted record is split in place (fields trimmed
+/// of spaces and tabs, as libcsv does for unquoted fields); every other line goes
+/// through libcsv, so quoting keeps libcsv's strict semantics.
 public final class CSVReader {
     public let path: String
     public let chunkSize: Int
@@ -94,31 +97,99 @@ public final class CSVReader {
 
         let state = ParseState()
         let context = Unmanaged.passUnretained(state).toOpaque()
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        var line = 1
+        // One spare byte so that a last line without a newline can be NUL-terminated.
+        var capacity = max(chunkSize, 1) + 1
+        var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        // Field offsets and lengths of the current plain line (grown on demand).
+        var fieldCapacity = 64
+        var starts = UnsafeMutablePointer<Int>.allocate(capacity: fieldCapacity)
+        var lengths = UnsafeMutablePointer<Int>.allocate(capacity: fieldCapacity)
+        defer { starts.deallocate(); lengths.deallocate() }
+        var start = 0, end = 0, line = 1, eof = false
 
         func drain() throws {
             try state.withRecords { record in try body(record) }
         }
 
-        while true {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, chunkSize, file) }
-            if n == 0 { break }
-            try chunk.withUnsafeBytes { raw in
-                let bytes = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                var offset = 0
-                while offset < n {
-                    let rest = n - offset
-                    let newline = memchr(bytes + offset, 0x0A, rest)
-                    let segment = newline.map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes + offset) + 1 } ?? rest
-                    if state.fieldCount == 0 && parser.pstate == 0 { state.recordLine = line }
-                    let used = csv_parse(&parser, bytes + offset, segment, fieldCallback, rowCallback, context)
-                    if used != segment { try fail(&parser, state: state, line: line) }
-                    try drain()
-                    offset += segment
-                    if newline != nil { line += 1 }
-                }
+        /// One physical line `buffer[from..<to]`; `to` holds its '\n' (or is the end).
+        func handle(_ from: Int, _ to: Int, terminated: Bool) throws {
+            let idle = state.fieldCount == 0 && parser.pstate == 0
+            var stop = to
+            if stop > from, buffer[stop - 1] == 0x0D { stop -= 1 }
+            if idle, memchr(buffer + from, 0x22, to - from) == nil, memchr(buffer + from, 0x0D, stop - from) == nil {
+                guard stop > from else { return }
+                try splitPlain(from, stop, line: line, body)
+                return
             }
+            if idle { state.recordLine = line }
+            let length = to - from + (terminated ? 1 : 0)
+            if csv_parse(&parser, buffer + from, length, fieldCallback, rowCallback, context) != length {
+                try fail(&parser, state: state, line: line)
+            }
+            try drain()
+        }
+
+        /// Splits a quote-free line in place: delimiters become NULs, fields trimmed.
+        func splitPlain(_ from: Int, _ stop: Int, line: Int, _ body: (CSVRecord) throws -> Void) throws {
+            var fields = 0
+            var fieldStart = from
+            var i = from
+            while true {
+                if i == stop || buffer[i] == delimiter {
+                    var a = fieldStart, b = i
+                    while a < b, buffer[a] == 0x20 || buffer[a] == 0x09 { a += 1 }
+                    while b > a, buffer[b - 1] == 0x20 || buffer[b - 1] == 0x09 { b -= 1 }
+                    if fields == fieldCapacity {
+                        let newStarts = UnsafeMutablePointer<Int>.allocate(capacity: fieldCapacity * 2)
+                        let newLengths = UnsafeMutablePointer<Int>.allocate(capacity: fieldCapacity * 2)
+                        newStarts.update(from: starts, count: fields)
+                        newLengths.update(from: lengths, count: fields)
+                        starts.deallocate(); lengths.deallocate()
+                        starts = newStarts; lengths = newLengths
+                        fieldCapacity *= 2
+                    }
+                    starts[fields] = a - from
+                    lengths[fields] = b - a
+                    fields += 1
+                    buffer[b] = 0
+                    if i == stop { break }
+                    fieldStart = i + 1
+                }
+                i += 1
+            }
+            try body(CSVRecord(line: line, base: UnsafePointer(buffer + from),
+                               starts: UnsafeBufferPointer(start: starts, count: fields),
+                               lengths: UnsafeBufferPointer(start: lengths, count: fields)))
+        }
+
+        while true {
+            if start < end, let newline = memchr(buffer + start, 0x0A, end - start) {
+                let at = UnsafeMutableRawPointer(buffer) .distance(to: newline)
+                try handle(start, at, terminated: true)
+                start = at + 1
+                line += 1
+                continue
+            }
+            if eof {
+                if start < end { try handle(start, end, terminated: false) }
+                break
+            }
+            // Keep the partial line, growing the buffer when it fills it, and read on.
+            let pending = end - start
+            if start > 0 { memmove(buffer, buffer + start, pending) }
+            start = 0
+            end = pending
+            if capacity - 1 - end < max(1, chunkSize / 2) {
+                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+                bigger.update(from: buffer, count: end)
+                buffer.deallocate()
+                buffer = bigger
+                capacity *= 2
+            }
+            let n = fread(buffer + end, 1, capacity - 1 - end, file)
+            if n == 0 { eof = true }
+            end += n
         }
         if state.fieldCount == 0 && parser.pstate == 0 { state.recordLine = line }
         if csv_fini(&parser, fieldCallback, rowCallback, context) != 0 {

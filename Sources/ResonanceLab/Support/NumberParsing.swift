@@ -5,6 +5,7 @@ public enum NumberParsing {
     /// Parses a NUL-terminated field of `length` bytes as a finite Double.
     /// Leading and trailing blanks are allowed; anything else makes it nil.
     public static func double(_ text: UnsafePointer<CChar>, length: Int) -> Double? {
+        if let v = plainDecimal(text, length: length) { return v }
         var end: UnsafeMutablePointer<CChar>?
         let value = strtod(text, &end)
         guard let end else { return nil }
@@ -14,6 +15,41 @@ public enum NumberParsing {
         guard p == text + length, value.isFinite else { return nil }
         return value
     }
+
+    /// `[-]digits[.digits]` with at most 15 significant digits, without strtod:
+    /// the digits form an integer below 2^53 and 10^k (k ≤ 15) is exact, so one
+    /// IEEE division gives the correctly rounded value, the same as strtod's
+    /// (Clinger 1990, "How to read floating point numbers accurately", fast path).
+    /// Returns nil for anything else, which then takes the general path.
+    @inline(__always)
+    static func plainDecimal(_ text: UnsafePointer<CChar>, length: Int) -> Double? {
+        guard length > 0, length <= 17 else { return nil }
+        var i = 0
+        let negative = text[0] == 45
+        if negative { i = 1 }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var decimals = 0
+        var seenPoint = false
+        while i < length {
+            let c = UInt8(bitPattern: text[i])
+            if c >= 48 && c <= 57 {
+                mantissa = mantissa * 10 + Int64(c - 48)
+                digits += 1
+                if seenPoint { decimals += 1 }
+            } else if c == 46 && !seenPoint {
+                seenPoint = true
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard digits > 0, digits <= 15, !(seenPoint && decimals == 0) else { return nil }
+        let value = Double(mantissa) / powersOfTen[decimals]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
     /// Parses a Swift string as a finite Double (same rules as above).
     public static func double(_ text: String) -> Double? {

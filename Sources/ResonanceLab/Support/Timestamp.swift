@@ -78,14 +78,8 @@ public enum Timestamp {
                 s = min(ss, 59)
                 if i < n, b[i] == 46 || b[i] == 44 {
                     i += 1
-                    var scale: Int64 = 100
-                    let start = i
-                    while i < n, b[i] >= 48, b[i] <= 57 {
-                        frac += Int64(b[i] - 48) * scale
-                        scale /= 10
-                        i += 1
-                    }
-                    guard i > start else { return nil }
+                    guard let ms = fractionMs(b, &i) else { return nil }
+                    frac = ms
                 }
             }
             while i < n, b[i] == 0x20 { i += 1 }
@@ -112,6 +106,22 @@ public enum Timestamp {
         let days = Int64(daysFromCivil(y, mo, d))
         let seconds = days * 86_400 + Int64(h * 3600 + mi * 60 + s) - Int64(offsetMinutes * 60)
         return (seconds * 1000 + frac, hasZone)
+    }
+
+    /// Milliseconds of the decimal fraction of a second starting at `i` (after the
+    /// separator), advancing `i` past its digits; digits beyond the third are
+    /// truncated. Nil when there is no digit.
+    @inline(__always)
+    public static func fractionMs(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Int64? {
+        var ms: Int64 = 0
+        var scale: Int64 = 100
+        let start = i
+        while i < b.count, b[i] >= 48, b[i] <= 57 {
+            ms += Int64(b[i] - 48) * scale
+            scale /= 10
+            i += 1
+        }
+        return i > start ? ms : nil
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's algorithm).

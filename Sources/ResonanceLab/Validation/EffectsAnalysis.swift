@@ -1,27 +1,5 @@
 import Foundation
 
-/// One planted effect of a synthetic workspace. `truth.csv`: `kind,subject,song_id,metric,value`
-/// (`song_effect` with empty subject, `persona_sensitivity` with empty song_id).
-public struct PlantedEffect: Equatable, Sendable {
-    public var kind: String
-    public var subject: String
-    public var songId: String
-    public var metric: String
-    public var value: Double
-}
-
-extension PlantedEffect: CanonicalRow {
-    public static let fileName = "truth.csv"
-    public static let header = ["kind", "subject", "song_id", "metric", "value"]
-    public func write(to w: CSVWriter) {
-        w.field(kind); w.field(subject); w.field(songId); w.field(metric); w.field(value)
-    }
-    public init(_ r: CanonicalFieldReader) throws {
-        self.init(kind: try r.string("kind"), subject: try r.string("subject"), songId: try r.string("song_id"),
-                  metric: try r.string("metric"), value: try r.double("value"))
-    }
-}
-
 /// How well one model recovers the planted effects of one metric.
 public struct EffectRecovery: Equatable, Sendable {
     public var model: String
@@ -43,8 +21,8 @@ public struct EffectRecovery: Equatable, Sendable {
         var planted: [String: Double] = [:], sensitivity: [String: Double] = [:]
         // A sensitivity row for this metric wins over one for another (or no) metric.
         for t in truth {
-            if t.kind == "song_effect" && t.metric == metric { planted[t.songId] = t.value }
-            if t.kind == "persona_sensitivity" && (t.metric == metric || sensitivity[t.subject] == nil) {
+            if t.kind == .songEffect && t.metric == metric { planted[t.songId] = t.value }
+            if t.kind == .personaSensitivity && (t.metric == metric || sensitivity[t.subject] == nil) {
                 sensitivity[t.subject] = t.value
             }
         }
@@ -118,7 +96,7 @@ public enum EffectsAnalysis {
             var recovered: [JSONValue] = []
             md += "\nRecovery of the planted effects (songs with ≥ 10 plays; the truth is song effect × listener sensitivity):\n\n"
             md += "| model | metric | songs | r (est. vs true) | bias | 95 % coverage | sensitivity Spearman |\n|---|---|---|---|---|---|---|\n"
-            for metric in Array(Set(truth.filter { $0.kind == "song_effect" }.map(\.metric))).sorted() {
+            for metric in Array(Set(truth.filter { $0.kind == .songEffect }.map(\.metric))).sorted() {
                 for model in models {
                     guard let r = EffectRecovery.compute(model: model, metric: metric, songs: songs, personas: personas, truth: truth) else { continue }
                     md += "| \(model) | \(metric) | \(r.songs) | \(f(r.pearson)) | \(f(r.bias)) | \(f(r.coverage)) | \(f(r.sensitivitySpearman)) |\n"

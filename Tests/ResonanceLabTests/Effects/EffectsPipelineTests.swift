@@ -4,13 +4,17 @@ import XCTest
 
 /// Sessions → effects → recovery on a seeded workspace built from canonical tables:
 /// plays back to back in sessions of 12, HR every 5 s in the first and last 30 s
-/// of each play, responding to song effect × listener sensitivity with a 50 s onset
-/// and release (so plays carry over), plus N(0, 1) bpm noise.
+/// of each play, responding to song effect × listener sensitivity with a 45 s onset
+/// and a 6 s release (so plays carry over), plus N(0, 1) bpm noise; a song's effect
+/// is the expected change of a full play.
 final class EffectsPipelineTests: XCTestCase {
     func testRecoversPlantedEffectsThroughTheWholePipeline() throws {
         var rng = SeededRandom(seed: 2026)
-        let songs = 80, listeners = 8, playsPerListener = 400, tau = 50.0
+        let songs = 80, listeners = 8, playsPerListener = 400, onset = 45.0, release = 6.0
         let effect = (0..<songs).map { _ in rng.normal(mean: -1.5, sd: 3) }
+        let duration = (0..<songs).map { _ in rng.uniform(150, 300) }
+        // Plateau of each song so that a full play's expected change is its effect.
+        let plateau = (0..<songs).map { effect[$0] / Exposure.fraction(playedS: duration[$0], windowS: 30, onsetS: onset) }
         var lambda = (0..<listeners).map { 0.4 + 1.2 * Double($0) / Double(listeners - 1) }
         let mean = lambda.reduce(0, +) / Double(listeners)
         lambda = lambda.map { $0 / mean }
@@ -22,7 +26,7 @@ final class EffectsPipelineTests: XCTestCase {
             for n in 0..<playsPerListener {
                 if n % 12 == 0 { t += 3 * 3600; previous = nil }
                 let u = rng.uniform(), i = min(songs - 1, Int(u * u * Double(songs)))
-                let media = rng.uniform(150, 300), skipped = rng.uniform() < 0.25
+                let media = duration[i], skipped = rng.uniform() < 0.25
                 let played = skipped ? rng.uniform(5, 60) : media
                 let start = t, end = t + played
                 plays.append(Play(subject: "u\(j)", playId: "u\(j)-\(n)", songId: "s\(i)", title: "", artist: "", album: "",
@@ -30,9 +34,9 @@ final class EffectsPipelineTests: XCTestCase {
                                   mediaDurationS: media, playedS: played, endReason: skipped ? "skip" : "end", skipped: skipped))
                 for offset in [0.0, 5, 10, 15, 20, 25, 30] {
                     for rel in [min(offset, played), max(0, played - offset)] {
-                        var level = lambda[j] * effect[i] * (1 - exp(-rel / tau))
+                        var level = lambda[j] * plateau[i] * (1 - exp(-rel / onset))
                         if let q = previous {
-                            level += lambda[j] * effect[q.song] * (1 - exp(-q.played / tau)) * exp(-(start + rel - q.end) / tau)
+                            level += lambda[j] * plateau[q.song] * (1 - exp(-q.played / onset)) * exp(-(start + rel - q.end) / release)
                         }
                         hr.append(HRSample(subject: "u\(j)", timestampMs: Int64((start + rel) * 1000),
                                            bpm: 65 + level + rng.normal(mean: 0, sd: 1), source: "sim"))
@@ -44,13 +48,13 @@ final class EffectsPipelineTests: XCTestCase {
         }
         let sessions = try SessionsStage.run(plays: plays, hr: hr, rr: [], sdnn: [], sleep: [], workouts: [], constants: .defaults)
         let tables = try EffectsStage.run(plays: sessions.plays, models: EffectModel.allCases, registry: .defaults)
-        let truth = effect.enumerated().map { PlantedEffect(kind: "song_effect", subject: "", songId: "s\($0.offset)", metric: "delta_hr_bpm", value: $0.element) }
-            + lambda.enumerated().map { PlantedEffect(kind: "persona_sensitivity", subject: "u\($0.offset)", songId: "", metric: "delta_hr_bpm", value: $0.element) }
+        let truth = effect.enumerated().map { PlantedEffect(kind: .songEffect, subject: "", songId: "s\($0.offset)", metric: "delta_hr_bpm", value: $0.element) }
+            + lambda.enumerated().map { PlantedEffect(kind: .personaSensitivity, subject: "u\($0.offset)", songId: "", metric: "delta_hr_bpm", value: $0.element) }
         let mixed = try XCTUnwrap(EffectRecovery.compute(model: "mixed", metric: "delta_hr_bpm", songs: tables.songs,
                                                          personas: tables.personas, truth: truth))
         let ema = try XCTUnwrap(EffectRecovery.compute(model: "ema", metric: "delta_hr_bpm", songs: tables.songs,
                                                        personas: tables.personas, truth: truth))
-        print("pipeline recovery: mixed r = \(mixed.pearson), coverage = \(mixed.coverage ?? .nan), Spearman = \(mixed.sensitivitySpearman ?? .nan), songs = \(mixed.songs); ema r = \(ema.pearson), Spearman = \(ema.sensitivitySpearman ?? .nan)")
+        print("pipeline recovery: mixed bias = \(mixed.bias) r = \(mixed.pearson), coverage = \(mixed.coverage ?? .nan), Spearman = \(mixed.sensitivitySpearman ?? .nan), songs = \(mixed.songs); ema r = \(ema.pearson), Spearman = \(ema.sensitivitySpearman ?? .nan)")
         XCTAssertGreaterThanOrEqual(mixed.pearson, 0.9)
         XCTAssertGreaterThanOrEqual(mixed.coverage ?? 0, 0.88)  // 80 songs: binomial sd ≈ 2.4 %
         XCTAssertLessThanOrEqual(mixed.coverage ?? 1, 1.0)

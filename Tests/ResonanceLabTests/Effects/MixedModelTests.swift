@@ -14,9 +14,9 @@ final class MixedModelTests: XCTestCase {
 
     /// Songs with effects ~ N(−1.5, 3²) bpm, listeners with sensitivities spread over
     /// 0.4…1.6 (mean exactly 1), 70 % full plays and 30 % skips, exponential onset
-    /// (τ 50 s) and release of each effect so the previous song carries over into
-    /// the start value and the change, context and time-slot shifts, and N(0, 2.5²)
-    /// noise. Song popularity is skewed so some
+    /// (τ 45 s) and release (τ 6 s) of each effect so the previous song carries over
+    /// into the start value and the change, context and time-slot shifts, and
+    /// N(0, 2.5²) noise. Song popularity is skewed so some
     /// songs have very few plays.
     static func simulate(seed: UInt64, songs: Int = 200, listeners: Int = 10, plays: Int = 8000) -> Simulation {
         var rng = SeededRandom(seed: seed)
@@ -27,6 +27,8 @@ final class MixedModelTests: XCTestCase {
         let contextShift = [0.8, -0.5, 0.0, 0.3, -0.6, 1.2]
         let slotShift = [-0.4, 0.2, 0.3, -0.1]
         var d = ResponseData(songs: songs, listeners: listeners, contexts: contextShift.count, slots: slotShift.count)
+        // Songs last 150–300 s; a song's effect is the expected change of a full play.
+        let duration = (0..<songs).map { _ in rng.uniform(150, 300) }
         // The previous play of each listener (song, seconds played) while its effect
         // is still wearing off; a new session (25 %) starts with none.
         var previous = [(song: Int, played: Double)?](repeating: nil, count: listeners)
@@ -37,14 +39,16 @@ final class MixedModelTests: XCTestCase {
             let i = min(songs - 1, Int(u * u * Double(songs)))
             let c = rng.int(in: 0...(contextShift.count - 1)), t = rng.int(in: 0...(slotShift.count - 1))
             let skipped = rng.uniform() < 0.3
-            let played = skipped ? rng.uniform(5, 60) : rng.uniform(160, 260)
-            let e = Exposure.fraction(playedS: played, windowS: 30, onsetS: 50)
+            let played = skipped ? rng.uniform(5, 60) : duration[i]
+            let e = Exposure.relative(playedS: played, durationS: duration[i], windowS: 30, onsetS: 45)
             if rng.uniform() < 0.25 { previous[j] = nil }
             let gap = rng.uniform(0, 10)
             var k = 0.0, level = 0.0
             if let q = previous[j] {
-                k = Exposure.carryOver(previousPlayedS: q.played, gapS: gap, playedS: played, windowS: 30, onsetS: 50)
-                level = lambda[j] * truth[q.song] * (1 - exp(-q.played / 50)) * exp(-(gap + min(30, played) / 2) / 50)
+                k = Exposure.carryOver(previousPlayedS: q.played, previousDurationS: duration[q.song], gapS: gap,
+                                       playedS: played, windowS: 30, onsetS: 45, releaseS: 6)
+                let plateau = lambda[j] * truth[q.song] / Exposure.fraction(playedS: duration[q.song], windowS: 30, onsetS: 45)
+                level = plateau * (1 - exp(-q.played / 45)) * exp(-(gap + min(30, played) / 2) / 6)
             }
             let x = 70 + 5 * lambda[j] + level + rng.normal(mean: 0, sd: 2)
             let carried = previous[j].map { lambda[j] * truth[$0.song] * k } ?? 0
@@ -101,10 +105,16 @@ final class MixedModelPartsTests: XCTestCase {
         XCTAssertEqual(Exposure.fraction(playedS: 200, windowS: 30, onsetS: 50), exp(-0.3) - exp(-3.7), accuracy: 1e-12)
         // 20 s played: windows shrink to the play, midpoints 10 s and 10 s → 0.
         XCTAssertEqual(Exposure.fraction(playedS: 20, windowS: 30, onsetS: 50), 0)
-        // Carry-over of a 100 s play ending 5 s before a 200 s play:
-        // (1 − e^(−2))·(e^(−20/50) − e^(−190/50)).
-        XCTAssertEqual(Exposure.carryOver(previousPlayedS: 100, gapS: 5, playedS: 200, windowS: 30, onsetS: 50),
-                       (1 - exp(-2.0)) * (exp(-0.4) - exp(-3.8)), accuracy: 1e-12)
+        // A full play expresses the whole effect; a 60 s cut of a 200 s song
+        // (e^(−0.3) − e^(−0.9)) / (e^(−0.3) − e^(−3.7)).
+        XCTAssertEqual(Exposure.relative(playedS: 200, durationS: 200, windowS: 30, onsetS: 50), 1, accuracy: 1e-12)
+        XCTAssertEqual(Exposure.relative(playedS: 60, durationS: 200, windowS: 30, onsetS: 50),
+                       (exp(-0.3) - exp(-0.9)) / (exp(-0.3) - exp(-3.7)), accuracy: 1e-12)
+        // Carry-over of a full 100 s play ending 5 s before a 200 s play, release τ 6 s:
+        // (1 − e^(−2))·(e^(−20/6) − e^(−190/6)) / f(100), f(100) = e^(−0.3) − e^(−1.7).
+        XCTAssertEqual(Exposure.carryOver(previousPlayedS: 100, previousDurationS: 100, gapS: 5, playedS: 200,
+                                          windowS: 30, onsetS: 50, releaseS: 6),
+                       (1 - exp(-2.0)) * (exp(-20.0 / 6) - exp(-190.0 / 6)) / (exp(-0.3) - exp(-1.7)), accuracy: 1e-12)
     }
 
     func testVarianceComponentKnownAnswer() {

@@ -20,6 +20,16 @@ final class CSVReaderTests: XCTestCase {
         }
     }
 
+    func testWideUnquotedLinesAndTrimmedFields() throws {
+        let wide = (0..<150).map(String.init).joined(separator: ",")
+        let r = try records(wide + "\n a , b\t,c\n", chunkSize: 16)
+        XCTAssertEqual(r[0].1, (0..<150).map(String.init))
+        XCTAssertEqual(r[1].1, ["a", "b", "c"], "blanks around unquoted fields are trimmed, as libcsv does")
+        XCTAssertEqual(r.map(\.0), [1, 2])
+        // The same line with a quoted field goes through libcsv: same fields.
+        XCTAssertEqual(try records("\"q\", a , b\t,c\n")[0].1, ["q", "a", "b", "c"])
+    }
+
     func testCRLFAndMissingFinalNewline() throws {
         let r = try records("t,bpm\r\n1,60\r\n2,61")
         XCTAssertEqual(r.map(\.1), [["t", "bpm"], ["1", "60"], ["2", "61"]])

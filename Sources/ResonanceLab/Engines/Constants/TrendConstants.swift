@@ -1,0 +1,32 @@
+/// Heart trend (anomaly, regression, stress pattern, week-over-week and consecutive
+/// elevation; issue text of the product's heart-health coach, DESIGN §5).
+public struct TrendConstants: EngineConstants {
+    public static let spec = EngineSpec(name: "trend", version: "1.0.0", constants: [
+        ConstantSpec("baseline_days", 28, unit: "days", range: 2...365, source: "trailing 28-day personal baseline before the day (choice, as the week-over-week baseline)"),
+        ConstantSpec("min_baseline_days", 7, unit: "days", range: 2...365, source: "fewest baseline days for a robust z (choice)"),
+        ConstantSpec("mad_scale", 1.4826, unit: "factor", range: 0.0001...100, source: "MAD × 1.4826 estimates σ for normal data (Rousseeuw & Croux 1993)"),
+        ConstantSpec("weight_rhr", 0.25, unit: "weight", range: 0...1, source: "product specification: anomaly RHR 0.25"),
+        ConstantSpec("weight_hrv", 0.25, unit: "weight", range: 0...1, source: "product specification: anomaly HRV 0.25 (negated)"),
+        ConstantSpec("weight_recovery_1m", 0.20, unit: "weight", range: 0...1, source: "product specification: anomaly recovery 1 min 0.20"),
+        ConstantSpec("weight_recovery_2m", 0.10, unit: "weight", range: 0...1, source: "product specification: anomaly recovery 2 min 0.10"),
+        ConstantSpec("weight_vo2max", 0.20, unit: "weight", range: 0...1, source: "product specification: anomaly VO2 max 0.20"),
+        ConstantSpec("anomaly_flag_z", 1.5, unit: "z", range: 0...100, source: "choice: the ±1.5 significance used by the other trend rules"),
+        ConstantSpec("slope_days", 7, unit: "days", range: 2...60, source: "product specification: 7-day slopes"),
+        ConstantSpec("slope_min_days", 4, unit: "days", range: 2...60, source: "fewest points for a slope (choice)"),
+        ConstantSpec("rhr_slope_threshold", 0.3, unit: "bpm/day", range: -100...100, source: "product specification writes \"RHR slope > −0.3 (increasing)\", which fires on a flat RHR; +0.3 bpm/day is the increasing reading"),
+        ConstantSpec("hrv_slope_threshold", -0.3, unit: "ms/day", range: -100...100, source: "product specification: HRV slope < −0.3 (decreasing)"),
+        ConstantSpec("pattern_rhr_z", 1.5, unit: "z", range: -100...100, source: "product specification: stress pattern RHR z ≥ 1.5"),
+        ConstantSpec("pattern_hrv_z", -1.5, unit: "z", range: -100...100, source: "product specification: stress pattern HRV z ≤ −1.5"),
+        ConstantSpec("pattern_recovery_z", -1.5, unit: "z", range: -100...100, source: "product specification: stress pattern recovery z ≤ −1.5"),
+        ConstantSpec("week_days", 7, unit: "days", range: 1...60, source: "product specification: current 7-day mean"),
+        ConstantSpec("week_baseline_days", 28, unit: "days", range: 2...365, source: "product specification: 28-day baseline excluding the current week"),
+        ConstantSpec("week_min_baseline_days", 14, unit: "days", range: 2...365, source: "fewest baseline days for the week-over-week z (choice)"),
+        ConstantSpec("week_significant_z", 1.5, unit: "z", range: 0...100, source: "product specification: week-over-week ±1.5 significant"),
+        ConstantSpec("elevation_sd", 2, unit: "SD", range: 0...100, source: "product specification: RHR > mean + 2σ"),
+        ConstantSpec("elevation_min_days", 3, unit: "days", range: 1...365, source: "product specification: 3 or more consecutive days"),
+        ConstantSpec("elevation_max_gap_days", 1.5, unit: "days", range: 1...365, source: "product specification: a gap over 1.5 days breaks the streak"),
+    ], weightGroups: [["weight_rhr", "weight_hrv", "weight_recovery_1m", "weight_recovery_2m", "weight_vo2max"]])
+
+    public let values: EngineValues
+    public init(_ values: EngineValues) { self.values = values }
+}

@@ -1,0 +1,38 @@
+/// One training zone: heart-rate bounds in bpm and the fractions of heart-rate
+/// reserve they correspond to.
+public struct HeartRateZone: Equatable, Sendable {
+    public let number: Int
+    public let fromFraction: Double
+    public let toFraction: Double
+    public let lowBpm: Double
+    public let highBpm: Double
+}
+
+/// Karvonen zones (Karvonen et al. 1957): bound = rest + fraction·(max − rest), with
+/// Tanaka's age-predicted maximum 208 − 0.7·age (Tanaka et al., JACC 2001; more
+/// accurate than 220 − age above 40), five zones at 50–60–70–80–90–100 % of reserve.
+public struct HeartRateZoneEngine: Sendable {
+    public let constants: ZoneConstants
+
+    public init(constants: ZoneConstants = .defaults) {
+        self.constants = constants
+    }
+
+    private var c: EngineValues { constants.values }
+
+    /// Tanaka age-predicted maximum heart rate, bpm.
+    public func maxHR(age: Double) -> Double {
+        c["max_hr_intercept"] - c["max_hr_age_slope"] * age
+    }
+
+    /// The five zones; empty when resting HR is not below the predicted maximum.
+    public func zones(age: Double, restingHRBpm rest: Double) -> [HeartRateZone] {
+        let max = maxHR(age: age)
+        guard rest > 0, max > rest else { return [] }
+        let bounds = ["zone1_from", "zone2_from", "zone3_from", "zone4_from", "zone5_from", "zone5_to"].map { c[$0] }
+        return (0..<5).map { i in
+            HeartRateZone(number: i + 1, fromFraction: bounds[i], toFraction: bounds[i + 1],
+                          lowBpm: rest + bounds[i] * (max - rest), highBpm: rest + bounds[i + 1] * (max - rest))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Readiness bands (DESIGN §5).
+public enum ReadinessLevel: String, Sendable {
+    case primed, ready, moderate, recovering
+}
+
+/// One day's readiness: the 0–100 score, its level, whether the elevation cap
+/// applied, and the pillars as drivers.
+public struct ReadinessResult: Equatable, Sendable {
+    public let score: Double
+    /// The weighted pillar mean before the elevation cap.
+    public let uncappedScore: Double
+    public let level: ReadinessLevel
+    /// The score was capped because a consecutive-elevation alert was active.
+    public let capped: Bool
+    public let drivers: [Driver]
+}
+
+/// Daily readiness (DESIGN §5 "Readiness"), the weighted mean of five pillars
+/// (weights re-normalised over the pillars available that day):
+/// - sleep 0.25: 100·exp(−(h − 8)²/(2·1.5²)), the specification's Gaussian;
+/// - recovery 0.25: 1-minute HR drop, 10 bpm → 0 to 40 bpm → 100, linear, clamped;
+/// - stress 0.20: 100 − the day's stress score;
+/// - activity balance 0.15 (not specified by the product): 100·min(1, weekly zone
+///   minutes / 150) (WHO 2020), times an overload factor that is 1 while the
+///   coupled acute:chronic ratio (7-day over 28-day mean zone minutes) is ≤ 1.3 and
+///   falls linearly to 0 at 2.0 (Gabbett 2016);
+/// - HRV trend 0.15: today's SDNN against the mean of the 7 days before it, 100 at or
+///   above the mean and −20 per 10 % below.
+/// The score is capped at 50 while a consecutive-elevation alert is active.
+///
+/// Sleep-score discrepancy: the specification's examples (7 h ≈ 95, 6 h ≈ 75,
+/// 5 h ≈ 41, 10 h ≈ 75) do not follow from its own formula, which gives 7 h → 80.1,
+/// 6 h → 41.1, 5 h → 13.5 and 10 h → 41.1, i.e. 15 to 34 points lower. No single σ
+/// reproduces the examples (7 h ≈ 95 needs σ ≈ 3.1 h, 6 h ≈ 75 needs σ ≈ 2.6 h). The
+/// formula is implemented as written; `sleep_sigma_hours` can be tuned.
+public struct ReadinessEngine: Sendable {
+    public let constants: ReadinessConstants
+
+    public init(constants: ReadinessConstants = .defaults) {
+        self.constants = constants
+    }
+
+    private var c: EngineValues { constants.values }
+
+    /// Sleep pillar, 0–100: Gaussian of the hours slept around the target.
+    public func sleepScore(hours: Double) -> Double {
+        let d = hours - c["sleep_target_hours"], s = c["sleep_sigma_hours"]
+        return 100 * exp(-d * d / (2 * s * s))
+    }
+
+    /// Recovery pillar, 0–100, from the 1-minute heart-rate drop in bpm.
+    public func recoveryScore(dropBpm: Double) -> Double {
+        ramp(dropBpm, from: c["recovery_zero_bpm"], 0, to: c["recovery_full_bpm"], 100)
+    }
+
+    public func level(_ score: Double) -> ReadinessLevel {
+        score >= c["primed_from"] ? .primed : score >= c["ready_from"] ? .ready
+            : score >= c["moderate_from"] ? .moderate : .recovering
+    }
+
+    /// Readiness of `today` given the days before it, the day's stress score and
+    /// whether a consecutive-elevation alert is active; nil when no pillar is available.
+    public func assess(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>,
+                       stress: Double?, elevationAlert: Bool) -> ReadinessResult? {
+        var pillars: [Component] = []
+        if let h = today.sleepHours {
+            pillars.append(Component(name: "sleep", score: sleepScore(hours: h), weight: c["weight_sleep"],
+                                     detail: "\(decimals(h, 1)) h asleep"))
+        }
+        if let drop = today.recovery1mBpm {
+            pillars.append(Component(name: "recovery", score: recoveryScore(dropBpm: drop), weight: c["weight_recovery"],
+                                     detail: "1-min HR drop \(decimals(drop, 1)) bpm"))
+        }
+        if let stress {
+            pillars.append(Component(name: "stress", score: 100 - stress, weight: c["weight_stress"],
+                                     detail: "stress \(decimals(stress, 1))"))
+        }
+        if let activity = activityBalance(today, history: history) {
+            pillars.append(activity)
+        }
+        if let sdnn = today.hrvSDNNMs {
+            let recent = DailyWindow.values(history, days: DailyWindow.before(today.day, count: c["hrv_trend_days"]), \.hrvSDNNMs)
+            let mean = Stats.mean(recent)
+            if recent.count >= Int(c["hrv_trend_min_days"]), mean > 0 {
+                let pctBelow = max(0, 100 * (mean - sdnn) / mean)
+                let score = max(0, 100 - c["hrv_trend_points_per_10pct"] * pctBelow / 10)
+                pillars.append(Component(name: "hrv_trend", score: score, weight: c["weight_hrv_trend"],
+                                         detail: "SDNN \(decimals(sdnn, 1)) ms vs 7-day mean \(decimals(mean, 1)) ms"))
+            }
+        }
+        guard let (value, drivers) = Component.combine(pillars, neutral: 50) else { return nil }
+        let capped = elevationAlert && value > c["elevation_cap"]
+        let score = capped ? c["elevation_cap"] : value
+        return ReadinessResult(score: score, uncappedScore: value, level: level(score), capped: capped, drivers: drivers)
+    }
+
+    /// Activity-balance pillar from zone minutes (see the type's documentation).
+    func activityBalance(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> Component? {
+        guard let todayMinutes = today.zoneMinutes else { return nil }
+        let acute = DailyWindow.values(history, days: DailyWindow.ending(today.day - 1, count: c["activity_acute_days"] - 1), \.zoneMinutes) + [todayMinutes]
+        let chronic = DailyWindow.values(history, days: DailyWindow.ending(today.day - 1, count: c["activity_chronic_days"] - 1), \.zoneMinutes) + [todayMinutes]
+        let weekly = Stats.mean(acute) * 7
+        let volume = min(1, weekly / c["activity_week_target_minutes"])
+        var overload = 1.0
+        var detail = "\(decimals(weekly, 0)) zone min/week"
+        if chronic.count >= Int(c["activity_chronic_min_days"]), Stats.mean(chronic) > 0 {
+            let acwr = Stats.mean(acute) / Stats.mean(chronic)
+            overload = ramp(acwr, from: c["acwr_high"], 1, to: c["acwr_zero"], 0)
+            detail += ", acute:chronic \(decimals(acwr, 2))"
+        }
+        return Component(name: "activity_balance", score: 100 * volume * overload, weight: c["weight_activity"], detail: detail)
+    }
+}

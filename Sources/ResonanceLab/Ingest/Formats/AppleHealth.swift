@@ -1,0 +1,77 @@
+/// Apple Health records exported to CSV, one row per record with at least
+/// `type`, `start` (or `startDate`), `end` (or `endDate`), `value` and `unit`.
+/// Heart rate → hr.csv (at start), HRV SDNN → hrv_samples.csv (at start), sleep
+/// analysis → sleep.csv, workouts → workouts.csv; any other type is rejected with
+/// the reason, so the accounting stays complete.
+enum AppleHealth: FormatAdapter {
+    static let source = "apple_health"
+
+    /// HKCategoryValueSleepAnalysis values (iOS 16 stages and the older ones).
+    static let sleepStages: [String: SleepStage] = [
+        "hkcategoryvaluesleepanalysisasleepcore": .core, "hkcategoryvaluesleepanalysisasleepdeep": .deep,
+        "hkcategoryvaluesleepanalysisasleeprem": .rem, "hkcategoryvaluesleepanalysisasleepunspecified": .asleep,
+        "hkcategoryvaluesleepanalysisasleep": .asleep, "hkcategoryvaluesleepanalysisawake": .awake,
+        "hkcategoryvaluesleepanalysisinbed": .inBed,
+        "core": .core, "deep": .deep, "rem": .rem, "asleep": .asleep, "awake": .awake, "inbed": .inBed, "in_bed": .inBed,
+    ]
+
+    enum Kind { case heartRate, hrvSDNN, sleep, workout(String?) }
+
+    static func kind(of type: String) -> Kind? {
+        let t = type.lowercased()
+        if t.hasSuffix("heartratevariabilitysdnn") { return .hrvSDNN }
+        if t == "hkquantitytypeidentifierheartrate" || t == "heartrate" || t == "heart_rate" { return .heartRate }
+        if t.hasSuffix("sleepanalysis") { return .sleep }
+        let prefix = "hkworkoutactivitytype"
+        if t.hasPrefix(prefix) { return .workout(String(t.dropFirst(prefix.count))) }
+        if t == "hkworkouttypeidentifier" || t == "workout" { return .workout(nil) }
+        return nil
+    }
+
+    static func read(_ input: SourceInput, into sink: ImportSink) throws {
+        let file = input.file
+        let subject = sink.subject(input.subject, group: input.group)
+        var col = (type: 0, start: 0, end: 0, value: 0)
+        let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
+            let map = ColumnName.index(record)
+            guard let t = map["type"], let s = map["start"] ?? map["startdate"],
+                  let e = map["end"] ?? map["enddate"], let v = map["value"] else {
+                throw ImportError.unknownFormat(path: input.path, columns: record.strings)
+            }
+            col = (t, s, e, v)
+        }) { record in
+            let type = col.type < record.count ? record.trimmed(col.type) : ""
+            guard let kind = kind(of: type) else {
+                return try sink.reject(file, record, column: col.type + 1, reason: "unsupported record type")
+            }
+            guard let start = input.times.parse(record, col.start) else {
+                return try sink.reject(file, record, column: col.start + 1, reason: "unparsable time")
+            }
+            guard let end = input.times.parse(record, col.end) else {
+                return try sink.reject(file, record, column: col.end + 1, reason: "unparsable time")
+            }
+            guard end >= start else { return try sink.reject(file, record, column: col.end + 1, reason: "end before start") }
+            let value = col.value < record.count ? record.trimmed(col.value) : ""
+            switch kind {
+            case .heartRate:
+                guard let bpm = try sink.checkedBpm(record, col.value, file: file) else { return }
+                try sink.heartRate(subject: subject, ms: start, bpm: bpm, source: source, file: file)
+            case .hrvSDNN:
+                guard let sdnn = record.double(col.value), sdnn > 0 else {
+                    return try sink.reject(file, record, column: col.value + 1, reason: "unparsable sdnn")
+                }
+                try sink.hrvSample(subject: subject, ms: start, sdnnMs: sdnn, source: source, file: file)
+            case .sleep:
+                guard let stage = sleepStages[value.lowercased()] else {
+                    return try sink.reject(file, record, column: col.value + 1, reason: "unknown sleep value")
+                }
+                try sink.sleep(subject: subject, startMs: start, endMs: end, stage: stage, file: file)
+            case let .workout(fromType):
+                let activity = fromType ?? value.lowercased().replacingOccurrences(of: "hkworkoutactivitytype", with: "")
+                try sink.workout(subject: subject, startMs: start, endMs: end, activity: activity, file: file)
+            }
+            sink.accept(file)
+        }
+        try sink.endSource(input, rowsRead: rows)
+    }
+}

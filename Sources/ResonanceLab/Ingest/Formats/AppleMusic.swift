@@ -1,0 +1,87 @@
+import Foundation
+
+/// `Apple Music Play Activity.csv` from Apple's privacy export (Data & Privacy →
+/// Apple Media Services). Of its many columns only these are used: `Song Name`,
+/// `Artist Name` (or `Container Artist Name`), `Album Name` (or `Container Album
+/// Name`), `Container Name` when `Container Type` is a playlist, `Event Start
+/// Timestamp`, `Event End Timestamp`, `Media Duration In Milliseconds`,
+/// `Play Duration Milliseconds` and `End Reason Type`.
+enum AppleMusic: FormatAdapter {
+    static func read(_ input: SourceInput, into sink: ImportSink) throws {
+        let file = input.file
+        let subject = sink.subject(input.subject, group: input.group)
+        var columns: [String: Int] = [:]
+        func column(_ names: String...) -> Int? { names.lazy.compactMap { columns[$0] }.first }
+        var c = (title: 0, artist: Int?.none, album: Int?.none, container: Int?.none, containerType: Int?.none,
+                 start: 0, end: Int?.none, media: Int?.none, played: Int?.none, reason: Int?.none)
+        let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
+            columns = ColumnName.index(record)
+            guard let title = column("song_name"), let start = column("event_start_timestamp", "event_timestamp") else {
+                throw ImportError.unknownFormat(path: input.path, columns: record.strings)
+            }
+            c = (title, column("artist_name", "container_artist_name"), column("album_name", "container_album_name"),
+                 column("container_name"), column("container_type"), start, column("event_end_timestamp"),
+                 column("media_duration_in_milliseconds"), column("play_duration_milliseconds"),
+                 column("end_reason_type"))
+        }) { record in
+            func text(_ i: Int?) -> String { i.flatMap { $0 < record.count ? record.trimmed($0) : nil } ?? "" }
+            let title = text(c.title)
+            guard !title.isEmpty else { return try sink.reject(file, record, column: c.title + 1, reason: "no song name") }
+            guard let media = c.media.flatMap({ record.double($0) }), media > 0 else {
+                return try sink.reject(file, record, column: (c.media ?? -1) + 1, reason: "zero media duration")
+            }
+            guard let start = input.times.parse(record, c.start) else {
+                return try sink.reject(file, record, column: c.start + 1, reason: "unparsable time")
+            }
+            var end: Int64?
+            if let e = c.end, e < record.count, !record.bytes(e).isEmpty {
+                guard let t = input.times.parse(record, e) else {
+                    return try sink.reject(file, record, column: e + 1, reason: "unparsable time")
+                }
+                guard t >= start else { return try sink.reject(file, record, column: e + 1, reason: "end before start") }
+                end = t
+            }
+            var played: Double?
+            if let p = c.played, p < record.count, !record.bytes(p).isEmpty {
+                guard let v = record.double(p) else {
+                    return try sink.reject(file, record, column: p + 1, reason: "unparsable play duration")
+                }
+                guard v >= 0 else { return try sink.reject(file, record, column: p + 1, reason: "negative play duration") }
+                played = v / 1000
+            }
+            let artist = text(c.artist)
+            let reason = text(c.reason)
+            let isPlaylist = text(c.containerType).uppercased().contains("PLAYLIST")
+            let play = Play(
+                subject: input.subject, playId: playId(startMs: start, input: input, line: record.line),
+                songId: songId(title: title, artist: artist), title: title, artist: artist, album: text(c.album),
+                playlist: isPlaylist ? text(c.container) : "", startedAtMs: start, endedAtMs: end,
+                mediaDurationS: media / 1000, playedS: played, endReason: reason, skipped: isSkip(reason))
+            try sink.play(play, subject: subject, file: file)
+            sink.accept(file)
+        }
+        sink.note(file, "skipped = End Reason Type contains SKIPPED; song_id = SHA-256 prefix of normalised 'artist — title'")
+        try sink.endSource(input, rowsRead: rows)
+    }
+
+    /// Skips are the end reasons Apple names TRACK_SKIPPED_FORWARDS / _BACKWARDS.
+    static func isSkip(_ endReason: String) -> Bool {
+        endReason.uppercased().contains("SKIPPED")
+    }
+
+    /// Stable song id: first 16 hex digits of SHA-256 of "artist — title",
+    /// lower-cased with runs of white space collapsed, so the same song gets the
+    /// same id in every export and on every machine.
+    static func songId(title: String, artist: String) -> String {
+        func norm(_ s: String) -> String {
+            s.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        }
+        return String(SHA256.hex(norm(artist) + " — " + norm(title)).prefix(16))
+    }
+
+    /// Play id that sorts by start time: compact UTC start + digest of file and line.
+    static func playId(startMs: Int64, input: SourceInput, line: Int) -> String {
+        let iso = Timestamp.iso(startMs).filter { $0 != "-" && $0 != ":" && $0 != "." }
+        return iso + "-" + SHA256.hex("\(input.display):\(line)").prefix(8)
+    }
+}

@@ -1,0 +1,94 @@
+/// Empatica E4 exports (E4 Connect "info.txt" in each session folder):
+/// `HR.csv` — line 1 session start (unix s, UTC), line 2 sample rate (Hz), then one
+/// bpm per line; `IBI.csv` — line 1 `<start>, IBI`, then `t,ibi` (seconds since
+/// start, seconds); `tags_*.csv` — one unix time per line (button presses).
+/// Header lines are metadata, not data rows.
+enum E4 {
+    static let source = "e4"
+
+    /// Number in field 0 of metadata line `line`, or a one-line error naming it.
+    static func metadata(_ record: CSVRecord, _ input: SourceInput, _ what: String) throws -> Double {
+        guard let v = record.double(0) else {
+            throw ImportError.badMetadata(path: input.path, line: record.line, column: 1,
+                                          message: "E4 \(what) is not a number: '\(record.string(0))'")
+        }
+        return v
+    }
+
+    /// HR.csv. The E4 derives each HR value from the previous 10 s of BVP, which is
+    /// why this file's start is 10 s after the session's: the first rows are the
+    /// device's warm-up. They are measurements, so they are kept (and range-checked
+    /// like every row); the manifest says so, and the HRV and session stages screen
+    /// artifacts.
+    /// Session start (line 1, unix seconds) in epoch milliseconds.
+    static func startTime(_ record: CSVRecord, _ input: SourceInput) throws -> Int64 {
+        Int64((try metadata(record, input, "start time") * 1000).rounded())
+    }
+
+    enum HR: FormatAdapter {
+        static func read(_ input: SourceInput, into sink: ImportSink) throws {
+            let file = input.file
+            let subject = sink.subject(input.subject, group: input.group)
+            var startMs: Int64 = 0
+            var rateHz = 1.0
+            var index = 0
+            let rows = try input.forEachRow(headerLines: 2, header: { record, i in
+                if i == 0 { return startMs = try startTime(record, input) }
+                rateHz = try metadata(record, input, "sample rate")
+                guard rateHz > 0 else {
+                    throw ImportError.badMetadata(path: input.path, line: record.line, column: 1,
+                                                  message: "E4 sample rate must be positive")
+                }
+            }) { record in
+                let ms = startMs + Int64((Double(index) * 1000 / rateHz).rounded())
+                index += 1
+                guard let bpm = try sink.checkedBpm(record, 0, file: file) else { return }
+                try sink.heartRate(subject: subject, ms: ms, bpm: bpm, source: source, file: file)
+                sink.accept(file)
+            }
+            sink.note(file, "sample k at start + k / rate; warm-up samples at the start kept (range-checked only)")
+            try sink.endSource(input, rowsRead: rows)
+        }
+    }
+
+    /// IBI.csv: each beat stamped at start + t, the interval that it closes = ibi.
+    enum IBI: FormatAdapter {
+        static func read(_ input: SourceInput, into sink: ImportSink) throws {
+            let file = input.file
+            let subject = sink.subject(input.subject, group: input.group)
+            var startMs: Int64 = 0
+            let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
+                startMs = try startTime(record, input)
+            }) { record in
+                guard let t = record.double(0) else {
+                    return try sink.reject(file, record, column: 1, reason: "unparsable time")
+                }
+                guard let rrMs = try sink.checkedRRMs(record, 1, scale: 1000, file: file) else { return }
+                let ms = startMs + Int64((t * 1000).rounded())
+                try sink.rrInterval(subject: subject, ms: ms, rrMs: rrMs, source: source, file: file)
+                sink.accept(file)
+            }
+            sink.note(file, "beat time = start + t; rr_ms = ibi × 1000")
+            try sink.endSource(input, rowsRead: rows)
+        }
+    }
+
+    /// tags_*.csv: each press becomes a zero-length label interval `e4_tag`.
+    enum Tags: FormatAdapter {
+        static let label = "e4_tag"
+
+        static func read(_ input: SourceInput, into sink: ImportSink) throws {
+            let file = input.file
+            let subject = sink.subject(input.subject, group: input.group)
+            let rows = try input.forEachRow { record in
+                guard let ms = input.times.parse(record, 0, unix: .seconds) else {
+                    return try sink.reject(file, record, column: 1, reason: "unparsable time")
+                }
+                try sink.label(subject: subject, startMs: ms, endMs: ms, label: label, file: file)
+                sink.accept(file)
+            }
+            sink.note(file, "each tag is a zero-length label '\(label)' at the press time")
+            try sink.endSource(input, rowsRead: rows)
+        }
+    }
+}

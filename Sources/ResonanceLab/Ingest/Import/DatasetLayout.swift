@@ -1,0 +1,116 @@
+import Foundation
+
+/// A file to import and what its rows belong to. Its display path (in the
+/// manifest and `rejects.csv`) starts at the imported folder, or at the folder
+/// holding an imported file, so outputs do not depend on where the data lives.
+struct PlannedFile: Equatable {
+    var path: String
+    var display: String
+    var format: SourceFormat
+    /// Subject id, or nil for files that name their subjects (e.g. labels.csv).
+    var subject: String?
+    var group: String?
+}
+
+/// Expands import arguments into files, in a deterministic order (names sorted by
+/// byte order). A folder is one of:
+/// - a dataset folder: one sub-folder per subject (subject id = folder name) plus
+///   optional files at the root such as Stress-Predict's `labels.csv`;
+/// - a PhysioNet database folder of RR files (subject id = file stem without
+///   `_rr_secs`/`_rr_ms`, group = folder name, e.g. `nsr2db`);
+/// - a folder of such database folders (group = each sub-folder's name).
+/// Files in a folder that are in no known format (licences, device notes such as
+/// the E4's `info.txt`) hold no measurements and are skipped with a progress line.
+struct DatasetLayout {
+    var forcedFormat: SourceFormat?
+    var subject: String?
+    var progress: (String) -> Void
+
+    func plan(_ argument: String) throws -> [PlannedFile] {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDir) else {
+            throw ImportError.missing(path: argument)
+        }
+        let name = (argument as NSString).lastPathComponent
+        guard isDir.boolValue else {
+            let parent = parentName(argument)
+            guard let file = try planFile(argument, display: join(parent, name), folderSubject: parent,
+                                          group: nil, inFolder: false) else { return [] }
+            return [file]
+        }
+        var out: [PlannedFile] = []
+        let (files, folders) = try entries(argument)
+        let rootFiles = try files.compactMap {
+            try planFile(join(argument, $0), display: join(name, $0), folderSubject: nil, group: name, inFolder: true)
+        }
+        for folder in folders {
+            let dir = join(argument, folder)
+            let (subFiles, _) = try entries(dir)
+            let planned = try subFiles.compactMap {
+                try planFile(join(dir, $0), display: join(name, folder, $0), folderSubject: folder, group: folder,
+                             inFolder: true)
+            }
+            out += planned
+        }
+        out = rootFiles + out
+        guard !out.isEmpty else { throw ImportError.nothingToImport(path: argument) }
+        return out
+    }
+
+    /// Plans one file; nil for an unknown format inside a folder. Per-file
+    /// subjects: PhysioNet files are their own subject (grouped by folder); other
+    /// single-subject files belong to their folder's subject (`--subject` wins).
+    private func planFile(_ path: String, display: String, folderSubject: String?, group: String?,
+                          inFolder: Bool) throws -> PlannedFile? {
+        let format: SourceFormat
+        do {
+            format = try forcedFormat ?? SourceFormat.detect(path: path)
+        } catch ImportError.unknownFormat(_, _) where inFolder {
+            progress("skipped \(display): not in a known format")
+            return nil
+        } catch ImportError.emptyFile(_) where inFolder {
+            progress("skipped \(display): empty file")
+            return nil
+        }
+        switch format {
+        case .physionetRR:
+            let stem = PhysioNetRR.subject(fileName: (path as NSString).lastPathComponent)
+            return PlannedFile(path: path, display: display, format: format, subject: subject ?? stem, group: group)
+        case .stressPredictLabels:
+            return PlannedFile(path: path, display: display, format: format, subject: nil, group: nil)
+        default:
+            let owner = subject ?? folderSubject ?? parentName(path)
+            return PlannedFile(path: path, display: display, format: format, subject: owner, group: nil)
+        }
+    }
+
+    /// Visible regular files and folders of `dir`, each sorted by byte order.
+    private func entries(_ dir: String) throws -> (files: [String], folders: [String]) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: dir)
+        } catch {
+            throw CSVError.cannotOpen(path: dir, reason: "cannot list folder")
+        }
+        var files: [String] = [], folders: [String] = []
+        for n in names where !n.hasPrefix(".") {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: join(dir, n), isDirectory: &isDir), isDir.boolValue { folders.append(n) } else { files.append(n) }
+        }
+        let byBytes: (String, String) -> Bool = { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return (files.sorted(by: byBytes), folders.sorted(by: byBytes))
+    }
+
+    /// Name of the folder holding `path` (relative paths resolved against the
+    /// current folder).
+    private func parentName(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : join(FileManager.default.currentDirectoryPath, path)
+        let parent = ((absolute as NSString).standardizingPath as NSString).deletingLastPathComponent
+        let name = (parent as NSString).lastPathComponent
+        return name.isEmpty || name == "/" ? "subject" : name
+    }
+
+    private func join(_ parts: String...) -> String {
+        parts.dropFirst().reduce(parts[0]) { ($0 as NSString).appendingPathComponent($1) }
+    }
+}

@@ -1,0 +1,25 @@
+/// Why an import cannot proceed. Each message is one line naming the file (and the
+/// line and column when there is one); the CLI prints it and exits non-zero.
+public enum ImportError: Error, CustomStringConvertible, Equatable {
+    case missing(path: String)
+    case emptyFile(path: String)
+    case unknownFormat(path: String, columns: [String])
+    case badMetadata(path: String, line: Int, column: Int, message: String)
+    case nothingToImport(path: String)
+    case accounting(path: String, read: Int, accepted: Int, rejected: Int)
+
+    public var description: String {
+        switch self {
+        case let .missing(path): return "\(path): no such file or folder"
+        case let .emptyFile(path): return "\(path): file is empty"
+        case let .unknownFormat(path, columns):
+            let found = columns.isEmpty ? "none" : columns.map { "'\($0)'" }.joined(separator: ", ")
+            let known = SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            return "\(path): unknown format (columns found: \(found); formats known: \(known))"
+        case let .badMetadata(path, line, column, message): return "\(path):\(line):\(column): \(message)"
+        case let .nothingToImport(path): return "\(path): no file in a known format"
+        case let .accounting(path, read, accepted, rejected):
+            return "\(path): internal accounting error: \(read) rows read != \(accepted) accepted + \(rejected) rejected"
+        }
+    }
+}

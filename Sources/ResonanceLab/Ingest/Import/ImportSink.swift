@@ -1,0 +1,214 @@
+import Foundation
+
+/// Receives the rows every format adapter produces, keeps the accounting of each
+/// source file (rows read = accepted + rejected), and writes all canonical tables
+/// of DESIGN §4 plus `rejects.csv` and `manifest.json`. Nothing reaches its final
+/// name before `commit()`, so a failed import leaves no partial table.
+final class ImportSink {
+    /// An interned subject: its name, group, CSV field text (a range of
+    /// `subjectFields`) and the time range of its rows.
+    struct Subject {
+        var name: String
+        var group: String?
+        var field: Range<Int>
+        var firstMs: Int64?
+        var lastMs: Int64?
+    }
+
+    let workspace: Workspace
+    private let hr, rr, hrv, plays, labels, sleep, workouts: SortedTableWriter
+    private let rejects: CSVWriter
+    private(set) var sources: [SourceFile] = []
+    private var subjects: [Subject] = []
+    private var subjectIndex: [String: Int] = [:]
+    /// Encoded subject fields, back to back: rows copy from here without retaining.
+    private var subjectFields: [UInt8] = []
+    private var line: [UInt8] = []
+    private var timestamps = LineEncoder.TimestampCache()
+    private let digests = FileDigests()
+
+    init(workspace: Workspace) throws {
+        self.workspace = workspace
+        func table<Row: CanonicalRow>(_ type: Row.Type) throws -> SortedTableWriter {
+            try SortedTableWriter(path: workspace.file(Row.fileName), header: Row.header)
+        }
+        hr = try table(HRSample.self)
+        rr = try table(RRInterval.self)
+        hrv = try table(HRVSample.self)
+        plays = try table(Play.self)
+        labels = try table(LabelInterval.self)
+        sleep = try table(SleepEpisode.self)
+        workouts = try table(Workout.self)
+        rejects = try CSVWriter(path: workspace.file(Reject.fileName), header: Reject.header)
+        line.reserveCapacity(256)
+    }
+
+    private var tables: [SortedTableWriter] { [hr, rr, hrv, plays, labels, sleep, workouts] }
+
+    // MARK: - Sources and subjects
+
+    /// Registers a source file (its SHA-256 is computed in the background) and
+    /// returns its index.
+    func beginSource(path: String, display: String, format: SourceFormat) -> Int32 {
+        sources.append(SourceFile(path: display, sha256: "", format: format.rawValue))
+        digests.start(sources.count - 1, path: path)
+        return Int32(sources.count - 1)
+    }
+
+    func note(_ file: Int32, _ text: String) {
+        if !sources[Int(file)].notes.contains(text) { sources[Int(file)].notes.append(text) }
+    }
+
+    /// Closes a source: `rowsRead` (counted by the adapter) must equal accepted +
+    /// rejected; notes how zone-less times were read, if there were any.
+    func endSource(_ input: SourceInput, rowsRead: Int) throws {
+        let file = input.file
+        if let zone = input.times.zoneNote() { note(file, zone) }
+        let s = sources[Int(file)]
+        guard rowsRead == s.accepted + s.rejected else {
+            throw ImportError.accounting(path: s.path, read: rowsRead, accepted: s.accepted, rejected: s.rejected)
+        }
+        sources[Int(file)].rowsRead = rowsRead
+    }
+
+    func subject(_ name: String, group: String? = nil) -> Int {
+        if let i = subjectIndex[name] {
+            if subjects[i].group == nil { subjects[i].group = group }
+            return i
+        }
+        let start = subjectFields.count
+        LineEncoder.appendField(name, to: &subjectFields)
+        subjects.append(Subject(name: name, group: group, field: start..<subjectFields.count))
+        subjectIndex[name] = subjects.count - 1
+        return subjects.count - 1
+    }
+
+    // MARK: - Rows
+
+    /// Counts one input row as accepted. Adapters call it once per accepted row,
+    /// whatever number of table rows it produced (none for one second of a label
+    /// merged into an interval, two for a CSV row with both bpm and RR).
+    func accept(_ file: Int32) {
+        sources[Int(file)].accepted += 1
+    }
+
+    func reject(_ file: Int32, line: Int, column: Int, reason: String, raw: String) throws {
+        sources[Int(file)].rejected += 1
+        rejects.field(sources[Int(file)].path); rejects.field(line); rejects.field(column)
+        rejects.field(reason); rejects.field(raw)
+        try rejects.endRow()
+    }
+
+    func reject(_ file: Int32, _ record: CSVRecord, column: Int, reason: String) throws {
+        try reject(file, line: record.line, column: column, reason: reason, raw: record.raw)
+    }
+
+    func heartRate(subject: Int, ms: Int64, bpm: Double, source: String, file: Int32) throws {
+        try measurement(hr, subject: subject, ms: ms, value: bpm, source: source, file: file)
+    }
+
+    func rrInterval(subject: Int, ms: Int64, rrMs: Double, source: String, file: Int32) throws {
+        try measurement(rr, subject: subject, ms: ms, value: rrMs, source: source, file: file)
+    }
+
+    func hrvSample(subject: Int, ms: Int64, sdnnMs: Double, source: String, file: Int32) throws {
+        try measurement(hrv, subject: subject, ms: ms, value: sdnnMs, source: source, file: file)
+    }
+
+    func label(subject: Int, startMs: Int64, endMs: Int64, label text: String, file: Int32) throws {
+        try interval(labels, subject: subject, startMs: startMs, endMs: endMs, text: text, file: file)
+    }
+
+    func sleep(subject: Int, startMs: Int64, endMs: Int64, stage: SleepStage, file: Int32) throws {
+        try interval(sleep, subject: subject, startMs: startMs, endMs: endMs, text: stage.rawValue, file: file)
+    }
+
+    func workout(subject: Int, startMs: Int64, endMs: Int64, activity: String, file: Int32) throws {
+        try interval(workouts, subject: subject, startMs: startMs, endMs: endMs, text: activity, file: file)
+    }
+
+    func play(_ play: Play, subject: Int, file: Int32) throws {
+        startRow(subject, play.startedAtMs)
+        touch(subject, play.endedAtMs ?? play.startedAtMs)
+        for text in [play.playId, play.songId, play.title, play.artist, play.album, play.playlist] {
+            line.append(44); LineEncoder.appendField(text, to: &line)
+        }
+        line.append(44); LineEncoder.appendTimestamp(play.startedAtMs, to: &line)
+        line.append(44); if let end = play.endedAtMs { LineEncoder.appendTimestamp(end, to: &line) }
+        line.append(44); if let v = play.mediaDurationS { LineEncoder.appendNumber(v, to: &line) }
+        line.append(44); if let v = play.playedS { LineEncoder.appendNumber(v, to: &line) }
+        line.append(44); LineEncoder.appendField(play.endReason, to: &line)
+        line.append(44); line.append(contentsOf: (play.skipped ? "true" : "false").utf8)
+        try plays.add(line, file: file)
+    }
+
+    /// `subject,timestamp,value,source` rows (hr, rr, hrv_samples).
+    private func measurement(_ table: SortedTableWriter, subject: Int, ms: Int64, value: Double,
+                             source: String, file: Int32) throws {
+        startRow(subject, ms)
+        line.append(44); timestamps.append(ms, to: &line)
+        line.append(44); LineEncoder.appendNumber(value, to: &line)
+        line.append(44); LineEncoder.appendField(source, to: &line)
+        try table.add(line, file: file)
+    }
+
+    /// `subject,start,end,text` rows (labels, sleep, workouts).
+    private func interval(_ table: SortedTableWriter, subject: Int, startMs: Int64, endMs: Int64,
+                          text: String, file: Int32) throws {
+        startRow(subject, startMs)
+        touch(subject, endMs)
+        line.append(44); LineEncoder.appendTimestamp(startMs, to: &line)
+        line.append(44); LineEncoder.appendTimestamp(endMs, to: &line)
+        line.append(44); LineEncoder.appendField(text, to: &line)
+        try table.add(line, file: file)
+    }
+
+    /// Starts a table line with the subject field.
+    private func startRow(_ subject: Int, _ ms: Int64) {
+        touch(subject, ms)
+        line.removeAll(keepingCapacity: true)
+        let field = subjects[subject].field
+        subjectFields.withUnsafeBufferPointer { line.append(contentsOf: UnsafeBufferPointer(rebasing: $0[field])) }
+    }
+
+    private func touch(_ subject: Int, _ ms: Int64) {
+        if let first = subjects[subject].firstMs {
+            if ms < first { subjects[subject].firstMs = ms }
+            if ms > subjects[subject].lastMs! { subjects[subject].lastMs = ms }
+        } else {
+            subjects[subject].firstMs = ms
+            subjects[subject].lastMs = ms
+        }
+    }
+
+    // MARK: - Completion
+
+    /// Sorts and merges every table into temporary files and returns the manifest
+    /// (subjects with rows, in byte order of their names).
+    func finish(timezone: String) throws -> Manifest {
+        for (i, digest) in try digests.wait() { sources[i].sha256 = digest }
+        for table in tables {
+            try table.finish()
+            for (file, count) in table.duplicates { sources[Int(file)].duplicates += count }
+        }
+        let used = subjects.filter { $0.firstMs != nil }
+            .sorted { subjectFields[$0.field].lexicographicallyPrecedes(subjectFields[$1.field]) }
+        let info = used.map {
+            SubjectInfo(subject: $0.name, group: $0.group, start: $0.firstMs.map(Timestamp.iso),
+                        end: $0.lastMs.map(Timestamp.iso))
+        }
+        return Manifest(timezone: timezone, sources: sources, subjects: info)
+    }
+
+    /// Writes the manifest and renames every table into place.
+    func commit(_ manifest: Manifest) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let json = try encoder.encode(manifest)
+        let file = try AtomicFile(path: workspace.file(Manifest.fileName))
+        try file.write(Array(json) + [10])
+        for table in tables { try table.commit() }
+        try rejects.commit()
+        try file.commit()
+    }
+}

@@ -1,0 +1,37 @@
+/// Range checks applied to every imported measurement (DESIGN §4, import rejects).
+enum PlausibleRange {
+    /// Heart rate, bpm.
+    static let bpm: ClosedRange<Double> = 20...250
+    /// R-R interval, ms: 240–24 bpm. Shorter or longer values are not single
+    /// beat-to-beat intervals (missed or split detections, recording offsets).
+    static let rrMs: ClosedRange<Double> = 250...2500
+    static let bpmReason = "bpm outside 20–250"
+    static let rrReason = "rr outside 250–2500 ms"
+}
+
+extension ImportSink {
+    /// The bpm in field `i`, or nil after rejecting the row as unparsable or out of range.
+    func checkedBpm(_ record: CSVRecord, _ i: Int, file: Int32) throws -> Double? {
+        try checked(record, i, scale: 1, range: PlausibleRange.bpm, what: "bpm", reason: PlausibleRange.bpmReason, file: file)
+    }
+
+    /// The R-R interval in ms of field `i` (its value × `scale`), or nil after
+    /// rejecting the row as unparsable or out of range.
+    func checkedRRMs(_ record: CSVRecord, _ i: Int, scale: Double, file: Int32) throws -> Double? {
+        try checked(record, i, scale: scale, range: PlausibleRange.rrMs, what: "rr", reason: PlausibleRange.rrReason, file: file)
+    }
+
+    private func checked(_ record: CSVRecord, _ i: Int, scale: Double, range: ClosedRange<Double>, what: String,
+                         reason: String, file: Int32) throws -> Double? {
+        guard let raw = record.double(i) else {
+            try reject(file, record, column: i + 1, reason: "unparsable \(what)")
+            return nil
+        }
+        let value = raw * scale
+        guard range.contains(value) else {
+            try reject(file, record, column: i + 1, reason: reason)
+            return nil
+        }
+        return value
+    }
+}

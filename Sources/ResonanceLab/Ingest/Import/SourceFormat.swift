@@ -1,0 +1,90 @@
+import Foundation
+
+/// Input formats `resonance import` understands (DESIGN §4). The raw value is the
+/// name used by `--format` and recorded in the manifest.
+public enum SourceFormat: String, CaseIterable, Sendable {
+    case genericCSV = "csv"
+    case e4HR = "e4-hr"
+    case e4IBI = "e4-ibi"
+    case e4Tags = "e4-tags"
+    case physionetRR = "physionet-rr"
+    case appleMusic = "apple-music"
+    case appleHealth = "apple-health"
+    case stressPredictLabels = "stress-predict-labels"
+
+    /// Detects the format from the file name and its first records.
+    static func detect(path: String) throws -> SourceFormat {
+        let name = (path as NSString).lastPathComponent
+        let lower = name.lowercased()
+        // E4 tag files are empty when the button was never pressed.
+        if lower.hasPrefix("tags_") && lower.hasSuffix(".csv") { return .e4Tags }
+        let first = try CSVPeek.records(path: path, count: 2)
+        guard let header = first.first else { throw ImportError.emptyFile(path: path) }
+        let columns = Set(header.map(ColumnName.normalized))
+        let numericFirst = header.count == 1 && NumberParsing.double(header[0]) != nil
+        if lower == "hr.csv" && numericFirst { return .e4HR }
+        if header.count == 2, NumberParsing.double(header[0]) != nil,
+           header[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI" { return .e4IBI }
+        if columns.contains("song_name") && (columns.contains("event_start_timestamp") || lower.contains("play activity")) {
+            return .appleMusic
+        }
+        if columns.contains("type") && columns.contains("value")
+            && (columns.contains("start") || columns.contains("startdate")) { return .appleHealth }
+        if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
+        if GenericCSV.Columns(header: header) != nil { return .genericCSV }
+        let ext = (lower as NSString).pathExtension
+        if numericFirst, ["txt", "rr", ""].contains(ext) || lower.contains("_rr") { return .physionetRR }
+        throw ImportError.unknownFormat(path: path, columns: header)
+    }
+}
+
+/// Reads the first records of a file (for detection and unit decisions).
+enum CSVPeek {
+    private struct Enough: Error {}
+
+    static func records(path: String, count: Int) throws -> [[String]] {
+        var out: [[String]] = []
+        do {
+            try CSVReader(path: path).forEachRecord { record in
+                out.append(record.strings)
+                if out.count >= count { throw Enough() }
+            }
+        } catch is Enough {}
+        return out
+    }
+}
+
+/// Header names compared loosely: lower case, a UTF-8 byte-order mark and the
+/// unit removed, words joined by `_` ("Time(sec)" → `time_sec`, "Song Name" → `song_name`).
+enum ColumnName {
+    static func words(_ name: String) -> [String] {
+        var text = name.lowercased()
+        if text.hasPrefix("\u{feff}") { text.removeFirst() }
+        return text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+    }
+
+    static func normalized(_ name: String) -> String {
+        words(name).joined(separator: "_")
+    }
+
+    /// Column index by normalised name (the first column wins on a clash).
+    static func index(_ header: CSVRecord) -> [String: Int] {
+        var map: [String: Int] = [:]
+        for i in (0..<header.count).reversed() { map[normalized(header.string(i))] = i }
+        return map
+    }
+
+    enum Unit { case seconds, milliseconds }
+    private static let unitWords: [String: Unit] = [
+        "ms": .milliseconds, "msec": .milliseconds, "millis": .milliseconds,
+        "milliseconds": .milliseconds, "s": .seconds, "sec": .seconds, "secs": .seconds, "seconds": .seconds,
+    ]
+
+    /// The name without unit words, and the unit it states if any ("rr (ms)" → `rr`, ms).
+    static func baseAndUnit(_ name: String) -> (base: String, unit: Unit?) {
+        let all = words(name)
+        let unit = all.compactMap { unitWords[$0] }.last
+        let base = all.filter { unitWords[$0] == nil }.joined(separator: "_")
+        return (base, unit)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// One stretch of beat-level recording: a listening session (the watch records R-R
+/// and reports HR every 5 s during an active session) or a night's 5-minute window
+/// (HR reported once a minute).
+struct RRSpan {
+    struct Beat {
+        var timeMs: Int64
+        var rrMs: Double
+    }
+
+    var day: Int
+    var startMs: Int64
+    var endMs: Int64
+    var hrStepMs: Int64
+    var beats: [Beat]
+
+    /// HR samples (ms, bpm) every `hrStepMs` after the start: 60000 / mean of the R-R
+    /// intervals closing in the preceding 5 s, rounded to 1 bpm as watches report it.
+    func heartRate() -> [(Int64, Double)] {
+        var out: [(Int64, Double)] = []
+        var lo = 0, hi = 0
+        var t = startMs + hrStepMs
+        while t <= endMs {
+            while hi < beats.count, beats[hi].timeMs <= t { hi += 1 }
+            while lo < hi, beats[lo].timeMs <= t - 5000 { lo += 1 }
+            if hi > lo {
+                let mean = beats[lo..<hi].reduce(0) { $0 + $1.rrMs } / Double(hi - lo)
+                out.append((t, (60_000 / mean).rounded()))
+            }
+            t += hrStepMs
+        }
+        return out
+    }
+
+    /// R-R intervals of the span.
+    var rrMs: [Double] { beats.map(\.rrMs) }
+}
+
+/// All beat-level spans of a persona, in time order.
+struct BeatSpans {
+    var spans: [RRSpan] = []
+
+    init(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay], sessions: [ListeningSession],
+         meanHR: [Double], random: SeededRandom) {
+        var generator = BeatGenerator(random: random)
+        enum Source { case night(PersonaTimeline.Sleep), session(ListeningSession) }
+        var sources: [(Int64, Source)] = timeline.sleeps.map { (timeline.timeMs(minute: $0.rrWindow), .night($0)) }
+        sources += sessions.map { ($0.startMs, .session($0)) }
+        sources.sort { $0.0 < $1.0 }
+        for (startMs, source) in sources {
+            var beats: [RRSpan.Beat] = []
+            let emit = { (t: Double, rr: Double) in beats.append(RRSpan.Beat(timeMs: Int64((t * 1000).rounded()), rrMs: rr)) }
+            switch source {
+            case let .night(sleep):
+                let today = days[sleep.day]
+                let c = RRComponents(sdnnMs: today.sdnnMs, rmssdMs: today.rmssdMs,
+                                     meanRRMs: 60_000 / today.restingHRBpm, breathingHz: p.breathingHz)
+                let endMs = startMs + Int64(PersonaTimeline.rrWindowMinutes) * 60_000
+                generator.run(from: Double(startMs) / 1000, to: Double(endMs) / 1000, components: c,
+                              state: { _ in (today.restingHRBpm, today.rmssdMs) }, emit: emit)
+                spans.append(RRSpan(day: sleep.day, startMs: startMs, endMs: endMs, hrStepMs: 60_000, beats: beats))
+            case let .session(session):
+                let firstMinute = Int((startMs - timeline.spanStartMs) / 60_000)
+                let d = PersonaSimulator.physiologyDay(firstMinute, timeline: timeline, days: days.count)
+                let today = days[d]
+                let c = RRComponents(sdnnMs: today.sdnnMs, rmssdMs: today.rmssdMs,
+                                     meanRRMs: 60_000 / meanHR[firstMinute], breathingHz: p.breathingHz)
+                var first = 0
+                let responses = session.responses
+                let origin = Double(timeline.spanStartMs) / 1000
+                let state = { (t: Double) -> (hrBpm: Double, rmssdMs: Double) in
+                    // Mean HR interpolated between minute values, plus the music.
+                    let x = (t - origin) / 60
+                    let m = min(max(0, Int(x)), meanHR.count - 2)
+                    let f = min(1, max(0, x - Double(m)))
+                    var hr = meanHR[m] + f * (meanHR[m + 1] - meanHR[m])
+                    var rmssd = today.rmssdMs
+                    while first < responses.count, responses[first].isOver(at: t) { first += 1 }
+                    var i = first
+                    while i < responses.count, responses[i].startS < t {
+                        let v = responses[i].value(at: t)
+                        hr += v.hrBpm
+                        rmssd += v.rmssdMs
+                        i += 1
+                    }
+                    return (hr, rmssd)
+                }
+                generator.run(from: Double(startMs) / 1000, to: Double(session.endMs) / 1000, components: c,
+                              state: state, emit: emit)
+                spans.append(RRSpan(day: d, startMs: startMs, endMs: session.endMs, hrStepMs: 5000, beats: beats))
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// Generates the synthetic persona workspace (DESIGN §6): the canonical tables a real
+/// import writes, plus `daily.csv` (the daily engines over each persona's measured
+/// days) and `truth.csv` (every planted effect).
+///
+/// Determinism: every random draw comes from `SeededRandom` streams seeded by djb2 of
+/// the persona's name and age mixed with `seed`, and outputs are written in persona
+/// order, then time order; no wall clock, hash order or system randomness is used,
+/// so the same arguments give byte-identical files on any machine.
+public struct PersonaGenerator: Sendable {
+    public static let catalogueSize = 200
+
+    public var personas: [PersonaProfile]
+    public var days: Int
+    public var seed: UInt64
+    /// First simulated date, in days since 1970-01-01.
+    public var firstDay: Int
+    public var registry: ConstantsRegistry
+
+    public init(personas: [PersonaProfile] = PersonaProfile.all, days: Int = 30, seed: UInt64 = 0,
+                firstDay: Int = Timestamp.daysFromCivil(2026, 1, 5), registry: ConstantsRegistry = .defaults) {
+        self.personas = personas; self.days = days; self.seed = seed; self.firstDay = firstDay
+        self.registry = registry
+    }
+
+    /// `seed` spread over 64 bits (one SplitMix64 step), so that nearby seeds give
+    /// unrelated streams.
+    var mixedSeed: UInt64 {
+        var r = SeededRandom(seed: seed)
+        return r.next()
+    }
+
+    /// The shared catalogue for this seed.
+    public var catalogue: SongCatalogue {
+        var random = SeededRandom(seed: mixedSeed ^ SeededRandom.djb2("catalogue"))
+        return SongCatalogue.generate(count: Self.catalogueSize, random: &random)
+    }
+
+    /// Seed of one persona: djb2 of name and age, mixed with the run's seed.
+    public func seed(of p: PersonaProfile) -> UInt64 {
+        SeededRandom.djb2(p.name + String(p.age)) ^ mixedSeed
+    }
+
+    /// Simulates every persona, `jobs` at a time; results in persona order.
+    public func simulate(jobs: Int) throws -> [PersonaRecord] {
+        let catalogue = self.catalogue
+        return try Parallel.map(personas, jobs: jobs) { p in
+            PersonaSimulator.simulate(p, catalogue: catalogue, firstDay: firstDay, days: days, seed: seed(of: p))
+        }
+    }
+
+    /// Every planted effect: the catalogue's song effects, then each persona's
+    /// sensitivity (once per metric).
+    public func truth() -> [PlantedEffect] {
+        var rows: [PlantedEffect] = []
+        for song in catalogue.songs {
+            rows.append(PlantedEffect(kind: .songEffect, subject: "", songId: song.songId,
+                                      metric: PlantedEffect.metrics[0], value: song.deltaHRBpm))
+            rows.append(PlantedEffect(kind: .songEffect, subject: "", songId: song.songId,
+                                      metric: PlantedEffect.metrics[1], value: song.deltaRMSSDMs))
+        }
+        for p in personas {
+            for metric in PlantedEffect.metrics {
+                rows.append(PlantedEffect(kind: .personaSensitivity, subject: p.name, songId: "", metric: metric,
+                                          value: p.sensitivity))
+            }
+        }
+        return rows
+    }
+
+    /// Simulates and writes the whole workspace.
+    public func generate(into ws: Workspace, jobs: Int, progress: (String) -> Void = { _ in }) throws {
+        try FileManager.default.createDirectory(atPath: ws.path, withIntermediateDirectories: true)
+        let records = try simulate(jobs: jobs)
+        progress("personas: simulated \(records.count) personas × \(days) days")
+        try ws.write(records.flatMap(\.hr))
+        try ws.write(records.flatMap(\.rr))
+        try ws.write(records.flatMap(\.plays))
+        try ws.write(records.flatMap(\.sleep))
+        try ws.write(records.flatMap(\.workouts))
+        try ws.write([LabelInterval]())
+        try ws.write([Reject]())
+        try ws.write(DailyEngines.assess(history: records.flatMap(\.days), registry: registry).map(\.row))
+        try ws.write(truth())
+        try writeManifest(records, to: ws)
+        progress("personas: wrote \(ws.path)")
+    }
+
+    /// manifest.json: one source per generated table (digest and row count; nothing is
+    /// rejected), the generator's parameters and the constants in force, and the
+    /// subjects with their time ranges.
+    func writeManifest(_ records: [PersonaRecord], to ws: Workspace) throws {
+        let counts: [(String, Int)] = [
+            (HRSample.fileName, records.reduce(0) { $0 + $1.hr.count }),
+            (RRInterval.fileName, records.reduce(0) { $0 + $1.rr.count }),
+            (Play.fileName, records.reduce(0) { $0 + $1.plays.count }),
+            (SleepEpisode.fileName, records.reduce(0) { $0 + $1.sleep.count }),
+            (Workout.fileName, records.reduce(0) { $0 + $1.workouts.count }),
+            (DailyRow.fileName, records.reduce(0) { $0 + $1.days.count }),
+            (PlantedEffect.fileName, truth().count),
+        ]
+        let notes = [
+            "generator: resonance personas generate --seed \(seed) --days \(days) --start-date \(Timestamp.isoDate(Int64(firstDay) * 86_400_000)) --personas \(personas.map(\.name).joined(separator: ","))",
+            "song catalogue: \(Self.catalogueSize) songs; song effects and sensitivities in truth.csv",
+            "constants_version: \(registry.version)",
+            "constants_digest: \(registry.digest)",
+        ]
+        var sources: [SourceFile] = []
+        for (name, rows) in counts {
+            let digest = try Self.sha256(ofFile: ws.file(name))
+            sources.append(SourceFile(path: name, sha256: digest, format: PersonaSimulator.source,
+                                      rowsRead: rows, accepted: rows, notes: notes))
+        }
+        let endMs = Int64(firstDay + days) * 86_400_000
+        let subjects = records.map { r in
+            SubjectInfo(subject: r.profile.name, group: "persona",
+                        start: Timestamp.iso(r.hr.first?.timestampMs ?? Int64(firstDay) * 86_400_000),
+                        end: Timestamp.iso(r.hr.last?.timestampMs ?? endMs))
+        }
+        let manifest = Manifest(sources: sources, subjects: subjects)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(manifest)
+        try AtomicFile.write(String(decoding: data, as: UTF8.self) + "\n", to: ws.file(Manifest.fileName))
+    }
+
+    /// SHA-256 (hex) of a file's bytes.
+    public static func sha256(ofFile path: String) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var hash = SHA256()
+        data.withUnsafeBytes { hash.update($0) }
+        return hash.finalizeHex()
+    }
+}

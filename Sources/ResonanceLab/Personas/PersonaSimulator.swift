@@ -1,0 +1,173 @@
+import Foundation
+
+/// Everything simulated for one persona, in the canonical record types.
+public struct PersonaRecord: Sendable {
+    public var profile: PersonaProfile
+    public var hr: [HRSample]
+    public var rr: [RRInterval]
+    public var plays: [Play]
+    public var sleep: [SleepEpisode]
+    public var workouts: [Workout]
+    /// One snapshot per simulated date, measured from the simulated signals.
+    public var days: [DailySnapshot]
+}
+
+/// Simulates one persona: day-level physiology → minute-level timeline (sleep,
+/// workouts, walking, listening) → minute HR → beat-level R-R during listening
+/// sessions and each night's 5-minute window → HR samples from those beats → the
+/// daily snapshot measured from it all.
+enum PersonaSimulator {
+    static let source = "resonance-personas"
+    /// Sleeping offsets from resting HR (bpm): REM and wake raise HR, deep sleep
+    /// lowers it; light (core) sleep, where the nightly window sits, is at rest.
+    static let stageOffsetBpm: [PersonaTimeline.State: Double] = [.core: 0, .deep: -2, .rem: 3, .nightWake: 8]
+    /// Awake sitting HR above sleeping resting HR (bpm), and the circadian amplitude
+    /// (bpm, peak at 16:00).
+    static let awakeOffsetBpm = 10.0
+    static let circadianBpm = 2.5
+    /// HR rise time constant at exercise onset (minutes).
+    static let riseMinutes = 1.5
+    /// Zone minutes count minutes at or above this fraction of the HR reserve.
+    static let zoneFraction = 0.6
+
+    static func simulate(_ p: PersonaProfile, catalogue: SongCatalogue, firstDay: Int, days: Int,
+                         seed: UInt64) -> PersonaRecord {
+        func stream(_ name: String) -> SeededRandom { SeededRandom(seed: seed ^ SeededRandom.djb2(name)) }
+        var dayRandom = stream("days"), scheduleRandom = stream("schedule"), listenRandom = stream("listening")
+        var noiseRandom = stream("noise")
+        let personaDays = PersonaDay.series(p, days: days, random: &dayRandom)
+        var timeline = PersonaTimeline(firstDay: firstDay, days: days)
+        timeline.placeSleeps(p, days: personaDays, random: &scheduleRandom)
+        timeline.placeWorkouts(p, days: days, random: &scheduleRandom)
+        let library = PersonaLibrary(p, catalogue: catalogue, random: &listenRandom)
+        let sessions = ListeningSimulator.sessions(p, library: library, catalogue: catalogue, timeline: &timeline,
+                                                   days: days, random: &listenRandom)
+        timeline.placeWalking(days: personaDays, random: &scheduleRandom)
+
+        let meanHR = minuteHR(p, timeline: timeline, days: personaDays)
+        let noisyHR = addWander(meanHR, timeline: timeline, random: &noiseRandom)
+        let beats = BeatSpans(p, timeline: timeline, days: personaDays, sessions: sessions, meanHR: meanHR,
+                              random: stream("beats"))
+        let hr = heartRateSamples(p, timeline: timeline, noisyHR: noisyHR, beats: beats)
+        let rr = beats.spans.flatMap { span in
+            span.beats.map { RRInterval(subject: p.name, timestampMs: $0.timeMs, rrMs: $0.rrMs, source: source) }
+        }
+        let snapshots = DailyMeasurement.snapshots(p, timeline: timeline, days: personaDays, noisyHR: noisyHR, beats: beats)
+        return PersonaRecord(
+            profile: p, hr: hr, rr: rr, plays: sessions.flatMap(\.plays),
+            sleep: sleepEpisodes(p, timeline: timeline),
+            workouts: timeline.workouts.map {
+                Workout(subject: p.name, startMs: timeline.timeMs(minute: $0.start),
+                        endMs: timeline.timeMs(minute: $0.end), activity: $0.activity)
+            },
+            days: snapshots)
+    }
+
+    /// Date index whose physiology applies at minute `m` (the sleep's date in sleep).
+    static func physiologyDay(_ m: Int, timeline: PersonaTimeline, days: Int) -> Int {
+        min(days - 1, max(0, timeline.day(ofMinute: m)))
+    }
+
+    /// Deterministic mean HR (bpm) of every minute: sleeping rest + stage offset, or
+    /// awake sitting HR with a circadian swing, plus exercise. Exercise raises HR
+    /// toward rest + intensity × reserve (Karvonen) with a 1.5-minute time constant
+    /// and lets it fall with the time constant that makes the first minute's drop
+    /// equal the day's 1-minute recovery: τ = −1/ln(1 − recovery/(HR − target)).
+    static func minuteHR(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay]) -> [Double] {
+        var sleepDay = Array(repeating: -1, count: timeline.minutes)
+        for s in timeline.sleeps { for m in s.start..<s.end { sleepDay[m] = s.day } }
+        var hr = Array(repeating: 0.0, count: timeline.minutes)
+        var exercise = 0.0
+        var fallTau = 1.0
+        for m in 0..<timeline.minutes {
+            let d = sleepDay[m] >= 0 ? sleepDay[m] : physiologyDay(m, timeline: timeline, days: days.count)
+            let today = days[d]
+            let reserve = p.maxHRBpm - today.restingHRBpm
+            let state = timeline.state[m]
+            let target: Double
+            switch state {
+            case .workout:
+                target = (timeline.workouts.first { $0.start <= m && m < $0.end }?.intensity ?? 0.5) * reserve
+            case .shift:
+                target = 0.1 * reserve
+            default:
+                target = timeline.cadence[m] / 110 * 0.25 * reserve
+            }
+            if target >= exercise {
+                exercise = target + (exercise - target) * exp(-1 / riseMinutes)
+                fallTau = 0
+            } else {
+                if fallTau == 0 {
+                    let fraction = min(0.95, today.recovery1mBpm / (exercise - target))
+                    fallTau = -1 / log(1 - fraction)
+                }
+                exercise = target + (exercise - target) * exp(-1 / fallTau)
+            }
+            let level: Double
+            if let offset = stageOffsetBpm[state] {
+                level = today.restingHRBpm + offset
+            } else {
+                let hourOfDay = Double((m + 720) % 1440) / 60
+                level = today.restingHRBpm + awakeOffsetBpm + circadianBpm * cos(2 * .pi * (hourOfDay - 16) / 24)
+            }
+            hr[m] = level + exercise
+        }
+        return hr
+    }
+
+    /// Minute HR as a watch records it: the mean plus an Ornstein–Uhlenbeck wander
+    /// (τ = 5 min; SD 2 bpm awake, 1 bpm asleep).
+    static func addWander(_ meanHR: [Double], timeline: PersonaTimeline, random: inout SeededRandom) -> [Double] {
+        let rho = exp(-1.0 / 5)
+        var x = 0.0
+        return meanHR.indices.map { m in
+            x = rho * x + (1 - rho * rho).squareRoot() * random.normal()
+            let asleep = stageOffsetBpm[timeline.state[m]] != nil
+            return meanHR[m] + (asleep ? 1 : 2) * x
+        }
+    }
+
+    /// hr.csv rows: minute samples from the first date on, except inside R-R spans
+    /// (and the 5 s after them), where the samples are computed from the beats
+    /// themselves; sorted by time.
+    static func heartRateSamples(_ p: PersonaProfile, timeline: PersonaTimeline, noisyHR: [Double],
+                                 beats: BeatSpans) -> [HRSample] {
+        var samples: [HRSample] = []
+        var spanIndex = 0
+        for m in 720..<timeline.minutes {
+            let t = timeline.timeMs(minute: m)
+            while spanIndex < beats.spans.count, beats.spans[spanIndex].endMs + 5000 < t { spanIndex += 1 }
+            if spanIndex < beats.spans.count, beats.spans[spanIndex].startMs <= t { continue }
+            samples.append(HRSample(subject: p.name, timestampMs: t, bpm: noisyHR[m].rounded(), source: source))
+        }
+        for span in beats.spans {
+            for (t, bpm) in span.heartRate() {
+                samples.append(HRSample(subject: p.name, timestampMs: t, bpm: bpm, source: source))
+            }
+        }
+        samples.sort { $0.timestampMs < $1.timestampMs }
+        return samples
+    }
+
+    /// sleep.csv rows: runs of one stage within each main sleep.
+    static func sleepEpisodes(_ p: PersonaProfile, timeline: PersonaTimeline) -> [SleepEpisode] {
+        func stage(_ s: PersonaTimeline.State) -> SleepStage {
+            switch s {
+            case .deep: return .deep
+            case .rem: return .rem
+            case .nightWake: return .awake
+            default: return .core
+            }
+        }
+        var episodes: [SleepEpisode] = []
+        for s in timeline.sleeps {
+            var runStart = s.start
+            for m in (s.start + 1)...s.end where m == s.end || stage(timeline.state[m]) != stage(timeline.state[runStart]) {
+                episodes.append(SleepEpisode(subject: p.name, startMs: timeline.timeMs(minute: runStart),
+                                             endMs: timeline.timeMs(minute: m), stage: stage(timeline.state[runStart])))
+                runStart = m
+            }
+        }
+        return episodes
+    }
+}

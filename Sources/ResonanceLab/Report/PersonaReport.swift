@@ -1,0 +1,233 @@
+import Foundation
+
+/// The Markdown report of one persona: profile against what was generated, the daily
+/// series of the stress, readiness and trend engines with the flags raised and their
+/// drivers, heart-rate zones, HRV and coherence summaries when the stages have run,
+/// listening, and the sleep-score note. Pure: the same inputs give the same bytes.
+public struct PersonaReport: Sendable {
+    public let subject: String
+    public let profile: PersonaProfile?
+    /// Rows of `daily.csv` for this subject, and the engines re-run on its snapshots.
+    public let rows: [DailyRow]
+    public let assessments: [DailyAssessment]
+    public let inputs: PersonaReportInputs
+    public let registry: ConstantsRegistry
+
+    public init(subject: String, inputs: PersonaReportInputs, registry: ConstantsRegistry) {
+        self.subject = subject
+        self.inputs = inputs
+        self.registry = registry
+        profile = PersonaProfile.all.first { $0.name == subject }
+        rows = inputs.daily.filter { $0.snapshot.subject == subject }.sorted { $0.snapshot.day < $1.snapshot.day }
+        assessments = DailyEngines.assess(history: rows.map(\.snapshot), registry: registry)
+    }
+
+    /// Mean of the non-missing values; nil when there are none.
+    static func mean(_ values: [Double?]) -> Double? {
+        let v = values.compactMap { $0 }
+        return v.isEmpty ? nil : Stats.mean(v)
+    }
+
+    static func median(_ values: [Double?]) -> Double? {
+        let v = values.compactMap { $0 }
+        return v.isEmpty ? nil : Stats.median(v)
+    }
+
+    /// `x` with `digits` decimals, or `–` when missing.
+    static func text(_ x: Double?, _ digits: Int) -> String {
+        x.map { decimals($0, digits) } ?? "–"
+    }
+
+    public var meanStress: Double? { Self.mean(rows.map(\.stress)) }
+    public var meanReadiness: Double? { Self.mean(rows.map(\.readiness)) }
+
+    /// Days on which `daily.csv` disagrees with the engines re-run under `registry`.
+    public var mismatchedDays: [String] {
+        zip(rows, assessments).compactMap { file, now in
+            func same(_ a: Double?, _ b: Double?) -> Bool {
+                switch (a, b) {
+                case (nil, nil): return true
+                case let (x?, y?): return abs(x - y) <= 1e-9 * max(1, abs(x))
+                default: return false
+                }
+            }
+            let r = now.row
+            return same(file.stress, r.stress) && same(file.readiness, r.readiness) && same(file.anomaly, r.anomaly)
+                && file.flags == r.flags ? nil : file.snapshot.date
+        }
+    }
+
+    public func markdown() -> String {
+        var out = "# \(subject)\n\n"
+        out += "Constants \(registry.version) (digest `\(registry.digest)`).\n\n"
+        out += profileSection() + seriesSection() + flagsSection() + receiptsSection() + zonesSection()
+        out += hrvSection() + coherenceSection() + listeningSection() + SleepScoreNote.markdown(meanSleepHours: Self.mean(rows.map(\.snapshot.sleepHours)), registry: registry)
+        return out
+    }
+
+    func profileSection() -> String {
+        var out = "## Profile\n\n"
+        let measured: [(String, String, Double?, Double?, Int)] = [
+            ("resting HR", "bpm", profile?.restingHRBpm, Self.mean(rows.map(\.snapshot.restingHRBpm)), 1),
+            ("SDNN", "ms", profile?.sdnnMs, Self.mean(rows.map(\.snapshot.hrvSDNNMs)), 1),
+            ("1-min recovery", "bpm", profile?.recovery1mBpm, Self.mean(rows.map(\.snapshot.recovery1mBpm)), 1),
+            ("VO2 max", "mL/kg/min", profile?.vo2Max, Self.mean(rows.map(\.snapshot.vo2Max)), 1),
+            ("sleep", "h", profile?.sleepHours, Self.mean(rows.map(\.snapshot.sleepHours)), 2),
+            ("steps", "/day", profile?.steps, Self.mean(rows.map(\.snapshot.steps)), 0),
+            ("zone minutes", "min/day", profile?.zoneMinutes, Self.mean(rows.map(\.snapshot.zoneMinutes)), 1),
+            ("body mass", "kg", profile?.weightKg, Self.mean(rows.map(\.snapshot.bodyMassKg)), 1),
+        ]
+        if let p = profile {
+            out += "\(p.age)-year-old \(p.sex.rawValue), \(decimals(p.weightKg, 0)) kg; profile RMSSD \(decimals(p.rmssdMs, 1)) ms.\n"
+        } else {
+            out += "Not one of the built-in personas: no profile to compare with.\n"
+        }
+        if let s = inputs.sensitivities[subject], !s.isEmpty {
+            out += "Planted music sensitivity (truth.csv): " + s.map { "\($0.metric) \(decimals($0.value, 2))" }.joined(separator: ", ") + ".\n"
+        }
+        out += "\n" + markdownTable(["metric", "profile", "generated mean (\(rows.count) days)", "difference"], measured.map { name, unit, p, m, d in
+            var diff = "–"
+            if let p, let m, p != 0 { diff = signed(100 * (m - p) / p, 1) + " %" }
+            return ["\(name) (\(unit))", Self.text(p, d), Self.text(m, d), diff]
+        }) + "\n"
+        return out
+    }
+
+    func seriesSection() -> String {
+        var out = "## Daily series\n\n"
+        out += "Mean stress \(Self.text(meanStress, 1)), mean readiness \(Self.text(meanReadiness, 1)). "
+        let mismatched = mismatchedDays
+        out += mismatched.isEmpty
+            ? "Re-running the engines with the constants in force reproduces daily.csv on all \(rows.count) days.\n\n"
+            : "Re-running the engines with the constants in force differs from daily.csv on \(mismatched.count) of \(rows.count) days (first \(mismatched[0])): daily.csv was written with other constants. Drivers below are from the re-run.\n\n"
+        func top(_ drivers: [Driver]?) -> String {
+            guard let d = drivers?.first else { return "–" }
+            return "\(d.name) \(signed(d.points, 1))"
+        }
+        out += markdownTable(
+            ["date", "RHR", "SDNN", "sleep h", "stress", "level", "top stress driver", "readiness", "level", "top readiness driver",
+             "anomaly", "RHR slope", "SDNN slope", "week RHR z", "flags"],
+            zip(rows, assessments).map { file, a in
+                [file.snapshot.date, Self.text(file.snapshot.restingHRBpm, 1), Self.text(file.snapshot.hrvSDNNMs, 1),
+                 Self.text(file.snapshot.sleepHours, 1), Self.text(file.stress, 1), file.stressLevel, top(a.stress?.drivers),
+                 Self.text(file.readiness, 1), file.readinessLevel, top(a.readiness?.drivers), Self.text(file.anomaly, 2),
+                 Self.text(a.trend.restingHRSlope, 2), Self.text(a.trend.hrvSlope, 2), Self.text(a.trend.weekRestingHRZ, 2),
+                 file.flags.joined(separator: ", ")]
+            }) + "\n"
+        out += "Driver points are weight × (component − 50) for stress and readiness: how far each input moved the score from the middle of the scale. "
+        out += "Slopes are 7-day least-squares slopes (bpm/day, ms/day); week RHR z compares the 7-day mean resting HR with the 28 days before that week.\n\n"
+        return out
+    }
+
+    /// Why each flag of the day was raised, with the numbers that raised it.
+    func reasons(_ a: DailyAssessment) -> [String] {
+        let t = a.trend, c = TrendConstants(registry: registry).values
+        return a.flags.map { flag in
+            switch flag {
+            case "anomaly":
+                return "anomaly \(signed(t.anomaly ?? .nan, 2)) ≥ \(decimals(c["anomaly_flag_z"], 1)); drivers: "
+                    + t.drivers.prefix(3).map { "\($0.name) \(signed($0.points, 2)) (\($0.detail))" }.joined(separator: "; ")
+            case "regression":
+                return "regression: 7-day slopes RHR \(Self.slope(t.restingHRSlope)) bpm/day (flag > \(signed(c["rhr_slope_threshold"], 1))), SDNN \(Self.slope(t.hrvSlope)) ms/day (flag < \(signed(c["hrv_slope_threshold"], 1)))"
+            case "stress_pattern":
+                return "stress pattern: robust z RHR \(Self.slope(t.restingHRZ)), SDNN \(Self.slope(t.hrvZ)), 1-min recovery \(Self.slope(t.recovery1mZ))"
+            case "rhr_week_up", "rhr_week_down":
+                return "week over week: 7-day mean RHR z \(Self.slope(t.weekRestingHRZ)) against the 28 days before the week (significant beyond ±\(decimals(c["week_significant_z"], 1)))"
+            case "consecutive_elevation":
+                return "consecutive elevation: RHR above baseline mean + \(decimals(c["elevation_sd"], 0))σ for \(t.elevationStreakDays) consecutive days"
+            case "readiness_capped":
+                return "readiness \(Self.text(a.readiness?.uncappedScore, 1)) capped at \(Self.text(a.readiness?.score, 0)) while the elevation alert is active"
+            default:
+                return flag
+            }
+        }
+    }
+
+    static func slope(_ x: Double?) -> String { x.map { signed($0, 2) } ?? "–" }
+
+    func flagsSection() -> String {
+        var out = "## Flags raised and why\n\n"
+        let flagged = assessments.filter { !$0.flags.isEmpty }
+        if flagged.isEmpty { return out + "No flags were raised.\n\n" }
+        for a in flagged {
+            out += "- \(a.snapshot.date): " + reasons(a).joined(separator: "; ") + "\n"
+        }
+        return out + "\n"
+    }
+
+    /// Full decision receipts of the last assessed day.
+    func receiptsSection() -> String {
+        guard let last = assessments.last else { return "" }
+        var out = "## Decision receipts of \(last.snapshot.date)\n\n"
+        func table(_ title: String, _ drivers: [Driver]) -> String {
+            "\(title)\n\n" + markdownTable(["input", "component", "weight", "points", "detail"], drivers.map {
+                [$0.name, decimals($0.score, 2), decimals($0.weight, 3), signed($0.points, 2), $0.detail]
+            }) + "\n"
+        }
+        if let s = last.stress {
+            out += table("Stress \(decimals(s.score, 1)) (\(s.level.rawValue)), weighted score \(decimals(s.raw, 2)):", s.drivers)
+        }
+        if let r = last.readiness {
+            out += table("Readiness \(decimals(r.score, 1)) (\(r.level.rawValue))\(r.capped ? ", capped" : ""):", r.drivers)
+        }
+        if !last.trend.drivers.isEmpty {
+            out += table("Anomaly \(signed(last.trend.anomaly ?? .nan, 2)) (points = weight × signed robust z):", last.trend.drivers)
+        }
+        return out
+    }
+
+    func zonesSection() -> String {
+        var out = "## Heart-rate zones\n\n"
+        guard let age = profile?.age, let rest = Self.median(rows.map(\.snapshot.restingHRBpm)) else {
+            return out + "Age or resting HR unknown: no zones.\n\n"
+        }
+        let engine = HeartRateZoneEngine(constants: ZoneConstants(registry: registry))
+        out += "Karvonen zones from the median resting HR \(decimals(rest, 1)) bpm and Tanaka's maximum \(decimals(engine.maxHR(age: Double(age)), 1)) bpm (age \(age)).\n\n"
+        out += markdownTable(["zone", "% of reserve", "bpm"], engine.zones(age: Double(age), restingHRBpm: rest).map {
+            ["\($0.number)", "\(decimals(100 * $0.fromFraction, 0))–\(decimals(100 * $0.toFraction, 0))", "\(decimals($0.lowBpm, 0))–\(decimals($0.highBpm, 0))"]
+        }) + "\n"
+        return out
+    }
+
+    func hrvSection() -> String {
+        guard let all = inputs.hrv else { return "## HRV\n\nNo hrv.csv: run `resonance hrv` on the workspace.\n\n" }
+        let windows = all.filter { $0.subject == subject }
+        let reliable = windows.filter(\.reliable)
+        var out = "## HRV (hrv.csv)\n\n\(windows.count) windows, \(reliable.count) reliable. Medians over reliable windows:\n\n"
+        out += markdownTable(["SDNN (ms)", "RMSSD (ms)", "mean HR (bpm)", "profile SDNN", "profile RMSSD"], [[
+            Self.text(Self.median(reliable.map(\.sdnnMs)), 1), Self.text(Self.median(reliable.map(\.rmssdMs)), 1),
+            Self.text(Self.median(reliable.map(\.meanHRBpm)), 1), Self.text(profile?.sdnnMs, 1), Self.text(profile?.rmssdMs, 1),
+        ]]) + "\n"
+        return out
+    }
+
+    func coherenceSection() -> String {
+        guard let all = inputs.coherence else { return "## Coherence\n\nNo coherence.csv: run `resonance coherence` on the workspace.\n\n" }
+        let windows = all.filter { $0.subject == subject }
+        let methods = Array(Set(windows.map(\.method))).sorted()
+        return "## Coherence (coherence.csv)\n\n" + markdownTable(["method", "windows", "median", "90th percentile"], methods.map { m in
+            let v = windows.filter { $0.method == m }.compactMap(\.coherence)
+            return [m, "\(v.count)", Self.text(v.isEmpty ? nil : Stats.median(v), 3), Self.text(v.isEmpty ? nil : Stats.quantile(v, 0.9), 3)]
+        }) + "\n"
+    }
+
+    func listeningSection() -> String {
+        let plays = inputs.plays.filter { $0.subject == subject }
+        var out = "## Listening\n\n"
+        guard !plays.isEmpty else { return out + "No plays.\n\n" }
+        let skipped = plays.filter(\.skipped).count
+        let hours = plays.reduce(0.0) { $0 + ($1.playedS ?? Double(($1.endedAtMs ?? $1.startedAtMs) - $1.startedAtMs) / 1000) } / 3600
+        let songs = Set(plays.map(\.songId))
+        let others = Set(inputs.plays.filter { $0.subject != subject }.map(\.songId))
+        out += "\(plays.count) plays of \(songs.count) songs, \(decimals(hours, 1)) h listened, \(skipped) skipped (\(decimals(100 * Double(skipped) / Double(plays.count), 1)) %); "
+        out += "\(songs.intersection(others).count) of the \(songs.count) songs are also heard by other personas.\n\n"
+        func counts(_ key: (Play) -> String) -> [(String, Int)] {
+            var n: [String: Int] = [:]
+            for p in plays { n[key(p), default: 0] += 1 }
+            return n.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        }
+        out += markdownTable(["playlist", "plays"], counts(\.playlist).map { [$0.0, "\($0.1)"] }) + "\n"
+        out += "Most played:\n\n" + markdownTable(["song", "plays"], counts { "\($0.title) — \($0.artist)" }.prefix(5).map { [$0.0, "\($0.1)"] }) + "\n"
+        return out
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// The data inventory section of `validation.md` / `validation.json`: what was
+/// imported, for whom, over which time, what was rejected and why, where the
+/// recordings have holes, and how much of each recording carries labels.
+public enum Inventory {
+    /// Gaps between consecutive samples longer than this are listed (5 min).
+    public static let gapMs: Int64 = 5 * 60_000
+    /// Rejection reasons shown per file.
+    public static let topReasons = 3
+
+    public static let analysis: ValidationAnalysis = { ws in try section(ws) }
+
+    public static func section(_ ws: Workspace) throws -> ReportSection? {
+        guard ws.exists(Manifest.fileName) else { return nil }
+        let manifest = try Manifest.read(from: ws)
+        let series = [
+            ("hr", try ws.exists(HRSample.fileName) ? SeriesScan.summarize(path: ws.file(HRSample.fileName), gapMs: gapMs) : [:]),
+            ("rr", try ws.exists(RRInterval.fileName) ? SeriesScan.summarize(path: ws.file(RRInterval.fileName), gapMs: gapMs) : [:]),
+        ]
+        let reasons = try rejectionReasons(ws)
+        let labels = try ws.read(LabelInterval.self)
+
+        var md = "Timezone of naive times: \(manifest.timezone). \(manifest.subjects.count) subjects, "
+            + "\(manifest.sources.count) source files, "
+            + "\(manifest.sources.reduce(0) { $0 + $1.rowsRead }) rows read, "
+            + "\(manifest.sources.reduce(0) { $0 + $1.rejected }) rejected.\n\n"
+
+        // Subjects and time spans.
+        var subjectRows: [[String]] = []
+        var subjectsJSON: [JSONValue] = []
+        for s in manifest.subjects {
+            let span = spanMs(s)
+            let counts = series.map { $0.1[s.subject]?.rows ?? 0 }
+            subjectRows.append([s.subject, s.group ?? "", s.start ?? "", s.end ?? "", fmt(Double(span) / 3_600_000),
+                                String(counts[0]), String(counts[1])])
+            subjectsJSON.append(.object([
+                "subject": .string(s.subject), "group": s.group.map(JSONValue.string) ?? .null,
+                "start": s.start.map(JSONValue.string) ?? .null, "end": s.end.map(JSONValue.string) ?? .null,
+                "span_s": .num(Double(span) / 1000), "hr_rows": .int(counts[0]), "rr_rows": .int(counts[1]),
+            ]))
+        }
+
+        md += "### Subjects\n\n" + markdownTable(["subject", "group", "start", "end", "span h", "hr rows", "rr rows"], subjectRows)
+
+        // Files: accounting and top rejection reasons.
+        var fileRows: [[String]] = []
+        var filesJSON: [JSONValue] = []
+        for f in manifest.sources {
+            let top = (reasons[f.path] ?? [:]).sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                .prefix(topReasons)
+            fileRows.append([f.path, f.format, String(f.rowsRead), String(f.accepted), String(f.rejected),
+                             String(f.duplicates), top.map { "\($0.key) (\($0.value))" }.joined(separator: "; ")])
+            filesJSON.append(.object([
+                "path": .string(f.path), "format": .string(f.format), "rows_read": .int(f.rowsRead),
+                "accepted": .int(f.accepted), "rejected": .int(f.rejected), "duplicates": .int(f.duplicates),
+                "top_reasons": .array(top.map { .object(["reason": .string($0.key), "rows": .int($0.value)]) }),
+            ]))
+        }
+
+        md += "\n### Files\n\n" + markdownTable(
+            ["file", "format", "read", "accepted", "rejected", "duplicates", "top rejection reasons"], fileRows)
+
+        // Gaps.
+        var gapRows: [[String]] = []
+        var gapsJSON: [JSONValue] = []
+        for s in manifest.subjects {
+            for (name, table) in series {
+                guard let g = table[s.subject], g.gaps > 0 else { continue }
+                gapRows.append([s.subject, name, String(g.gaps), fmt(Double(g.gapTotalMs) / 3_600_000),
+                                fmt(Double(g.longestGapMs) / 60_000), Timestamp.iso(g.longestGapEndMs)])
+                gapsJSON.append(.object([
+                    "subject": .string(s.subject), "series": .string(name), "gaps": .int(g.gaps),
+                    "total_gap_s": .num(Double(g.gapTotalMs) / 1000), "longest_gap_s": .num(Double(g.longestGapMs) / 1000),
+                    "longest_gap_end": .string(Timestamp.iso(g.longestGapEndMs)),
+                ]))
+            }
+        }
+        md += "\n### Gaps longer than 5 min\n\n" + (gapRows.isEmpty ? "None.\n" : markdownTable(
+            ["subject", "series", "gaps", "total gap h", "longest gap min", "longest ends at"], gapRows))
+
+        // Label coverage.
+        let coverage = labelCoverage(labels, subjects: manifest.subjects)
+        md += "\n### Label coverage\n\n"
+        md += "Share of each subject's recording span (first to last sample) covered by label intervals; "
+            + "zero-length labels (event marks) are counted, not timed.\n\n"
+        md += markdownTable(["subject", "label", "intervals", "labelled h", "coverage %"], coverage.map {
+            [$0.subject, $0.label, String($0.intervals), fmt(Double($0.ms) / 3_600_000), fmt($0.coverage * 100)]
+        })
+        var labelsJSON: [JSONValue] = []
+        for row in coverage {
+            labelsJSON.append(.object([
+                "subject": .string(row.subject), "label": .string(row.label), "intervals": .int(row.intervals),
+                "labelled_s": .num(Double(row.ms) / 1000), "coverage": .num(row.coverage),
+            ]))
+        }
+        let unlabelled = manifest.subjects.map(\.subject).filter { s in !coverage.contains { $0.subject == s } }
+        md += "\nSubjects with labels: \(manifest.subjects.count - unlabelled.count) of \(manifest.subjects.count)"
+            + (unlabelled.isEmpty ? ".\n" : " (none for \(unlabelled.joined(separator: ", "))).\n")
+
+        let json: JSONValue = .object([
+            "timezone": .string(manifest.timezone), "subjects": .array(subjectsJSON), "files": .array(filesJSON),
+            "gap_threshold_s": .num(Double(gapMs) / 1000), "gaps": .array(gapsJSON), "labels": .array(labelsJSON),
+            "unlabelled_subjects": .array(unlabelled.map(JSONValue.string)),
+        ])
+        return ReportSection(title: "Data inventory", markdown: md, json: json)
+    }
+
+    /// Rejected rows by source file and reason, from `rejects.csv` (streamed).
+    static func rejectionReasons(_ ws: Workspace) throws -> [String: [String: Int]] {
+        guard ws.exists(Reject.fileName) else { return [:] }
+        var out: [String: [String: Int]] = [:]
+        var header = true
+        try CSVReader(path: ws.file(Reject.fileName)).forEachRecord { r in
+            if header { header = false; return }
+            guard r.count >= 4 else { return }
+            out[r.string(0), default: [:]][r.string(3), default: 0] += 1
+        }
+        return out
+    }
+
+    struct Coverage {
+        var subject: String
+        var label: String
+        var intervals: Int
+        var ms: Int64
+        var coverage: Double
+    }
+
+    /// Labelled time per subject and label, as a share of the subject's span.
+    static func labelCoverage(_ labels: [LabelInterval], subjects: [SubjectInfo]) -> [Coverage] {
+        var spans: [String: Int64] = [:]
+        for s in subjects { spans[s.subject] = spanMs(s) }
+        var totals: [String: [String: (Int, Int64)]] = [:]
+        for l in labels {
+            let t = totals[l.subject]?[l.label] ?? (0, 0)
+            totals[l.subject, default: [:]][l.label] = (t.0 + 1, t.1 + (l.endMs - l.startMs))
+        }
+        var out: [Coverage] = []
+        for subject in totals.keys.sorted() {
+            for (label, t) in totals[subject]!.sorted(by: { $0.key < $1.key }) {
+                let span = spans[subject] ?? 0
+                out.append(Coverage(subject: subject, label: label, intervals: t.0, ms: t.1,
+                                    coverage: span > 0 ? Double(t.1) / Double(span) : 0))
+            }
+        }
+        return out
+    }
+
+    static func spanMs(_ s: SubjectInfo) -> Int64 {
+        guard let a = s.start.flatMap(Timestamp.parseISO)?.ms, let b = s.end.flatMap(Timestamp.parseISO)?.ms else { return 0 }
+        return b - a
+    }
+
+    /// Two decimals, fixed: stable text for reports.
+    static func fmt(_ v: Double) -> String {
+        String(format: "%.2f", v)
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import ResonanceLab
+
+/// `resonance personas …`: the synthetic persona workspace and its reports.
+struct Personas: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate the ten synthetic personas (DESIGN §6) and report on them.",
+        subcommands: [PersonasGenerate.self, PersonasReport.self]
+    )
+}
+
+/// `resonance personas generate --out WS`.
+struct PersonasGenerate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write a synthetic persona workspace with its planted effects.",
+        discussion: """
+            Writes hr.csv, rr.csv, plays.csv, sleep.csv, workouts.csv, labels.csv and \
+            rejects.csv (empty), manifest.json, daily.csv (one snapshot per persona per day \
+            with the daily engines' outputs) and truth.csv (every song's planted effect and \
+            each persona's sensitivity). The same arguments give byte-identical files.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Workspace folder to write (created if missing).", valueName: "dir"))
+    var out: String
+
+    @Option(help: "Days to simulate (1–366).")
+    var days: Int = 30
+
+    @Option(help: ArgumentHelp("'all' or a comma-separated list of persona names, e.g. NewMom,CardiacRehab.",
+                               valueName: "names"))
+    var personas: String = "all"
+
+    @Option(help: "Seed mixed into every persona's djb2(name + age) seed (unsigned 64-bit).")
+    var seed: UInt64 = 0
+
+    @Option(help: ArgumentHelp("First simulated date, UTC.", valueName: "YYYY-MM-DD"))
+    var startDate: String = "2026-01-05"
+
+    func validate() throws {
+        guard (1...366).contains(days) else { throw ValidationError("--days must be between 1 and 366.") }
+        _ = try selectedProfiles()
+        _ = try firstDay()
+    }
+
+    func selectedProfiles() throws -> [PersonaProfile] {
+        guard personas != "all" else { return PersonaProfile.all }
+        let names = personas.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        var chosen: [PersonaProfile] = []
+        for name in names where !chosen.contains(where: { $0.name == name }) {
+            guard let p = PersonaProfile.named(name) else {
+                throw ValidationError("--personas: unknown persona '\(name)' (known: \(PersonaProfile.all.map(\.name).joined(separator: ", "))).")
+            }
+            chosen.append(p)
+        }
+        guard !chosen.isEmpty else { throw ValidationError("--personas: no persona named.") }
+        return chosen
+    }
+
+    func firstDay() throws -> Int {
+        guard startDate.utf8.count == 10, let t = Timestamp.parseISO(startDate) else {
+            throw ValidationError("--start-date must be a date YYYY-MM-DD, got '\(startDate)'.")
+        }
+        return Int(Timestamp.floorDivMod(t.ms, 86_400_000).0)
+    }
+
+    func run() throws {
+        let generator = PersonaGenerator(personas: try selectedProfiles(), days: days, seed: seed,
+                                         firstDay: try firstDay(), registry: try global.registry())
+        try generator.generate(into: Workspace(path: out), jobs: global.jobs, progress: global.progress)
+    }
+}

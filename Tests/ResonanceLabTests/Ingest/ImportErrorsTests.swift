@@ -1,0 +1,66 @@
+import XCTest
+@testable import ResonanceLab
+
+/// Each bad input gives one clear error naming the file (and line, column) and
+/// leaves no partial table behind.
+final class ImportErrorsTests: XCTestCase {
+    private func importError(_ sources: [String]) throws -> (String, Workspace) {
+        let ws = Workspace(path: try makeTempDir() + "/ws")
+        var message = ""
+        XCTAssertThrowsError(try Importer.run(sources: sources, workspace: ws)) { message = "\($0)" }
+        XCTAssertFalse(message.contains("\n"), "one line: \(message)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: ws.path)) ?? []
+        XCTAssertEqual(left, [], "no table or temporary file left: \(left)")
+        return (message, ws)
+    }
+
+    func testMissingFile() throws {
+        let (message, _) = try importError(["/nonexistent/hr.csv"])
+        XCTAssertEqual(message, "/nonexistent/hr.csv: no such file or folder")
+    }
+
+    func testUnreadableFile() throws {
+        let dir = try makeTempDir()
+        let (message, _) = try importError([dir + "/."])
+        XCTAssertTrue(message.hasSuffix("no file in a known format"), message)
+    }
+
+    func testEmptyFile() throws {
+        let path = try writeFixture("", to: try makeTempDir() + "/hr.csv")
+        let (message, _) = try importError([path])
+        XCTAssertEqual(message, "\(path): file is empty")
+    }
+
+    func testUnknownFormatListsColumnsAndKnownFormats() throws {
+        let path = try writeFixture("alpha,beta\n1,2\n", to: try makeTempDir() + "/x.csv")
+        let (message, _) = try importError([path])
+        XCTAssertEqual(message, "\(path): unknown format (columns found: 'alpha', 'beta'; formats known: "
+            + "csv, e4-hr, e4-ibi, e4-tags, physionet-rr, apple-music, apple-health, stress-predict-labels)")
+    }
+
+    func testMalformedQuoteNamesFileLineColumnAndLeavesNoTables() throws {
+        let dir = try makeTempDir()
+        let good = try writeFixture("time,bpm\n1709280000,60\n", to: dir + "/a/good.csv")
+        let bad = try writeFixture("time,bpm\n1709280000,60\n1709280001,\"6\"1\n", to: dir + "/b/bad.csv")
+        let (message, _) = try importError([good, bad])
+        XCTAssertEqual(message, "\(bad):3:2: malformed quoted field")
+    }
+
+    func testBadE4HeaderNamesLine() throws {
+        let path = try writeFixture("1644227584\nfast\n80\n", to: try makeTempDir() + "/S01/HR.csv")
+        let (message, _) = try importError([path])
+        XCTAssertEqual(message, "\(path):2:1: E4 sample rate is not a number: 'fast'")
+    }
+
+    func testFailedReimportKeepsThePreviousTables() throws {
+        let dir = try makeTempDir()
+        let good = try writeFixture("time,bpm\n1709280000,60\n", to: dir + "/good.csv")
+        let ws = Workspace(path: dir + "/ws")
+        try Importer.run(sources: [good], workspace: ws)
+        let before = try String(contentsOfFile: ws.file("hr.csv"), encoding: .utf8)
+        let bad = try writeFixture("time,bpm\n\"x\n", to: dir + "/bad.csv")
+        XCTAssertThrowsError(try Importer.run(sources: [bad], workspace: ws))
+        XCTAssertEqual(try String(contentsOfFile: ws.file("hr.csv"), encoding: .utf8), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ws.path).filter { $0.hasSuffix(".tmp") }, [])
+    }
+}

@@ -1,0 +1,43 @@
+import XCTest
+@testable import ResonanceLab
+
+final class LineEncoderTests: XCTestCase {
+    private func encoded(_ v: Double) -> String {
+        var line: [UInt8] = []
+        LineEncoder.appendNumber(v, to: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    func testNumbersMatchCSVWriterText() {
+        var rng = SystemRandomNumberGenerator()
+        var values: [Double] = [0, 1, -1, 72, 72.5, 812.5, 859.375, 1e14, 123456789012345.6, 0.5, 1e-7,
+                                1e15, 2.675, 60.05, -3.125, 1000.001, 9.999, 999_999.999]
+        for _ in 0..<20_000 {
+            values.append(Double(Int.random(in: 0...2_500_000, using: &rng)) / 1000)
+            values.append(Double.random(in: -1e6...1e6, using: &rng))
+        }
+        for v in values { XCTAssertEqual(encoded(v), CSVWriter.format(v), "\(v)") }
+    }
+
+    func testFieldQuotingAndTimestamp() {
+        var line: [UInt8] = []
+        LineEncoder.appendField("a,\"b\"", to: &line)
+        line.append(44)
+        LineEncoder.appendTimestamp(1_644_226_071_123, to: &line)
+        XCTAssertEqual(String(decoding: line, as: UTF8.self), "\"a,\"\"b\"\"\",2022-02-07T09:27:51.123Z")
+    }
+}
+
+final class TimestampCacheTests: XCTestCase {
+    func testCachedDatePrefixMatchesFullFormatting() {
+        var cache = LineEncoder.TimestampCache()
+        // Across midnight, a leap day, a year end and before 1970.
+        let instants: [Int64] = [0, 86_399_999, 86_400_000, 951_782_400_000 - 1, 951_782_400_000,
+                                 951_868_799_999, 1_704_067_199_999, 1_704_067_200_000, -1, -86_400_001]
+        for ms in instants {
+            var line: [UInt8] = []
+            cache.append(ms, to: &line)
+            XCTAssertEqual(String(decoding: line, as: UTF8.self), Timestamp.iso(ms), "\(ms)")
+        }
+    }
+}
