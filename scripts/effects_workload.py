@@ -3,9 +3,11 @@
 benchmark and for end-to-end recovery checks of `resonance sessions` + `effects`.
 
 Each listener j has a sensitivity lambda_j (mean exactly 1) and each song i a
-planted ΔHR effect s_i (bpm). During a play the listener's HR moves towards
-base_j + lambda_j * s_i as 1 - exp(-t/tau) from the play start and relaxes back as
-exp(-t/tau) after it ends (tau = 50 s), so the previous play carries over. HR is
+planted ΔHR effect s_i (bpm): the expected measured change of a full play of the
+song (its duration D_i). During a play the listener's HR moves towards a plateau
+lambda_j * s_i / f(D_i) as 1 - exp(-t/45 s) from the play start and relaxes back as
+exp(-t/6 s) after it ends, so the previous play carries over; f(d) is the share of
+the plateau the change between the 30 s windows' midpoints captures. HR is
 written in the first and last 30 s of every play (`--hr-step` seconds apart) with
 N(0, noise) measurement noise. Writes plays.csv, hr.csv and truth.csv in the
 canonical formats (DESIGN section 4); with --rr also rr.csv with a planted RMSSD
@@ -16,7 +18,13 @@ import os
 
 import numpy as np
 
-TAU = 50.0
+TAU_ON, TAU_OFF = 45.0, 6.0
+
+
+def captured(d, window):
+    """Share of the plateau seen by the change between window midpoints, d played."""
+    half = np.minimum(window, d) / 2
+    return np.maximum(0.0, np.exp(-half / TAU_ON) - np.exp(-(d - half) / TAU_ON))
 
 
 def iso(ms):
@@ -35,7 +43,7 @@ def write_csv(path, header, columns, chunk=500_000):
             f.write("\n")
 
 
-def write_rr(path, rng, subj, listener, lam, base, effect, song, prev_song, start, played, prev_played, prev_end):
+def write_rr(path, rng, subj, listener, lam, base, plateau, song, prev_song, start, played, prev_played, prev_end):
     """Beats in the first and last 60 s of every play: RR = 60000/base HR plus
     independent N(0, (RMSSD(t)/sqrt 2)^2) deviations, so that the RMSSD of a window
     is RMSSD(t) = 40 ms + the planted response (same onset, release and carry-over
@@ -50,10 +58,10 @@ def write_rr(path, rng, subj, listener, lam, base, effect, song, prev_song, star
                 continue
             rel = lo + np.arange(1, n + 1) * mean_rr[j] / 1000
             t = start[p] + rel
-            level = lam[j] * effect[song[p]] * (1 - np.exp(-rel / TAU))
+            level = lam[j] * plateau[song[p]] * (1 - np.exp(-rel / TAU_ON))
             if prev_end[p] > -1e11:
-                level += (lam[j] * effect[prev_song[p]] * (1 - np.exp(-prev_played[p] / TAU))
-                          * np.exp(-np.maximum(t - prev_end[p], 0) / TAU))
+                level += (lam[j] * plateau[prev_song[p]] * (1 - np.exp(-prev_played[p] / TAU_ON))
+                          * np.exp(-np.maximum(t - prev_end[p], 0) / TAU_OFF))
             rmssd = np.maximum(5.0, 40.0 + level)
             rr = mean_rr[j] + rng.normal(0, 1, n) * rmssd / np.sqrt(2)
             rows_s.append(np.full(n, subj[p]))
@@ -93,7 +101,8 @@ def main():
     # Zipf-like popularity so song play counts are skewed.
     u = rng.uniform(size=n)
     song = np.minimum(a.songs - 1, (u * u * a.songs).astype(np.int64))
-    media = rng.uniform(150, 300, n)
+    duration = rng.uniform(150, 300, a.songs)
+    media = duration[song]
     skipped = rng.uniform(size=n) < 0.25
     played = np.where(skipped, rng.uniform(5, 60, n), media)
     # Sessions of 12 plays, 0–10 s apart; sessions 2–6 h apart, from 2022-02-07.
@@ -128,10 +137,11 @@ def main():
     rel = np.concatenate([np.minimum(offsets[None, :], played[:, None]),
                           np.maximum(played[:, None] - offsets[None, ::-1], 0)], axis=1)
     t = start[:, None] + rel
-    level_now = lam[listener, None] * song_effect[song, None] * (1 - np.exp(-rel / TAU))
+    plateau = song_effect / captured(duration, 30.0)
+    level_now = lam[listener, None] * plateau[song, None] * (1 - np.exp(-rel / TAU_ON))
     since_prev = t - prev_end[:, None]
-    prev_level = lam[listener] * song_effect[prev_song] * (1 - np.exp(-prev_played / TAU))
-    carry = prev_level[:, None] * np.exp(-np.maximum(since_prev, 0) / TAU)
+    prev_level = lam[listener] * plateau[prev_song] * (1 - np.exp(-prev_played / TAU_ON))
+    carry = prev_level[:, None] * np.exp(-np.maximum(since_prev, 0) / TAU_OFF)
     hr = base[listener, None] + level_now + carry + rng.normal(0, a.noise, (n, 2 * k))
     write_csv(os.path.join(a.out, "hr.csv"), "subject,timestamp,bpm,source",
               [np.repeat(subj, 2 * k), iso((t.ravel() * 1000).astype(np.int64)), np.round(hr.ravel(), 2),
@@ -139,8 +149,8 @@ def main():
 
     rmssd_effect = rng.normal(3.0, 4.0, a.songs)
     if a.rr:
-        write_rr(os.path.join(a.out, "rr.csv"), rng, subj, listener, lam, base, rmssd_effect, song, prev_song,
-                 start, played, prev_played, prev_end)
+        write_rr(os.path.join(a.out, "rr.csv"), rng, subj, listener, lam, base, rmssd_effect / captured(duration, 60.0),
+                 song, prev_song, start, played, prev_played, prev_end)
 
     truth_songs = np.char.add("s", np.arange(a.songs).astype(str))
     kinds = np.r_[np.full(a.songs, "song_effect"), np.full(a.listeners, "persona_sensitivity")]
