@@ -14,7 +14,9 @@ struct Effects: ParsableCommand {
             Reads session_plays.csv (run `resonance sessions` first) and writes song_effects.csv, \
             persona_effects.csv and playlist_effects.csv, with a `model` column. `ema` replays the \
             product's learning rule in play order; `mixed` fits a random-effects model of each play's \
-            ΔHR, ΔRMSSD and skip with shrinkage and 95 % intervals.
+            ΔHR, ΔRMSSD and skip with shrinkage and 95 % intervals. A song's ΔHR / ΔRMSSD effect is the \
+            expected change over a full play of it (last 30 s / 60 s minus first); a listener's \
+            sensitivity multiplies it (mean 1).
             """)
 
     @OptionGroup var global: GlobalOptions
