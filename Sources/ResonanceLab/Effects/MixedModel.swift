@@ -102,7 +102,9 @@ public enum MixedModel {
         let yVar = n > 1 ? d.y.reduce(0) { $0 + ($1 - yMean) * ($1 - yMean) } / Double(n - 1) : 1
         let meanExposure = n > 0 ? max(1e-6, d.exposure.reduce(0, +) / Double(n)) : 1
         var fit = MixedFit(
-            song: (0..<d.songs).map { songPlays[$0] > 0 ? yMean / meanExposure : .nan },
+            // Every song starts at the mean: a song heard only just before measured
+            // plays still enters through its carry-over.
+            song: [Double](repeating: yMean / meanExposure, count: d.songs),
             songVariance: [Double](repeating: .nan, count: d.songs), songShrinkage: [Double](repeating: .nan, count: d.songs),
             songPlays: songPlays, songMean: yMean / meanExposure, songTau2: max(yVar, 1e-12) / (meanExposure * meanExposure),
             sigma2: [max(yVar, 1e-12), max(yVar, 1e-12)], listener: [Double](repeating: term == .sensitivity ? 1 : 0, count: d.listeners),
@@ -210,7 +212,7 @@ public enum MixedModel {
         }
         (fit.songMean, fit.songTau2) = VarianceComponent.fit(estimates: estimates, variances: variances, fixedMean: nil,
                                                              tau2: fit.songTau2)
-        for i in 0..<d.songs where fit.songPlays[i] > 0 {
+        for i in 0..<d.songs where fit.songPlays[i] > 0 || songA[i] > 0 {
             let precision = songA[i] + 1 / fit.songTau2
             fit.song[i] = (b[i] + fit.songMean / fit.songTau2) / precision
             fit.songVariance[i] = 1 / precision
@@ -256,7 +258,7 @@ public enum MixedModel {
             fit.listenerVariance[j] /= c * c
             listenerA[j] *= c * c
         }
-        for i in 0..<d.songs where fit.songPlays[i] > 0 {
+        for i in 0..<d.songs {
             fit.song[i] *= c
             fit.songVariance[i] *= c * c
         }

@@ -127,6 +127,21 @@ final class MixedModelPartsTests: XCTestCase {
         XCTAssertLessThan(VarianceComponent.fit(estimates: [0, 0.5, 1], variances: [1, 1, 1], fixedMean: nil, tau2: 1).tau2, 1e-6)
     }
 
+    func testSongHeardOnlyBeforeMeasuredPlaysStaysFinite() {
+        // Song 2 is never measured itself (e.g. no HR during it) but precedes every
+        // play of song 0 and 1: its carry-over must not poison the fit.
+        var d = ResponseData(songs: 3, listeners: 2, contexts: 1, slots: 1)
+        for k in 0..<40 {
+            d.append(song: k % 2, listener: k % 3 == 0 ? 0 : 1, context: 0, slot: 0, y: k % 2 == 0 ? -2 : 1.5 + 0.1 * Double(k % 5),
+                     exposure: 1, previousSong: 2, carry: 0.1, start: 70 + Double(k % 7))
+        }
+        let fit = MixedModel.fit(d, term: .sensitivity, constants: .defaults)
+        XCTAssertTrue(fit.song.allSatisfy(\.isFinite))
+        XCTAssertTrue(fit.sigma2.allSatisfy(\.isFinite))
+        XCTAssertEqual(fit.songPlays, [20, 20, 0])
+        XCTAssertLessThan(fit.song[0], fit.song[1])
+    }
+
     func testSongsWithFewerPlaysShrinkMore() {
         let sim = MixedModelTests.simulate(seed: 7)
         let fit = MixedModel.fit(sim.data, term: .sensitivity, constants: .defaults)
