@@ -1,71 +1,82 @@
 /// Least-squares update of the context and time-slot effects and the start-value
 /// slope given the music terms, from sufficient statistics: the normal equations
-/// of [1, context dummies, slot dummies, x] are built from cross-counts fixed at
-/// construction, so each update is one O(plays) pass plus a tiny dense solve.
+/// of [1, context dummies, slot dummies, x] come from cross-counts fixed at
+/// construction plus the x sums of each pass, so an update is one O(plays) pass
+/// plus a tiny dense solve.
 struct FixedEffects {
     let contexts: Int
     let slots: Int
-    let hasStart: Bool
-    /// Normal matrix X'X (row-major, `size` × `size`), ridge-stabilised.
+    /// Normal matrix X'X of the dummies (row-major, `size` × `size`); the start-value
+    /// row and column change with x and are filled in by `update`.
     let gram: [Double]
     let size: Int
     let contextCount: [Double]
     let slotCount: [Double]
     let total: Double
 
-    /// Column of each parameter: 0 intercept, contexts 1…C−1, slots, then x.
-    func contextColumn(_ c: Int) -> Int? { c == 0 ? nil : c }
-    func slotColumn(_ t: Int) -> Int? { t == 0 ? nil : contexts - 1 + t }
+    /// Columns: 0 intercept, contexts 1…C−1, slots C…C+T−2, then x (when present).
+    var slotBase: Int { contexts - 1 }
     var startColumn: Int { contexts + slots - 1 }
 
-    init(_ d: ResponseData, xc: [Double]) {
-        contexts = max(1, d.contexts); slots = max(1, d.slots); hasStart = !xc.isEmpty
-        size = contexts + slots - 1 + (hasStart ? 1 : 0)
-        let n = size, startCol = contexts + slots - 1, slotBase = contexts - 1
+    init(_ d: ResponseData) {
+        contexts = max(1, d.contexts); slots = max(1, d.slots)
+        size = contexts + slots - 1 + (d.start.isEmpty ? 0 : 1)
+        let n = size, slotBase = contexts - 1
         var g = [Double](repeating: 0, count: n * n)
         var nc = [Double](repeating: 0, count: contexts), nt = [Double](repeating: 0, count: slots)
-        var cols = [Int](repeating: 0, count: 4), vals = [Double](repeating: 0, count: 4)
+        var cross = [Double](repeating: 0, count: contexts * slots)
         for p in 0..<d.count {
             let c = Int(d.context[p]), t = Int(d.slot[p])
-            nc[c] += 1; nt[t] += 1
-            var k = 1
-            cols[0] = 0; vals[0] = 1
-            if c > 0 { cols[k] = c; vals[k] = 1; k += 1 }
-            if t > 0 { cols[k] = slotBase + t; vals[k] = 1; k += 1 }
-            if hasStart { cols[k] = startCol; vals[k] = xc[p]; k += 1 }
-            for a in 0..<k { for b in 0..<k { g[cols[a] * n + cols[b]] += vals[a] * vals[b] } }
+            nc[c] += 1; nt[t] += 1; cross[c * slots + t] += 1
         }
-        // A tiny ridge keeps the solve defined when a context and a slot coincide.
-        for a in 0..<n { g[a * n + a] += 1e-9 * max(1, g[a * n + a]) }
+        g[0] = Double(d.count)
+        for c in 1..<max(1, contexts) { g[c] = nc[c]; g[c * n] = nc[c]; g[c * n + c] = nc[c] }
+        for t in 1..<max(1, slots) {
+            let k = slotBase + t
+            g[k] = nt[t]; g[k * n] = nt[t]; g[k * n + k] = nt[t]
+            for c in 1..<max(1, contexts) { g[c * n + k] = cross[c * slots + t]; g[k * n + c] = cross[c * slots + t] }
+        }
         gram = g; contextCount = nc; slotCount = nt; total = Double(d.count)
     }
 
     func value(_ fit: MixedFit, _ d: ResponseData, _ xc: [Double], _ p: Int) -> Double {
-        fit.context[Int(d.context[p])] + fit.slot[Int(d.slot[p])] + (hasStart ? fit.startSlope * xc[p] : 0)
+        fit.context[Int(d.context[p])] + fit.slot[Int(d.slot[p])] + (xc.isEmpty ? 0 : fit.startSlope * xc[p])
     }
 
-    /// Refits β, δ, γ to y − music; β and δ are then centred to play-weighted zero
-    /// means (the intercept is left to the music term, see `MixedModel`).
+    /// Refits β, δ, γ to y − music in one pass (right-hand side and the x row of the
+    /// normal matrix); β and δ are then centred to play-weighted zero means (the
+    /// intercept is left to the music term, see `MixedModel`).
     func update(_ fit: inout MixedFit, _ d: ResponseData, xc: [Double]) {
         var rhs = [Double](repeating: 0, count: size)
+        var g = gram
+        let hasStart = !xc.isEmpty, x = startColumn, n = size
         for p in 0..<d.count {
             let r = d.y[p] - fit.music(d, p)
-            rhs[0] += r
             let c = Int(d.context[p]), t = Int(d.slot[p])
+            rhs[0] += r
             if c > 0 { rhs[c] += r }
-            if t > 0 { rhs[contexts - 1 + t] += r }
-            if hasStart { rhs[startColumn] += r * xc[p] }
+            if t > 0 { rhs[slotBase + t] += r }
+            if hasStart {
+                let v = xc[p]
+                rhs[x] += r * v
+                g[x] += v; g[x * n + x] += v * v
+                if c > 0 { g[c * n + x] += v }
+                if t > 0 { g[(slotBase + t) * n + x] += v }
+            }
         }
-        let theta = FixedEffects.solve(gram, rhs, size)
-        var beta = (0..<contexts).map { c in contextColumn(c).map { theta[$0] } ?? 0 }
-        var delta = (0..<slots).map { t in slotColumn(t).map { theta[$0] } ?? 0 }
+        if hasStart { for k in 0..<x { g[x * n + k] = g[k * n + x] } }
+        // A tiny ridge keeps the solve defined when a context and a slot coincide.
+        for a in 0..<n { g[a * n + a] += 1e-9 * max(1, g[a * n + a]) }
+        let theta = FixedEffects.solve(g, rhs, n)
+        var beta = (0..<contexts).map { $0 == 0 ? 0 : theta[$0] }
+        var delta = (0..<slots).map { $0 == 0 ? 0 : theta[slotBase + $0] }
         let meanBeta = zip(beta, contextCount).reduce(0) { $0 + $1.0 * $1.1 } / total
         let meanDelta = zip(delta, slotCount).reduce(0) { $0 + $1.0 * $1.1 } / total
         for c in beta.indices { beta[c] -= meanBeta }
         for t in delta.indices { delta[t] -= meanDelta }
         if fit.context.count == beta.count { fit.context = beta }
         if fit.slot.count == delta.count { fit.slot = delta }
-        fit.startSlope = hasStart ? theta[startColumn] : 0
+        fit.startSlope = hasStart ? theta[x] : 0
     }
 
     /// Solves A·x = b (A `n`×`n`, row-major) by Gaussian elimination with partial pivoting.

@@ -114,13 +114,13 @@ public enum MixedModel {
             startSlope: 0, iterations: 0, converged: n == 0, term: term)
         guard n > 0 else { return fit }
         let maxIterations = Int(k.values["max_iterations"]), tol = k.values["tolerance"]
+        let fixed = FixedEffects(d)
         var songA = [Double](repeating: 0, count: d.songs), listenerA = [Double](repeating: 0, count: d.listeners)
         while fit.iterations < maxIterations {
             fit.iterations += 1
             let before = (fit.song, fit.listener, fit.sigma2, fit.songTau2, fit.startSlope)
             // The start value net of the current song's own onset (re-centred).
             let xc = centredStart(d, fit)
-            let fixed = FixedEffects(d, xc: xc)
             fixed.update(&fit, d, xc: xc)
             updateSongs(&fit, d, xc: xc, songA: &songA)
             updateListeners(&fit, d, xc: xc, listenerA: &listenerA)
