@@ -40,18 +40,20 @@ struct FixedEffects {
     }
 
     func value(_ fit: MixedFit, _ d: ResponseData, _ xc: [Double], _ p: Int) -> Double {
-        fit.context[Int(d.context[p])] + fit.slot[Int(d.slot[p])] + (xc.isEmpty ? 0 : fit.startSlope * xc[p])
+        fit.context[Int(d.context[p])] + fit.slot[Int(d.slot[p])]
+            + (xc.isEmpty ? 0 : fit.startSlope * (xc[p] + fit.startOffset[Int(d.listener[p])]))
     }
 
-    /// Refits β, δ, γ to y − music in one pass (right-hand side and the x row of the
-    /// normal matrix); β and δ are then centred to play-weighted zero means (the
-    /// intercept is left to the music term, see `MixedModel`).
-    func update(_ fit: inout MixedFit, _ d: ResponseData, xc: [Double]) {
+    /// Refits β, δ, γ to `residual` (y − the music term) with covariate `x` in one
+    /// pass (right-hand side and the x row of the normal matrix); β and δ are then
+    /// centred to play-weighted zero means (the intercept is left to the music term,
+    /// see `MixedModel`).
+    func update(_ fit: inout MixedFit, _ d: ResponseData, x xc: [Double], residual: [Double]) {
         var rhs = [Double](repeating: 0, count: size)
         var g = gram
         let hasStart = !xc.isEmpty, x = startColumn, n = size
         for p in 0..<d.count {
-            let r = d.y[p] - fit.music(d, p)
+            let r = residual[p]
             let c = Int(d.context[p]), t = Int(d.slot[p])
             rhs[0] += r
             if c > 0 { rhs[c] += r }

@@ -10,7 +10,7 @@ enum MixedEffects {
         let fits = try Parallel.map(EffectMetric.allCases, jobs: jobs) { metric -> (ResponseData, MixedFit, [SongContextEffect]) in
             let d = data(x, metric, sessions, k)
             let fit = MixedModel.fit(d, term: metric == .skip ? .additive : .sensitivity, constants: k)
-            let cells = MixedModel.songContextEffects(fit, d, xc: MixedModel.centredStart(d, fit),
+            let cells = MixedModel.songContextEffects(fit, d, xc: MixedModel.centredStart(d),
                                                       minPlays: Int(k.values["min_cell_plays"]))
             return (d, fit, cells)
         }

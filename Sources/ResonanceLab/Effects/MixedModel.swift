@@ -33,6 +33,9 @@ public struct MixedFit: Sendable {
     public var context: [Double]
     public var slot: [Double]
     public var startSlope: Double
+    /// Per listener, the mean of λ·a·s over their plays: the start-value covariate
+    /// x − λ·a·s is kept centred on the listener as x is.
+    var startOffset: [Double] = []
     public var iterations: Int
     public var converged: Bool
     public var term: ListenerTerm
@@ -46,10 +49,17 @@ public struct MixedFit: Sendable {
         }
     }
 
-    /// e_p·s_i − k_p·s_previous: the songs' part of play p before listener scaling.
+    /// (e_p − γ·a_p)·s_i − k_p·s_previous: the songs' part of play p before listener
+    /// scaling.
     func songTerm(_ d: ResponseData, _ p: Int) -> Double {
         let q = Int(d.previousSong[p])
-        return d.exposure[p] * song[Int(d.song[p])] - (q >= 0 ? d.carry[p] * song[q] : 0)
+        return effectiveExposure(d, p) * song[Int(d.song[p])] - (q >= 0 ? d.carry[p] * song[q] : 0)
+    }
+
+    /// e_p − γ·a_p: the song's coefficient once the start-value term γ·(x − λ·a·s)
+    /// is expanded (a_p the share of the song already in the start value).
+    func effectiveExposure(_ d: ResponseData, _ p: Int) -> Double {
+        d.exposure[p] - (d.start.isEmpty ? 0 : startSlope * d.startShare[p])
     }
 
     /// Weight 1/σ² of play p in every sufficient statistic (weighted least squares).
@@ -115,13 +125,25 @@ public enum MixedModel {
         guard n > 0 else { return fit }
         let maxIterations = Int(k.values["max_iterations"]), tol = k.values["tolerance"]
         let fixed = FixedEffects(d)
+        let xc = centredStart(d)
+        var covariate = [Double](repeating: 0, count: xc.count), residual = [Double](repeating: 0, count: n)
         var songA = [Double](repeating: 0, count: d.songs), listenerA = [Double](repeating: 0, count: d.listeners)
         while fit.iterations < maxIterations {
             fit.iterations += 1
             let before = (fit.song, fit.listener, fit.sigma2, fit.songTau2, fit.startSlope)
-            // The start value net of the current song's own onset (re-centred).
-            let xc = centredStart(d, fit)
-            fixed.update(&fit, d, xc: xc)
+            // γ is fitted on the start value net of the song's own onset, x − λ·a·s;
+            // the residual excludes the γ part of the music term accordingly.
+            if !xc.isEmpty {
+                var sum = [Double](repeating: 0, count: d.listeners)
+                for p in 0..<n { sum[Int(d.listener[p])] += fit.scale(d, p) * d.startShare[p] * fit.song[Int(d.song[p])] }
+                fit.startOffset = (0..<d.listeners).map { listenerPlays[$0] > 0 ? sum[$0] / Double(listenerPlays[$0]) : 0 }
+            }
+            for p in 0..<n {
+                let share = xc.isEmpty ? 0 : fit.scale(d, p) * d.startShare[p] * fit.song[Int(d.song[p])]
+                if !xc.isEmpty { covariate[p] = xc[p] - share + fit.startOffset[Int(d.listener[p])] }
+                residual[p] = d.y[p] - fit.music(d, p) - fit.startSlope * share
+            }
+            fixed.update(&fit, d, x: covariate, residual: residual)
             updateSongs(&fit, d, xc: xc, songA: &songA)
             updateListeners(&fit, d, xc: xc, listenerA: &listenerA)
             // σ² per group: EM update, the squared residuals plus the posterior
@@ -129,7 +151,7 @@ public enum MixedModel {
             var rss = [0.0, 0.0], count = [0.0, 0.0]
             for p in 0..<n {
                 let e = d.y[p] - fixed.value(fit, d, xc, p) - fit.music(d, p)
-                let i = Int(d.song[p]), j = Int(d.listener[p]), z = d.exposure[p] * fit.scale(d, p)
+                let i = Int(d.song[p]), j = Int(d.listener[p]), z = fit.effectiveExposure(d, p) * fit.scale(d, p)
                 let u = fit.term == .sensitivity ? fit.songTerm(d, p) : 1
                 let g = Int(d.group[p])
                 rss[g] += e * e + z * z * fit.songVariance[i] + u * u * fit.listenerVariance[j]
@@ -161,29 +183,22 @@ public enum MixedModel {
         return fit
     }
 
-    /// Start values minus the current song's modelled onset in the start window,
-    /// centred on each listener's mean (empty without start values).
-    static func centredStart(_ d: ResponseData, _ fit: MixedFit) -> [Double] {
+    /// Start values centred on each listener's mean (empty without start values).
+    static func centredStart(_ d: ResponseData) -> [Double] {
         guard !d.start.isEmpty else { return [] }
         var sum = [Double](repeating: 0, count: d.listeners), count = [Double](repeating: 0, count: d.listeners)
-        var x = [Double](repeating: 0, count: d.count)
-        for p in 0..<d.count {
-            let s = fit.song[Int(d.song[p])]
-            x[p] = d.start[p] - (s.isFinite ? fit.scale(d, p) * s * d.startShare[p] : 0)
-            sum[Int(d.listener[p])] += x[p]; count[Int(d.listener[p])] += 1
-        }
-        for p in 0..<d.count { x[p] -= sum[Int(d.listener[p])] / count[Int(d.listener[p])] }
-        return x
+        for p in 0..<d.count { sum[Int(d.listener[p])] += d.start[p]; count[Int(d.listener[p])] += 1 }
+        return (0..<d.count).map { p in d.start[p] - sum[Int(d.listener[p])] / count[Int(d.listener[p])] }
     }
 
     /// Conditional posterior of every song given the rest, after m and τ² by
     /// marginal maximum likelihood.
     static func updateSongs(_ fit: inout MixedFit, _ d: ResponseData, xc: [Double], songA: inout [Double]) {
-        var b = [Double](repeating: 0, count: d.songs)
+        var b = [Double](repeating: 0, count: d.songs), solveA = [Double](repeating: 0, count: d.songs)
         for i in songA.indices { songA[i] = 0 }
         let fixedPart = FixedPart(fit: fit, d: d, xc: xc)
         // Jacobi step for the songs coupled by carry-over: each play informs its own
-        // song (weight e·λ) and the previous one (weight −k·λ), the other held fixed.
+        // song (weight (e − γa)·λ) and the previous one (weight −k·λ), the other held fixed.
         // The other song's term is only estimated: its posterior variance is added to
         // the play's noise, so that information is not counted twice.
         func known(_ v: Double) -> Double { v.isFinite ? v : 0 }
@@ -191,30 +206,36 @@ public enum MixedModel {
             let lambda = fit.scale(d, p), sigma2 = 1 / fit.weight(d, p)
             let r = d.y[p] - fixedPart.value(p) - fit.offset(d, p)
             let i = Int(d.song[p]), q = Int(d.previousSong[p])
-            let z = d.exposure[p] * lambda
+            // The song enters y as (e − γa)·λ·s (the start-value term holds λ·a·s);
+            // its estimating equation uses the measured change's own weight e·λ, so
+            // the song solves Σ eλ·(r − (e − γa)λ·s) = 0 exactly, not by iteration.
+            let z = d.exposure[p] * lambda, zEff = fit.effectiveExposure(d, p) * lambda
             guard q >= 0 else {
                 songA[i] += z * z / sigma2
+                solveA[i] += z * zEff / sigma2
                 b[i] += z * r / sigma2
                 continue
             }
             let zq = -d.carry[p] * lambda
-            let wi = 1 / (sigma2 + zq * zq * known(fit.songVariance[q])), wq = 1 / (sigma2 + z * z * known(fit.songVariance[i]))
+            let wi = 1 / (sigma2 + zq * zq * known(fit.songVariance[q])), wq = 1 / (sigma2 + zEff * zEff * known(fit.songVariance[i]))
             songA[i] += wi * z * z
+            solveA[i] += wi * z * zEff
             b[i] += wi * z * (r - zq * fit.song[q])
             songA[q] += wq * zq * zq
-            b[q] += wq * zq * (r - z * fit.song[i])
+            solveA[q] += wq * zq * zq
+            b[q] += wq * zq * (r - zEff * fit.song[i])
         }
         // m and τ² by marginal maximum likelihood from the songs' weighted
         // least-squares estimates B/A (sampling variance 1/A), then each posterior.
         var estimates: [Double] = [], variances: [Double] = []
-        for i in 0..<d.songs where fit.songPlays[i] > 0 && songA[i] > 0 {
-            estimates.append(b[i] / songA[i]); variances.append(1 / songA[i])
+        for i in 0..<d.songs where fit.songPlays[i] > 0 && songA[i] > 0 && solveA[i] > 0 {
+            estimates.append(b[i] / solveA[i]); variances.append(1 / songA[i])
         }
         (fit.songMean, fit.songTau2) = VarianceComponent.fit(estimates: estimates, variances: variances, fixedMean: nil,
                                                              tau2: fit.songTau2)
         for i in 0..<d.songs where fit.songPlays[i] > 0 || songA[i] > 0 {
             let precision = songA[i] + 1 / fit.songTau2
-            fit.song[i] = (b[i] + fit.songMean / fit.songTau2) / precision
+            fit.song[i] = (b[i] + fit.songMean / fit.songTau2) / (max(0, solveA[i]) + 1 / fit.songTau2)
             fit.songVariance[i] = 1 / precision
             fit.songShrinkage[i] = (1 / fit.songTau2) / precision
         }
@@ -275,6 +296,7 @@ struct FixedPart {
     let xc: [Double]
 
     func value(_ p: Int) -> Double {
-        fit.context[Int(d.context[p])] + fit.slot[Int(d.slot[p])] + (xc.isEmpty ? 0 : fit.startSlope * xc[p])
+        fit.context[Int(d.context[p])] + fit.slot[Int(d.slot[p])]
+            + (xc.isEmpty ? 0 : fit.startSlope * (xc[p] + fit.startOffset[Int(d.listener[p])]))
     }
 }

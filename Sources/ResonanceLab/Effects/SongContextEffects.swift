@@ -18,7 +18,7 @@ extension MixedModel {
         var a: [Int: Double] = [:], b: [Int: Double] = [:], n: [Int: Int] = [:]
         for p in 0..<d.count {
             let key = Int(d.song[p]) * d.contexts + Int(d.context[p])
-            let z = d.exposure[p] * fit.scale(d, p), w = fit.weight(d, p)
+            let z = fit.effectiveExposure(d, p) * fit.scale(d, p), w = fit.weight(d, p)
             let r = d.y[p] - fixedPart.value(p) - fit.music(d, p)
             a[key, default: 0] += w * z * z; b[key, default: 0] += w * z * r; n[key, default: 0] += 1
         }
