@@ -81,7 +81,7 @@ public struct MixedFit: Sendable {
 /// The toolkit's model of per-play responses (written here: no listed package fits
 /// it). For play p of song i by listener j in context c and time slot t:
 ///
-///     y_p = β_c + δ_t + γ·(x_p − x̄_j) + λ_j·(e_p·s_i − k_p·s_q) + ε_p   (ΔHR, ΔRMSSD)
+///     y_p = β_c + δ_t + γ·(x_p − λ_j·a_p·s_i − x̄_j) + λ_j·(e_p·s_i − k_p·s_q) + ε_p   (ΔHR, ΔRMSSD)
 ///     y_p = β_c + δ_t + s_i + a_j + ε_p                                  (skip)
 ///
 /// - s_i ~ N(m, τ²): song random effects; λ_j ~ N(1, ω²): listener sensitivities,
@@ -90,7 +90,8 @@ public struct MixedFit: Sendable {
 ///   k_p: the carry-over of the previous play's song q still wearing off (`Exposure`).
 ///   Without k the release of the previous effect biases every song by a constant
 ///   share of the mean effect and intervals under-cover.
-/// - x_p: the start value centred on the listener's mean (regression to the mean).
+/// - x_p: the start value, net of the song's own onset in the start window (λ·a_p·s_i,
+///   `Exposure.startShare`), centred on the listener's mean (regression to the mean).
 /// - ε ~ N(0, σ²_g), a separate σ² for plays whose start and end windows overlap.
 /// - β, δ are play-weighted to sum to zero: with no music-free control periods a
 ///   constant drift cannot be told from the average song effect, and, as in the
