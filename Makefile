@@ -52,9 +52,11 @@ clean:
 # ---- validate --------------------------------------------------------------
 # `make validate` runs the pipeline on each dataset: DATASET=PATH for one folder,
 # else every dataset under $RESONANCE_DATASETS, else the synthetic sample.
-# Stages add themselves (in pipeline order) to VALIDATE_STAGES from mk/*.mk; each
-# must succeed on a workspace that lacks its inputs.
-VALIDATE_STAGES ?=
+# Stages run on each workspace after import, in pipeline order; each succeeds (with
+# header-only outputs) on a workspace that lacks its inputs. Without DATASET, the
+# synthetic personas are validated too, so that the report shows how well the planted
+# song effects are recovered.
+VALIDATE_STAGES := hrv coherence sessions effects
 DATASET ?=
 validate: build
 	@set -e; for ds in $$(scripts/datasets.sh "$(DATASET)"); do \
@@ -64,3 +66,4 @@ validate: build
 	  for stage in $(VALIDATE_STAGES); do $(BIN) $$stage "$$ws"; done; \
 	  $(BIN) validate "$$ws" --out "reports/$$name"; \
 	done
+	@if [ -z "$(DATASET)" ]; then $(MAKE) --no-print-directory validate-personas; fi

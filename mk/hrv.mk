@@ -1,6 +1,5 @@
 # HRV and coherence stages: hrv.csv and coherence.csv in every validated workspace,
 # the NeuroKit2 cross-check (part of `make test`) and the HRV benchmark (part of `make bench`).
-VALIDATE_STAGES += hrv coherence
 TEST_EXTRA_TARGETS += crosscheck
 BENCH_TARGETS += bench-hrv
 

@@ -6,10 +6,16 @@ PERSONAS_REPORTS ?= reports/personas
 PERSONAS_DAYS ?= 30
 PERSONAS_SEED ?= 0
 
-.PHONY: personas bench-personas
+.PHONY: personas validate-personas bench-personas
 personas: build
 	$(BIN) personas generate --out $(PERSONAS_WS) --days $(PERSONAS_DAYS) --seed $(PERSONAS_SEED)
 	$(BIN) personas report $(PERSONAS_WS) --out $(PERSONAS_REPORTS)
+
+# The persona workspace through every stage, then its validation report (with the
+# recovery of the planted effects from truth.csv) beside the persona reports.
+validate-personas: personas
+	@set -e; for stage in $(VALIDATE_STAGES); do $(BIN) $$stage $(PERSONAS_WS); done
+	$(BIN) validate $(PERSONAS_WS) --out $(PERSONAS_REPORTS)
 
 # Wall time of the `make personas` work (generate + report) against its 60 s budget.
 BENCH_TARGETS += bench-personas

@@ -16,6 +16,8 @@ struct Resonance: ParsableCommand {
             Import.self,
             HRV.self,
             CoherenceCommand.self,
+            Sessions.self,
+            Effects.self,
             Validate.self,
             Constants.self,
             Personas.self,

@@ -67,7 +67,7 @@ public struct ConstantsError: Error, CustomStringConvertible, Equatable {
 public struct ConstantsRegistry: Sendable, Equatable {
     /// Every engine the toolkit runs, in the order `constants show` lists them.
     public static let specs: [EngineSpec] = [
-        SessionConstants.spec, ImpactConstants.spec, SongEffectConstants.spec,
+        SessionConstants.spec, ImpactConstants.spec, SongEffectConstants.spec, MixedModelConstants.spec,
         StressConstants.spec, StateConstants.spec, ReadinessConstants.spec, TrendConstants.spec,
         ZoneConstants.spec, CoherenceConstants.spec,
     ]

@@ -4,5 +4,6 @@ extension ValidationReport {
     public static let standardAnalyses: [ValidationAnalysis] = [
         Inventory.analysis,
         HRVAnalysis.analysis,
+        EffectsAnalysis.analysis,
     ]
 }

@@ -1,7 +1,7 @@
 /// Listening-session reconstruction and scoring (DESIGN §5 "Sessions", "Context",
 /// "Session score"), plus the per-play physiology windows.
 public struct SessionConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "sessions", version: "1.0.0", constants: [
+    public static let spec = EngineSpec(name: "sessions", version: "1.1.0", constants: [
         ConstantSpec("gap_minutes", 30, unit: "min", range: 1...1440, source: "DESIGN §5 Sessions: gap 30 min"),
         ConstantSpec("min_session_minutes", 5, unit: "min", range: 0...1440, source: "DESIGN §5 Sessions: minimum session 5 min"),
         ConstantSpec("biometric_window_minutes", 5, unit: "min", range: 0...120, source: "DESIGN §5 Sessions: biometric window ±5 min"),
@@ -29,6 +29,10 @@ public struct SessionConstants: EngineConstants {
         ConstantSpec("play_hrv_sample_max_minutes", 5, unit: "min", range: 0...120, source: "nearest HRV SDNN sample within 5 min"),
         ConstantSpec("play_min_beats", 30, unit: "beats", range: 2...1000, source: "fewest beats for a 60 s RMSSD"),
         ConstantSpec("play_min_hr_samples", 3, unit: "samples", range: 1...1000, source: "fewest HR samples for a 30 s median"),
+        ConstantSpec("sleep_merge_gap_minutes", 60, unit: "min", range: 0...720, source: "sleep stage rows less than 60 min apart form one sleep period (nap vs night decided on the period)"),
+        ConstantSpec("rr_min_ms", 300, unit: "ms", range: 100...1000, source: "physiological RR range 300–2000 ms (Task Force 1996 artifact screening)"),
+        ConstantSpec("rr_max_ms", 2000, unit: "ms", range: 1000...5000, source: "physiological RR range 300–2000 ms"),
+        ConstantSpec("rr_max_change_fraction", 0.2, unit: "fraction", range: 0.01...1, source: "beat differing > 20 % from the previous one is an artifact (Malik et al. 1989)"),
         ConstantSpec("play_max_artifact_pct", 5, unit: "%", range: 0...100, source: "artifact threshold for a reliable window (as the HRV stage)"),
     ], weightGroups: [
         ["sleep_weight_hours", "sleep_weight_deep"],
@@ -41,4 +45,11 @@ public struct SessionConstants: EngineConstants {
     public var gapMs: Int64 { Int64(values["gap_minutes"] * 60_000) }
     public var minSessionMs: Int64 { Int64(values["min_session_minutes"] * 60_000) }
     public var biometricWindowMs: Int64 { Int64(values["biometric_window_minutes"] * 60_000) }
+    public var sleepWindowMs: Int64 { Int64(values["sleep_window_hours"] * 3_600_000) }
+    public var napMaxMs: Int64 { Int64(values["nap_max_hours"] * 3_600_000) }
+    public var sleepMergeGapMs: Int64 { Int64(values["sleep_merge_gap_minutes"] * 60_000) }
+    public var workoutOverlapMs: Int64 { Int64(values["workout_overlap_minutes"] * 60_000) }
+    public var playHRWindowMs: Int64 { Int64(values["play_hr_window_seconds"] * 1000) }
+    public var playRRWindowMs: Int64 { Int64(values["play_rr_window_seconds"] * 1000) }
+    public var playHRVSampleMaxMs: Int64 { Int64(values["play_hrv_sample_max_minutes"] * 60_000) }
 }

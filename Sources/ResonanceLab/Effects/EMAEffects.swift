@@ -1,0 +1,133 @@
+/// Confidence-weighted mean of EMA states (DESIGN §5: "song aggregate =
+/// confidence-weighted mean over contexts"); also used across listeners.
+struct EMAAggregate {
+    private var w = 0.0, calm = 0.0, energy = 0.0, focus = 0.0, mood = 0.0, skip = 0.0
+    private var wHR = 0.0, hr = 0.0, wRMSSD = 0.0, rmssd = 0.0, confidence = 0.0, parts = 0.0
+    private(set) var plays = 0, hrPlays = 0, rmssdPlays = 0
+
+    mutating func add(_ s: EMAState) {
+        let c = s.confidence
+        w += c; calm += c * s.scores.calm; energy += c * s.scores.energy; focus += c * s.scores.focus
+        mood += c * s.scores.moodLift; skip += c * s.skip
+        if s.hrPlays > 0 { wHR += c; hr += c * s.hrDelta }
+        if s.rmssdPlays > 0 { wRMSSD += c; rmssd += c * s.rmssdDelta }
+        confidence += c; parts += 1
+        plays += s.plays; hrPlays += s.hrPlays; rmssdPlays += s.rmssdPlays
+    }
+
+    /// The aggregate as a state: weighted means, summed play counts, and the mean
+    /// confidence of its parts.
+    func state(_ constants: SongEffectConstants) -> EMAState {
+        var s = EMAState(constants: constants)
+        guard w > 0 else { return s }
+        s.scores = PlayScores(calm: calm / w, energy: energy / w, focus: focus / w, moodLift: mood / w)
+        s.skip = skip / w
+        s.hrDelta = wHR > 0 ? hr / wHR : .nan
+        s.rmssdDelta = wRMSSD > 0 ? rmssd / wRMSSD : .nan
+        s.plays = plays; s.hrPlays = hrPlays; s.rmssdPlays = rmssdPlays
+        s.confidence = confidence / parts
+        return s
+    }
+}
+
+/// The `ema` model: replays the product's learning in play order, per listener ×
+/// song × context (the app learns on each user's phone), then aggregates over
+/// contexts (confidence-weighted, DESIGN §5) and over listeners (the same weighting,
+/// a toolkit choice so songs compare with the population model).
+enum EMAEffects {
+    static func run(_ x: PlayIndex, registry: ConstantsRegistry) -> EffectTables {
+        let s = SongEffectConstants(registry: registry), k = ImpactConstants(registry: registry)
+        let nc = max(1, x.contexts.count), ns = max(1, x.songIds.count)
+        // Plays grouped by (listener, song, context), play order kept within a group
+        // (stable sort of play indices by key; no hashing over a million plays).
+        let key = (0..<x.count).map { p in (x.listener[p] * ns + x.song[p]) * nc + x.context[p] }
+        let order = (0..<x.count).sorted { (key[$0], $0) < (key[$1], $1) }
+        var songAny = [EMAAggregate](repeating: EMAAggregate(), count: ns)
+        var songContext = [EMAAggregate](repeating: EMAAggregate(), count: ns * nc)
+        var familiarity = [Double](repeating: 0, count: ns), listeners = [Int](repeating: 0, count: ns)
+        var cellListeners = [Int](repeating: 0, count: ns * nc)
+        var perListener = [[(song: Int, state: EMAState)]](repeating: [], count: x.subjects.count)
+        var listenerSong = EMAAggregate()
+        var g = 0
+        while g < order.count {
+            // One (listener, song, context) state, replayed in play order.
+            var state = EMAState(constants: s)
+            let k0 = key[order[g]]
+            while g < order.count && key[order[g]] == k0 {
+                let p = order[g], row = x.plays[p], bio = row.biometrics
+                let scores = Impact.of(hrDeltaBpm: bio.hrDelta, hrvDeltaMs: bio.hrvDelta, listenFraction: row.listenFraction,
+                                       skipped: row.skipped, constants: k)
+                EMALearner.update(&state, scores: scores, hrDeltaBpm: bio.hrDelta,
+                                  rmssdDeltaMs: bio.hrvSource == "rr" ? bio.hrvDelta : nil, skipped: row.skipped, constants: s)
+                g += 1
+            }
+            let i = (k0 / nc) % ns, cell = i * nc + k0 % nc
+            listenerSong.add(state)
+            songContext[cell].add(state)
+            cellListeners[cell] += 1
+            // Last context of this listener × song: close the listener's song aggregate.
+            if g == order.count || key[order[g]] / nc != k0 / nc {
+                let agg = listenerSong.state(s)
+                songAny[i].add(agg)
+                familiarity[i] += min(1, Double(agg.plays) / s.values["familiarity_full_plays"])
+                listeners[i] += 1
+                perListener[k0 / nc / ns].append((i, agg))
+                listenerSong = EMAAggregate()
+            }
+        }
+        var out = EffectTables()
+        var summaries: [EffectMetric: [SongSummary]] = [:]
+        for i in 0..<x.songIds.count {
+            let song = songAny[i].state(s)
+            let fam = listeners[i] > 0 ? familiarity[i] / Double(listeners[i]) : nil
+            out.songs += rows(x.songIds[i], "any", song, listeners: listeners[i], familiarity: fam)
+            for c in 0..<x.contexts.count where cellListeners[i * nc + c] > 0 {
+                out.songs += rows(x.songIds[i], x.contexts[c], songContext[i * nc + c].state(s), listeners: cellListeners[i * nc + c],
+                                  familiarity: nil)
+            }
+            for m in EffectMetric.allCases {
+                summaries[m, default: []].append(SongSummary(estimate: value(song, m), variance: nil, scores: song.scores,
+                                                             weight: { _ in song.confidence }))
+            }
+        }
+        for m in EffectMetric.allCases {
+            out.playlists += PlaylistAggregation.rows(model: "ema", metric: m, index: x, songs: summaries[m] ?? [], z: 0)
+        }
+        for j in 0..<x.subjects.count {
+            let mine = perListener[j]
+            let plays = mine.reduce(0) { $0 + $1.state.plays }
+            for m in EffectMetric.allCases {
+                // Biometric metrics: the least-squares slope through the origin of the
+                // listener's song values on the songs' aggregates (an ema sensitivity);
+                // skip: the listener's confidence-weighted mean.
+                var sxy = 0.0, sxx = 0.0, sw = 0.0, swy = 0.0
+                for (i, st) in mine {
+                    guard let mine = value(st, m), let all = value(songAny[i].state(s), m) else { continue }
+                    sxy += mine * all; sxx += all * all; sw += st.confidence; swy += st.confidence * mine
+                }
+                let estimate: Double? = m == .skip ? (sw > 0 ? swy / sw : nil) : (sxx > 0 ? sxy / sxx : nil)
+                out.personas.append(PersonaEffectRow(model: "ema", subject: x.subjects[j], metric: m.rawValue,
+                                                     effect: EffectEstimate(value: estimate), plays: plays,
+                                                     kind: m == .skip ? "mean" : "sensitivity"))
+            }
+        }
+        return out
+    }
+
+    static func value(_ s: EMAState, _ m: EffectMetric) -> Double? {
+        switch m {
+        case .deltaHR: return s.hrPlays > 0 && s.hrDelta.isFinite ? s.hrDelta : nil
+        case .deltaRMSSD: return s.rmssdPlays > 0 && s.rmssdDelta.isFinite ? s.rmssdDelta : nil
+        case .skip: return s.plays > 0 ? s.skip : nil
+        }
+    }
+
+    static func rows(_ song: String, _ context: String, _ s: EMAState, listeners: Int, familiarity: Double?) -> [SongEffectRow] {
+        EffectMetric.allCases.map { m in
+            let plays = m == .deltaHR ? s.hrPlays : m == .deltaRMSSD ? s.rmssdPlays : s.plays
+            return SongEffectRow(model: "ema", songId: song, context: context, metric: m.rawValue,
+                                 effect: EffectEstimate(value: value(s, m)), plays: plays, scores: s.scores, confidence: s.confidence,
+                                 shrinkage: nil, listeners: listeners, familiarity: familiarity)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+/// The `mixed` model's tables: per song (and song × context), per listener and per
+/// playlist, for ΔHR and ΔRMSSD (multiplicative listener sensitivity, exposure,
+/// carry-over and start value) and skip (a linear probability model with an
+/// additive listener propensity: skipping is a behaviour, not a graded response, and
+/// the linear scale keeps song effects in probability units).
+enum MixedEffects {
+    static func run(_ x: PlayIndex, registry: ConstantsRegistry, jobs: Int) throws -> EffectTables {
+        let sessions = SessionConstants(registry: registry), k = MixedModelConstants(registry: registry)
+        let z = k.values["ci_z"]
+        let fits = try Parallel.map(EffectMetric.allCases, jobs: jobs) { metric -> (ResponseData, MixedFit, [SongContextEffect]) in
+            let d = data(x, metric, sessions, k)
+            let fit = MixedModel.fit(d, term: metric == .skip ? .additive : .sensitivity, constants: k)
+            let cells = MixedModel.songContextEffects(fit, d, xc: MixedModel.centredStart(d),
+                                                      minPlays: Int(k.values["min_cell_plays"]))
+            return (d, fit, cells)
+        }
+        let byMetric = Dictionary(uniqueKeysWithValues: zip(EffectMetric.allCases, fits.map(\.1)))
+        let scores = productScores(x, byMetric, ImpactConstants(registry: registry))
+        var listenersOfSong = [Set<Int>](repeating: [], count: x.songIds.count)
+        for p in 0..<x.count { listenersOfSong[x.song[p]].insert(x.listener[p]) }
+        var out = EffectTables()
+        for (metric, (_, fit, cells)) in zip(EffectMetric.allCases, fits) {
+            var cellsOfSong: [Int: [SongContextEffect]] = [:]
+            for cell in cells { cellsOfSong[cell.song, default: []].append(cell) }
+            for i in 0..<x.songIds.count where fit.songPlays[i] > 0 {
+                let se = fit.songVariance[i].squareRoot()
+                out.songs.append(row(x.songIds[i], "any", metric, fit.song[i], se, z, fit.songPlays[i], scores[i],
+                                     shrinkage: fit.songShrinkage[i], listeners: listenersOfSong[i].count))
+                for cell in cellsOfSong[i] ?? [] {
+                    out.songs.append(row(x.songIds[i], x.contexts[cell.context], metric, cell.estimate, cell.variance.squareRoot(),
+                                         z, cell.plays, nil, shrinkage: nil, listeners: 0))
+                }
+            }
+            for j in 0..<x.subjects.count where fit.listenerPlays[j] > 0 {
+                // Skip: the listener's propensity m + a_j (its variance adds Var(m̂) ≈ τ²/songs, small).
+                let estimate = metric == .skip ? fit.songMean + fit.listener[j] : fit.listener[j]
+                let se = fit.listenerVariance[j].squareRoot()
+                out.personas.append(PersonaEffectRow(model: "mixed", subject: x.subjects[j], metric: metric.rawValue,
+                                                     effect: .normal(estimate, se: se, z: z),
+                                                     plays: fit.listenerPlays[j], kind: metric == .skip ? "skip_probability" : "sensitivity"))
+            }
+            let summaries = (0..<x.songIds.count).map { i in
+                SongSummary(estimate: fit.songPlays[i] > 0 ? fit.song[i] : nil,
+                            variance: fit.songPlays[i] > 0 ? fit.songVariance[i] : nil, scores: scores[i], weight: { Double($0) })
+            }
+            out.playlists += PlaylistAggregation.rows(model: "mixed", metric: metric, index: x, songs: summaries, z: z)
+        }
+        return out
+    }
+
+    static func row(_ song: String, _ context: String, _ metric: EffectMetric, _ estimate: Double, _ se: Double, _ z: Double,
+                    _ plays: Int, _ scores: PlayScores?, shrinkage: Double?, listeners: Int) -> SongEffectRow {
+        SongEffectRow(model: "mixed", songId: song, context: context, metric: metric.rawValue,
+                      effect: .normal(estimate, se: se, z: z), plays: plays, scores: scores,
+                      confidence: shrinkage.map { 1 - $0 }, shrinkage: shrinkage, listeners: listeners, familiarity: nil)
+    }
+
+    /// The observations of one metric. ΔHR: plays with an HR change; ΔRMSSD: plays
+    /// whose HRV came from R-R intervals at both ends; skip: every play.
+    static func data(_ x: PlayIndex, _ metric: EffectMetric, _ c: SessionConstants, _ k: MixedModelConstants) -> ResponseData {
+        var d = ResponseData(songs: x.songIds.count, listeners: x.subjects.count, contexts: x.contexts.count, slots: x.slots.count)
+        let onset = k.values["onset_time_constant_s"], release = k.values["release_time_constant_s"]
+        let windowS = metric == .deltaRMSSD ? c.values["play_rr_window_seconds"] : c.values["play_hr_window_seconds"]
+        for p in 0..<x.count {
+            let row = x.plays[p], bio = row.biometrics
+            let y: Double?, start: Double?
+            switch metric {
+            case .deltaHR: (y, start) = (bio.hrDelta, bio.hrStart)
+            case .deltaRMSSD: (y, start) = bio.hrvSource == "rr" ? (bio.hrvDelta, bio.hrvStart) : (nil, nil)
+            case .skip: (y, start) = (row.skipped ? 1 : 0, nil)
+            }
+            guard let y, y.isFinite else { continue }
+            guard metric != .skip else {
+                d.append(song: x.song[p], listener: x.listener[p], context: x.context[p], slot: x.slot[p], y: y, exposure: 1, start: nil)
+                continue
+            }
+            let exposure = Exposure.relative(playedS: row.playedS, durationS: fullDuration(row), windowS: windowS, onsetS: onset)
+            guard exposure > 0, let start else { continue }
+            var carry = 0.0
+            if let q = x.previous[p] {
+                let prev = x.plays[q]
+                carry = Exposure.carryOver(previousPlayedS: prev.playedS, previousDurationS: fullDuration(prev),
+                                           gapS: Double(row.startedAtMs - prev.endedAtMs) / 1000, playedS: row.playedS,
+                                           windowS: windowS, onsetS: onset, releaseS: release)
+            }
+            d.append(song: x.song[p], listener: x.listener[p], context: x.context[p], slot: x.slot[p], y: y, exposure: exposure,
+                     previousSong: x.previous[p].map { x.song[$0] }, carry: carry > 1e-4 ? carry : 0,
+                     group: row.playedS < 2 * windowS ? 1 : 0,
+                     startShare: Exposure.startShare(playedS: row.playedS, durationS: fullDuration(row), windowS: windowS, onsetS: onset),
+                     start: start)
+        }
+        return d
+    }
+
+    /// The song's full duration (s): played / listened fraction; the played time when
+    /// the media duration was unknown (fraction 1).
+    static func fullDuration(_ row: SessionPlayRow) -> Double {
+        row.listenFraction > 0 ? row.playedS / row.listenFraction : row.playedS
+    }
+
+    /// The product's scores a typical play of each song would earn under the fitted
+    /// effects: the impact rule applied to the song's ΔHR and ΔRMSSD estimates,
+    /// averaged over a completed play (mean listened fraction of its completed plays)
+    /// and a skipped one (of its skipped plays), weighted by its skip estimate.
+    static func productScores(_ x: PlayIndex, _ fits: [EffectMetric: MixedFit], _ k: ImpactConstants) -> [PlayScores?] {
+        var listened = [(done: Double, nDone: Double, skipped: Double, nSkipped: Double)](repeating: (0, 0, 0, 0), count: x.songIds.count)
+        for p in 0..<x.count {
+            let i = x.song[p], f = x.plays[p].listenFraction
+            if x.plays[p].skipped { listened[i].skipped += f; listened[i].nSkipped += 1 } else { listened[i].done += f; listened[i].nDone += 1 }
+        }
+        return (0..<x.songIds.count).map { i in
+            func estimate(_ m: EffectMetric) -> Double? {
+                guard let fit = fits[m], fit.songPlays[i] > 0 else { return nil }
+                return fit.song[i]
+            }
+            guard let pSkip = estimate(.skip) else { return nil }
+            let p = min(1, max(0, pSkip)), l = listened[i]
+            let done = Impact.of(hrDeltaBpm: estimate(.deltaHR), hrvDeltaMs: estimate(.deltaRMSSD),
+                                 listenFraction: l.nDone > 0 ? l.done / l.nDone : 1, skipped: false, constants: k)
+            let skip = Impact.of(hrDeltaBpm: estimate(.deltaHR), hrvDeltaMs: estimate(.deltaRMSSD),
+                                 listenFraction: l.nSkipped > 0 ? l.skipped / l.nSkipped : 0, skipped: true, constants: k)
+            func mix(_ a: Double, _ b: Double) -> Double { (1 - p) * a + p * b }
+            return PlayScores(calm: mix(done.calm, skip.calm), energy: mix(done.energy, skip.energy),
+                              focus: mix(done.focus, skip.focus), moodLift: mix(done.moodLift, skip.moodLift))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+/// One listening session. `sessions.csv` (DESIGN §4), extra columns after
+/// `session_score`: HR average/min/max over the session ± the biometric window,
+/// the HRV source and data-quality notes.
+public struct SessionRow: Equatable, Sendable {
+    public var subject: String
+    public var sessionId: String
+    public var startMs: Int64
+    public var endMs: Int64
+    public var context: String
+    public var timeSlot: String
+    public var plays: Int
+    public var skips: Int
+    public var skipRate: Double
+    /// Mean listened fraction of the session's plays.
+    public var avgListen: Double
+    public var biometrics: WindowBiometrics
+    public var sleepScore: Double?
+    public var sessionScore: Double
+    public var hrAvg: Double?
+    public var hrMin: Double?
+    public var hrMax: Double?
+}
+
+/// One play with its physiology. `session_plays.csv` (DESIGN §4); extra columns after
+/// `quality` carry what the effects models need. `session_id` is empty for plays of
+/// sessions dropped as too short (they still count in behaviour).
+public struct SessionPlayRow: Equatable, Sendable {
+    public var subject: String
+    public var sessionId: String
+    public var playId: String
+    public var songId: String
+    public var biometrics: WindowBiometrics
+    /// `ok`, or `;`-separated notes (timing notes of the play + data-quality notes).
+    public var quality: String
+    public var playlist: String
+    public var startedAtMs: Int64
+    public var endedAtMs: Int64
+    public var playedS: Double
+    public var listenFraction: Double
+    public var skipped: Bool
+    public var context: String
+    public var timeSlot: String
+}
+
+/// `;`-joined notes, `ok` when there are none; and back.
+enum QualityNotes {
+    static func join(_ notes: [String]) -> String { notes.isEmpty ? "ok" : notes.joined(separator: ";") }
+    static func split(_ text: String) -> [String] { text == "ok" || text.isEmpty ? [] : text.split(separator: ";").map(String.init) }
+}
+
+extension WindowBiometrics {
+    func write(to w: CSVWriter) {
+        w.field(hrStart); w.field(hrEnd); w.field(hrDelta)
+        w.field(hrvStart); w.field(hrvEnd); w.field(hrvDelta)
+    }
+
+    init(_ r: CanonicalFieldReader, notes: [String]) throws {
+        self.init(hrStart: try r.optionalDouble("hr_start"), hrEnd: try r.optionalDouble("hr_end"),
+                  hrvStart: try r.optionalDouble("hrv_start"), hrvEnd: try r.optionalDouble("hrv_end"),
+                  hrvSource: try r.string("hrv_source"), notes: notes)
+    }
+}
+
+extension SessionRow: CanonicalRow {
+    public static let fileName = "sessions.csv"
+    public static let header = [
+        "subject", "session_id", "start", "end", "context", "time_slot", "plays", "skips", "skip_rate", "avg_listen",
+        "hr_start", "hr_end", "hr_delta", "hrv_start", "hrv_end", "hrv_delta", "sleep_score", "session_score",
+        "hr_avg", "hr_min", "hr_max", "hrv_source", "quality",
+    ]
+    public func write(to w: CSVWriter) {
+        w.field(subject); w.field(sessionId); w.field(timestampMs: startMs); w.field(timestampMs: endMs)
+        w.field(context); w.field(timeSlot); w.field(plays); w.field(skips); w.field(skipRate); w.field(avgListen)
+        biometrics.write(to: w)
+        w.field(sleepScore); w.field(sessionScore); w.field(hrAvg); w.field(hrMin); w.field(hrMax)
+        w.field(biometrics.hrvSource); w.field(QualityNotes.join(biometrics.notes))
+    }
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(subject: try r.string("subject"), sessionId: try r.string("session_id"),
+                  startMs: try r.timestamp("start"), endMs: try r.timestamp("end"),
+                  context: try r.string("context"), timeSlot: try r.string("time_slot"),
+                  plays: Int(try r.double("plays")), skips: Int(try r.double("skips")),
+                  skipRate: try r.double("skip_rate"), avgListen: try r.double("avg_listen"),
+                  biometrics: try WindowBiometrics(r, notes: QualityNotes.split(try r.string("quality"))),
+                  sleepScore: try r.optionalDouble("sleep_score"), sessionScore: try r.double("session_score"),
+                  hrAvg: try r.optionalDouble("hr_avg"), hrMin: try r.optionalDouble("hr_min"),
+                  hrMax: try r.optionalDouble("hr_max"))
+    }
+}
+
+extension SessionPlayRow: CanonicalRow {
+    public static let fileName = "session_plays.csv"
+    public static let header = [
+        "subject", "session_id", "play_id", "song_id", "hr_start", "hr_end", "hr_delta", "hrv_start", "hrv_end",
+        "hrv_delta", "hrv_source", "quality", "playlist", "started_at", "ended_at", "played_s", "listen_fraction",
+        "skipped", "context", "time_slot",
+    ]
+    public func write(to w: CSVWriter) {
+        w.field(subject); w.field(sessionId); w.field(playId); w.field(songId)
+        biometrics.write(to: w)
+        w.field(biometrics.hrvSource); w.field(quality); w.field(playlist)
+        w.field(timestampMs: startedAtMs); w.field(timestampMs: endedAtMs); w.field(playedS); w.field(listenFraction)
+        w.field(skipped); w.field(context); w.field(timeSlot)
+    }
+    public init(_ r: CanonicalFieldReader) throws {
+        let quality = try r.string("quality")
+        self.init(subject: try r.string("subject"), sessionId: try r.string("session_id"),
+                  playId: try r.string("play_id"), songId: try r.string("song_id"),
+                  biometrics: try WindowBiometrics(r, notes: QualityNotes.split(quality)), quality: quality,
+                  playlist: try r.string("playlist"), startedAtMs: try r.timestamp("started_at"),
+                  endedAtMs: try r.timestamp("ended_at"), playedS: try r.double("played_s"),
+                  listenFraction: try r.double("listen_fraction"), skipped: try r.bool("skipped"),
+                  context: try r.string("context"), timeSlot: try r.string("time_slot"))
+    }
+}

@@ -1,0 +1,98 @@
+/// What `resonance sessions` produces.
+public struct SessionsOutput: Sendable {
+    public var sessions: [SessionRow]
+    public var plays: [SessionPlayRow]
+    public var cleaning: PlayCleaningCounts
+    /// Sessions shorter than `min_session_minutes`, dropped.
+    public var droppedShortSessions: Int
+}
+
+/// Listening sessions and per-play physiology from the canonical tables
+/// (DESIGN §5 "Sessions"): a pure function of the tables and the constants.
+public enum SessionsStage {
+    public static func run(plays: [Play], hr: [HRSample], rr: [RRInterval], sdnn: [HRVSample],
+                           sleep: [SleepEpisode], workouts: [Workout],
+                           constants c: SessionConstants, jobs: Int = 1) throws -> SessionsOutput {
+        let playsBySubject = Dictionary(grouping: plays, by: \.subject)
+        let physiology = ListenerPhysiology.bySubject(hr: hr, rr: rr, sdnn: sdnn)
+        let sleepBySubject = Dictionary(grouping: sleep, by: \.subject)
+        let workoutsBySubject = Dictionary(grouping: workouts, by: \.subject).mapValues { $0.sorted { $0.startMs < $1.startMs } }
+        let empty = ListenerPhysiology(hr: TimeSeries([]), rr: TimeSeries([]), sdnn: TimeSeries([]))
+        let parts = try Parallel.map(playsBySubject.keys.sorted(), jobs: jobs) { subject in
+            listener(plays: playsBySubject[subject] ?? [], physiology: physiology[subject] ?? empty,
+                     sleep: SleepLink.periods(sleepBySubject[subject] ?? [], constants: c),
+                     workouts: workoutsBySubject[subject] ?? [], constants: c)
+        }
+        var out = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0)
+        for p in parts {
+            out.sessions += p.sessions
+            out.plays += p.plays
+            out.cleaning.endBeforeStart += p.cleaning.endBeforeStart
+            out.cleaning.zeroDuration += p.cleaning.zeroDuration
+            out.cleaning.mergedDuplicates += p.cleaning.mergedDuplicates
+            out.droppedShortSessions += p.droppedShortSessions
+        }
+        return out
+    }
+
+    /// One listener's sessions and plays.
+    static func listener(plays raw: [Play], physiology: ListenerPhysiology, sleep: [SleepPeriod],
+                         workouts: [Workout], constants c: SessionConstants) -> SessionsOutput {
+        var cleaning = PlayCleaningCounts()
+        let plays = PlayTiming.resolve(raw, counts: &cleaning)
+        let (ranges, dropped) = SessionGrouping.group(plays, constants: c)
+        var sessionOf = [String](repeating: "", count: plays.count)
+        var sessions: [SessionRow] = []
+        for (n, range) in ranges.enumerated() {
+            let id = "\(raw.first?.subject ?? ""):\(n + 1)"
+            for i in range { sessionOf[i] = id }
+            sessions.append(session(id: id, plays: plays[range], physiology: physiology, sleep: sleep,
+                                    workouts: workouts, constants: c))
+        }
+        let rows = plays.enumerated().map { i, p in
+            let bio = physiology.measure(.play(startMs: p.play.startedAtMs, endMs: p.endMs, constants: c), constants: c)
+            return SessionPlayRow(
+                subject: p.play.subject, sessionId: sessionOf[i], playId: p.play.playId, songId: p.play.songId,
+                biometrics: bio, quality: QualityNotes.join(p.flags + bio.notes), playlist: p.play.playlist,
+                startedAtMs: p.play.startedAtMs, endedAtMs: p.endMs, playedS: p.playedS,
+                listenFraction: p.listenFraction, skipped: p.play.skipped,
+                context: ListeningContext.of(startMs: p.play.startedAtMs, endMs: p.endMs,
+                                             workouts: overlapping(workouts, p.play.startedAtMs, p.endMs, c), constants: c).rawValue,
+                timeSlot: TimeSlot.of(p.play.startedAtMs).rawValue)
+        }
+        return SessionsOutput(sessions: sessions, plays: rows, cleaning: cleaning, droppedShortSessions: dropped)
+    }
+
+    static func session(id: String, plays: ArraySlice<TimedPlay>, physiology: ListenerPhysiology, sleep: [SleepPeriod],
+                        workouts: [Workout], constants c: SessionConstants) -> SessionRow {
+        let start = plays.first?.play.startedAtMs ?? 0
+        let end = plays.map(\.endMs).max() ?? start
+        let skips = plays.filter(\.play.skipped).count
+        let skipRate = Double(skips) / Double(max(1, plays.count))
+        let avgListen = plays.map(\.listenFraction).reduce(0, +) / Double(max(1, plays.count))
+        let bio = physiology.measure(.session(startMs: start, endMs: end, constants: c), constants: c)
+        let w = c.biometricWindowMs
+        let hr = physiology.hr.values(fromMs: start - w, throughMs: end + w)
+        let sleepScore = SleepLink.nextNight(after: end, in: sleep, constants: c)?.score(c)
+        return SessionRow(
+            subject: plays.first?.play.subject ?? "", sessionId: id, startMs: start, endMs: end,
+            context: ListeningContext.of(startMs: start, endMs: end, workouts: overlapping(workouts, start, end, c), constants: c).rawValue,
+            timeSlot: TimeSlot.of(start).rawValue, plays: plays.count, skips: skips, skipRate: skipRate,
+            avgListen: avgListen, biometrics: bio, sleepScore: sleepScore,
+            sessionScore: SessionScore.score(skipRate: skipRate, hrvDeltaMs: bio.hrvDelta, avgListen: avgListen,
+                                             sleepScore: sleepScore, constants: c),
+            hrAvg: hr.isEmpty ? nil : hr.reduce(0, +) / Double(hr.count), hrMin: hr.min(), hrMax: hr.max())
+    }
+
+    /// Workouts (sorted by start) that start no later than `end` + the workout margin:
+    /// the only ones that can overlap the interval.
+    static func overlapping(_ workouts: [Workout], _ startMs: Int64, _ endMs: Int64, _ c: SessionConstants) -> ArraySlice<Workout> {
+        let limit = endMs + c.workoutOverlapMs
+        var a = 0, b = workouts.count
+        while a < b {
+            let m = (a + b) / 2
+            if workouts[m].startMs <= limit { a = m + 1 } else { b = m }
+        }
+        return workouts[..<a]
+    }
+}

@@ -1,0 +1,66 @@
+/// One listener's time-stamped values sorted by time, searched by binary search so
+/// that per-play windows cost O(log n) (1 M plays stay linear overall).
+public struct TimeSeries: Sendable {
+    public private(set) var timesMs: [Int64]
+    public private(set) var values: [Double]
+
+    public init(_ samples: [(timeMs: Int64, value: Double)]) {
+        let sorted = samples.sorted { $0.timeMs < $1.timeMs }
+        timesMs = sorted.map(\.timeMs)
+        values = sorted.map(\.value)
+    }
+
+    /// Indices of samples with lowMs ≤ t ≤ highMs.
+    public func indices(fromMs lowMs: Int64, throughMs highMs: Int64) -> Range<Int> {
+        let lo = firstIndex(notBefore: lowMs)
+        let hi = firstIndex(notBefore: highMs == .max ? highMs : highMs + 1)
+        return lo..<max(lo, hi)
+    }
+
+    public func values(fromMs lowMs: Int64, throughMs highMs: Int64) -> ArraySlice<Double> {
+        values[indices(fromMs: lowMs, throughMs: highMs)]
+    }
+
+    /// Index of the sample closest to `ms` within ±maxDistanceMs (earlier on ties).
+    public func nearest(toMs ms: Int64, withinMs maxDistanceMs: Int64) -> Int? {
+        let i = firstIndex(notBefore: ms)
+        let candidates = [i - 1, i].filter { $0 >= 0 && $0 < timesMs.count }
+        guard let best = candidates.min(by: { abs(timesMs[$0] - ms) < abs(timesMs[$1] - ms) }),
+              abs(timesMs[best] - ms) <= maxDistanceMs else { return nil }
+        return best
+    }
+
+    private func firstIndex(notBefore ms: Int64) -> Int {
+        var lo = 0, hi = timesMs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if timesMs[mid] < ms { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}
+
+/// One listener's physiology: HR (bpm), RR (ms) and wearable SDNN samples (ms).
+public struct ListenerPhysiology: Sendable {
+    public var hr: TimeSeries
+    public var rr: TimeSeries
+    public var sdnn: TimeSeries
+
+    public init(hr: TimeSeries, rr: TimeSeries, sdnn: TimeSeries) {
+        self.hr = hr; self.rr = rr; self.sdnn = sdnn
+    }
+
+    /// Splits canonical tables by subject.
+    public static func bySubject(hr: [HRSample], rr: [RRInterval], sdnn: [HRVSample]) -> [String: ListenerPhysiology] {
+        var h: [String: [(Int64, Double)]] = [:], r: [String: [(Int64, Double)]] = [:], s: [String: [(Int64, Double)]] = [:]
+        for x in hr { h[x.subject, default: []].append((x.timestampMs, x.bpm)) }
+        for x in rr { r[x.subject, default: []].append((x.timestampMs, x.rrMs)) }
+        for x in sdnn { s[x.subject, default: []].append((x.timestampMs, x.sdnnMs)) }
+        var out: [String: ListenerPhysiology] = [:]
+        for subject in Set(h.keys).union(r.keys).union(s.keys) {
+            out[subject] = ListenerPhysiology(hr: TimeSeries(h[subject] ?? []), rr: TimeSeries(r[subject] ?? []),
+                                              sdnn: TimeSeries(s[subject] ?? []))
+        }
+        return out
+    }
+}

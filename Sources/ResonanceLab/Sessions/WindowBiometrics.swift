@@ -1,0 +1,109 @@
+/// HR and HRV at the start and end of an interval (a play or a session) and their
+/// changes, with where the HRV came from and what limited the data.
+public struct WindowBiometrics: Equatable, Sendable {
+    public var hrStart: Double?
+    public var hrEnd: Double?
+    public var hrvStart: Double?
+    public var hrvEnd: Double?
+    /// `rr` (RMSSD of the R-R intervals), `sdnn_sample` (nearest wearable SDNN
+    /// sample), or empty when no HRV.
+    public var hrvSource: String
+    /// Data-quality notes: `no_physiology`, `few_hr_samples`, `few_beats`, `artifacts`.
+    public var notes: [String]
+
+    public var hrDelta: Double? { hrEnd.flatMap { e in hrStart.map { e - $0 } } }
+    public var hrvDelta: Double? { hrvEnd.flatMap { e in hrvStart.map { e - $0 } } }
+
+    public static let none = WindowBiometrics(hrStart: nil, hrEnd: nil, hrvStart: nil, hrvEnd: nil, hrvSource: "", notes: ["no_physiology"])
+}
+
+/// Where to look for the start and end values.
+public struct BiometricWindows: Sendable {
+    public var hrStart: ClosedRange<Int64>
+    public var hrEnd: ClosedRange<Int64>
+    public var rrStart: ClosedRange<Int64>
+    public var rrEnd: ClosedRange<Int64>
+    /// Anchors for the nearest SDNN sample (within `play_hrv_sample_max_minutes`).
+    public var anchorStart: Int64
+    public var anchorEnd: Int64
+
+    /// A play: median HR of its first and last `play_hr_window_seconds`, RMSSD of its
+    /// first and last `play_rr_window_seconds` (ultra-short RMSSD; Munoz et al. 2015,
+    /// PLoS One 10:e0138921, show 60 s RMSSD agrees with 5 min, r > 0.9).
+    public static func play(startMs: Int64, endMs: Int64, constants c: SessionConstants) -> BiometricWindows {
+        BiometricWindows(
+            hrStart: startMs...min(endMs, startMs + c.playHRWindowMs), hrEnd: max(startMs, endMs - c.playHRWindowMs)...endMs,
+            rrStart: startMs...min(endMs, startMs + c.playRRWindowMs), rrEnd: max(startMs, endMs - c.playRRWindowMs)...endMs,
+            anchorStart: startMs, anchorEnd: endMs)
+    }
+
+    /// A session: the ±`biometric_window_minutes` window around its start and its end.
+    public static func session(startMs: Int64, endMs: Int64, constants c: SessionConstants) -> BiometricWindows {
+        let w = c.biometricWindowMs
+        return BiometricWindows(hrStart: (startMs - w)...(startMs + w), hrEnd: (endMs - w)...(endMs + w),
+                                rrStart: (startMs - w)...(startMs + w), rrEnd: (endMs - w)...(endMs + w),
+                                anchorStart: startMs, anchorEnd: endMs)
+    }
+}
+
+extension ListenerPhysiology {
+    /// Measures the start and end values in `windows`. HRV comes from the R-R
+    /// intervals for both ends when both windows are reliable (enough beats, few
+    /// artifacts), else from the nearest SDNN samples for both ends (two distinct
+    /// samples needed for a change), never mixed.
+    public func measure(_ windows: BiometricWindows, constants c: SessionConstants) -> WindowBiometrics {
+        var notes: [String] = []
+        let minHR = Int(c.values["play_min_hr_samples"])
+        func medianHR(_ w: ClosedRange<Int64>) -> Double? {
+            let v = hr.values(fromMs: w.lowerBound, throughMs: w.upperBound)
+            if v.isEmpty { return nil }
+            if v.count < minHR { if !notes.contains("few_hr_samples") { notes.append("few_hr_samples") }; return nil }
+            return Stats.median(Array(v))
+        }
+        let hrStart = medianHR(windows.hrStart), hrEnd = medianHR(windows.hrEnd)
+        var hrvStart: Double?, hrvEnd: Double?, source = ""
+        let a = rmssd(windows.rrStart, c), b = rmssd(windows.rrEnd, c)
+        if let x = a.value, let y = b.value {
+            (hrvStart, hrvEnd, source) = (x, y, "rr")
+        } else {
+            for note in a.notes + b.notes where !notes.contains(note) { notes.append(note) }
+            let maxMs = c.playHRVSampleMaxMs
+            let i = sdnn.nearest(toMs: windows.anchorStart, withinMs: maxMs)
+            let j = sdnn.nearest(toMs: windows.anchorEnd, withinMs: maxMs)
+            if let i, let j, i != j {
+                (hrvStart, hrvEnd, source) = (sdnn.values[i], sdnn.values[j], "sdnn_sample")
+            } else if let k = i ?? j {
+                // One sample only: a level but no change.
+                (hrvStart, source) = (sdnn.values[k], "sdnn_sample")
+            }
+        }
+        let nothing = hrStart == nil && hrEnd == nil && hrvStart == nil && hrvEnd == nil
+            && hr.indices(fromMs: windows.hrStart.lowerBound, throughMs: windows.hrEnd.upperBound).isEmpty
+            && rr.indices(fromMs: windows.rrStart.lowerBound, throughMs: windows.rrEnd.upperBound).isEmpty
+        if nothing { return .none }
+        return WindowBiometrics(hrStart: hrStart, hrEnd: hrEnd, hrvStart: hrvStart, hrvEnd: hrvEnd, hrvSource: source, notes: notes)
+    }
+
+    /// RMSSD (ms) of the R-R intervals stamped in `w`, after removing artifacts:
+    /// intervals outside [rr_min_ms, rr_max_ms] or differing from the previous one by
+    /// more than rr_max_change_fraction (Malik et al. 1989). Nil, with the reason,
+    /// when the window is empty, has fewer than `play_min_beats` beats, or more than
+    /// `play_max_artifact_pct` % artifacts.
+    func rmssd(_ w: ClosedRange<Int64>, _ c: SessionConstants) -> (value: Double?, notes: [String]) {
+        let beats = rr.values(fromMs: w.lowerBound, throughMs: w.upperBound)
+        if beats.isEmpty { return (nil, []) }
+        if beats.count < Int(c.values["play_min_beats"]) { return (nil, ["few_beats"]) }
+        let lo = c.values["rr_min_ms"], hi = c.values["rr_max_ms"], change = c.values["rr_max_change_fraction"]
+        var clean: [Double] = []
+        clean.reserveCapacity(beats.count)
+        var previous: Double?
+        var artifacts = 0
+        for x in beats {
+            let ok = x >= lo && x <= hi && (previous.map { abs(x - $0) <= change * $0 } ?? true)
+            if ok { clean.append(x) } else { artifacts += 1 }
+            if x >= lo && x <= hi { previous = x }
+        }
+        if Double(artifacts) * 100 / Double(beats.count) > c.values["play_max_artifact_pct"] { return (nil, ["artifacts"]) }
+        return (HRVTime.rmssd(clean), [])
+    }
+}

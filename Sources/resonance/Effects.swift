@@ -1,0 +1,42 @@
+import ArgumentParser
+import ResonanceLab
+
+/// `resonance effects WS`: per-song, per-listener and per-playlist effects.
+struct Effects: ParsableCommand {
+    enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
+        case ema, mixed, both
+        var models: [EffectModel] { self == .both ? EffectModel.allCases : [EffectModel(rawValue: rawValue) ?? .mixed] }
+    }
+
+    static let configuration = CommandConfiguration(
+        abstract: "Estimate what each song does to each listener's heart, and how sure we are.",
+        discussion: """
+            Reads session_plays.csv (run `resonance sessions` first) and writes song_effects.csv, \
+            persona_effects.csv and playlist_effects.csv, with a `model` column. `ema` replays the \
+            product's learning rule in play order; `mixed` fits a random-effects model of each play's \
+            ΔHR, ΔRMSSD and skip with shrinkage and 95 % intervals. A song's ΔHR / ΔRMSSD effect is the \
+            expected change over a full play of it (last 30 s / 60 s minus first); a listener's \
+            sensitivity multiplies it (mean 1).
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Workspace folder.", valueName: "workspace"))
+    var workspace: String
+
+    @Option(help: "ema (the product's learning rule), mixed (random-effects model) or both.")
+    var model: ModelChoice = .both
+
+    func run() throws {
+        let ws = Workspace(path: workspace)
+        let registry = try global.registry()
+        global.progress("effects: reading \(ws.file(SessionPlayRow.fileName))")
+        let plays = try ws.read(SessionPlayRow.self)
+        let out = try EffectsStage.run(plays: plays, models: model.models, registry: registry, jobs: global.jobs)
+        try ws.write(out.songs)
+        try ws.write(out.personas)
+        try ws.write(out.playlists)
+        global.progress("effects: \(plays.count) plays → \(out.songs.count) song, \(out.personas.count) persona and "
+            + "\(out.playlists.count) playlist rows (\(model.rawValue))")
+    }
+}

@@ -1,0 +1,47 @@
+import XCTest
+@testable import ResonanceLab
+
+final class EffectsStageTests: XCTestCase {
+    /// A play row with an HR change (or none) for hand-built effect tables.
+    func row(_ id: String, _ subject: String, _ song: String, minute: Int64, hrDelta: Double?, skipped: Bool = false) -> SessionPlayRow {
+        let start = ms("2022-02-07T20:00:00.000Z") + minute * 60_000
+        let bio = hrDelta.map { WindowBiometrics(hrStart: 70, hrEnd: 70 + $0, hrvStart: nil, hrvEnd: nil, hrvSource: "", notes: []) } ?? .none
+        return SessionPlayRow(subject: subject, sessionId: "\(subject):1", playId: id, songId: song, biometrics: bio,
+                              quality: hrDelta == nil ? "no_physiology" : "ok", playlist: "evening", startedAtMs: start,
+                              endedAtMs: start + 200_000, playedS: 200, listenFraction: 1, skipped: skipped,
+                              context: "relaxation", timeSlot: "evening")
+    }
+
+    func testPlaysWithoutPhysiologyCountInBehaviourOnly() throws {
+        // u1 plays s1 three times: ΔHR −4, −2, and once with no physiology (skipped).
+        let plays = [
+            row("1", "u1", "s1", minute: 0, hrDelta: -4),
+            row("2", "u1", "s1", minute: 10, hrDelta: -2),
+            row("3", "u1", "s1", minute: 20, hrDelta: nil, skipped: true),
+        ]
+        let out = try EffectsStage.run(plays: plays, models: [.ema, .mixed], registry: .defaults)
+        func find(_ model: String, _ metric: String) -> SongEffectRow? {
+            out.songs.first { $0.model == model && $0.metric == metric && $0.context == "any" }
+        }
+        // ema ΔHR: 0 → 0 + 0.4·(−4) = −1.6 → −1.6 + 0.4·(−2 + 1.6) = −1.76 (2 plays with HR).
+        XCTAssertEqual(find("ema", "delta_hr_bpm")?.effect.value ?? .nan, -1.76, accuracy: 1e-12)
+        XCTAssertEqual(find("ema", "delta_hr_bpm")?.plays, 2)
+        // ema skip over all 3 plays: 0.5 → 0.3 → 0.18 → 0.18 + 0.4·0.82 = 0.508.
+        XCTAssertEqual(find("ema", "skip")?.effect.value ?? .nan, 0.508, accuracy: 1e-12)
+        XCTAssertEqual(find("ema", "skip")?.plays, 3)
+        // Confidence after the third play (no biometrics): min(3/20, 0.7) = 0.15.
+        XCTAssertEqual(find("ema", "skip")?.confidence ?? .nan, 0.15, accuracy: 1e-12)
+        XCTAssertEqual(find("mixed", "delta_hr_bpm")?.plays, 2)
+        XCTAssertEqual(find("mixed", "skip")?.plays, 3)
+        // One song only: nothing to shrink towards but itself; the interval contains the estimate.
+        let hr = try XCTUnwrap(find("mixed", "delta_hr_bpm"))
+        XCTAssertLessThan(hr.effect.ciLow ?? .nan, hr.effect.value ?? .nan)
+        XCTAssertGreaterThan(hr.effect.ciHigh ?? .nan, hr.effect.value ?? .nan)
+        XCTAssertEqual(out.playlists.filter { $0.model == "ema" }.map(\.metric), ["delta_hr_bpm", "delta_rmssd_ms", "skip"])
+    }
+
+    func testEmptyInputGivesEmptyTables() throws {
+        let out = try EffectsStage.run(plays: [], models: EffectModel.allCases, registry: .defaults)
+        XCTAssertTrue(out.songs.isEmpty && out.personas.isEmpty && out.playlists.isEmpty)
+    }
+}

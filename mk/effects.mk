@@ -1,0 +1,10 @@
+# Listening sessions and song effects: pipeline stages and the effects benchmark
+# (1,000,000 plays, 50,000 songs, 1,000 listeners; generated once into build/bench).
+BENCH_TARGETS += bench-effects
+
+EFFECTS_BENCH_WS := build/bench/effects
+
+.PHONY: bench-effects
+bench-effects: build venv
+	@test -f $(EFFECTS_BENCH_WS)/hr.csv || $(PY) scripts/effects_workload.py --out $(EFFECTS_BENCH_WS)
+	@$(PY) scripts/bench_effects.py $(BIN) $(EFFECTS_BENCH_WS)
