@@ -24,7 +24,7 @@ final class DailyEngineConstantsTests: XCTestCase {
             (#"{"engines":{"readiness":{"constants":{"weight_sleep":0.3,"weight_recovery":0.3}}}}"#, "sum to 1.1"),
             (#"{"engines":{"trend":{"constants":{"mad_scale":0}}}}"#, "'mad_scale' = 0.0 is outside"),
             (#"{"engines":{"zones":{"constants":{"zone6_from":0.95}}}}"#, "unknown constant 'zone6_from'"),
-            (#"{"engines":{"coherence":{}}}"#, "unknown engine 'coherence'"),
+            (#"{"engines":{"breathing":{}}}"#, "unknown engine 'breathing'"),
         ]
         for (i, (text, expected)) in cases.enumerated() {
             let path = try writeFixture(text, to: "\(dir)/c\(i).json")
