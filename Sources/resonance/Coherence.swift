@@ -35,7 +35,9 @@ struct CoherenceCommand: ParsableCommand {
 
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
-        guard (window ?? 1) > 0, (step ?? 1) > 0 else { throw ValidationError("--window and --step must be positive.") }
+        guard (16...3600).contains(window ?? 64), (1...3600).contains(step ?? 5) else {
+            throw ValidationError("--window must be 16–3600 s and --step 1–3600 s (the coherence engine's ranges).")
+        }
         guard (breathingRate ?? 1) > 0 else { throw ValidationError("--breathing-rate must be positive.") }
     }
 

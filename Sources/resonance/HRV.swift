@@ -67,12 +67,14 @@ struct HRV: ParsableCommand {
 
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
-        guard window > 0, step > 0 else { throw ValidationError("--window and --step must be positive.") }
-        guard resampleHz >= 1 else { throw ValidationError("--resample-hz must be at least 1.") }
+        guard (1...86_400).contains(window), (1...86_400).contains(step) else {
+            throw ValidationError("--window and --step must be between 1 and 86400 seconds.")
+        }
+        guard (1...64).contains(resampleHz) else { throw ValidationError("--resample-hz must be between 1 and 64.") }
         guard lambda > 0 else { throw ValidationError("--lambda must be positive.") }
-        guard welchSegment >= 0 else { throw ValidationError("--welch-segment must be 0 or positive.") }
+        guard (0...86_400).contains(welchSegment) else { throw ValidationError("--welch-segment must be between 0 and 86400 seconds.") }
         guard (0..<100).contains(welchOverlap) else { throw ValidationError("--welch-overlap must be in [0, 100).") }
-        guard welchPad >= 1 else { throw ValidationError("--welch-pad must be at least 1.") }
+        guard (1...16).contains(welchPad) else { throw ValidationError("--welch-pad must be between 1 and 16.") }
     }
 
     var options: HRVOptions {

@@ -59,7 +59,8 @@ public struct CoherenceRow: OutputRow, Sendable {
 
 /// Coherence of one subject's heart rate over sliding windows. Heart rate comes from
 /// the NN intervals (60000/NN at each beat) or from HR samples, resampled once at
-/// `sampleHz` by cubic spline; each window is linearly detrended and tapered by a
+/// `sampleHz` by cubic spline — each run between gaps longer than a window on its own
+/// grid, so no window interpolates across such a gap and a gap costs no memory; each window is linearly detrended and tapered by a
 /// Kaiser window (β = π, close to the NW = 1 Slepian taper), which keeps ≈ 95 % of a
 /// sinusoid's power within ±1 bin of its frequency (a Hann window keeps 86 %), the
 /// neighbourhood both coherence scores measure.
@@ -67,14 +68,25 @@ public struct CoherenceWindows {
     public let subject: String
     public let source: String
     public let options: CoherenceOptions
-    private let hr: ResampledSeries
+    private let timeMs: [Double]
+    /// Runs of samples separated by gaps longer than one window, each resampled.
+    private let runs: [ResampledSeries]
     private var periodogram: Welch
 
     public init(subject: String, source: String, timeMs: [Double], bpm: [Double], options: CoherenceOptions) {
         self.subject = subject
         self.source = source
         self.options = options
-        hr = ResampledSeries(timeMs: timeMs, values: bpm, hz: options.sampleHz)
+        self.timeMs = timeMs
+        let gapMs = options.windowSeconds * 1000
+        var runs: [ResampledSeries] = []
+        var first = 0
+        for i in timeMs.indices where i == timeMs.count - 1 || timeMs[i + 1] - timeMs[i] > gapMs {
+            runs.append(ResampledSeries(timeMs: Array(timeMs[first...i]), values: Array(bpm[first...i]),
+                                        hz: options.sampleHz))
+            first = i + 1
+        }
+        self.runs = runs
         periodogram = Welch(options: WelchOptions(segmentSeconds: options.windowSeconds, overlap: 0,
                                                   padFactor: options.padFactor, powerOfTwo: true,
                                                   taper: .kaiser(beta: .pi)))
@@ -91,13 +103,15 @@ public struct CoherenceWindows {
     /// merely falling across the band gives none), the resonance-frequency estimate, with
     /// the median coach score taken at each window's own peak.
     public mutating func rows() -> [CoherenceRow] {
-        guard let first = hr.knotTimesMs.first, let last = hr.knotTimesMs.last else { return [] }
         var out: [CoherenceRow] = []
         let window = Int64(options.windowSeconds * 1000), step = Int64(options.stepSeconds * 1000)
-        var start = Int64(first.rounded(.down))
         var peaks: [Double] = [], peakScores: [Double] = []
-        repeat {
+        var run = 0
+        for start in WindowPlacement.starts(timesMs: timeMs, windowMs: window, stepMs: step) {
             let end = start + window
+            // Runs are further apart than a window, so one run holds all of a window's samples.
+            while run + 1 < runs.count, let next = runs[run + 1].knotTimesMs.first, next < Double(end) { run += 1 }
+            let hr = runs[run]
             let x = hr.slice(knots: hr.knots(fromMs: Double(start), toMs: Double(end)))
             var coach = CoherenceRow(subject: subject, windowStartMs: start, windowEndMs: end, method: "coach",
                                      breathingHz: options.breathingHz, peakHz: .nan, coherence: 0,
@@ -123,13 +137,12 @@ public struct CoherenceWindows {
             }
             out.append(coach)
             out.append(heartMath)
-            start += step
-        } while Double(start + window) <= last
+        }
         if !peaks.isEmpty {
             let f = Stats.median(peaks)
             out.append(CoherenceRow(subject: subject, windowStartMs: nil, windowEndMs: nil, method: "resonance",
                                     breathingHz: f, peakHz: f, coherence: Stats.median(peakScores),
-                                    nSamples: hr.values.count, source: source))
+                                    nSamples: runs.reduce(0) { $0 + $1.values.count }, source: source))
         }
         return out
     }

@@ -22,14 +22,10 @@ public struct HRVWindows {
     }
 
     /// Window starts: from the first beat, every step, while the window fits before the
-    /// last beat; a recording shorter than one window gets a single window.
+    /// last beat, skipping windows that hold no beat (see `WindowPlacement`).
     public func windowStartsMs() -> [Int64] {
-        guard let first = series.timeMs.first, let last = series.timeMs.last else { return [] }
-        let t0 = Int64(first.rounded(.down))
-        let window = Int64(options.windowSeconds * 1000), step = Int64(options.stepSeconds * 1000)
-        var starts: [Int64] = [t0]
-        while let s = starts.last, Double(s + step + window) <= last { starts.append(s + step) }
-        return starts
+        WindowPlacement.starts(timesMs: series.timeMs, windowMs: Int64(options.windowSeconds * 1000),
+                               stepMs: Int64(options.stepSeconds * 1000))
     }
 
     public mutating func rows() -> [HRVRow] {
@@ -77,7 +73,10 @@ public struct HRVWindows {
     }
 
     /// PSD of the NN series over beats `r`: spline-resampled from the first beat, detrended,
-    /// by Welch; or Lomb–Scargle on the beats themselves.
+    /// by Welch; or Lomb–Scargle on the beats themselves. Beats separated by a gap longer
+    /// than one Welch segment are resampled and detrended as separate runs whose segments
+    /// Welch averages, so no segment is interpolated across such a gap and a recording's
+    /// gaps cost no memory.
     private mutating func spectrum(_ r: Range<Int>) -> Spectrum {
         guard r.count >= 3 else { return Spectrum(df: 0, psd: []) }
         switch options.psdMethod {
@@ -85,16 +84,23 @@ public struct HRVWindows {
             let times = series.timeMs[r].map { $0 / 1000 }
             return LombScargle.psd(timesS: times, values: Array(series.nnMs[r]))
         case .welch:
-            let times = Array(series.timeMs[r])
+            let segmentS = options.welch.segmentSeconds > 0 ? options.welch.segmentSeconds : options.windowSeconds
+            let gapMs = segmentS * 1000
             // Grid t0, t0 + step, … < t_last + step, as NumPy's `arange` in NeuroKit2.
             let stepMs = 1000 / options.resampleHz
-            let count = Int(((times[times.count - 1] - times[0] + stepMs) / stepMs).rounded(.up))
-            guard var x = options.interpolation.sample(x: times, y: Array(series.nnMs[r]), from: times[0],
-                                                       step: stepMs, count: count) else {
-                return Spectrum(df: 0, psd: [])
+            var runs: [ArraySlice<Double>] = []
+            var first = r.lowerBound
+            for i in r where i == r.upperBound - 1 || series.timeMs[i + 1] - series.timeMs[i] > gapMs {
+                let times = Array(series.timeMs[first...i])
+                first = i + 1
+                guard times.count >= 3 else { continue }
+                let count = Int(((times[times.count - 1] - times[0] + stepMs) / stepMs).rounded(.up))
+                guard var x = options.interpolation.sample(x: times, y: Array(series.nnMs[(i + 1 - times.count)...i]),
+                                                           from: times[0], step: stepMs, count: count) else { continue }
+                detrender.apply(&x)
+                runs.append(x[...])
             }
-            detrender.apply(&x)
-            return welch.psd(x[...], fs: options.resampleHz)
+            return welch.psd(runs: runs, fs: options.resampleHz)
         }
     }
 }

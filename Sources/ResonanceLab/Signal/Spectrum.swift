@@ -144,7 +144,14 @@ public struct Welch {
     /// each segment's mean removed, averaged over segments. Fewer than 2 samples give an
     /// empty spectrum.
     public mutating func psd(_ x: ArraySlice<Double>, fs: Double) -> Spectrum {
-        let n = x.count
+        psd(runs: [x], fs: fs)
+    }
+
+    /// PSD averaged over the segments of several separately sampled runs of one
+    /// recording (the pieces between long gaps): a run shorter than a segment adds none.
+    /// The segment length is the configured one, or the longest run's when shorter.
+    public mutating func psd(runs: [ArraySlice<Double>], fs: Double) -> Spectrum {
+        let n = runs.map(\.count).max() ?? 0
         guard n >= 2 else { return Spectrum(df: 0, psd: []) }
         let seg = options.segmentSeconds > 0 ? min(n, max(2, Int(options.segmentSeconds * fs))) : max(2, n / 2)
         var nfft = seg * max(1, options.padFactor)
@@ -157,18 +164,20 @@ public struct Welch {
         for w in window { wss += w * w }
         var acc = [Double](repeating: 0, count: nfft / 2 + 1)
         var segments = 0
-        var start = x.startIndex
-        while start + seg <= x.endIndex {
-            var mean = 0.0
-            for i in start..<(start + seg) { mean += x[i] }
-            mean /= Double(seg)
-            let s0 = start
-            ffts[nfft]?.accumulate(into: &acc) { buf in
-                for i in 0..<seg { buf[i] = (x[s0 + i] - mean) * window[i] }
-                for i in seg..<nfft { buf[i] = 0 }
+        for x in runs {
+            var start = x.startIndex
+            while start + seg <= x.endIndex {
+                var mean = 0.0
+                for i in start..<(start + seg) { mean += x[i] }
+                mean /= Double(seg)
+                let s0 = start
+                ffts[nfft]?.accumulate(into: &acc) { buf in
+                    for i in 0..<seg { buf[i] = (x[s0 + i] - mean) * window[i] }
+                    for i in seg..<nfft { buf[i] = 0 }
+                }
+                segments += 1
+                start += step
             }
-            segments += 1
-            start += step
         }
         // One-sided density: |X|²/(fs·Σw²), doubled except at DC and Nyquist.
         let scale = 1 / (fs * wss * Double(segments))

@@ -76,3 +76,24 @@ final class CoherenceConstantsTests: XCTestCase {
         XCTAssertEqual(wide, 0.06 / (0.4 - 0.0033 - 0.06), accuracy: 1e-9)
     }
 }
+
+final class CoherenceGapTests: XCTestCase {
+    /// Two hours of heart rate a century apart: each run is resampled on its own, so the
+    /// gap allocates nothing and gives no rows; both runs are scored.
+    func testRunsFarApartAreScoredWithoutSpanningTheGap() {
+        let century = 100 * 365.25 * 86_400_000.0
+        let run = (0..<600).map { Double($0) * 1000 }
+        let times = run + run.map { $0 + century }
+        let bpm = times.indices.map { 60 + 5 * sin(2 * .pi * 0.1 * Double($0)) }
+        var windows = CoherenceWindows(subject: "s", source: "hr", timeMs: times, bpm: bpm, options: CoherenceOptions())
+        let rows = windows.rows().filter { $0.method == "coach" }
+        // 600 s runs, 64 s windows every 5 s: 108 windows inside each run (starts 0 … 535 s),
+        // plus 12 straddling each edge of the gap (starts 540 … 595 s after the first run,
+        // and 60 … 5 s before the second), which hold part of a run.
+        XCTAssertEqual(rows.count, 240)
+        let inside = rows.filter { $0.nSamples >= 253 }
+        XCTAssertEqual(inside.count, 216)
+        XCTAssertTrue(rows.allSatisfy { $0.nSamples < 257 }, "no window spans the gap")
+        XCTAssertTrue(inside.allSatisfy { $0.coherence > 0.9 }, "0.1 Hz breathing at 6/min is coherent in both runs")
+    }
+}
