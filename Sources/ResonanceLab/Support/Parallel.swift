@@ -6,7 +6,10 @@ public enum Parallel {
     public static func map<T, R>(_ items: [T], jobs: Int, _ transform: (T) throws -> R) throws -> [R] {
         let results = UnsafeMutableBufferPointer<Result<R, Error>?>.allocate(capacity: items.count)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
         let workers = max(1, min(jobs, items.count))
         withoutActuallyEscaping(transform) { transform in
             if workers == 1 {

@@ -3,6 +3,20 @@ import Foundation
 /// Instants are Int64 milliseconds since the Unix epoch (UTC) everywhere in the
 /// toolkit; this type converts them to and from the canonical ISO 8601 text.
 public enum Timestamp {
+    /// Earliest and latest instants the canonical text can hold (years 0000–9999).
+    public static let representable: ClosedRange<Int64> =
+        Int64(daysFromCivil(0, 1, 1)) * 86_400_000...Int64(daysFromCivil(10_000, 1, 1)) * 86_400_000 - 1
+
+    /// A computed instant (e.g. start + offset read from a file) as epoch ms, or nil when
+    /// it is not finite or outside the years 0000–9999 — checked before any conversion,
+    /// so an absurd value is a rejected row rather than an overflow.
+    public static func instant(ms: Double) -> Int64? {
+        guard ms.isFinite, ms >= Double(representable.lowerBound), ms <= Double(representable.upperBound) else {
+            return nil
+        }
+        return Int64(ms.rounded())
+    }
+
     /// Canonical text: `2022-02-07T09:29:00.000Z` (DESIGN §4).
     public static func iso(_ ms: Int64) -> String {
         var bytes = [UInt8](repeating: 0, count: 24)
@@ -105,7 +119,8 @@ public enum Timestamp {
         guard i == n else { return nil }
         let days = Int64(daysFromCivil(y, mo, d))
         let seconds = days * 86_400 + Int64(h * 3600 + mi * 60 + s) - Int64(offsetMinutes * 60)
-        return (seconds * 1000 + frac, hasZone)
+        let ms = seconds * 1000 + frac
+        return representable.contains(ms) ? (ms, hasZone) : nil
     }
 
     /// Milliseconds of the decimal fraction of a second starting at `i` (after the

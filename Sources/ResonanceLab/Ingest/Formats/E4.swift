@@ -22,7 +22,11 @@ enum E4 {
     /// artifacts.
     /// Session start (line 1, unix seconds) in epoch milliseconds.
     static func startTime(_ record: CSVRecord, _ input: SourceInput) throws -> Int64 {
-        Int64((try metadata(record, input, "start time") * 1000).rounded())
+        guard let ms = Timestamp.instant(ms: try metadata(record, input, "start time") * 1000) else {
+            throw ImportError.badMetadata(path: input.path, line: record.line, column: 1,
+                                          message: "E4 start time is not a unix time in years 0000–9999")
+        }
+        return ms
     }
 
     enum HR: FormatAdapter {
@@ -40,8 +44,11 @@ enum E4 {
                                                   message: "E4 sample rate must be positive")
                 }
             }) { record in
-                let ms = startMs + Int64((Double(index) * 1000 / rateHz).rounded())
+                let offset = Double(index) * 1000 / rateHz
                 index += 1
+                guard let ms = Timestamp.instant(ms: Double(startMs) + offset) else {
+                    return try sink.reject(file, record, column: 1, reason: "time outside years 0000–9999")
+                }
                 guard let bpm = try sink.checkedBpm(record, 0, file: file) else { return }
                 try sink.heartRate(subject: subject, ms: ms, bpm: bpm, source: source, file: file)
                 sink.accept(file)
@@ -60,11 +67,10 @@ enum E4 {
             let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
                 startMs = try startTime(record, input)
             }) { record in
-                guard let t = record.double(0) else {
+                guard let t = record.double(0), let ms = Timestamp.instant(ms: Double(startMs) + t * 1000) else {
                     return try sink.reject(file, record, column: 1, reason: "unparsable time")
                 }
                 guard let rrMs = try sink.checkedRRMs(record, 1, scale: 1000, file: file) else { return }
-                let ms = startMs + Int64((t * 1000).rounded())
                 try sink.rrInterval(subject: subject, ms: ms, rrMs: rrMs, source: source, file: file)
                 sink.accept(file)
             }

@@ -42,9 +42,13 @@ enum PhysioNetRR: FormatAdapter {
             guard record.count == 1, let value = record.double(0) else {
                 return try sink.reject(file, record, column: 1, reason: "unparsable rr")
             }
+            // An absurd value (e.g. 1e20) is rejected without advancing the clock.
+            guard let ms = Timestamp.instant(ms: elapsedMs + value * scale) else {
+                return try sink.reject(file, record, column: 1, reason: "time outside years 0000–9999")
+            }
             elapsedMs += value * scale
             guard let rrMs = try sink.checkedRRMs(record, 0, scale: scale, file: file) else { return }
-            try sink.rrInterval(subject: subject, ms: Int64(elapsedMs.rounded()), rrMs: rrMs, source: source, file: file)
+            try sink.rrInterval(subject: subject, ms: ms, rrMs: rrMs, source: source, file: file)
             sink.accept(file)
         }
         sink.note(file, "rr values in \(unit == .seconds ? "seconds" : "milliseconds") (\(how))")

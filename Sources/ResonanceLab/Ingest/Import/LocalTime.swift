@@ -57,8 +57,7 @@ final class TimeFieldParser {
         case .milliseconds: ms = value
         case .byMagnitude: ms = value.magnitude >= 1e11 ? value : value * 1000
         }
-        guard ms.magnitude < 1e15 else { return nil }
-        return Int64(ms.rounded())
+        return Timestamp.instant(ms: ms)
     }
 
     private var cachedDate = -1
