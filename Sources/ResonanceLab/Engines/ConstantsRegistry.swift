@@ -14,17 +14,32 @@ public struct ConstantSpec: Sendable, Equatable {
     }
 }
 
-/// An engine's constants: semantic version, constants, and groups of weights that
-/// must sum to 1. Changing a coefficient is a minor version bump, changing a
-/// formula a major one (DESIGN §5).
+/// Constants whose values must increase in the order given: band edges, thresholds,
+/// a minimum count against its window. `strict` where equal values would divide by
+/// zero or leave an empty band.
+public struct OrderRule: Sendable {
+    public let names: [String]
+    public let strict: Bool
+
+    public init(_ names: [String], strict: Bool = false) {
+        self.names = names; self.strict = strict
+    }
+}
+
+/// An engine's constants: semantic version, constants, groups of weights that must
+/// sum to 1, and orderings between constants. Changing a coefficient is a minor
+/// version bump, changing a formula a major one (DESIGN §5).
 public struct EngineSpec: Sendable {
     public let name: String
     public let version: String
     public let constants: [ConstantSpec]
     public let weightGroups: [[String]]
+    public let orderRules: [OrderRule]
 
-    public init(name: String, version: String, constants: [ConstantSpec], weightGroups: [[String]] = []) {
+    public init(name: String, version: String, constants: [ConstantSpec], weightGroups: [[String]] = [],
+                orderRules: [OrderRule] = []) {
         self.name = name; self.version = version; self.constants = constants; self.weightGroups = weightGroups
+        self.orderRules = orderRules
     }
 }
 
@@ -153,6 +168,13 @@ public struct ConstantsRegistry: Sendable, Equatable {
                 let sum = group.reduce(0) { $0 + (values[$1] ?? 0) }
                 guard abs(sum - 1) < 1e-9 else {
                     throw ConstantsError(path: path, message: "engine '\(engineName)': weights \(group.joined(separator: " + ")) sum to \(sum), not 1")
+                }
+            }
+            for rule in spec.orderRules {
+                let v = rule.names.map { values[$0] ?? .nan }
+                let ordered = zip(v, v.dropFirst()).allSatisfy { rule.strict ? $0 < $1 : $0 <= $1 }
+                guard ordered else {
+                    throw ConstantsError(path: path, message: "engine '\(engineName)': \(rule.names.joined(separator: rule.strict ? " < " : " ≤ ")) must hold (values \(v.map { "\($0)" }.joined(separator: ", ")))")
                 }
             }
             self.engines[engineName] = (version, values)

@@ -10,7 +10,14 @@ final class ConstantsRegistryTests: XCTestCase {
         XCTAssertEqual(SongEffectConstants.defaults.values["alpha_late"], 0.2)
         for spec in ConstantsRegistry.specs {
             for c in spec.constants { XCTAssertTrue(c.range.contains(c.value), "\(spec.name).\(c.name)") }
+            let names = Set(spec.constants.map(\.name))
+            for rule in spec.orderRules {
+                XCTAssertTrue(names.isSuperset(of: rule.names), "\(spec.name) \(rule.names)")
+                let v = rule.names.compactMap { n in spec.constants.first { $0.name == n }?.value }
+                XCTAssertTrue(zip(v, v.dropFirst()).allSatisfy { rule.strict ? $0 < $1 : $0 <= $1 }, "\(spec.name) \(rule.names)")
+            }
             for group in spec.weightGroups {
+                XCTAssertTrue(names.isSuperset(of: group), "\(spec.name) \(group)")
                 let sum = group.map { name in spec.constants.first { $0.name == name }?.value ?? .nan }.reduce(0, +)
                 XCTAssertEqual(sum, 1, accuracy: 1e-12, "\(spec.name) \(group)")
             }
@@ -44,6 +51,10 @@ final class ConstantsRegistryTests: XCTestCase {
             (#"{"engines":{"impact":{"constants":{"mood_calm":-0.1}}}}"#, "outside"),
             (#"{"engines":{"impact":{"constants":{"mood_calm":0.5}}}}"#, "sum to"),
             (#"{"engines":{"impact":{"version":"2"}}}"#, "semantic version"),
+            // In range one by one, but morning would start after the commute.
+            (#"{"engines":{"sessions":{"constants":{"morning_start_hour":8}}}}"#,
+             "morning_start_hour ≤ commute_am_start_hour ≤ work_start_hour"),
+            (#"{"engines":{"zones":{"constants":{"zone3_from":0.6}}}}"#, "zone2_from < zone3_from"),
             ("{not json", "not valid JSON"),
         ]
         for (i, (text, expected)) in cases.enumerated() {

@@ -27,7 +27,14 @@ public struct ReadinessConstants: EngineConstants {
         ConstantSpec("primed_from", 80, unit: "score", range: 0...100, source: "DESIGN §5 readiness: primed ≥ 80"),
         ConstantSpec("ready_from", 60, unit: "score", range: 0...100, source: "DESIGN §5 readiness: ready ≥ 60"),
         ConstantSpec("moderate_from", 40, unit: "score", range: 0...100, source: "DESIGN §5 readiness: moderate ≥ 40"),
-    ], weightGroups: [["weight_sleep", "weight_recovery", "weight_stress", "weight_activity", "weight_hrv_trend"]])
+    ], weightGroups: [["weight_sleep", "weight_recovery", "weight_stress", "weight_activity", "weight_hrv_trend"]], orderRules: [
+        OrderRule(["recovery_zero_bpm", "recovery_full_bpm"], strict: true),
+        OrderRule(["hrv_trend_min_days", "hrv_trend_days"]),
+        OrderRule(["activity_chronic_min_days", "activity_chronic_days"]),
+        OrderRule(["activity_acute_days", "activity_chronic_days"]),
+        OrderRule(["acwr_high", "acwr_zero"], strict: true),
+        OrderRule(["moderate_from", "ready_from", "primed_from"]),
+    ])
 
     public let values: EngineValues
     public init(_ values: EngineValues) { self.values = values }

@@ -37,6 +37,8 @@ public struct SessionConstants: EngineConstants {
     ], weightGroups: [
         ["sleep_weight_hours", "sleep_weight_deep"],
         ["score_weight_skip", "score_weight_hrv", "score_weight_listen", "score_weight_sleep"],
+    ], orderRules: [
+        OrderRule(["morning_start_hour", "commute_am_start_hour", "work_start_hour", "commute_pm_start_hour", "relaxation_start_hour", "presleep_start_hour"]),
     ])
 
     public let values: EngineValues

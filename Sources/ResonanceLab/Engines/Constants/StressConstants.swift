@@ -30,6 +30,11 @@ public struct StressConstants: EngineConstants {
     ], weightGroups: [
         ["weight_rhr", "weight_hrv", "weight_cv"],
         ["weight_rhr_without_cv", "weight_hrv_without_cv"],
+    ], orderRules: [
+        OrderRule(["min_baseline_days", "baseline_days"]),
+        OrderRule(["cv_min_days", "cv_days"]),
+        OrderRule(["cv_stable", "cv_unstable"], strict: true),
+        OrderRule(["relaxed_below", "elevated_from"]),
     ])
 
     public let values: EngineValues

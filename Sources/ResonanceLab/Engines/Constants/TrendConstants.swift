@@ -25,7 +25,11 @@ public struct TrendConstants: EngineConstants {
         ConstantSpec("elevation_sd", 2, unit: "SD", range: 0...100, source: "product specification: RHR > mean + 2σ"),
         ConstantSpec("elevation_min_days", 3, unit: "days", range: 1...365, source: "product specification: 3 or more consecutive days"),
         ConstantSpec("elevation_max_gap_days", 1.5, unit: "days", range: 1...365, source: "product specification: a gap over 1.5 days breaks the streak"),
-    ], weightGroups: [["weight_rhr", "weight_hrv", "weight_recovery_1m", "weight_recovery_2m", "weight_vo2max"]])
+    ], weightGroups: [["weight_rhr", "weight_hrv", "weight_recovery_1m", "weight_recovery_2m", "weight_vo2max"]], orderRules: [
+        OrderRule(["min_baseline_days", "baseline_days"]),
+        OrderRule(["slope_min_days", "slope_days"]),
+        OrderRule(["week_min_baseline_days", "week_baseline_days"]),
+    ])
 
     public let values: EngineValues
     public init(_ values: EngineValues) { self.values = values }

@@ -10,6 +10,8 @@ public struct ZoneConstants: EngineConstants {
         ConstantSpec("zone4_from", 0.8, unit: "fraction of HRR", range: 0...1, source: "zones 50–60–70–80–90–100 % of heart-rate reserve"),
         ConstantSpec("zone5_from", 0.9, unit: "fraction of HRR", range: 0...1, source: "zones 50–60–70–80–90–100 % of heart-rate reserve"),
         ConstantSpec("zone5_to", 1.0, unit: "fraction of HRR", range: 0...1, source: "zones 50–60–70–80–90–100 % of heart-rate reserve"),
+    ], orderRules: [
+        OrderRule(["zone1_from", "zone2_from", "zone3_from", "zone4_from", "zone5_from", "zone5_to"], strict: true),
     ])
 
     public let values: EngineValues
