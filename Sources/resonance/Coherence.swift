@@ -49,7 +49,8 @@ struct CoherenceCommand: ParsableCommand {
             if let step { options.stepSeconds = step }
             if let breathingRate { options.breathingRate = breathingRate }
             options.artifactMethod = artifacts
-            let rr = SubjectSeries.rr(try ws.readSeries(RRInterval.self, value: "rr_ms"))
+            // A subject whose R-R rows are all unusable falls back to its heart rate.
+            let rr = SubjectSeries.rr(try ws.readSeries(RRInterval.self, value: "rr_ms")).filter { !$0.values.isEmpty }
             let withRR = Set(rr.map(\.subject))
             let hrOnly = SubjectSeries.hr(try ws.readSeries(HRSample.self, value: "bpm")).filter { !withRR.contains($0.subject) }
             let jobs: [(MeasurementSeries, isRR: Bool)] = rr.map { ($0, true) } + hrOnly.map { ($0, false) }

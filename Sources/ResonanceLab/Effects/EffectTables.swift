@@ -91,8 +91,8 @@ extension SongEffectRow: CanonicalRow {
         if let calm, let energy, let focus, let mood { scores = PlayScores(calm: calm, energy: energy, focus: focus, moodLift: mood) }
         self.init(model: try r.string("model"), songId: try r.string("song_id"), context: try r.string("context"),
                   metric: try r.string("metric"), effect: try EffectEstimate(r),
-                  plays: Int(try r.double("plays")), scores: scores, confidence: try r.optionalDouble("confidence"),
-                  shrinkage: try r.optionalDouble("shrinkage"), listeners: Int(try r.double("listeners")),
+                  plays: try r.count("plays"), scores: scores, confidence: try r.optionalDouble("confidence"),
+                  shrinkage: try r.optionalDouble("shrinkage"), listeners: try r.count("listeners"),
                   familiarity: try r.optionalDouble("familiarity"))
     }
 }
@@ -105,7 +105,7 @@ extension PersonaEffectRow: CanonicalRow {
     }
     public init(_ r: CanonicalFieldReader) throws {
         self.init(model: try r.string("model"), subject: try r.string("subject"), metric: try r.string("metric"),
-                  effect: try EffectEstimate(r), plays: Int(try r.double("plays")), kind: try r.string("kind"))
+                  effect: try EffectEstimate(r), plays: try r.count("plays"), kind: try r.string("kind"))
     }
 }
 
@@ -119,9 +119,9 @@ extension PlaylistEffectRow: CanonicalRow {
     }
     public init(_ r: CanonicalFieldReader) throws {
         self.init(model: try r.string("model"), playlist: try r.string("playlist"), metric: try r.string("metric"),
-                  effect: try EffectEstimate(r), songs: Int(try r.double("songs")), calm: try r.optionalDouble("calm"),
+                  effect: try EffectEstimate(r), songs: try r.count("songs"), calm: try r.optionalDouble("calm"),
                   energy: try r.optionalDouble("energy"), focus: try r.optionalDouble("focus"),
-                  plays: Int(try r.double("plays")))
+                  plays: try r.count("plays"))
     }
 }
 

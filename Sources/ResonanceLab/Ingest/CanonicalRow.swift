@@ -49,6 +49,24 @@ public struct CanonicalFieldReader {
         return v
     }
 
+    /// A whole, non-negative count (e.g. `plays`, `line`).
+    public func count(_ name: String) throws -> Int {
+        let v = try double(name)
+        guard v >= 0, v <= Double(Int32.max), v == v.rounded() else {
+            throw fail(name, "'\(name)' is not a whole count: '\(try string(name))'")
+        }
+        return Int(v)
+    }
+
+    /// An optional number that must lie in `range` (e.g. a duration in seconds).
+    public func optionalDouble(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let v = try optionalDouble(name) else { return nil }
+        guard range.contains(v) else {
+            throw fail(name, "'\(name)' = \(v) is outside \(range.lowerBound)…\(range.upperBound)")
+        }
+        return v
+    }
+
     public func optionalDouble(_ name: String) throws -> Double? {
         let i = try index(name)
         return record.bytes(i).isEmpty ? nil : try double(name)
@@ -109,6 +127,8 @@ extension RRInterval: CanonicalRow {
 
 extension Play: CanonicalRow {
     public static let fileName = "plays.csv"
+    /// Durations a play can have, seconds (up to a week: long mixes and podcasts fit).
+    public static let durationRangeS: ClosedRange<Double> = 0...604_800
     public static let header = [
         "subject", "play_id", "song_id", "title", "artist", "album", "playlist", "started_at",
         "ended_at", "media_duration_s", "played_s", "end_reason", "skipped",
@@ -125,8 +145,8 @@ extension Play: CanonicalRow {
                   artist: try r.string("artist"), album: try r.string("album"),
                   playlist: try r.string("playlist"), startedAtMs: try r.timestamp("started_at"),
                   endedAtMs: try r.optionalTimestamp("ended_at"),
-                  mediaDurationS: try r.optionalDouble("media_duration_s"),
-                  playedS: try r.optionalDouble("played_s"), endReason: try r.string("end_reason"),
+                  mediaDurationS: try r.optionalDouble("media_duration_s", in: Play.durationRangeS),
+                  playedS: try r.optionalDouble("played_s", in: Play.durationRangeS), endReason: try r.string("end_reason"),
                   skipped: try r.bool("skipped"))
     }
 }
@@ -178,8 +198,8 @@ extension Reject: CanonicalRow {
         w.field(sourceFile); w.field(line); w.field(column); w.field(reason); w.field(raw)
     }
     public init(_ r: CanonicalFieldReader) throws {
-        self.init(sourceFile: try r.string("source_file"), line: Int(try r.double("line")),
-                  column: Int(try r.double("column")), reason: try r.string("reason"),
+        self.init(sourceFile: try r.string("source_file"), line: try r.count("line"),
+                  column: try r.count("column"), reason: try r.string("reason"),
                   raw: try r.string("raw"))
     }
 }

@@ -79,7 +79,7 @@ extension SessionRow: CanonicalRow {
         self.init(subject: try r.string("subject"), sessionId: try r.string("session_id"),
                   startMs: try r.timestamp("start"), endMs: try r.timestamp("end"),
                   context: try r.string("context"), timeSlot: try r.string("time_slot"),
-                  plays: Int(try r.double("plays")), skips: Int(try r.double("skips")),
+                  plays: try r.count("plays"), skips: try r.count("skips"),
                   skipRate: try r.double("skip_rate"), avgListen: try r.double("avg_listen"),
                   biometrics: try WindowBiometrics(r, notes: QualityNotes.split(try r.string("quality"))),
                   sleepScore: try r.optionalDouble("sleep_score"), sessionScore: try r.double("session_score"),

@@ -31,3 +31,18 @@ final class WorkspaceTests: XCTestCase {
         }
     }
 }
+
+final class BoundedFieldTests: XCTestCase {
+    func testAbsurdDurationAndFractionalCountAreErrorsWithLineAndColumn() throws {
+        let ws = Workspace(path: try makeTempDir())
+        try writeFixture(Play.header.joined(separator: ",") + "\n"
+            + "u,p1,s1,T,A,,,2026-01-05T10:00:00.000Z,,1e300,,NATURAL_END_OF_TRACK,false\n", to: ws.file("plays.csv"))
+        XCTAssertThrowsError(try ws.read(Play.self)) { error in
+            XCTAssertEqual("\(error)", "\(ws.file("plays.csv")):2:10: 'media_duration_s' = 1e+300 is outside 0.0…604800.0")
+        }
+        try writeFixture("source_file,line,column,reason,raw\nx.csv,2.5,1,bad,\n", to: ws.file("rejects.csv"))
+        XCTAssertThrowsError(try ws.read(Reject.self)) { error in
+            XCTAssertEqual("\(error)", "\(ws.file("rejects.csv")):2:2: 'line' is not a whole count: '2.5'")
+        }
+    }
+}

@@ -30,6 +30,9 @@ enum AppleMusic: FormatAdapter {
             guard let media = c.media.flatMap({ record.double($0) }), media > 0 else {
                 return try sink.reject(file, record, column: (c.media ?? -1) + 1, reason: "zero media duration")
             }
+            guard Play.durationRangeS.contains(media / 1000) else {
+                return try sink.reject(file, record, column: (c.media ?? -1) + 1, reason: "media duration over a week")
+            }
             guard let start = input.times.parse(record, c.start) else {
                 return try sink.reject(file, record, column: c.start + 1, reason: "unparsable time")
             }
@@ -46,7 +49,9 @@ enum AppleMusic: FormatAdapter {
                 guard let v = record.double(p) else {
                     return try sink.reject(file, record, column: p + 1, reason: "unparsable play duration")
                 }
-                guard v >= 0 else { return try sink.reject(file, record, column: p + 1, reason: "negative play duration") }
+                guard Play.durationRangeS.contains(v / 1000) else {
+                    return try sink.reject(file, record, column: p + 1, reason: "play duration negative or over a week")
+                }
                 played = v / 1000
             }
             let artist = text(c.artist)
