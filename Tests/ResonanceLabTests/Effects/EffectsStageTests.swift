@@ -33,10 +33,15 @@ final class EffectsStageTests: XCTestCase {
         XCTAssertEqual(find("ema", "skip")?.confidence ?? .nan, 0.15, accuracy: 1e-12)
         XCTAssertEqual(find("mixed", "delta_hr_bpm")?.plays, 2)
         XCTAssertEqual(find("mixed", "skip")?.plays, 3)
-        // One song only: nothing to shrink towards but itself; the interval contains the estimate.
+        // One song, one listener, equal start values, full plays: nothing to shrink towards
+        // but itself, so the estimate is the mean (−4 − 2)/2 = −3; the ML residual variance
+        // ((−4 + 3)² + (−2 + 3)²)/2 = 1 gives SE √(1/2) = 0.7071 and the 95 % interval
+        // −3 ± 1.96·0.7071 = [−4.386, −1.614].
         let hr = try XCTUnwrap(find("mixed", "delta_hr_bpm"))
-        XCTAssertLessThan(hr.effect.ciLow ?? .nan, hr.effect.value ?? .nan)
-        XCTAssertGreaterThan(hr.effect.ciHigh ?? .nan, hr.effect.value ?? .nan)
+        XCTAssertEqual(hr.effect.value ?? .nan, -3, accuracy: 1e-9)
+        XCTAssertEqual(hr.effect.se ?? .nan, 0.5.squareRoot(), accuracy: 1e-6)
+        XCTAssertEqual(hr.effect.ciLow ?? .nan, -4.386, accuracy: 1e-3)
+        XCTAssertEqual(hr.effect.ciHigh ?? .nan, -1.614, accuracy: 1e-3)
         XCTAssertEqual(out.playlists.filter { $0.model == "ema" }.map(\.metric), ["delta_hr_bpm", "delta_rmssd_ms", "skip"])
     }
 

@@ -4,21 +4,31 @@ import XCTest
 /// The persona expectations of the heart-health coach's test suite, on generated data
 /// run through the daily engines.
 final class PersonaExpectationTests: XCTestCase {
-    private func mean(_ name: String, _ value: (DailyAssessment) -> Double?) -> Double {
-        Stats.mean(PersonaFixture.assessments.filter { $0.snapshot.subject == name }.compactMap(value))
+    /// Each persona's mean of `value`; fails unless all ten have a finite mean, so that a
+    /// missing score (NaN, which `min`/`max` would pass over) cannot satisfy a ranking.
+    private func means(_ label: String, _ value: (DailyAssessment) -> Double?,
+                       file: StaticString = #filePath, line: UInt = #line) -> [(String, Double)] {
+        let out = PersonaProfile.all.map(\.name).map { name in
+            (name, Stats.mean(PersonaFixture.assessments.filter { $0.snapshot.subject == name }.compactMap(value)))
+        }
+        XCTAssertEqual(out.count, 10, file: file, line: line)
+        XCTAssertTrue(out.allSatisfy { $0.1.isFinite }, "\(label): \(out)", file: file, line: line)
+        print("mean \(label):", out.map { "\($0.0) \(String(format: "%.1f", $0.1))" }.joined(separator: ", "))
+        return out
     }
 
-    private var names: [String] { PersonaProfile.all.map(\.name) }
+    func testAllTenPersonasAreSimulated() throws {
+        XCTAssertEqual(try PersonaFixture.simulation.get().map(\.profile.name), PersonaProfile.all.map(\.name))
+        XCTAssertEqual(PersonaFixture.assessments.count, 10 * 30)
+    }
 
     func testNewMomHasTheLowestMeanReadiness() {
-        let readiness = names.map { ($0, mean($0) { $0.readiness?.score }) }
-        print("mean readiness:", readiness.map { "\($0.0) \(String(format: "%.1f", $0.1))" }.joined(separator: ", "))
+        let readiness = means("readiness") { $0.readiness?.score }
         XCTAssertEqual(readiness.min { $0.1 < $1.1 }?.0, "NewMom")
     }
 
     func testStressedExecutiveHasTheHighestMeanStress() {
-        let stress = names.map { ($0, mean($0) { $0.stress?.score }) }
-        print("mean stress:", stress.map { "\($0.0) \(String(format: "%.1f", $0.1))" }.joined(separator: ", "))
+        let stress = means("stress") { $0.stress?.score }
         XCTAssertEqual(stress.max { $0.1 < $1.1 }?.0, "StressedExecutive")
     }
 
@@ -31,7 +41,7 @@ final class PersonaExpectationTests: XCTestCase {
     }
 
     func testCardiacRehabHasTheLowestHRV() {
-        let sdnn = names.map { ($0, mean($0) { $0.snapshot.hrvSDNNMs }) }
+        let sdnn = means("SDNN") { $0.snapshot.hrvSDNNMs }
         XCTAssertEqual(sdnn.min { $0.1 < $1.1 }?.0, "CardiacRehab")
     }
 }

@@ -4,7 +4,10 @@
 /// tests (simulating is the slow part; it runs once per test process).
 enum PersonaFixture {
     static let generator = PersonaGenerator()
-    static let records: [PersonaRecord] = (try? generator.simulate(jobs: 2)) ?? []
+    /// The simulation's outcome; `PersonaExpectationTests` fails on an error, which
+    /// every other persona test would otherwise only see as empty records.
+    static let simulation = Result { try generator.simulate(jobs: 2) }
+    static let records: [PersonaRecord] = (try? simulation.get()) ?? []
     static let assessments = DailyEngines.assess(history: records.flatMap(\.days))
 
     static func record(_ name: String) -> PersonaRecord? {
