@@ -7,6 +7,10 @@ PY := $(VENV)/bin/python
 BIN := .build/release/resonance
 SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.modulemap' -o -name '*.h') Package.swift
 
+# The public datasets: $RESONANCE_DATASETS, else ../shared/datasets when it exists.
+RESONANCE_DATASETS ?= $(abspath $(wildcard ../shared/datasets))
+export RESONANCE_DATASETS
+
 # Stage-specific targets add themselves to these lists from mk/*.mk.
 BENCH_TARGETS :=
 TEST_EXTRA_TARGETS :=

@@ -5,6 +5,9 @@ BENCH_TARGETS += bench-effects
 EFFECTS_BENCH_WS := build/bench/effects
 
 .PHONY: bench-effects
-bench-effects: build venv
-	@test -f $(EFFECTS_BENCH_WS)/hr.csv || $(PY) scripts/effects_workload.py --out $(EFFECTS_BENCH_WS)
+# The workload is generated once, and again whenever its generator changes.
+$(EFFECTS_BENCH_WS)/hr.csv: scripts/effects_workload.py | venv
+	$(PY) scripts/effects_workload.py --out $(EFFECTS_BENCH_WS)
+
+bench-effects: build venv $(EFFECTS_BENCH_WS)/hr.csv
 	@$(PY) scripts/bench_effects.py $(BIN) $(EFFECTS_BENCH_WS)

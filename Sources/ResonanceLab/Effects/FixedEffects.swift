@@ -39,11 +39,6 @@ struct FixedEffects {
         gram = g; contextCount = nc; slotCount = nt; total = Double(d.count)
     }
 
-    func value(_ fit: MixedFit, _ d: ResponseData, _ xc: [Double], _ p: Int) -> Double {
-        fit.context[Int(d.context[p])] + fit.slot[Int(d.slot[p])]
-            + (xc.isEmpty ? 0 : fit.startSlope * (xc[p] + fit.startOffset[Int(d.listener[p])]))
-    }
-
     /// Refits β, δ, γ to `residual` (y − the music term) with covariate `x` in one
     /// pass (right-hand side and the x row of the normal matrix); β and δ are then
     /// centred to play-weighted zero means (the intercept is left to the music term,

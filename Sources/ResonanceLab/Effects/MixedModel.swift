@@ -150,8 +150,9 @@ public enum MixedModel {
             // σ² per group: EM update, the squared residuals plus the posterior
             // variance the song and listener effects leave in each fitted value.
             var rss = [0.0, 0.0], count = [0.0, 0.0]
+            let fixedPart = FixedPart(fit: fit, d: d, xc: xc)
             for p in 0..<n {
-                let e = d.y[p] - fixed.value(fit, d, xc, p) - fit.music(d, p)
+                let e = d.y[p] - fixedPart.value(p) - fit.music(d, p)
                 let i = Int(d.song[p]), j = Int(d.listener[p]), z = fit.effectiveExposure(d, p) * fit.scale(d, p)
                 let u = fit.term == .sensitivity ? fit.songTerm(d, p) : 1
                 let g = Int(d.group[p])

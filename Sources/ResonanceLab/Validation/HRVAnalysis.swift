@@ -91,13 +91,15 @@ public enum HRVAnalysis {
             let a = nsr.compactMap { $0.values[column] }, b = chf.compactMap { $0.values[column] }
             guard a.count > 1, b.count > 1 else { continue }
             let ciA = GroupComparison.bootstrapMeanCI(a), ciB = GroupComparison.bootstrapMeanCI(b)
-            let p = min(1, GroupComparison.kruskalWallis([a, b]).p * Double(comparisons.count))
+            // Undefined (all values tied) stays NaN: min(1, NaN) would print p = 1.
+            let raw = GroupComparison.kruskalWallis([a, b]).p
+            let p = raw.isNaN ? raw : min(1, raw * Double(comparisons.count))
             let lower = GroupComparison.auc(positive: a, negative: b)
             let auc = max(lower, 1 - lower)
             let direction = lower >= 0.5 ? "CHF lower" : "CHF higher"
             md += "| \(column) | \(format(Stats.mean(a))) [\(format(ciA.0)), \(format(ciA.1))] (\(a.count)) "
                 + "| \(format(Stats.mean(b))) [\(format(ciB.0)), \(format(ciB.1))] (\(b.count)) "
-                + "| \(published?.nsr ?? "—") | \(published?.chf ?? "—") | \(String(format: "%.2g", p)) "
+                + "| \(published?.nsr ?? "—") | \(published?.chf ?? "—") | \(p.isNaN ? "—" : String(format: "%.2g", p)) "
                 + "| \(String(format: "%.3f", auc)) (\(direction)) |\n"
             out[column] = .object([
                 "nsr_mean": .num(Stats.mean(a)), "nsr_ci": .array([.num(ciA.0), .num(ciA.1)]), "nsr_n": .int(a.count),

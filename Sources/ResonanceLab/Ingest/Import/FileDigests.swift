@@ -15,9 +15,13 @@ final class FileDigests: @unchecked Sendable {
         }
     }
 
-    /// Waits for every digest; rethrows the first failure.
+    /// Waits for every digest; rethrows the failure of the first file in import order.
     func wait() throws -> [Int: String] {
         group.wait()
-        return try queue.sync { try results.mapValues { try $0.get() } }
+        return try queue.sync {
+            var out: [Int: String] = [:]
+            for (index, result) in results.sorted(by: { $0.key < $1.key }) { out[index] = try result.get() }
+            return out
+        }
     }
 }
