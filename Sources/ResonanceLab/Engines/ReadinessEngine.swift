@@ -99,8 +99,9 @@ public struct ReadinessEngine: Sendable {
     /// Activity-balance pillar from zone minutes (see the type's documentation).
     func activityBalance(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> Component? {
         guard let todayMinutes = today.zoneMinutes else { return nil }
-        let acute = DailyWindow.values(history, days: DailyWindow.ending(today.day - 1, count: c["activity_acute_days"] - 1), \.zoneMinutes) + [todayMinutes]
-        let chronic = DailyWindow.values(history, days: DailyWindow.ending(today.day - 1, count: c["activity_chronic_days"] - 1), \.zoneMinutes) + [todayMinutes]
+        // The N days ending today: the earlier ones from history (which excludes today), then today.
+        let acute = DailyWindow.values(history, days: DailyWindow.ending(today.day, count: c["activity_acute_days"]), \.zoneMinutes) + [todayMinutes]
+        let chronic = DailyWindow.values(history, days: DailyWindow.ending(today.day, count: c["activity_chronic_days"]), \.zoneMinutes) + [todayMinutes]
         let weekly = Stats.mean(acute) * 7
         let volume = min(1, weekly / c["activity_week_target_minutes"])
         var overload = 1.0

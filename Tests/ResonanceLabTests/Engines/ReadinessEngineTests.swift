@@ -64,4 +64,16 @@ final class ReadinessEngineTests: XCTestCase {
         let single = engine.activityBalance(DailySnapshot(subject: "p", day: 0, zoneMinutes: 10), history: [])
         XCTAssertEqual(single?.score ?? .nan, 46.6667, accuracy: 1e-4)
     }
+
+    func testAcuteWindowOfOneDayIsTodayAlone() throws {
+        // activity_acute_days = 1: acute = today's 60 min. Chronic (14 days): twelve days of
+        // 30, one of 0, today 60 → 420/14 = 30; ACWR 60/30 = 2.0 → overload 0 → score 0.
+        // (Counting yesterday's 0 too would give acute 30, ACWR 1.0 and a score of 100.)
+        let path = try writeFixture(#"{"engines":{"readiness":{"version":"1.1.0","constants":{"activity_acute_days":1}}}}"#,
+                                    to: try makeTempDir() + "/c.json")
+        let oneDay = ReadinessEngine(constants: ReadinessConstants(registry: try ConstantsRegistry(contentsOf: path)))
+        let minutes: [Double] = Array(repeating: 30, count: 12) + [0, 60]
+        let days = minutes.indices.map { DailySnapshot(subject: "p", day: $0, zoneMinutes: minutes[$0]) }
+        XCTAssertEqual(oneDay.activityBalance(days[13], history: days[..<13])?.score ?? .nan, 0, accuracy: 1e-9)
+    }
 }
