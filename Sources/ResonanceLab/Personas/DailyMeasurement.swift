@@ -6,8 +6,10 @@ enum DailyMeasurement {
     /// Walking cadence band (steps/min): at or above 60 and below running (130).
     static let walkingCadence = 60.0..<130.0
 
+    /// `zones` defines zone minutes as a watch would measure them: minutes at or above
+    /// the lower bound of zone 2 (the registry's `zones` engine).
     static func snapshots(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay],
-                          noisyHR: [Double], beats: BeatSpans) -> [DailySnapshot] {
+                          noisyHR: [Double], beats: BeatSpans, zones: HeartRateZoneEngine) -> [DailySnapshot] {
         days.indices.map { d in
             let today = days[d]
             var snap = DailySnapshot(subject: p.name, day: timeline.firstDay + d)
@@ -24,8 +26,9 @@ enum DailyMeasurement {
                 snap.recovery2mBpm = (noisyHR[w.end - 1] - noisyHR[w.end + 1]).rounded()
             }
             let minutes = timeline.minute(day: d, hour: 0)..<timeline.minute(day: d, hour: 24)
-            let zoneFloor = today.restingHRBpm + PersonaSimulator.zoneFraction * (p.maxHRBpm - today.restingHRBpm)
-            snap.zoneMinutes = Double(minutes.filter { noisyHR[$0] >= zoneFloor }.count)
+            if let zoneFloor = zones.zones(age: Double(p.age), restingHRBpm: today.restingHRBpm).dropFirst().first?.lowBpm {
+                snap.zoneMinutes = Double(minutes.filter { noisyHR[$0] >= zoneFloor }.count)
+            }
             snap.steps = timeline.cadence[minutes].reduce(0, +).rounded()
             snap.walkMinutes = Double(minutes.filter { walkingCadence.contains(timeline.cadence[$0]) }.count)
             snap.workoutMinutes = Double(timeline.workouts.filter { $0.day == d }.reduce(0) { $0 + $1.end - $1.start })

@@ -45,8 +45,9 @@ public struct PersonaGenerator: Sendable {
     /// Simulates every persona, `jobs` at a time; results in persona order.
     public func simulate(jobs: Int) throws -> [PersonaRecord] {
         let catalogue = self.catalogue
+        let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: registry))
         return try Parallel.map(personas, jobs: jobs) { p in
-            PersonaSimulator.simulate(p, catalogue: catalogue, firstDay: firstDay, days: days, seed: seed(of: p))
+            PersonaSimulator.simulate(p, catalogue: catalogue, firstDay: firstDay, days: days, seed: seed(of: p), zones: zones)
         }
     }
 

@@ -27,11 +27,9 @@ enum PersonaSimulator {
     static let circadianBpm = 2.5
     /// HR rise time constant at exercise onset (minutes).
     static let riseMinutes = 1.5
-    /// Zone minutes count minutes at or above this fraction of the HR reserve.
-    static let zoneFraction = 0.6
 
     static func simulate(_ p: PersonaProfile, catalogue: SongCatalogue, firstDay: Int, days: Int,
-                         seed: UInt64) -> PersonaRecord {
+                         seed: UInt64, zones: HeartRateZoneEngine) -> PersonaRecord {
         func stream(_ name: String) -> SeededRandom { SeededRandom(seed: seed ^ SeededRandom.djb2(name)) }
         var dayRandom = stream("days"), scheduleRandom = stream("schedule"), listenRandom = stream("listening")
         var noiseRandom = stream("noise")
@@ -52,7 +50,8 @@ enum PersonaSimulator {
         let rr = beats.spans.flatMap { span in
             span.beats.map { RRInterval(subject: p.name, timestampMs: $0.timeMs, rrMs: $0.rrMs, source: source) }
         }
-        let snapshots = DailyMeasurement.snapshots(p, timeline: timeline, days: personaDays, noisyHR: noisyHR, beats: beats)
+        let snapshots = DailyMeasurement.snapshots(p, timeline: timeline, days: personaDays, noisyHR: noisyHR,
+                                                   beats: beats, zones: zones)
         return PersonaRecord(
             profile: p, hr: hr, rr: rr, plays: sessions.flatMap(\.plays),
             sleep: sleepEpisodes(p, timeline: timeline),

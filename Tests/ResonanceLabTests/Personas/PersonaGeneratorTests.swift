@@ -81,3 +81,21 @@ final class PersonaGeneratorTests: XCTestCase {
         XCTAssertGreaterThan(checked, 10_000)
     }
 }
+
+final class PersonaZoneMinutesTests: XCTestCase {
+    /// Zone minutes are measured with the registry's zones: raising zone 2's lower bound
+    /// from 60 % to 65 % of the heart-rate reserve can only remove minutes, and does.
+    func testZoneMinutesFollowTheZonesConstants() throws {
+        let path = try writeFixture(#"{"engines":{"zones":{"version":"1.1.0","constants":{"zone2_from":0.65}}}}"#,
+                                    to: try makeTempDir() + "/c.json")
+        let athlete = try XCTUnwrap(PersonaProfile.all.first { $0.name == "YoungAthlete" })
+        func minutes(_ registry: ConstantsRegistry) throws -> [Double] {
+            let records = try PersonaGenerator(personas: [athlete], days: 7, registry: registry).simulate(jobs: 1)
+            return records.flatMap(\.days).map { $0.zoneMinutes ?? .nan }
+        }
+        let standard = try minutes(.defaults), stricter = try minutes(try ConstantsRegistry(contentsOf: path))
+        XCTAssertEqual(standard.count, 7)
+        XCTAssertTrue(zip(stricter, standard).allSatisfy { $0 <= $1 }, "\(stricter) vs \(standard)")
+        XCTAssertLessThan(stricter.reduce(0, +), standard.reduce(0, +))
+    }
+}
