@@ -23,9 +23,20 @@ public struct HRVTime: Sendable {
 
     public init() {}
 
-    /// RMSSD (ms): root mean square of successive NN differences. NaN below 2 beats.
+    /// RMSSD (ms): root mean square of successive NN differences (pairs across a gap
+    /// excluded). NaN without a successive pair.
+    public static func rmssd(_ w: NNWindow) -> Double {
+        var pairs = 0, squares = 0.0
+        w.forEachSuccessivePair { a, b in
+            pairs += 1
+            squares += (b - a) * (b - a)
+        }
+        return pairs > 0 ? (squares / Double(pairs)).squareRoot() : .nan
+    }
+
+    /// RMSSD (ms) of a gap-free series.
     public static func rmssd(_ rrMs: [Double]) -> Double {
-        HRVTime(NNWindow(rrMs)).rmssd
+        rmssd(NNWindow(rrMs))
     }
 
     public init(_ w: NNWindow) {
@@ -46,15 +57,15 @@ public struct HRVTime: Sendable {
         sdhr = (hrss / Double(n - 1)).squareRoot()
         cvnn = sdnn / meanNN
 
-        var nd = 0, dSum = 0.0, d2Sum = 0.0, nn50 = 0, nn20 = 0
+        var nd = 0, dSum = 0.0, nn50 = 0, nn20 = 0
         w.forEachSuccessivePair { a, b in
             let d = b - a
-            nd += 1; dSum += d; d2Sum += d * d
+            nd += 1; dSum += d
             if abs(d) > 50 { nn50 += 1 }
             if abs(d) > 20 { nn20 += 1 }
         }
+        rmssd = HRVTime.rmssd(w)
         if nd > 0 {
-            rmssd = (d2Sum / Double(nd)).squareRoot()
             pnn50 = Double(nn50) / Double(nd + 1) * 100
             pnn20 = Double(nn20) / Double(nd + 1) * 100
         }

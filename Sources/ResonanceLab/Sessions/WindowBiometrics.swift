@@ -85,25 +85,32 @@ extension ListenerPhysiology {
     }
 
     /// RMSSD (ms) of the R-R intervals stamped in `w`, after removing artifacts:
-    /// intervals outside [rr_min_ms, rr_max_ms] or differing from the previous one by
-    /// more than rr_max_change_fraction (Malik et al. 1989). Nil, with the reason,
+    /// intervals outside [rr_min_ms, rr_max_ms] or flagged by the Malik rule at
+    /// rr_max_change_fraction (`ArtifactDetector.malik`). Nil, with the reason,
     /// when the window is empty, has fewer than `play_min_beats` beats, or more than
     /// `play_max_artifact_pct` % artifacts.
     func rmssd(_ w: ClosedRange<Int64>, _ c: SessionConstants) -> (value: Double?, notes: [String]) {
         let beats = rr.values(fromMs: w.lowerBound, throughMs: w.upperBound)
         if beats.isEmpty { return (nil, []) }
         if beats.count < Int(c.values["play_min_beats"]) { return (nil, ["few_beats"]) }
-        let lo = c.values["rr_min_ms"], hi = c.values["rr_max_ms"], change = c.values["rr_max_change_fraction"]
-        var clean: [Double] = []
+        let lo = c.values["rr_min_ms"], hi = c.values["rr_max_ms"]
+        let flags = ArtifactDetector.malik(Array(beats), maxChange: c.values["rr_max_change_fraction"])
+        var clean: [Double] = [], runStart: [Bool] = []
         clean.reserveCapacity(beats.count)
-        var previous: Double?
         var artifacts = 0
-        for x in beats {
-            let ok = x >= lo && x <= hi && (previous.map { abs(x - $0) <= change * $0 } ?? true)
-            if ok { clean.append(x) } else { artifacts += 1 }
-            if x >= lo && x <= hi { previous = x }
+        var afterRejected = true
+        for (x, flag) in zip(beats, flags) {
+            guard flag == .none, x >= lo, x <= hi else {
+                artifacts += 1
+                afterRejected = true
+                continue
+            }
+            clean.append(x)
+            // A beat after a removed one does not follow it: no difference spans the removal.
+            runStart.append(afterRejected)
+            afterRejected = false
         }
         if Double(artifacts) * 100 / Double(beats.count) > c.values["play_max_artifact_pct"] { return (nil, ["artifacts"]) }
-        return (HRVTime.rmssd(clean), [])
+        return (HRVTime.rmssd(NNWindow(nnMs: clean[...], runStart: runStart[...])), [])
     }
 }
