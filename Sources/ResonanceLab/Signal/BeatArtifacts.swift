@@ -123,28 +123,19 @@ public enum ArtifactDetector {
         return zip(q[0], q[1]).map { alpha * ($1 - $0) / 2 }
     }
 
-    /// Malik M. et al. (1989): flag an interval whose change from the reference exceeds
-    /// `maxChange` (default 20 %) of it. The reference is the last accepted interval,
-    /// seeded with the median of the first five so that an artifact opening the run (common
-    /// right after a gap) is itself caught instead of becoming the yardstick; after five
-    /// rejections in a row the rhythm has truly shifted, and the reference moves to their
-    /// median.
+    /// Malik M. et al. (1989): flag an interval whose change from the last accepted
+    /// interval exceeds `maxChange` (default 20 %) of it. The first reference is the
+    /// median of the run's first five intervals, so that an artifact opening the run
+    /// (common right after a gap) is itself caught instead of becoming the yardstick.
     public static func malik(_ rrMs: [Double], maxChange: Double = 0.2) -> [BeatArtifact] {
         var flags = [BeatArtifact](repeating: .none, count: rrMs.count)
         guard !rrMs.isEmpty else { return flags }
         var reference = Stats.median(Array(rrMs.prefix(5)))
-        var rejected: [Double] = []
         for i in rrMs.indices {
             if abs(rrMs[i] - reference) > maxChange * reference {
                 flags[i] = .malik
-                rejected.append(rrMs[i])
-                if rejected.count == 5 {
-                    reference = Stats.median(rejected)
-                    rejected.removeAll()
-                }
             } else {
                 reference = rrMs[i]
-                rejected.removeAll()
             }
         }
         return flags
