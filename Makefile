@@ -54,20 +54,17 @@ clean:
 
 
 # ---- validate --------------------------------------------------------------
-# `make validate` runs the pipeline on each dataset: DATASET=PATH for one folder,
-# else every dataset under $RESONANCE_DATASETS, else the synthetic sample.
-# Stages run on each workspace after import, in pipeline order; each succeeds (with
-# header-only outputs) on a workspace that lacks its inputs. Without DATASET, the
+# `make validate` runs the whole pipeline (`resonance run`: import, then every stage in
+# the order the library defines) on each dataset: DATASET=PATH for one folder, else
+# every dataset under $RESONANCE_DATASETS, else the synthetic sample. Each stage succeeds
+# (with header-only outputs) on a workspace that lacks its inputs. Without DATASET, the
 # synthetic personas are validated too, so that the report shows how well the planted
 # song effects are recovered.
-VALIDATE_STAGES := hrv coherence sessions effects
 DATASET ?=
 validate: build
 	@set -e; for ds in $$(scripts/datasets.sh "$(DATASET)"); do \
-	  name=$$(basename "$$ds"); ws=build/work/$$name; \
+	  name=$$(basename "$$ds"); \
 	  echo "== $$name ($$ds)" >&2; \
-	  $(BIN) import "$$ds" --out "$$ws"; \
-	  for stage in $(VALIDATE_STAGES); do $(BIN) $$stage "$$ws"; done; \
-	  $(BIN) validate "$$ws" --out "reports/$$name"; \
+	  $(BIN) run "$$ds" --out "build/work/$$name" --report-dir "reports/$$name"; \
 	done
 	@if [ -z "$(DATASET)" ]; then $(MAKE) --no-print-directory validate-personas; fi

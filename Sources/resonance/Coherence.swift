@@ -18,16 +18,16 @@ struct CoherenceCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Workspace folder (reads rr.csv and hr.csv, writes coherence.csv).")
+    @Argument(help: ArgumentHelp("Workspace folder (reads rr.csv and hr.csv, writes coherence.csv).", valueName: "workspace"))
     var workspace: String
 
-    @Option(help: "Window length, seconds (default: coherence.window_seconds, 64).")
+    @Option(help: "Window length, seconds. Default: the constant coherence.window_seconds (64).")
     var window: Double?
 
-    @Option(help: "Step between window starts, seconds (default: coherence.step_seconds, 5).")
+    @Option(help: "Step between window starts, seconds. Default: the constant coherence.step_seconds (5).")
     var step: Double?
 
-    @Option(help: "Paced breathing rate, breaths per minute (default: coherence.breathing_rate_per_min, 6).")
+    @Option(help: "Paced breathing rate, breaths per minute. Default: the constant coherence.breathing_rate_per_min (6).")
     var breathingRate: Double?
 
     @Option(help: "Artifact detection for RR: lipponen, malik or none.")
@@ -42,33 +42,12 @@ struct CoherenceCommand: ParsableCommand {
     }
 
     func run() throws {
-        try CommandError.oneLine {
-            let ws = Workspace(path: workspace)
-            var options = CoherenceOptions(constants: CoherenceConstants(registry: try global.registry()))
-            if let window { options.windowSeconds = window }
-            if let step { options.stepSeconds = step }
-            if let breathingRate { options.breathingRate = breathingRate }
-            options.artifactMethod = artifacts
-            // A subject whose R-R rows are all unusable falls back to its heart rate.
-            let rr = SubjectSeries.rr(try ws.readSeries(RRInterval.self, value: "rr_ms")).filter { !$0.values.isEmpty }
-            let withRR = Set(rr.map(\.subject))
-            let hrOnly = SubjectSeries.hr(try ws.readSeries(HRSample.self, value: "bpm")).filter { !withRR.contains($0.subject) }
-            let jobs: [(MeasurementSeries, isRR: Bool)] = rr.map { ($0, true) } + hrOnly.map { ($0, false) }
-            global.progress("coherence: \(rr.count) subject(s) from RR, \(hrOnly.count) from HR")
-            let results = try Parallel.map(jobs, jobs: global.jobs) { job -> [CoherenceRow] in
-                let s = job.0
-                var windows: CoherenceWindows
-                if job.isRR {
-                    let series = NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: options.artifactMethod)
-                    windows = CoherenceWindows(subject: s.subject, series: series, options: options)
-                } else {
-                    windows = CoherenceWindows(subject: s.subject, source: "hr", timeMs: s.timestampsMs.map(Double.init),
-                                               bpm: s.values, options: options)
-                }
-                return windows.rows()
-            }
-            try results.joined().write(to: ws.file("coherence.csv"))
-            global.progress("coherence: wrote \(results.reduce(0) { $0 + $1.count }) row(s) to \(ws.file("coherence.csv"))")
-        }
+        let context = try global.context()
+        var options = CoherenceOptions(constants: CoherenceConstants(registry: context.registry))
+        if let window { options.windowSeconds = window }
+        if let step { options.stepSeconds = step }
+        if let breathingRate { options.breathingRate = breathingRate }
+        options.artifactMethod = artifacts
+        try CoherenceStage(options: options).run(Workspace(path: workspace), context)
     }
 }

@@ -32,21 +32,6 @@ struct Effects: ParsableCommand {
     }
 
     func run() throws {
-        let ws = Workspace(path: workspace)
-        let (plays, out) = try CommandError.oneLine {
-            guard ws.exists(SessionPlayRow.fileName) else {
-                throw ValidationError("\(ws.file(SessionPlayRow.fileName)): missing; run `resonance sessions` first")
-            }
-            let registry = try global.registry()
-            global.progress("effects: reading \(ws.file(SessionPlayRow.fileName))")
-            let plays = try ws.read(SessionPlayRow.self)
-            let out = try EffectsStage.run(plays: plays, models: model.models, registry: registry, jobs: global.jobs)
-            try ws.write(out.songs)
-            try ws.write(out.personas)
-            try ws.write(out.playlists)
-            return (plays, out)
-        }
-        global.progress("effects: \(plays.count) plays → \(out.songs.count) song, \(out.personas.count) persona and "
-            + "\(out.playlists.count) playlist rows (\(model.rawValue))")
+        try EffectsStage(models: model.models).run(Workspace(path: workspace), try global.context())
     }
 }

@@ -2,31 +2,59 @@ import ArgumentParser
 import Foundation
 import ResonanceLab
 
-/// Flags every subcommand accepts (DESIGN §3).
+/// Flags every subcommand accepts.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Constants JSON to use instead of the defaults.", valueName: "file"))
+    @Option(help: ArgumentHelp("Constants JSON to use instead of the defaults (see `resonance constants show`).",
+                               valueName: "file"))
     var constants: String?
 
-    @Option(help: "Worker threads for per-subject work (default: number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: ArgumentHelp("Worker threads for per-subject work; outputs are identical for any value. Default: the number of cores.",
+                               valueName: "n"))
+    var jobs: Int?
 
     @Flag(help: "Print no progress on stderr.")
     var quiet = false
 
+    @Flag(help: "Print progress on stderr even when it is not a terminal.")
+    var progress = false
+
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        if quiet && progress { throw ValidationError("--quiet and --progress exclude each other.") }
     }
 
-    /// A progress line on stderr unless `--quiet`.
-    func progress(_ message: String) {
-        guard !quiet else { return }
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-    }
-}
+    var workers: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
-extension GlobalOptions {
+    /// ProgressLog on stderr: off under `--quiet`, and when stderr is not a terminal unless `--progress`.
+    var reporter: ProgressLog {
+        guard !quiet, progress || isatty(STDERR_FILENO) != 0 else { return .silent }
+        return ProgressLog { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    }
+
     /// The constants in force: `--constants FILE` validated, else the defaults.
     func registry() throws -> ConstantsRegistry {
         try constants.map(ConstantsRegistry.init(contentsOf:)) ?? .defaults
+    }
+
+    func context() throws -> StageContext {
+        StageContext(registry: try registry(), jobs: workers, progress: reporter)
+    }
+
+    /// Rejects the flags a command has no use for, naming them.
+    func reject(constants noConstants: Bool = false, jobs noJobs: Bool = false, command: String) throws {
+        if noConstants, constants != nil {
+            throw ValidationError("--constants: `\(command)` uses no engine constants.")
+        }
+        if noJobs, jobs != nil { throw ValidationError("--jobs: `\(command)` does no per-subject work.") }
+    }
+}
+
+/// Argument check shared by commands that read an existing workspace folder.
+enum WorkspaceFolder {
+    static func requireExisting(_ path: String) throws {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+            throw ValidationError("\(path): no such workspace folder")
+        }
     }
 }

@@ -16,7 +16,7 @@ struct HRV: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Workspace folder (reads rr.csv, writes hrv.csv).")
+    @Argument(help: ArgumentHelp("Workspace folder (reads rr.csv, writes hrv.csv).", valueName: "workspace"))
     var workspace: String
 
     @Option(help: "Window length, seconds.")
@@ -66,6 +66,7 @@ struct HRV: ParsableCommand {
     var timing = false
 
     func validate() throws {
+        try global.reject(constants: true, command: "hrv")
         try WorkspaceFolder.requireExisting(workspace)
         guard (1...86_400).contains(window), (1...86_400).contains(step) else {
             throw ValidationError("--window and --step must be between 1 and 86400 seconds.")
@@ -94,37 +95,15 @@ struct HRV: ParsableCommand {
     }
 
     func run() throws {
-        try CommandError.oneLine {
-            let ws = Workspace(path: workspace)
-            let subjects = SubjectSeries.rr(try ws.readSeries(RRInterval.self, value: "rr_ms"))
-            global.progress("hrv: \(subjects.count) subject(s) with RR intervals")
-            let options = self.options
-            let results = try Parallel.map(subjects, jobs: global.jobs) { s -> (NNSeries, [HRVRow], HRVTimings) in
-                let series = NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: options.artifactMethod)
-                var windows = HRVWindows(subject: s.subject, series: series, options: options)
-                let rows = windows.rows()
-                return (series, rows, windows.timings)
-            }
-            try results.lazy.flatMap(\.1).write(to: ws.file("hrv.csv"))
-            if let nnOut {
-                let nn = try CSVWriter(path: nnOut, header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
-                for (s, (series, _, _)) in zip(subjects, results) {
-                    for k in 0..<series.count {
-                        nn.field(s.subject); nn.field(series.timeMs[k]); nn.field(series.nnMs[k])
-                        nn.field(series.artifact[k].label); nn.field(series.runStart[k])
-                        try nn.endRow()
-                    }
-                }
-                try nn.commit()
-            }
-            if timing {
-                var total = HRVTimings()
-                for (_, _, t) in results { total.add(t) }
-                let per = { (ns: UInt64) in String(format: "%.1f", Double(ns) / 1000 / Double(max(1, total.windows))) }
-                FileHandle.standardError.write(Data(("timing: \(total.windows) windows; µs per window: time \(per(total.timeNs)), "
-                    + "frequency \(per(total.frequencyNs)), nonlinear \(per(total.nonlinearNs))\n").utf8))
-            }
-            global.progress("hrv: wrote \(results.reduce(0) { $0 + $1.1.count }) row(s) to \(ws.file("hrv.csv"))")
-        }
+        try HRVStage(options: options, nnOut: nnOut, timings: timing ? Self.printTimings : nil)
+            .run(Workspace(path: workspace), try global.context())
+    }
+
+    /// `--timing`: mean time per window of each index family, on stderr.
+    @Sendable static func printTimings(_ total: HRVTimings) {
+        let per = { (ns: UInt64) in String(format: "%.1f", Double(ns) / 1000 / Double(max(1, total.windows))) }
+        let line = "timing: \(total.windows) windows; µs per window: time \(per(total.timeNs)), "
+            + "frequency \(per(total.frequencyNs)), nonlinear \(per(total.nonlinearNs))\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -4,7 +4,7 @@ import ResonanceLab
 
 extension SourceFormat: ExpressibleByArgument {}
 
-/// `resonance import SOURCE... --out WS` (DESIGN §3–4).
+/// `resonance import SOURCE... --out WS`.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import raw exports into the canonical tables of a workspace.",
@@ -48,14 +48,11 @@ struct Import: ParsableCommand {
         if let subject, subject.isEmpty { throw ValidationError("--subject must not be empty.") }
     }
 
+    var stage: ImportStage {
+        ImportStage(sources: sources, format: format, timeZone: tz.flatMap(TimeZone.init(identifier:)), subject: subject)
+    }
+
     func run() throws {
-        let manifest = try CommandError.oneLine {
-            let options = Importer.Options(format: format, timeZone: tz.flatMap(TimeZone.init(identifier:)),
-                                           subject: subject, registry: try global.registry(), progress: global.progress)
-            return try Importer.run(sources: sources, workspace: Workspace(path: out), options: options)
-        }
-        let rows = manifest.sources.reduce(0) { $0 + $1.rowsRead }
-        let rejected = manifest.sources.reduce(0) { $0 + $1.rejected }
-        global.progress("imported \(manifest.sources.count) files, \(manifest.subjects.count) subjects, \(rows) rows (\(rejected) rejected) into \(out)")
+        try stage.run(Workspace(path: out), try global.context())
     }
 }

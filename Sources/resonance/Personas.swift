@@ -5,7 +5,7 @@ import ResonanceLab
 /// `resonance personas …`: the synthetic persona workspace and its reports.
 struct Personas: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Generate the ten synthetic personas (DESIGN §6) and report on them.",
+        abstract: "Generate the ten synthetic personas and report on them.",
         subcommands: [PersonasGenerate.self, PersonasReport.self]
     )
 }
@@ -71,6 +71,7 @@ struct PersonasGenerate: ParsableCommand {
     func run() throws {
         let generator = PersonaGenerator(personas: try selectedProfiles(), days: days, seed: seed,
                                          firstDay: try firstDay(), registry: try global.registry())
-        try generator.generate(into: Workspace(path: out), jobs: global.jobs, progress: global.progress)
+        let progress = global.reporter
+        try generator.generate(into: Workspace(path: out), jobs: global.workers, progress: { progress.note($0) })
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ResonanceLab
 
-/// `resonance personas report WS --out DIR`.
+/// `resonance personas report WS --report-dir DIR`.
 struct PersonasReport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
@@ -22,17 +22,19 @@ struct PersonasReport: ParsableCommand {
     @Argument(help: ArgumentHelp("Persona workspace folder (from `resonance personas generate`).", valueName: "workspace"))
     var workspace: String
 
-    @Option(help: ArgumentHelp("Folder for the reports (created if missing), e.g. reports/personas.", valueName: "dir"))
-    var out: String
+    @Option(help: ArgumentHelp("Report folder to write the reports into (created if missing), e.g. reports/personas.",
+                               valueName: "dir"))
+    var reportDir: String
 
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
     }
 
     func run() throws {
-        let paths = try PersonaReports.write(workspace: Workspace(path: workspace), to: out,
-                                             registry: try global.registry(), jobs: global.jobs,
-                                             progress: global.progress)
-        global.progress("wrote \(paths.count - 1) persona reports and index.md to \(out)")
+        let progress = global.reporter
+        let paths = try PersonaReports.write(workspace: Workspace(path: workspace), to: reportDir,
+                                             registry: try global.registry(), jobs: global.workers,
+                                             progress: { progress.note($0) })
+        progress.note("wrote \(paths.count - 1) persona reports and index.md to \(reportDir)")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ResonanceLab
 
 @main
@@ -7,20 +8,41 @@ struct Resonance: ParsableCommand {
         commandName: "resonance",
         abstract: "Batch analytics for heart rate, R-R intervals and music listening.",
         discussion: """
-            Each stage reads a workspace folder and writes its outputs into it:
-              import → hrv / coherence → sessions → effects → validate
-            Progress goes to stderr, data to files; the exit code is 0 only on success.
+            Each stage reads a workspace folder and writes its outputs into it, in this order:
+              import → hrv → coherence → sessions → effects → daily → validate
+            `resonance run` runs them all. ProgressLog goes to stderr (when it is a terminal, or \
+            with --progress), data to files; errors are one line `error: …` on stderr, and the \
+            exit code is 0 only on success.
             """,
         version: ResonanceLabInfo.version,
         subcommands: [
+            Run.self,
             Import.self,
             HRV.self,
             CoherenceCommand.self,
             Sessions.self,
             Effects.self,
+            Daily.self,
             Validate.self,
             Constants.self,
             Personas.self,
         ]
     )
+
+    /// Every failure, whether a bad argument or a bad input, is one line on stderr
+    /// (`error: …`) and a non-zero exit code; help and version go to stdout.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            if !(error is ExitCode) {
+                let text = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+                FileHandle.standardError.write(Data("error: \(text)\n".utf8))
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

@@ -22,22 +22,6 @@ struct Sessions: ParsableCommand {
     }
 
     func run() throws {
-        let ws = Workspace(path: workspace)
-        let (plays, out) = try CommandError.oneLine {
-            let constants = SessionConstants(registry: try global.registry())
-            global.progress("sessions: reading \(ws.path)")
-            let plays = try ws.read(Play.self)
-            let out = try SessionsStage.run(
-                plays: plays, hr: try ws.read(HRSample.self), rr: try ws.read(RRInterval.self),
-                sdnn: try ws.read(HRVSample.self), sleep: try ws.read(SleepEpisode.self),
-                workouts: try ws.read(Workout.self), constants: constants, jobs: global.jobs)
-            try ws.write(out.sessions)
-            try ws.write(out.plays)
-            return (plays, out)
-        }
-        let c = out.cleaning
-        global.progress("sessions: \(plays.count) plays → \(out.plays.count) kept (\(c.zeroDuration) zero-duration dropped, "
-            + "\(c.mergedDuplicates) duplicates merged, \(c.endBeforeStart) ends before start ignored); "
-            + "\(out.sessions.count) sessions, \(out.droppedShortSessions) shorter than the minimum dropped")
+        try SessionsStage().run(Workspace(path: workspace), try global.context())
     }
 }

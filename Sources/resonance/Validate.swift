@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ResonanceLab
 
-/// `resonance validate WS --out DIR`: the validation report of a workspace.
+/// `resonance validate WS --report-dir DIR`: the validation report of a workspace.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the validation report (validation.md, validation.json) of a workspace.",
@@ -18,22 +18,15 @@ struct Validate: ParsableCommand {
     @Argument(help: ArgumentHelp("Workspace folder (from `resonance import`).", valueName: "workspace"))
     var workspace: String
 
-    @Option(help: ArgumentHelp("Folder for validation.md and validation.json.", valueName: "dir"))
-    var out: String
+    @Option(help: ArgumentHelp("Report folder to write validation.md and validation.json into (created if missing).",
+                               valueName: "dir"))
+    var reportDir: String
 
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
     }
 
     func run() throws {
-        let ws = Workspace(path: workspace)
-        let name = ((workspace as NSString).standardizingPath as NSString).lastPathComponent
-        try CommandError.oneLine {
-            let report = try ValidationReport.build(workspace: ws, name: name, analyses: ValidationReport.standardAnalyses,
-                                                     registry: try global.registry())
-            try AtomicFile.write(report.markdown, to: (out as NSString).appendingPathComponent("validation.md"))
-            try AtomicFile.write(report.json, to: (out as NSString).appendingPathComponent("validation.json"))
-        }
-        global.progress("wrote \(out)/validation.md and validation.json")
+        try ValidateStage(reportDir: reportDir).run(Workspace(path: workspace), try global.context())
     }
 }

@@ -7,7 +7,32 @@ public enum EffectModel: String, CaseIterable, Sendable {
 /// `session_plays.csv` (DESIGN §5): a pure function of that table and the constants.
 /// Plays without physiology nearby stay in (behaviour: skip, listen, the product's
 /// score without biometrics) but are left out of the ΔHR / ΔRMSSD fits.
-public enum EffectsStage {
+public struct EffectsStage: Stage {
+    public var models: [EffectModel]
+
+    public init(models: [EffectModel] = EffectModel.allCases) {
+        self.models = models
+    }
+
+    public var name: String { "effects" }
+    public var reads: [String] { [SessionPlayRow.fileName] }
+    public var writes: [String] { [SongEffectRow.fileName, PersonaEffectRow.fileName, PlaylistEffectRow.fileName] }
+
+    /// Needs `session_plays.csv`: an error naming it when `sessions` has not run.
+    public func run(_ ws: Workspace, _ context: StageContext) throws {
+        guard ws.exists(SessionPlayRow.fileName) else {
+            throw TableError(path: ws.file(SessionPlayRow.fileName), line: 0, column: 0,
+                             message: "missing; run `resonance sessions` first")
+        }
+        let plays = try ws.read(SessionPlayRow.self)
+        let out = try Self.run(plays: plays, models: models, registry: context.registry, jobs: context.jobs)
+        try ws.write(out.songs)
+        try ws.write(out.personas)
+        try ws.write(out.playlists)
+        context.progress.note("effects: \(plays.count) plays → \(out.songs.count) song, \(out.personas.count) persona and "
+            + "\(out.playlists.count) playlist rows (\(models.map(\.rawValue).joined(separator: "+")))")
+    }
+
     public static func run(plays: [SessionPlayRow], models: [EffectModel], registry: ConstantsRegistry,
                            jobs: Int = 1) throws -> EffectTables {
         let index = PlayIndex(plays)

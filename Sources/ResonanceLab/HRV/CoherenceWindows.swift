@@ -28,19 +28,31 @@ public struct CoherenceOptions: Sendable {
 }
 
 /// One row of `coherence.csv`.
-public struct CoherenceRow: OutputRow, Sendable {
+public struct CoherenceRow: Sendable, Equatable {
     public var subject: String
     public var windowStartMs: Int64?
     public var windowEndMs: Int64?
     /// `coach`, `heartmath`, or `resonance` (whole-recording resonance-frequency estimate).
     public var method: String
     public var breathingHz: Double?
+    /// Hz; NaN when the window has no peak.
     public var peakHz: Double
+    /// NaN when the window is too short to score.
     public var coherence: Double
     public var nSamples: Int
     /// `rr` (instantaneous HR from NN intervals) or `hr` (hr.csv samples).
     public var source: String
 
+    public init(subject: String, windowStartMs: Int64?, windowEndMs: Int64?, method: String, breathingHz: Double?,
+                peakHz: Double, coherence: Double, nSamples: Int, source: String) {
+        self.subject = subject; self.windowStartMs = windowStartMs; self.windowEndMs = windowEndMs
+        self.method = method; self.breathingHz = breathingHz; self.peakHz = peakHz; self.coherence = coherence
+        self.nSamples = nSamples; self.source = source
+    }
+}
+
+extension CoherenceRow: CanonicalRow {
+    public static let fileName = "coherence.csv"
     public static let header = ["subject", "window_start", "window_end", "method", "breathing_hz", "peak_hz",
                                 "coherence", "n_samples", "source"]
 
@@ -54,6 +66,14 @@ public struct CoherenceRow: OutputRow, Sendable {
         w.field(coherence)
         w.field(nSamples)
         w.field(source)
+    }
+
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(subject: try r.string("subject"), windowStartMs: try r.optionalTimestamp("window_start"),
+                  windowEndMs: try r.optionalTimestamp("window_end"), method: try r.string("method"),
+                  breathingHz: try r.optionalDouble("breathing_hz"), peakHz: try r.doubleOrNaN("peak_hz"),
+                  coherence: try r.doubleOrNaN("coherence"), nSamples: try r.count("n_samples"),
+                  source: try r.string("source"))
     }
 }
 

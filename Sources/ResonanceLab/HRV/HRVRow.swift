@@ -1,6 +1,6 @@
 /// One row of `hrv.csv`: the indices of one subject over one window, or over the whole
-/// recording when the window bounds are nil (DESIGN §4).
-public struct HRVRow: OutputRow, Sendable {
+/// recording when the window bounds are nil (docs/formats.md).
+public struct HRVRow: Sendable {
     public var subject: String
     public var windowStartMs: Int64?
     public var windowEndMs: Int64?
@@ -13,15 +13,43 @@ public struct HRVRow: OutputRow, Sendable {
     public var nonlinear: HRVNonlinear
     public var longTerm: HRVLongTerm
 
-    /// `hrv.csv` columns: DESIGN §4's first, then the rest of the index families.
-    public static let header = [
-        "subject", "window_start", "window_end", "n_beats", "artifact_pct", "reliable",
-        "MeanNN", "SDNN", "RMSSD", "pNN50", "MeanHR", "LF", "HF", "LF_HF", "SD1", "SD2", "DFA_alpha1",
-        "SDSD", "pNN20", "SDHR", "CVNN", "HTI", "SDANN", "SDNNI",
-        "VLF", "TP", "LnLF", "LnHF", "LFn", "HFn", "VLF_pct", "LF_pct", "HF_pct",
-        "VLF_peak", "LF_peak", "HF_peak",
-        "SD1_SD2", "DFA_alpha2", "SampEn", "StressIndex",
+    public init(subject: String, windowStartMs: Int64?, windowEndMs: Int64?, nBeats: Int, artifactPct: Double,
+                reliable: Bool, time: HRVTime = HRVTime(), frequency: HRVFrequency = HRVFrequency(),
+                nonlinear: HRVNonlinear = HRVNonlinear(), longTerm: HRVLongTerm = HRVLongTerm()) {
+        self.subject = subject; self.windowStartMs = windowStartMs; self.windowEndMs = windowEndMs
+        self.nBeats = nBeats; self.artifactPct = artifactPct; self.reliable = reliable
+        self.time = time; self.frequency = frequency; self.nonlinear = nonlinear; self.longTerm = longTerm
+    }
+
+    /// The index columns of `hrv.csv`, in order (ms, ms², bpm, ratios; NaN written empty):
+    /// the common indices first, then the rest of each family.
+    public static let indices: [(name: String, key: WritableKeyPath<HRVRow, Double>)] = [
+        ("MeanNN", \.time.meanNN), ("SDNN", \.time.sdnn), ("RMSSD", \.time.rmssd), ("pNN50", \.time.pnn50),
+        ("MeanHR", \.time.meanHR), ("LF", \.frequency.lf), ("HF", \.frequency.hf), ("LF_HF", \.frequency.lfHF),
+        ("SD1", \.nonlinear.sd1), ("SD2", \.nonlinear.sd2), ("DFA_alpha1", \.nonlinear.dfaAlpha1),
+        ("SDSD", \.time.sdsd), ("pNN20", \.time.pnn20), ("SDHR", \.time.sdhr), ("CVNN", \.time.cvnn),
+        ("HTI", \.time.hti), ("SDANN", \.longTerm.sdann), ("SDNNI", \.longTerm.sdnni),
+        ("VLF", \.frequency.vlf), ("TP", \.frequency.tp), ("LnLF", \.frequency.lnLF), ("LnHF", \.frequency.lnHF),
+        ("LFn", \.frequency.lfn), ("HFn", \.frequency.hfn), ("VLF_pct", \.frequency.vlfPct),
+        ("LF_pct", \.frequency.lfPct), ("HF_pct", \.frequency.hfPct),
+        ("VLF_peak", \.frequency.vlfPeak), ("LF_peak", \.frequency.lfPeak), ("HF_peak", \.frequency.hfPeak),
+        ("SD1_SD2", \.nonlinear.sd1sd2), ("DFA_alpha2", \.nonlinear.dfaAlpha2), ("SampEn", \.nonlinear.sampEn),
+        ("StressIndex", \.nonlinear.stressIndex),
     ]
+
+    /// The index column `name`'s key path (nil for an unknown name).
+    public static func index(_ name: String) -> WritableKeyPath<HRVRow, Double>? {
+        indices.first { $0.name == name }?.key
+    }
+
+    /// A whole-recording row (no window bounds).
+    public var isWhole: Bool { windowStartMs == nil }
+}
+
+extension HRVRow: CanonicalRow {
+    public static let fileName = "hrv.csv"
+    public static let header = ["subject", "window_start", "window_end", "n_beats", "artifact_pct", "reliable"]
+        + indices.map(\.name)
 
     public func write(to w: CSVWriter) {
         w.field(subject)
@@ -30,13 +58,13 @@ public struct HRVRow: OutputRow, Sendable {
         w.field(nBeats)
         w.field(artifactPct)
         w.field(reliable)
-        let t = time, f = frequency, n = nonlinear
-        for v in [t.meanNN, t.sdnn, t.rmssd, t.pnn50, t.meanHR, f.lf, f.hf, f.lfHF, n.sd1, n.sd2, n.dfaAlpha1,
-                  t.sdsd, t.pnn20, t.sdhr, t.cvnn, t.hti, longTerm.sdann, longTerm.sdnni,
-                  f.vlf, f.tp, f.lnLF, f.lnHF, f.lfn, f.hfn, f.vlfPct, f.lfPct, f.hfPct,
-                  f.vlfPeak, f.lfPeak, f.hfPeak,
-                  n.sd1sd2, n.dfaAlpha2, n.sampEn, n.stressIndex] {
-            w.field(v)
-        }
+        for index in Self.indices { w.field(self[keyPath: index.key]) }
+    }
+
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(subject: try r.string("subject"), windowStartMs: try r.optionalTimestamp("window_start"),
+                  windowEndMs: try r.optionalTimestamp("window_end"), nBeats: try r.count("n_beats"),
+                  artifactPct: try r.double("artifact_pct"), reliable: try r.bool("reliable"))
+        for index in Self.indices { self[keyPath: index.key] = try r.doubleOrNaN(index.name) }
     }
 }

@@ -1,11 +1,17 @@
-/// A record type stored as one canonical CSV table: its file name, header, how to
-/// write one row and how to read one back (with file, line and column on error).
+/// A row type stored as one workspace table (a canonical table such as `rr.csv`, or a
+/// stage's output such as `hrv.csv`): its file name, exact header, how to write one row
+/// and how to read one back. The same type writes and reads its table, so a renamed
+/// column fails the round trip instead of silently breaking a later reader.
 public protocol CanonicalRow {
     static var fileName: String { get }
     static var header: [String] { get }
     func write(to writer: CSVWriter)
     init(_ row: CanonicalFieldReader) throws
 }
+
+/// A time series table whose first three columns are `subject,timestamp,<value>`
+/// (`hr.csv`, `rr.csv`, `hrv_samples.csv`): it can also be read column-wise.
+public protocol MeasurementRow: CanonicalRow {}
 
 /// Error reading a canonical table back: names file, line, column and the problem.
 public struct TableError: Error, CustomStringConvertible, Equatable {
@@ -19,7 +25,19 @@ public struct TableError: Error, CustomStringConvertible, Equatable {
     }
 
     public var description: String {
-        column > 0 ? "\(path):\(line):\(column): \(message)" : "\(path):\(line): \(message)"
+        line == 0 ? "\(path): \(message)"
+            : column > 0 ? "\(path):\(line):\(column): \(message)" : "\(path):\(line): \(message)"
+    }
+
+    /// Checks that a header record names exactly `expected`, in order.
+    static func checkHeader(_ record: CSVRecord, expected: [String], path: String) throws {
+        let names = (0..<record.count).map { record.trimmed($0) }
+        guard names != expected else { return }
+        let at = (0..<min(names.count, expected.count)).first { names[$0] != expected[$0] } ?? min(names.count, expected.count)
+        let found = at < names.count ? "'\(names[at])'" : "nothing"
+        let wanted = at < expected.count ? "'\(expected[at])'" : "no further column"
+        throw TableError(path: path, line: record.line, column: at + 1,
+                         message: "header has \(found) where \(wanted) is expected (header must be \(expected.joined(separator: ",")))")
     }
 }
 
@@ -31,7 +49,8 @@ public struct CanonicalFieldReader {
 
     func index(_ name: String) throws -> Int {
         guard let i = columns[name], i < record.count else {
-            throw TableError(path: path, line: record.line, column: 0, message: "missing column '\(name)'")
+            throw TableError(path: path, line: record.line, column: record.count + 1,
+                             message: "row has \(record.count) fields, '\(name)' is missing")
         }
         return i
     }
@@ -47,6 +66,11 @@ public struct CanonicalFieldReader {
                              message: "'\(name)' is not a number: '\(record.string(i))'")
         }
         return v
+    }
+
+    /// A number that may be empty (written for a missing or non-finite value): NaN then.
+    public func doubleOrNaN(_ name: String) throws -> Double {
+        try optionalDouble(name) ?? .nan
     }
 
     /// A whole, non-negative count (e.g. `plays`, `line`).
@@ -85,6 +109,8 @@ public struct CanonicalFieldReader {
         record.bytes(try index(name)).isEmpty ? nil : try timestamp(name)
     }
 
+    /// The one boolean form of every table: `true`/`false` as `CSVWriter` writes a Bool,
+    /// also `1`/`0` and any letter case from other tools.
     public func bool(_ name: String) throws -> Bool {
         let i = try index(name)
         switch record.string(i).lowercased() {
@@ -101,7 +127,7 @@ public struct CanonicalFieldReader {
     }
 }
 
-extension HRSample: CanonicalRow {
+extension HRSample: MeasurementRow {
     public static let fileName = "hr.csv"
     public static let header = ["subject", "timestamp", "bpm", "source"]
     public func write(to w: CSVWriter) {
@@ -113,7 +139,7 @@ extension HRSample: CanonicalRow {
     }
 }
 
-extension RRInterval: CanonicalRow {
+extension RRInterval: MeasurementRow {
     public static let fileName = "rr.csv"
     public static let header = ["subject", "timestamp", "rr_ms", "source"]
     public func write(to w: CSVWriter) {
@@ -204,7 +230,7 @@ extension Reject: CanonicalRow {
     }
 }
 
-extension HRVSample: CanonicalRow {
+extension HRVSample: MeasurementRow {
     public static let fileName = "hrv_samples.csv"
     public static let header = ["subject", "timestamp", "sdnn_ms", "source"]
     public func write(to w: CSVWriter) {

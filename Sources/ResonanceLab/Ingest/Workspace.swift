@@ -1,6 +1,6 @@
 import Foundation
 
-/// A workspace folder holding canonical tables and stage outputs (DESIGN §3).
+/// A workspace folder holding canonical tables and stage outputs (docs/formats.md).
 public struct Workspace: Sendable {
     public let path: String
 
@@ -16,15 +16,27 @@ public struct Workspace: Sendable {
         FileManager.default.fileExists(atPath: file(name))
     }
 
-    /// Reads a canonical table; a table that is absent reads as empty.
+    /// Reads a table; a table that is absent reads as empty.
     public func read<Row: CanonicalRow>(_ type: Row.Type) throws -> [Row] {
-        guard exists(Row.fileName) else { return [] }
-        return try Workspace.readTable(Row.self, path: file(Row.fileName))
+        var rows: [Row] = []
+        try forEachRow(Row.self) { rows.append($0) }
+        return rows
     }
 
-    /// Writes a canonical table atomically, header first.
-    public func write<Row: CanonicalRow>(_ rows: [Row]) throws {
-        let writer = try CSVWriter(path: file(Row.fileName), header: Row.header)
+    /// Reads a table that may be absent: nil when it is.
+    public func readIfPresent<Row: CanonicalRow>(_ type: Row.Type) throws -> [Row]? {
+        exists(Row.fileName) ? try read(Row.self) : nil
+    }
+
+    /// Streams the rows of a table in file order (absent: none), memory one row.
+    public func forEachRow<Row: CanonicalRow>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
+        guard exists(Row.fileName) else { return }
+        try Workspace.forEachRow(Row.self, path: file(Row.fileName), body)
+    }
+
+    /// Writes a table atomically, header first.
+    public func write<S: Sequence>(_ rows: S) throws where S.Element: CanonicalRow {
+        let writer = try CSVWriter(path: file(S.Element.fileName), header: S.Element.header)
         for row in rows {
             row.write(to: writer)
             try writer.endRow()
@@ -32,23 +44,29 @@ public struct Workspace: Sendable {
         try writer.commit()
     }
 
-    /// Reads any CSV table whose header names the row type's columns (in any order).
+    /// Reads the table at `path`, whose header must be exactly the row type's.
     public static func readTable<Row: CanonicalRow>(_ type: Row.Type, path: String) throws -> [Row] {
         var rows: [Row] = []
+        try forEachRow(Row.self, path: path) { rows.append($0) }
+        return rows
+    }
+
+    static func forEachRow<Row: CanonicalRow>(_ type: Row.Type, path: String, _ body: (Row) throws -> Void) throws {
         var columns: [String: Int]?
         try CSVReader(path: path).forEachRecord { record in
             guard let columns else {
-                var map: [String: Int] = [:]
-                for i in 0..<record.count { map[record.trimmed(i)] = i }
-                for name in Row.header where map[name] == nil {
-                    throw TableError(path: path, line: record.line, column: 0,
-                                     message: "header lacks column '\(name)'")
-                }
-                columns = map
+                try TableError.checkHeader(record, expected: Row.header, path: path)
+                columns = Dictionary(uniqueKeysWithValues: Row.header.enumerated().map { ($1, $0) })
                 return
             }
-            rows.append(try Row(CanonicalFieldReader(record: record, columns: columns, path: path)))
+            guard record.count == Row.header.count else {
+                throw TableError(path: path, line: record.line, column: min(record.count, Row.header.count) + 1,
+                                 message: "row has \(record.count) fields, the header \(Row.header.count)")
+            }
+            try body(Row(CanonicalFieldReader(record: record, columns: columns, path: path)))
         }
-        return rows
+        if columns == nil {
+            throw TableError(path: path, line: 1, column: 0, message: "empty file: no header")
+        }
     }
 }

@@ -85,7 +85,7 @@ public struct PersonaGenerator: Sendable {
         try ws.write(records.flatMap(\.workouts))
         try ws.write([LabelInterval]())
         try ws.write([Reject]())
-        try ws.write(DailyEngines.assess(history: records.flatMap(\.days), registry: registry).map(\.row))
+        try DailyStage.write(records.flatMap(\.days), to: ws, registry: registry)
         try ws.write(truth())
         try writeManifest(records, to: ws)
         progress("personas: wrote \(ws.path)")

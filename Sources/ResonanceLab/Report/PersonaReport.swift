@@ -34,6 +34,9 @@ public struct PersonaReport: Sendable {
     }
 
     /// `x` with `digits` decimals, or `–` when missing.
+    /// The value when finite (tables write NaN as an empty field).
+    static func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
+
     static func text(_ x: Double?, _ digits: Int) -> String {
         x.map { decimals($0, digits) } ?? "–"
     }
@@ -195,8 +198,9 @@ public struct PersonaReport: Sendable {
         let reliable = windows.filter(\.reliable)
         var out = "## HRV (hrv.csv)\n\n\(windows.count) windows, \(reliable.count) reliable. Medians over reliable windows:\n\n"
         out += markdownTable(["SDNN (ms)", "RMSSD (ms)", "mean HR (bpm)", "profile SDNN", "profile RMSSD"], [[
-            Self.text(Self.median(reliable.map(\.sdnnMs)), 1), Self.text(Self.median(reliable.map(\.rmssdMs)), 1),
-            Self.text(Self.median(reliable.map(\.meanHRBpm)), 1), Self.text(profile?.sdnnMs, 1), Self.text(profile?.rmssdMs, 1),
+            Self.text(Self.median(reliable.map { Self.finite($0.time.sdnn) }), 1),
+            Self.text(Self.median(reliable.map { Self.finite($0.time.rmssd) }), 1),
+            Self.text(Self.median(reliable.map { Self.finite($0.time.meanHR) }), 1), Self.text(profile?.sdnnMs, 1), Self.text(profile?.rmssdMs, 1),
         ]]) + "\n"
         return out
     }
@@ -206,7 +210,7 @@ public struct PersonaReport: Sendable {
         let windows = all.filter { $0.subject == subject }
         let methods = Array(Set(windows.map(\.method))).sorted()
         return "## Coherence (coherence.csv)\n\n" + markdownTable(["method", "windows", "median", "90th percentile"], methods.map { m in
-            let v = windows.filter { $0.method == m }.compactMap(\.coherence)
+            let v = windows.filter { $0.method == m }.compactMap { Self.finite($0.coherence) }
             return [m, "\(v.count)", Self.text(v.isEmpty ? nil : Stats.median(v), 3), Self.text(v.isEmpty ? nil : Stats.quantile(v, 0.9), 3)]
         }) + "\n"
     }

@@ -9,7 +9,29 @@ public struct SessionsOutput: Sendable {
 
 /// Listening sessions and per-play physiology from the canonical tables
 /// (DESIGN §5 "Sessions"): a pure function of the tables and the constants.
-public enum SessionsStage {
+public struct SessionsStage: Stage {
+    public init() {}
+
+    public var name: String { "sessions" }
+    public var reads: [String] {
+        [Play.fileName, HRSample.fileName, RRInterval.fileName, HRVSample.fileName, SleepEpisode.fileName, Workout.fileName]
+    }
+    public var writes: [String] { [SessionRow.fileName, SessionPlayRow.fileName] }
+
+    public func run(_ ws: Workspace, _ context: StageContext) throws {
+        let plays = try ws.read(Play.self)
+        let out = try Self.run(
+            plays: plays, hr: try ws.read(HRSample.self), rr: try ws.read(RRInterval.self),
+            sdnn: try ws.read(HRVSample.self), sleep: try ws.read(SleepEpisode.self),
+            workouts: try ws.read(Workout.self), constants: SessionConstants(registry: context.registry), jobs: context.jobs)
+        try ws.write(out.sessions)
+        try ws.write(out.plays)
+        let c = out.cleaning
+        context.progress.note("sessions: \(plays.count) plays → \(out.plays.count) kept (\(c.zeroDuration) zero-duration dropped, "
+            + "\(c.mergedDuplicates) duplicates merged, \(c.endBeforeStart) ends before start ignored); "
+            + "\(out.sessions.count) sessions, \(out.droppedShortSessions) shorter than the minimum dropped")
+    }
+
     public static func run(plays: [Play], hr: [HRSample], rr: [RRInterval], sdnn: [HRVSample],
                            sleep: [SleepEpisode], workouts: [Workout],
                            constants c: SessionConstants, jobs: Int = 1) throws -> SessionsOutput {

@@ -17,16 +17,22 @@ public enum HRVAnalysis {
     ]
     static let summaryColumns = ["MeanNN", "SDNN", "RMSSD", "LF", "HF", "LF_HF", "DFA_alpha1"]
 
+    /// A row of `hrv.csv` with its indices by column name (finite values only).
     struct Row {
         var subject: String
         var whole: Bool
         var reliable: Bool
         var values: [String: Double]
+
+        init(_ row: HRVRow) {
+            subject = row.subject; whole = row.isWhole; reliable = row.reliable
+            values = [:]
+            for (name, key) in HRVRow.indices where row[keyPath: key].isFinite { values[name] = row[keyPath: key] }
+        }
     }
 
     static func section(_ ws: Workspace) throws -> ReportSection? {
-        guard ws.exists("hrv.csv") else { return nil }
-        let rows = try read(ws.file("hrv.csv"))
+        guard let rows = try ws.readIfPresent(HRVRow.self)?.map(Row.init) else { return nil }
         guard !rows.isEmpty else { return nil }
         var groups: [String: String] = [:]
         if ws.exists(Manifest.fileName) {
@@ -110,31 +116,6 @@ public enum HRVAnalysis {
             ])
         }
         return (md, .object(out))
-    }
-
-    static func read(_ path: String) throws -> [Row] {
-        var rows: [Row] = []
-        var columns: [String: Int] = [:]
-        try CSVReader(path: path).forEachRecord { record in
-            if columns.isEmpty {
-                for i in 0..<record.count { columns[record.trimmed(i)] = i }
-                for name in ["subject", "window_start", "reliable"] where columns[name] == nil {
-                    throw TableError(path: path, line: record.line, column: 0, message: "header lacks column '\(name)'")
-                }
-                return
-            }
-            func field(_ name: String) -> String {
-                guard let i = columns[name], i < record.count else { return "" }
-                return record.string(i)
-            }
-            var values: [String: Double] = [:]
-            for name in summaryColumns + ["SDANN"] {
-                if let i = columns[name], i < record.count, let v = record.double(i), v.isFinite { values[name] = v }
-            }
-            rows.append(Row(subject: field("subject"), whole: field("window_start").isEmpty,
-                            reliable: field("reliable") == "true", values: values))
-        }
-        return rows
     }
 
     static func median(_ x: [Double]) -> Double { x.isEmpty ? .nan : Stats.median(x) }

@@ -15,8 +15,8 @@ public enum Inventory {
         guard ws.exists(Manifest.fileName) else { return nil }
         let manifest = try Manifest.read(from: ws)
         let series = [
-            ("hr", try ws.exists(HRSample.fileName) ? SeriesScan.summarize(path: ws.file(HRSample.fileName), gapMs: gapMs) : [:]),
-            ("rr", try ws.exists(RRInterval.fileName) ? SeriesScan.summarize(path: ws.file(RRInterval.fileName), gapMs: gapMs) : [:]),
+            ("hr", try SeriesScan.summarize(ws, HRSample.self, gapMs: gapMs)),
+            ("rr", try SeriesScan.summarize(ws, RRInterval.self, gapMs: gapMs)),
         ]
         let reasons = try rejectionReasons(ws)
         let labels = try ws.read(LabelInterval.self)
@@ -108,14 +108,8 @@ public enum Inventory {
 
     /// Rejected rows by source file and reason, from `rejects.csv` (streamed).
     static func rejectionReasons(_ ws: Workspace) throws -> [String: [String: Int]] {
-        guard ws.exists(Reject.fileName) else { return [:] }
         var out: [String: [String: Int]] = [:]
-        var header = true
-        try CSVReader(path: ws.file(Reject.fileName)).forEachRecord { r in
-            if header { header = false; return }
-            guard r.count >= 4 else { return }
-            out[r.string(0), default: [:]][r.string(3), default: 0] += 1
-        }
+        try ws.forEachRow(Reject.self) { out[$0.sourceFile, default: [:]][$0.reason, default: 0] += 1 }
         return out
     }
 

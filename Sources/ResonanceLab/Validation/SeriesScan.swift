@@ -14,37 +14,24 @@ public struct SeriesSummary: Equatable, Sendable {
 }
 
 public enum SeriesScan {
-    /// Summaries by subject of the table at `path` (columns `subject,timestamp,...`);
+    /// Summaries by subject of a measurement table of `ws` (streamed column-wise);
     /// gaps are counted when consecutive rows are more than `gapMs` apart.
-    public static func summarize(path: String, gapMs: Int64) throws -> [String: SeriesSummary] {
-        var out: [String: SeriesSummary] = [:]
-        var subject = ""
-        var subjectBytes: [UInt8] = []
-        var current = SeriesSummary()
-        var header = true
-        try CSVReader(path: path).forEachRecord { record in
-            if header { header = false; return }
-            guard record.count >= 2, let t = Timestamp.parseISO(bytes: record.bytes(1))?.ms else {
-                throw TableError(path: path, line: record.line, column: 2, message: "not an ISO 8601 time")
-            }
-            if current.rows == 0 || !record.bytes(0).elementsEqual(subjectBytes) {
-                if current.rows > 0 { out[subject] = current }
-                subjectBytes = Array(record.bytes(0))
-                subject = record.string(0)
-                current = out[subject] ?? SeriesSummary(rows: 0, firstMs: t, lastMs: t)
-            } else {
-                let gap = t - current.lastMs
+    public static func summarize<Row: MeasurementRow>(_ ws: Workspace, _ type: Row.Type, gapMs: Int64) throws -> [String: SeriesSummary] {
+        var summaries: [SeriesSummary] = []
+        let subjects = try ws.scanMeasurements(Row.self) { s, t, _ in
+            if s == summaries.count { summaries.append(SeriesSummary(rows: 0, firstMs: t, lastMs: t)) }
+            if summaries[s].rows > 0 {
+                let gap = t - summaries[s].lastMs
                 if gap > gapMs {
-                    current.gaps += 1
-                    current.gapTotalMs += gap
-                    if gap > current.longestGapMs { current.longestGapMs = gap; current.longestGapEndMs = t }
+                    summaries[s].gaps += 1
+                    summaries[s].gapTotalMs += gap
+                    if gap > summaries[s].longestGapMs { summaries[s].longestGapMs = gap; summaries[s].longestGapEndMs = t }
                 }
             }
-            current.rows += 1
-            current.firstMs = min(current.firstMs, t)
-            current.lastMs = max(current.lastMs, t)
+            summaries[s].rows += 1
+            summaries[s].firstMs = min(summaries[s].firstMs, t)
+            summaries[s].lastMs = max(summaries[s].lastMs, t)
         }
-        if current.rows > 0 { out[subject] = current }
-        return out
+        return Dictionary(uniqueKeysWithValues: zip(subjects, summaries))
     }
 }

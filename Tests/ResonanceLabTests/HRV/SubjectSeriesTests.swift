@@ -17,7 +17,7 @@ final class SubjectSeriesTests: XCTestCase {
             RRInterval(subject: "a", timestampMs: 500, rrMs: 700, source: "x"),
             RRInterval(subject: "b", timestampMs: 1000, rrMs: 810, source: "x"),
         ])
-        let series = try ws.readSeries(RRInterval.self, value: "rr_ms")
+        let series = try ws.readSeries(RRInterval.self)
         XCTAssertEqual(series, [
             MeasurementSeries(subject: "b", timestampsMs: [2000, 1000], values: [800, 810]),
             MeasurementSeries(subject: "a", timestampsMs: [500], values: [700]),
@@ -28,7 +28,7 @@ final class SubjectSeriesTests: XCTestCase {
         let ws = Workspace(path: try makeTempDir())
         try writeFixture("subject,timestamp,rr_ms,source\na,2026-01-05T00:00:00.000Z,800,x\na,2026-01-05T00:00:01.000Z,n/a,x\n",
                          to: ws.file("rr.csv"))
-        XCTAssertThrowsError(try ws.readSeries(RRInterval.self, value: "rr_ms")) { error in
+        XCTAssertThrowsError(try ws.readSeries(RRInterval.self)) { error in
             XCTAssertEqual("\(error)", "\(ws.file("rr.csv")):3:3: 'rr_ms' is not a number: 'n/a'")
         }
     }

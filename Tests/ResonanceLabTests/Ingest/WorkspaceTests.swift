@@ -46,3 +46,54 @@ final class BoundedFieldTests: XCTestCase {
         }
     }
 }
+
+final class TableHeaderTests: XCTestCase {
+    func testHeaderMustBeExactlyTheRowTypesNamingTheFirstDifference() throws {
+        let ws = Workspace(path: try makeTempDir())
+        // A renamed column: the reader names line 1 and the column that differs.
+        try writeFixture("subject,timestamp,rr,source\nS1,2022-02-07T09:29:00.000Z,800,x\n", to: ws.file("rr.csv"))
+        let expected = "\(ws.file("rr.csv")):1:3: header has 'rr' where 'rr_ms' is expected (header must be subject,timestamp,rr_ms,source)"
+        XCTAssertThrowsError(try ws.read(RRInterval.self)) { XCTAssertEqual("\($0)", expected) }
+        XCTAssertThrowsError(try ws.readSeries(RRInterval.self)) { XCTAssertEqual("\($0)", expected) }
+        // A missing trailing column, and a short row.
+        try writeFixture("subject,window_start\n", to: ws.file("hrv.csv"))
+        XCTAssertThrowsError(try ws.read(HRVRow.self)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(ws.file("hrv.csv")):1:3: header has nothing where 'window_end' is expected"), "\(error)")
+        }
+        try writeFixture("source_file,line,column,reason,raw\nx.csv,2,1\n", to: ws.file("rejects.csv"))
+        XCTAssertThrowsError(try ws.read(Reject.self)) { error in
+            XCTAssertEqual("\(error)", "\(ws.file("rejects.csv")):2:4: row has 3 fields, the header 5")
+        }
+    }
+
+    func testStageOutputsReadBackWhatTheyWrite() throws {
+        let ws = Workspace(path: try makeTempDir())
+        var window = HRVRow(subject: "a,b", windowStartMs: 60_000, windowEndMs: 360_000, nBeats: 350, artifactPct: 1.5, reliable: true)
+        window.time.sdnn = 42.25
+        window.frequency.lfHF = 1.5
+        window.longTerm.sdann = .nan
+        let whole = HRVRow(subject: "a,b", windowStartMs: nil, windowEndMs: nil, nBeats: 90_000, artifactPct: 2, reliable: false)
+        try ws.write([window, whole])
+        let back = try ws.read(HRVRow.self)
+        XCTAssertEqual(back.count, 2)
+        XCTAssertEqual(back[0].subject, "a,b")
+        XCTAssertEqual(back[0].windowStartMs, 60_000)
+        XCTAssertEqual(back[0].time.sdnn, 42.25)
+        XCTAssertEqual(back[0].frequency.lfHF, 1.5)
+        XCTAssertTrue(back[0].longTerm.sdann.isNaN, "NaN is written empty and read back as NaN")
+        XCTAssertTrue(back[1].isWhole)
+        XCTAssertFalse(back[1].reliable)
+        // Written again from what was read: the same bytes.
+        let first = try Data(contentsOf: URL(fileURLWithPath: ws.file("hrv.csv")))
+        try ws.write(back)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: ws.file("hrv.csv"))), first)
+
+        let coherence = [CoherenceRow(subject: "a", windowStartMs: 0, windowEndMs: 64_000, method: "coach", breathingHz: 0.1,
+                                      peakHz: .nan, coherence: 0.75, nSamples: 256, source: "rr")]
+        try ws.write(coherence)
+        let c = try ws.read(CoherenceRow.self)
+        XCTAssertEqual(c[0].coherence, 0.75)
+        XCTAssertTrue(c[0].peakHz.isNaN)
+        XCTAssertEqual(c[0].nSamples, 256)
+    }
+}

@@ -30,12 +30,18 @@ final class PersonaReportTests: XCTestCase {
         ])
         try writeFixture("kind,subject,song_id,metric,value\npersona_sensitivity,NewMom,,delta_hr_bpm,0.4\nsong_effect,,s1,delta_hr_bpm,-2\n",
                          to: ws.file("truth.csv"))
-        try writeFixture("subject,window_start,window_end,n_beats,artifact_pct,reliable,MeanNN,SDNN,RMSSD,pNN50,MeanHR\n"
-                         + "NewMom,,,300,0,true,830,40,30,5,72.3\nNewMom,,,300,9,false,830,90,80,5,72\nNewMom,,,300,0,true,830,36,26,5,72.1\n",
-                         to: ws.file("hrv.csv"))
-        try writeFixture("subject,window_start,window_end,method,breathing_hz,peak_hz,coherence\n"
-                         + "NewMom,,,heartmath,0.1,0.1,0.5\nNewMom,,,heartmath,0.1,0.1,0.7\nCustom,,,heartmath,0.1,0.1,0.2\n",
-                         to: ws.file("coherence.csv"))
+        func hrv(_ reliable: Bool, sdnn: Double, rmssd: Double, meanHR: Double) -> HRVRow {
+            var row = HRVRow(subject: "NewMom", windowStartMs: nil, windowEndMs: nil, nBeats: 300,
+                             artifactPct: reliable ? 0 : 9, reliable: reliable)
+            row.time.meanNN = 830; row.time.sdnn = sdnn; row.time.rmssd = rmssd; row.time.pnn50 = 5; row.time.meanHR = meanHR
+            return row
+        }
+        try ws.write([hrv(true, sdnn: 40, rmssd: 30, meanHR: 72.3), hrv(false, sdnn: 90, rmssd: 80, meanHR: 72),
+                      hrv(true, sdnn: 36, rmssd: 26, meanHR: 72.1)])
+        try ws.write([("NewMom", 0.5), ("NewMom", 0.7), ("Custom", 0.2)].map {
+            CoherenceRow(subject: $0.0, windowStartMs: nil, windowEndMs: nil, method: "heartmath", breathingHz: 0.1,
+                         peakHz: 0.1, coherence: $0.1, nSamples: 256, source: "rr")
+        })
         return ws
     }
 
@@ -94,7 +100,7 @@ final class PersonaReportTests: XCTestCase {
     func testMissingDailyCSVIsAClearError() throws {
         let ws = Workspace(path: try makeTempDir())
         XCTAssertThrowsError(try PersonaReports.write(workspace: ws, to: try makeTempDir(), registry: .defaults)) { error in
-            XCTAssertTrue("\(error)".hasPrefix(ws.file("daily.csv") + ":0: no daily.csv"), "\(error)")
+            XCTAssertEqual("\(error)", ws.file("daily.csv") + ": no daily.csv: not a persona workspace (run `resonance personas generate`)")
         }
     }
 }

@@ -7,12 +7,16 @@ final class HRVAnalysisTests: XCTestCase {
         let ws = Workspace(path: dir)
         // Whole-recording rows (empty bounds): NSR SDNN 130, 140, 150; CHF 60, 70, 80; one
         // reliable window per subject with SDNN 50.
-        var csv = "subject,window_start,window_end,n_beats,artifact_pct,reliable,SDNN,SDANN\n"
+        var rows: [HRVRow] = []
         for (s, v) in [("n1", 130.0), ("n2", 140), ("n3", 150), ("c1", 60), ("c2", 70), ("c3", 80)] {
-            csv += "\(s),1970-01-01T00:00:00.000Z,1970-01-01T00:05:00.000Z,300,0.0,true,50.0,\n"
-            csv += "\(s),,,90000,1.0,true,\(v),\(v - 10)\n"
+            var window = HRVRow(subject: s, windowStartMs: 0, windowEndMs: 300_000, nBeats: 300, artifactPct: 0, reliable: true)
+            window.time.sdnn = 50
+            var whole = HRVRow(subject: s, windowStartMs: nil, windowEndMs: nil, nBeats: 90_000, artifactPct: 1, reliable: true)
+            whole.time.sdnn = v
+            whole.longTerm.sdann = v - 10
+            rows += [window, whole]
         }
-        try writeFixture(csv, to: ws.file("hrv.csv"))
+        try ws.write(rows)
         let manifest = Manifest(subjects: ["n1", "n2", "n3"].map { SubjectInfo(subject: $0, group: "nsr2db") }
             + ["c1", "c2", "c3"].map { SubjectInfo(subject: $0, group: "chf2db") })
         try writeFixture(String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self), to: ws.file("manifest.json"))

@@ -57,3 +57,33 @@ public enum Importer {
         }
     }
 }
+
+/// `resonance import` as the pipeline's first stage: raw exports → the canonical tables.
+public struct ImportStage: Stage {
+    public var sources: [String]
+    public var format: SourceFormat?
+    public var timeZone: TimeZone?
+    public var subject: String?
+
+    public init(sources: [String], format: SourceFormat? = nil, timeZone: TimeZone? = nil, subject: String? = nil) {
+        self.sources = sources; self.format = format; self.timeZone = timeZone; self.subject = subject
+    }
+
+    public var name: String { "import" }
+    public var reads: [String] { [] }
+    public var writes: [String] {
+        [HRSample.fileName, RRInterval.fileName, HRVSample.fileName, Play.fileName, LabelInterval.fileName,
+         SleepEpisode.fileName, Workout.fileName, Reject.fileName, Manifest.fileName]
+    }
+
+    public func run(_ ws: Workspace, _ context: StageContext) throws {
+        let progress = context.progress
+        let options = Importer.Options(format: format, timeZone: timeZone, subject: subject, registry: context.registry,
+                                       progress: { progress.note($0) })
+        let manifest = try Importer.run(sources: sources, workspace: ws, options: options)
+        let rows = manifest.sources.reduce(0) { $0 + $1.rowsRead }
+        let rejected = manifest.sources.reduce(0) { $0 + $1.rejected }
+        progress.note("import: \(manifest.sources.count) files, \(manifest.subjects.count) subjects, \(rows) rows "
+            + "(\(rejected) rejected) into \(ws.path)")
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// `resonance daily`: one snapshot per subject and UTC day from the workspace's
+/// tables, then the daily engines (trend, stress, readiness; zones for zone minutes)
+/// → `daily.csv`. The persona generator writes its `daily.csv` through `write` too.
+///
+/// Input rules (docs/methods.md, "Daily engines"), per subject and UTC calendar day:
+/// - `resting_hr`: the 5th percentile (type 7, as NumPy) of the day's `hr.csv`
+///   samples, on days with at least 60 samples — the low end of the day's heart rate,
+///   robust to a few artifact beats, where a minimum is not.
+/// - `hrv_sdnn`: the mean of the day's `hrv_samples.csv` SDNN values (wearable
+///   samples, e.g. Apple Health); without any, the median SDNN of the reliable
+///   windows of `hrv.csv` that start that day.
+/// - `sleep_hours`: asleep time (core, deep, rem, asleep stages) of `sleep.csv`
+///   episodes, counted on the day the episode ends (the morning after the night).
+/// - `workout_minutes`: duration of the `workouts.csv` workouts starting that day.
+/// - `zone_minutes` (only with an age): minutes whose mean heart rate reaches the
+///   lower bound of zone 2 (Karvonen from the day's resting HR and the age).
+/// - recovery, VO2 max, steps, walking minutes and body mass have no canonical
+///   table and stay empty.
+/// A day is listed when any rule gives it a value. When `manifest.json` lists
+/// `daily.csv` itself as a source (a generated persona workspace, whose simulated
+/// wearable measured every column), its measured columns are the inputs instead.
+public struct DailyStage: Stage {
+    /// Age in years of every subject, for zone minutes; nil leaves them empty.
+    public var ageYears: Double?
+
+    public init(ageYears: Double? = nil) {
+        self.ageYears = ageYears
+    }
+
+    /// Quantile of the day's heart rate taken as resting heart rate.
+    public static let restingQuantile = 0.05
+    /// Fewest heart-rate samples in a day for a resting heart rate.
+    public static let minHRSamplesPerDay = 60
+
+    public var name: String { "daily" }
+    public var reads: [String] {
+        [HRSample.fileName, HRVSample.fileName, HRVRow.fileName, SleepEpisode.fileName, Workout.fileName]
+    }
+    public var writes: [String] { [DailyRow.fileName] }
+
+    public func run(_ ws: Workspace, _ context: StageContext) throws {
+        let snapshots = try Self.measuredSnapshots(ws) ?? snapshots(ws, context: context)
+        try Self.write(snapshots, to: ws, registry: context.registry)
+        context.progress.note("daily: \(snapshots.count) person-days → \(ws.file(DailyRow.fileName))")
+    }
+
+    /// Runs the engines over `snapshots` and writes `daily.csv`.
+    public static func write(_ snapshots: [DailySnapshot], to ws: Workspace, registry: ConstantsRegistry) throws {
+        try ws.write(DailyEngines.assess(history: snapshots, registry: registry).map(\.row))
+    }
+
+    /// The measured columns of a `daily.csv` that `manifest.json` lists as a source; nil otherwise.
+    static func measuredSnapshots(_ ws: Workspace) throws -> [DailySnapshot]? {
+        guard ws.exists(Manifest.fileName), ws.exists(DailyRow.fileName),
+              try Manifest.read(from: ws).sources.contains(where: { $0.path == DailyRow.fileName }) else { return nil }
+        return try ws.read(DailyRow.self).map(\.snapshot)
+    }
+
+    /// Day number (days since 1970-01-01 UTC) of a time.
+    static func day(_ ms: Int64) -> Int { Int(Timestamp.floorDivMod(ms, 86_400_000).0) }
+
+    /// Snapshots of every subject-day the workspace's tables give a value for,
+    /// subjects in byte order, days ascending.
+    func snapshots(_ ws: Workspace, context: StageContext) throws -> [DailySnapshot] {
+        struct Key: Hashable, Comparable {
+            let subject: String
+            let day: Int
+            static func < (a: Key, b: Key) -> Bool {
+                a.subject != b.subject ? Array(a.subject.utf8).lexicographicallyPrecedes(Array(b.subject.utf8)) : a.day < b.day
+            }
+        }
+        var days: [Key: DailySnapshot] = [:]
+        func update(_ subject: String, _ day: Int, _ change: (inout DailySnapshot) -> Void) {
+            let key = Key(subject: subject, day: day)
+            change(&days[key, default: DailySnapshot(subject: subject, day: day)])
+        }
+
+        // Heart rate: per day the samples (resting HR) and per minute their mean (zones).
+        struct SubjectDay: Hashable { let subject: Int, day: Int }
+        var hrByDay: [SubjectDay: [Double]] = [:]
+        var minuteSums: [SubjectDay: [Int64: (sum: Double, n: Int)]] = [:]
+        let hrSubjects = try ws.scanMeasurements(HRSample.self) { s, t, bpm in
+            let key = SubjectDay(subject: s, day: Self.day(t))
+            hrByDay[key, default: []].append(bpm)
+            if ageYears != nil {
+                let minute = Timestamp.floorDivMod(t, 60_000).0
+                let old = minuteSums[key, default: [:]][minute] ?? (0, 0)
+                minuteSums[key, default: [:]][minute] = (old.sum + bpm, old.n + 1)
+            }
+        }
+        let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: context.registry))
+        for (key, values) in hrByDay where values.count >= Self.minHRSamplesPerDay {
+            let rest = Stats.quantile(values, Self.restingQuantile)
+            var zoneMinutes: Double?
+            if let age = ageYears, let floor = zones.zones(age: age, restingHRBpm: rest).dropFirst().first?.lowBpm {
+                zoneMinutes = Double(minuteSums[key]?.values.filter { $0.sum / Double($0.n) >= floor }.count ?? 0)
+            }
+            update(hrSubjects[key.subject], key.day) { $0.restingHRBpm = rest; $0.zoneMinutes = zoneMinutes }
+        }
+
+        // HRV: wearable SDNN samples, else the reliable windows of hrv.csv.
+        var sdnn: [Key: [Double]] = [:]
+        try ws.forEachRow(HRVSample.self) { sdnn[Key(subject: $0.subject, day: Self.day($0.timestampMs)), default: []].append($0.sdnnMs) }
+        var windowSDNN: [Key: [Double]] = [:]
+        try ws.forEachRow(HRVRow.self) { row in
+            guard let start = row.windowStartMs, row.reliable, row.time.sdnn.isFinite else { return }
+            windowSDNN[Key(subject: row.subject, day: Self.day(start)), default: []].append(row.time.sdnn)
+        }
+        for (key, values) in sdnn { update(key.subject, key.day) { $0.hrvSDNNMs = Stats.mean(values) } }
+        for (key, values) in windowSDNN where sdnn[key] == nil {
+            update(key.subject, key.day) { $0.hrvSDNNMs = Stats.median(values) }
+        }
+
+        // Sleep and workouts.
+        let asleep: Set<SleepStage> = [.core, .deep, .rem, .asleep]
+        try ws.forEachRow(SleepEpisode.self) { e in
+            guard asleep.contains(e.stage) else { return }
+            update(e.subject, Self.day(e.endMs)) { $0.sleepHours = ($0.sleepHours ?? 0) + Double(e.endMs - e.startMs) / 3_600_000 }
+        }
+        try ws.forEachRow(Workout.self) { w in
+            update(w.subject, Self.day(w.startMs)) { $0.workoutMinutes = ($0.workoutMinutes ?? 0) + Double(w.endMs - w.startMs) / 60_000 }
+        }
+        return days.keys.sorted().compactMap { days[$0] }
+    }
+}

@@ -1,0 +1,40 @@
+/// `resonance coherence`: breathing-coach and HeartMath coherence of each subject's
+/// heart rate (from the cleaned R-R, or `hr.csv` for subjects without usable R-R)
+/// → `coherence.csv`.
+public struct CoherenceStage: Stage {
+    /// Window, step and breathing rate; nil takes the registry's `coherence` constants.
+    public var options: CoherenceOptions?
+
+    public init(options: CoherenceOptions? = nil) {
+        self.options = options
+    }
+
+    public var name: String { "coherence" }
+    public var reads: [String] { [RRInterval.fileName, HRSample.fileName] }
+    public var writes: [String] { [CoherenceRow.fileName] }
+
+    public func run(_ ws: Workspace, _ context: StageContext) throws {
+        let options = self.options ?? CoherenceOptions(constants: CoherenceConstants(registry: context.registry))
+        let rr = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)
+        let withRR = Set(rr.map(\.subject))
+        let hrOnly = SubjectSeries.hr(try ws.readSeries(HRSample.self)).filter { !withRR.contains($0.subject) }
+        context.progress.note("coherence: \(rr.count) subject(s) from RR, \(hrOnly.count) from HR")
+        enum Job { case rr(String, NNSeries), hr(MeasurementSeries) }
+        let jobs = rr.map { Job.rr($0.subject, $0.series) } + hrOnly.map { Job.hr($0) }
+        let counter = context.progress.counter("coherence", total: jobs.count)
+        let results = try Parallel.map(jobs, jobs: context.jobs) { job -> [CoherenceRow] in
+            defer { counter.tick() }
+            var windows: CoherenceWindows
+            switch job {
+            case let .rr(subject, series):
+                windows = CoherenceWindows(subject: subject, series: series, options: options)
+            case let .hr(s):
+                windows = CoherenceWindows(subject: s.subject, source: "hr", timeMs: s.timestampsMs.map(Double.init),
+                                           bpm: s.values, options: options)
+            }
+            return windows.rows()
+        }
+        try ws.write(results.joined())
+        context.progress.note("coherence: wrote \(results.reduce(0) { $0 + $1.count }) row(s) to \(ws.file(CoherenceRow.fileName))")
+    }
+}

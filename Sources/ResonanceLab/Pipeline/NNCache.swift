@@ -1,0 +1,35 @@
+import Foundation
+
+/// Each subject's R-R intervals, read from `rr.csv` and cleaned into NN series once
+/// per artifact method, shared by the stages of one process (`resonance run`): hrv and
+/// coherence then read and clean each recording once instead of twice.
+public final class NNCache: @unchecked Sendable {
+    private var cleaned: [ArtifactMethod: [(subject: String, series: NNSeries)]] = [:]
+    private let lock = NSLock()
+
+    public init() {}
+
+    /// Cleaned series of every subject with at least one usable interval, in order of
+    /// first appearance in `rr.csv`; from the cache when `cache` holds them.
+    public static func series(_ ws: Workspace, method: ArtifactMethod, context: StageContext,
+                              label: String) throws -> [(subject: String, series: NNSeries)] {
+        if let cache = context.nn {
+            cache.lock.lock()
+            let hit = cache.cleaned[method]
+            cache.lock.unlock()
+            if let hit { return hit }
+        }
+        let subjects = SubjectSeries.rr(try ws.readSeries(RRInterval.self)).filter { !$0.values.isEmpty }
+        let counter = context.progress.counter("\(label): cleaning R-R", total: subjects.count)
+        let out = try Parallel.map(subjects, jobs: context.jobs) { s -> (subject: String, series: NNSeries) in
+            defer { counter.tick() }
+            return (s.subject, NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: method))
+        }
+        if let cache = context.nn {
+            cache.lock.lock()
+            cache.cleaned[method] = out
+            cache.lock.unlock()
+        }
+        return out
+    }
+}

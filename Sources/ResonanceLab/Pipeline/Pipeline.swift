@@ -1,0 +1,21 @@
+/// The pipeline order, in one place: import, then each stage reading what the
+/// earlier ones wrote. `resonance run` executes it; `make validate` calls `run`.
+public enum Pipeline {
+    /// Every stage after import, in order, with its default settings (the constants in
+    /// force decide the rest). `reportDir` adds `validate` at the end.
+    public static func stages(reportDir: String?, datasetName: String? = nil) -> [any Stage] {
+        var stages: [any Stage] = [HRVStage(), CoherenceStage(), SessionsStage(), EffectsStage(), DailyStage()]
+        if let reportDir { stages.append(ValidateStage(reportDir: reportDir, datasetName: datasetName)) }
+        return stages
+    }
+
+    /// Runs `stages` in order on `ws`, sharing each subject's cleaned R-R between them.
+    public static func run(_ stages: [any Stage], on ws: Workspace, context: StageContext) throws {
+        var context = context
+        if context.nn == nil { context.nn = NNCache() }
+        for stage in stages {
+            context.progress.note("== \(stage.name)")
+            try stage.run(ws, context)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// `resonance validate`: the validation report of a workspace → `validation.md` and
+/// `validation.json` in a report folder (outside the workspace).
+public struct ValidateStage: Stage {
+    public var reportDir: String
+    /// Dataset name in the report's title; nil takes the workspace folder's name.
+    public var datasetName: String?
+
+    public init(reportDir: String, datasetName: String? = nil) {
+        self.reportDir = reportDir; self.datasetName = datasetName
+    }
+
+    public var name: String { "validate" }
+    public var reads: [String] {
+        [Manifest.fileName, HRSample.fileName, RRInterval.fileName, Reject.fileName, LabelInterval.fileName,
+         HRVRow.fileName, SessionRow.fileName, SessionPlayRow.fileName, SongEffectRow.fileName, PersonaEffectRow.fileName,
+         PlantedEffect.fileName]
+    }
+    public var writes: [String] { ["validation.md", "validation.json"] }
+
+    public func run(_ ws: Workspace, _ context: StageContext) throws {
+        let name = datasetName ?? ((ws.path as NSString).standardizingPath as NSString).lastPathComponent
+        let report = try ValidationReport.build(workspace: ws, name: name, analyses: ValidationReport.standardAnalyses,
+                                                registry: context.registry)
+        let md = (reportDir as NSString).appendingPathComponent("validation.md")
+        try AtomicFile.write(report.markdown, to: md)
+        try AtomicFile.write(report.json, to: (reportDir as NSString).appendingPathComponent("validation.json"))
+        context.progress.note("validate: wrote \(md) and validation.json")
+    }
+}

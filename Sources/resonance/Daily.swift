@@ -1,0 +1,40 @@
+import ArgumentParser
+import ResonanceLab
+
+/// `resonance daily WS`: the daily engines on a workspace → `daily.csv`.
+struct Daily: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the daily stress, readiness, trend and zone engines into daily.csv.",
+        discussion: """
+            One row per subject and UTC day that has any input, with the columns of the \
+            personas' daily.csv (empty where an input is missing). Inputs per day:
+              resting_hr       5th percentile of the day's hr.csv samples (days with ≥ 60 samples)
+              hrv_sdnn         mean of the day's hrv_samples.csv values, else the median SDNN of
+                               the reliable hrv.csv windows starting that day (run `resonance hrv` first)
+              sleep_hours      asleep stages (core, deep, rem, asleep) of sleep.csv, on the day they end
+              workout_minutes  workouts.csv, on the day they start
+              zone_minutes     with --age: minutes whose mean HR reaches zone 2 (Karvonen)
+            Recovery, VO2 max, steps, walking minutes and body mass have no canonical table and \
+            stay empty. In a persona workspace (manifest lists daily.csv as a source) the \
+            generator's measured columns are the inputs. Engines, in order: trend, stress, \
+            readiness (docs/methods.md); their constants are in `resonance constants show`.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Workspace folder (writes daily.csv).", valueName: "workspace"))
+    var workspace: String
+
+    @Option(help: ArgumentHelp("Age of every subject, years, for the heart-rate zones; without it zone_minutes stays empty.",
+                               valueName: "years"))
+    var age: Double?
+
+    func validate() throws {
+        try WorkspaceFolder.requireExisting(workspace)
+        if let age, !(10...110).contains(age) { throw ValidationError("--age must be between 10 and 110 years.") }
+    }
+
+    func run() throws {
+        try DailyStage(ageYears: age).run(Workspace(path: workspace), try global.context())
+    }
+}

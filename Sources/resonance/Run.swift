@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import ResonanceLab
+
+/// `resonance run SOURCE... --out WS`: import, then every stage in pipeline order.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import raw exports and run every stage: the whole pipeline in one command.",
+        discussion: """
+            Runs import → hrv → coherence → sessions → effects → daily, then validate when \
+            --report-dir is given, each with its default settings and the constants in force. \
+            The outputs are byte-identical to running the commands one by one; each subject's \
+            R-R is read and cleaned once and shared by hrv and coherence. With --workspace \
+            instead of sources, the stages after import run on an existing workspace (e.g. one \
+            from `resonance personas generate`).
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Files or dataset folders to import.", valueName: "source"))
+    var sources: [String] = []
+
+    @Option(help: ArgumentHelp("Workspace folder to write (created if missing).", valueName: "dir"))
+    var out: String?
+
+    @Option(name: [.customShort("w"), .long],
+            help: ArgumentHelp("Existing workspace to run the stages after import on (instead of sources and --out).",
+                               valueName: "dir"))
+    var workspace: String?
+
+    @Option(help: ArgumentHelp("Report folder for validation.md and validation.json; without it, validate is skipped.",
+                               valueName: "dir"))
+    var reportDir: String?
+
+    @Option(help: "Read every file in this format instead of detecting it.")
+    var format: SourceFormat?
+
+    @Option(help: ArgumentHelp("IANA time zone of timestamps without a zone, e.g. Europe/London. Default: UTC.", valueName: "zone"))
+    var tz: String?
+
+    @Option(help: ArgumentHelp("Subject id of single-person files. Default: the containing folder's name.", valueName: "id"))
+    var subject: String?
+
+    func validate() throws {
+        if let workspace {
+            guard sources.isEmpty, out == nil else {
+                throw ValidationError("give either sources with --out, or --workspace, not both.")
+            }
+            guard format == nil, tz == nil, subject == nil else {
+                throw ValidationError("--format, --tz and --subject apply to an import; --workspace skips it.")
+            }
+            try WorkspaceFolder.requireExisting(workspace)
+        } else {
+            guard !sources.isEmpty, out != nil else { throw ValidationError("give sources with --out, or --workspace.") }
+        }
+        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown IANA time zone '\(tz)'.") }
+        if let subject, subject.isEmpty { throw ValidationError("--subject must not be empty.") }
+    }
+
+    func run() throws {
+        let path = workspace ?? out ?? ""
+        var stages = Pipeline.stages(reportDir: reportDir)
+        if workspace == nil {
+            stages.insert(ImportStage(sources: sources, format: format, timeZone: tz.flatMap(TimeZone.init(identifier:)),
+                                      subject: subject), at: 0)
+        }
+        try Pipeline.run(stages, on: Workspace(path: path), context: try global.context())
+    }
+}

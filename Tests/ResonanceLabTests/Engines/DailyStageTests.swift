@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+@testable import ResonanceLab
+
+final class DailyStageTests: XCTestCase {
+    let day1 = Int64(Timestamp.daysFromCivil(2026, 1, 5)) * 86_400_000
+    let hour: Int64 = 3_600_000
+
+    /// Two days of one subject whose every input value is worked out by hand.
+    func makeWorkspace() throws -> Workspace {
+        let ws = Workspace(path: try makeTempDir())
+        let day2 = day1 + 24 * hour
+        // Day 1: 100 one-minute HR samples 50…149 bpm; day 2: 59 samples (too few for a resting HR).
+        var hr: [HRSample] = []
+        for i in 0..<100 { hr.append(HRSample(subject: "u", timestampMs: day1 + Int64(i) * 60_000, bpm: Double(50 + i), source: "t")) }
+        for i in 0..<59 { hr.append(HRSample(subject: "u", timestampMs: day2 + Int64(i) * 60_000, bpm: 60, source: "t")) }
+        try ws.write(hr)
+        try ws.write([HRVSample(subject: "u", timestampMs: day1 + 7 * hour, sdnnMs: 40, source: "t"),
+                      HRVSample(subject: "u", timestampMs: day1 + 8 * hour, sdnnMs: 50, source: "t")])
+        func window(_ start: Int64, sdnn: Double, reliable: Bool) -> HRVRow {
+            var row = HRVRow(subject: "u", windowStartMs: start, windowEndMs: start + 300_000, nBeats: 300,
+                             artifactPct: reliable ? 0 : 20, reliable: reliable)
+            row.time.sdnn = sdnn
+            return row
+        }
+        try ws.write([window(day1 + hour, sdnn: 99, reliable: true),  // day 1 has wearable samples: not used
+                      window(day2 + hour, sdnn: 30, reliable: true), window(day2 + 2 * hour, sdnn: 34, reliable: true),
+                      window(day2 + 3 * hour, sdnn: 100, reliable: false)])
+        try ws.write([SleepEpisode(subject: "u", startMs: day1 + 23 * hour, endMs: day2 + 6 * hour + hour / 2, stage: .core),
+                      SleepEpisode(subject: "u", startMs: day1 + 22 * hour, endMs: day2 + 7 * hour, stage: .inBed)])
+        try ws.write([Workout(subject: "u", startMs: day2 + 17 * hour, endMs: day2 + 17 * hour + 45 * 60_000, activity: "walk")])
+        return ws
+    }
+
+    func testInputsPerDayFollowTheDocumentedRules() throws {
+        let ws = try makeWorkspace()
+        try DailyStage(ageYears: 40).run(ws, StageContext())
+        let rows = try ws.read(DailyRow.self)
+        XCTAssertEqual(rows.map(\.snapshot.date), ["2026-01-05", "2026-01-06"])
+        let (a, b) = (rows[0].snapshot, rows[1].snapshot)
+        // 5th percentile (type 7) of 50…149: position 99·0.05 = 4.95 → 54 + 0.95·(55 − 54) = 54.95.
+        XCTAssertEqual(try XCTUnwrap(a.restingHRBpm), 54.95, accuracy: 1e-9)
+        // Mean of the day's wearable SDNN samples (40 + 50)/2; the hrv.csv window is not used.
+        XCTAssertEqual(a.hrvSDNNMs, 45)
+        // Zone 2 from 54.95 + 0.6·(208 − 0.7·40 − 54.95) = 129.98 bpm: minutes at 130…149 bpm = 20.
+        XCTAssertEqual(a.zoneMinutes, 20)
+        XCTAssertNil(a.sleepHours)
+        XCTAssertNil(b.restingHRBpm, "59 samples are too few")
+        XCTAssertNil(b.zoneMinutes)
+        // Median of the reliable windows starting that day: (30 + 34)/2; the unreliable one is left out.
+        XCTAssertEqual(b.hrvSDNNMs, 32)
+        // 23:00 → 06:30 core sleep ends on day 2 (in_bed is not asleep); a 45-minute walk.
+        XCTAssertEqual(b.sleepHours, 7.5)
+        XCTAssertEqual(b.workoutMinutes, 45)
+        for missing in [\DailySnapshot.recovery1mBpm, \.vo2Max, \.steps, \.walkMinutes, \.bodyMassKg] {
+            XCTAssertNil(a[keyPath: missing])
+            XCTAssertNil(b[keyPath: missing])
+        }
+        // The engine columns are the daily engines' on these snapshots.
+        XCTAssertEqual(rows, DailyEngines.assess(history: [a, b]).map(\.row))
+    }
+
+    func testWithoutAgeZoneMinutesStayEmpty() throws {
+        let ws = try makeWorkspace()
+        try DailyStage().run(ws, StageContext())
+        XCTAssertNil(try ws.read(DailyRow.self)[0].snapshot.zoneMinutes)
+    }
+
+    /// The sample's Apple Health day and E4 half hour, imported and through hrv.
+    func testSampleWorkspace() throws {
+        let ws = Workspace(path: try makeTempDir())
+        for stage: any Stage in [ImportStage(sources: [PipelineTests.sample]), HRVStage(), DailyStage()] {
+            try stage.run(ws, StageContext())
+        }
+        let rows = try ws.read(DailyRow.self)
+        XCTAssertEqual(rows.map { "\($0.snapshot.subject) \($0.snapshot.date)" }, ["S01 2023-11-14", "S02 2023-11-15"])
+        let (s01, s02) = (rows[0].snapshot, rows[1].snapshot)
+        // S02: Apple Health sleep 23:10 → 06:30 in four asleep stages = 7 h 20 min; three SDNN samples
+        // (52.0 + 61.5 + 44.2)/3; a 35-minute walk. Resting HR: numpy.percentile(bpm, 5) of the 240
+        // accepted heart.csv samples = 56.8 (the minimum is 56.2).
+        XCTAssertEqual(try XCTUnwrap(s02.sleepHours), 7 + 20.0 / 60, accuracy: 1e-12)
+        XCTAssertEqual(try XCTUnwrap(s02.hrvSDNNMs), (52.0 + 61.5 + 44.2) / 3, accuracy: 1e-12)
+        XCTAssertEqual(s02.workoutMinutes, 35)
+        XCTAssertEqual(try XCTUnwrap(s02.restingHRBpm), 56.8, accuracy: 1e-9)
+        // S01 (E4, no wearable SDNN): 1440 accepted HR samples, numpy.percentile 5 = 64.77; SDNN the
+        // median of its 11 reliable 5-minute windows in hrv.csv (pandas: 54.70750876138143).
+        XCTAssertEqual(try XCTUnwrap(s01.restingHRBpm), 64.77, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(s01.hrvSDNNMs), 54.70750876138143, accuracy: 1e-9)
+        XCTAssertNil(s01.sleepHours)
+    }
+
+    /// The persona generator writes daily.csv through the same stage: running it again
+    /// on the generated workspace reproduces the file byte for byte.
+    func testPersonaWorkspaceDailyIsTheStagesOutput() throws {
+        let ws = Workspace(path: try makeTempDir())
+        try PersonaGenerator(personas: [PersonaProfile.all[0]], days: 3).generate(into: ws, jobs: 1)
+        let generated = try Data(contentsOf: URL(fileURLWithPath: ws.file(DailyRow.fileName)))
+        try DailyStage().run(ws, StageContext())
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: ws.file(DailyRow.fileName))), generated)
+        XCTAssertEqual(try ws.read(DailyRow.self).count, 3)
+    }
+}
