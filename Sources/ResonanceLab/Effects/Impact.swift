@@ -10,8 +10,8 @@ public struct PlayScores: Equatable, Sendable {
     }
 }
 
-/// The impact score of one play, the product's rule bit for bit (DESIGN §5 "Impact
-/// of one play"): hrvImpact = ΔHRV/10, hrImpact = ΔHR/10; skip penalty −0.3 when
+/// The impact score of one play, the product's rule bit for bit (docs/engines.md,
+/// Impact): hrvImpact = ΔHRV/10, hrImpact = ΔHR/10; skip penalty −0.3 when
 /// skipped below 15 % listened, −0.15 when skipped later; completion bonus
 /// (listen − 0.5)·0.2. The HR/HRV weights are redistributed by which signals exist.
 public enum Impact {

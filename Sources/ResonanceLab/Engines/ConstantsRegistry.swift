@@ -28,7 +28,7 @@ public struct OrderRule: Sendable {
 
 /// An engine's constants: semantic version, constants, groups of weights that must
 /// sum to 1, and orderings between constants. Changing a coefficient is a minor
-/// version bump, changing a formula a major one (DESIGN §5).
+/// version bump, changing a formula a major one (docs/engines.md, Registry).
 public struct EngineSpec: Sendable {
     public let name: String
     public let version: String
@@ -101,7 +101,7 @@ public struct ConstantsError: Error, CustomStringConvertible, Equatable {
     public var description: String { "\(path): \(message)" }
 }
 
-/// The one versioned registry of every engine constant (DESIGN §5).
+/// The one versioned registry of every engine constant (docs/engines.md, Registry).
 public struct ConstantsRegistry: Sendable, Equatable {
     /// Every engine the toolkit runs, in the order `constants show` lists them.
     public static let engineTypes: [any EngineConstants.Type] = [

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Readiness bands (DESIGN §5).
+/// Readiness bands (docs/engines.md, Readiness).
 public enum ReadinessLevel: String, Sendable {
     case primed, ready, moderate, recovering
 }
@@ -17,7 +17,7 @@ public struct ReadinessResult: Equatable, Sendable {
     public let drivers: [Driver]
 }
 
-/// Daily readiness (DESIGN §5 "Readiness"), the weighted mean of five pillars
+/// Daily readiness (docs/engines.md, Readiness), the weighted mean of five pillars
 /// (weights re-normalised over the pillars available that day):
 /// - sleep 0.25: 100·exp(−(h − 8)²/(2·1.5²)), the specification's Gaussian;
 /// - recovery 0.25: 1-minute HR drop, 10 bpm → 0 to 40 bpm → 100, linear, clamped;

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Stress level bands of the daily stress score (DESIGN §5).
+/// Stress level bands of the daily stress score (docs/engines.md, Stress).
 public enum StressLevel: String, Sendable {
     case relaxed, balanced, elevated
 }
@@ -14,7 +14,7 @@ public struct StressResult: Equatable, Sendable {
     public let drivers: [Driver]
 }
 
-/// Daily HR-primary stress (DESIGN §5 "Stress"):
+/// Daily HR-primary stress (docs/engines.md, Stress):
 /// - resting-HR score = 40 + 4·(% above the personal baseline), the baseline being the
 ///   mean resting HR of the 28 days before the day;
 /// - HRV score = 40 − 20·z, z the z-score of today's ln(SDNN) against the same

@@ -1,4 +1,4 @@
-/// Spectral coherence scores of a heart-rate spectrum (DESIGN §5). Bands come from
+/// Spectral coherence scores of a heart-rate spectrum (docs/methods.md, Coherence). Bands come from
 /// the registry's `coherence` engine; the HeartMath ones follow McCraty et al. 2009,
 /// "The coherent heart", Integral Review 5(2), appendix.
 public enum Coherence {

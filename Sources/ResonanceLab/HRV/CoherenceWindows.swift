@@ -1,4 +1,4 @@
-/// Settings of `resonance coherence` (DESIGN §5), defaults from the registry.
+/// Settings of `resonance coherence` (docs/methods.md, Coherence), defaults from the registry.
 public struct CoherenceOptions: Sendable {
     public var constants: CoherenceConstants
     public var windowSeconds: Double
@@ -125,7 +125,7 @@ public struct CoherenceWindows {
                 Detrender.removeLinearTrend(&detrended)
                 let s = periodogram.psd(detrended[...], fs: options.sampleHz)
                 let c = options.constants
-                // ±N bins of the window's native resolution (DESIGN §5: ±1 bin).
+                // ±N bins of the window's native resolution (docs/engines.md, Coherence: ±1 bin).
                 let binHz = c.breathingBandBins * options.sampleHz / Double(x.count)
                 coach.peakHz = s.localPeak(c.coachBand.0, c.coachBand.1)
                 coach.coherence = Coherence.coachScore(s, breathingHz: options.breathingHz, binHz: binHz, constants: c)

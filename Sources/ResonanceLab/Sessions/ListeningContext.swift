@@ -1,4 +1,4 @@
-/// The listening context of the product (DESIGN §5 "Context"), decided from a start
+/// The listening context of the product (docs/engines.md, Context), decided from a start
 /// time in UTC (the canonical tables carry no time zone) and overlapping workouts.
 public enum ListeningContext: String, CaseIterable, Sendable {
     case morning, commute, work, relaxation, preSleep, workout

@@ -8,7 +8,7 @@ public struct SleepPeriod: Equatable, Sendable {
     /// Milliseconds of `deep`; nil when the rows carry no stage breakdown.
     public var deepMs: Int64?
 
-    /// DESIGN §5: min(1, hours/8)·0.6 + min(1, deepFraction/0.25)·0.4. Without stage
+    /// Product specification: min(1, hours/8)·0.6 + min(1, deepFraction/0.25)·0.4. Without stage
     /// breakdown the deep term is unknown and the hours term alone is used
     /// (weights re-normalised), rather than scoring unstaged sleep as zero deep sleep.
     public func score(_ c: SessionConstants) -> Double {
@@ -20,7 +20,7 @@ public struct SleepPeriod: Equatable, Sendable {
     }
 }
 
-/// Links a session to the listener's next night of sleep (DESIGN §5): the first
+/// Links a session to the listener's next night of sleep (docs/engines.md, Sessions): the first
 /// sleep period starting within `sleep_window_hours` after the session ends, periods
 /// shorter than `nap_max_hours` (naps) ignored.
 public enum SleepLink {

@@ -1,14 +1,14 @@
-/// The breathing coach's coherence score and the HeartMath ratio (DESIGN §5 "Coherence").
+/// The breathing coach's coherence score and the HeartMath ratio (docs/engines.md, Coherence).
 public struct CoherenceConstants: EngineConstants {
     public static let spec = EngineSpec(name: "coherence", version: "1.0.0", constants: [
-        ConstantSpec("sample_hz", 4, unit: "Hz", range: 1...32, source: "DESIGN §5 Coherence: HR sampled at 4 Hz"),
-        ConstantSpec("min_samples", 32, unit: "samples", range: 8...100_000, source: "DESIGN §5 Coherence: at least 32 samples, else 0"),
-        ConstantSpec("window_seconds", 64, unit: "s", range: 16...3600, source: "DESIGN §5 Coherence: 64 s windows"),
-        ConstantSpec("step_seconds", 5, unit: "s", range: 1...3600, source: "DESIGN §3 coherence --step 5"),
+        ConstantSpec("sample_hz", 4, unit: "Hz", range: 1...32, source: "product specification: coherence from HR sampled at 4 Hz"),
+        ConstantSpec("min_samples", 32, unit: "samples", range: 8...100_000, source: "product specification: coherence needs at least 32 samples, else 0"),
+        ConstantSpec("window_seconds", 64, unit: "s", range: 16...3600, source: "product specification: coherence in 64 s windows"),
+        ConstantSpec("step_seconds", 5, unit: "s", range: 1...3600, source: "product specification: coherence windows every 5 s"),
         ConstantSpec("breathing_rate_per_min", 6, unit: "breaths/min", range: 2...30, source: "resonance breathing near 0.1 Hz (Lehrer & Gevirtz 2014)"),
-        ConstantSpec("breathing_band_bins", 1, unit: "bins", range: 0...10, source: "DESIGN §5 Coherence: power within ±1 bin of the breathing frequency"),
-        ConstantSpec("coach_band_low_hz", 0.04, unit: "Hz", range: 0...1, source: "DESIGN §5 Coherence: over power in 0.04–0.15 Hz"),
-        ConstantSpec("coach_band_high_hz", 0.15, unit: "Hz", range: 0...1, source: "DESIGN §5 Coherence: over power in 0.04–0.15 Hz"),
+        ConstantSpec("breathing_band_bins", 1, unit: "bins", range: 0...10, source: "product specification: coherence = power within ±1 bin of the breathing frequency"),
+        ConstantSpec("coach_band_low_hz", 0.04, unit: "Hz", range: 0...1, source: "product specification: breathing-band power over power in 0.04–0.15 Hz"),
+        ConstantSpec("coach_band_high_hz", 0.15, unit: "Hz", range: 0...1, source: "product specification: breathing-band power over power in 0.04–0.15 Hz"),
         ConstantSpec("heartmath_peak_low_hz", 0.04, unit: "Hz", range: 0...1, source: "McCraty et al. 2009: peak in 0.04–0.26 Hz"),
         ConstantSpec("heartmath_peak_high_hz", 0.26, unit: "Hz", range: 0...1, source: "McCraty et al. 2009: peak in 0.04–0.26 Hz"),
         ConstantSpec("heartmath_peak_width_hz", 0.030, unit: "Hz", range: 0.001...0.5, source: "McCraty et al. 2009: 0.030 Hz window around the peak"),
