@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ResonanceLab
 
-/// Flags every subcommand accepts.
+/// Flags every subcommand accepts (docs/methods.md, Pipeline).
 struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Constants JSON to use instead of the defaults (see `resonance constants show`).",
                                valueName: "file"))

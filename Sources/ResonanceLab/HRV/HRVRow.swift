@@ -1,5 +1,5 @@
 /// One row of `hrv.csv`: the indices of one subject over one window, or over the whole
-/// recording when the window bounds are nil (docs/formats.md).
+/// recording when the window bounds are nil (docs/tables.md, hrv.csv).
 public struct HRVRow: Sendable {
     public var subject: String
     public var windowStartMs: Int64?

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A workspace folder holding canonical tables and stage outputs (docs/formats.md).
+/// A workspace folder holding canonical tables and stage outputs (docs/tables.md, Workspace).
 public struct Workspace: Sendable {
     public let path: String
 

@@ -8,7 +8,7 @@ public struct SessionsOutput: Sendable {
 }
 
 /// Listening sessions and per-play physiology from the canonical tables
-/// (DESIGN §5 "Sessions"): a pure function of the tables and the constants.
+/// (docs/engines.md, Sessions): a pure function of the tables and the constants.
 public struct SessionsStage: Stage {
     public init() {}
 
