@@ -69,7 +69,7 @@ enum EMAEffects {
             if g == order.count || key[order[g]] / nc != k0 / nc {
                 let agg = listenerSong.state(s)
                 songAny[i].add(agg)
-                familiarity[i] += min(1, Double(agg.plays) / s.values["familiarity_full_plays"])
+                familiarity[i] += min(1, Double(agg.plays) / s.familiarityFullPlays)
                 listeners[i] += 1
                 perListener[k0 / nc / ns].append((i, agg))
                 listenerSong = EMAAggregate()

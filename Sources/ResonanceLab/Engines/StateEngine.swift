@@ -10,11 +10,11 @@ public struct StateEngine: Sendable {
         self.constants = constants
     }
 
-    private var c: EngineValues { constants.values }
+    private var c: StateConstants { constants }
 
     /// Arousal in [0, 1]; nil when the predicted maximum is not above resting HR.
     public func arousal(hrBpm: Double, restingHRBpm rest: Double, age: Double) -> Double? {
-        let max = c["max_hr_intercept"] - c["max_hr_age_slope"] * age
+        let max = c.maxHRIntercept - c.maxHRAgeSlope * age
         guard max > rest else { return nil }
         return clamp((hrBpm - rest) / (max - rest), 0...1)
     }
@@ -22,6 +22,6 @@ public struct StateEngine: Sendable {
     /// Momentary stress in [0, 1]; nil without a positive baseline.
     public func stress(hrvMs: Double, baselineHRVMs: Double) -> Double? {
         guard baselineHRVMs > 0 else { return nil }
-        return clamp(1 - c["hrv_stress_slope"] * hrvMs / baselineHRVMs, 0...1)
+        return clamp(1 - c.hrvStressSlope * hrvMs / baselineHRVMs, 0...1)
     }
 }

@@ -13,10 +13,10 @@ public struct SleepPeriod: Equatable, Sendable {
     /// (weights re-normalised), rather than scoring unstaged sleep as zero deep sleep.
     public func score(_ c: SessionConstants) -> Double {
         let hours = Double(asleepMs) / 3_600_000
-        let hoursTerm = min(1, hours / c.values["sleep_target_hours"])
+        let hoursTerm = min(1, hours / c.sleepTargetHours)
         guard let deepMs, asleepMs > 0 else { return hoursTerm }
-        let deepTerm = min(1, Double(deepMs) / Double(asleepMs) / c.values["deep_fraction_target"])
-        return hoursTerm * c.values["sleep_weight_hours"] + deepTerm * c.values["sleep_weight_deep"]
+        let deepTerm = min(1, Double(deepMs) / Double(asleepMs) / c.deepFractionTarget)
+        return hoursTerm * c.sleepWeightHours + deepTerm * c.sleepWeightDeep
     }
 }
 

@@ -16,10 +16,52 @@ public struct CoherenceConstants: EngineConstants {
         ConstantSpec("heartmath_total_high_hz", 0.4, unit: "Hz", range: 0...2, source: "McCraty et al. 2009: total power 0.0033–0.4 Hz"),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.coherence }
 
-    public var coachBand: (Double, Double) { (values["coach_band_low_hz"], values["coach_band_high_hz"]) }
-    public var heartMathPeakBand: (Double, Double) { (values["heartmath_peak_low_hz"], values["heartmath_peak_high_hz"]) }
-    public var heartMathTotalBand: (Double, Double) { (values["heartmath_total_low_hz"], values["heartmath_total_high_hz"]) }
+    /// `sample_hz`, Hz.
+    public let sampleHz: Double
+    /// `min_samples`, samples.
+    public let minSamples: Double
+    /// `window_seconds`, s.
+    public let windowSeconds: Double
+    /// `step_seconds`, s.
+    public let stepSeconds: Double
+    /// `breathing_rate_per_min`, breaths/min.
+    public let breathingRatePerMin: Double
+    /// `breathing_band_bins`, bins.
+    public let breathingBandBins: Double
+    /// `coach_band_low_hz`, Hz.
+    public let coachBandLowHz: Double
+    /// `coach_band_high_hz`, Hz.
+    public let coachBandHighHz: Double
+    /// `heartmath_peak_low_hz`, Hz.
+    public let heartMathPeakLowHz: Double
+    /// `heartmath_peak_high_hz`, Hz.
+    public let heartMathPeakHighHz: Double
+    /// `heartmath_peak_width_hz`, Hz.
+    public let heartMathPeakWidthHz: Double
+    /// `heartmath_total_low_hz`, Hz.
+    public let heartMathTotalLowHz: Double
+    /// `heartmath_total_high_hz`, Hz.
+    public let heartMathTotalHighHz: Double
+
+    public init(_ c: ConstantReader) throws {
+        sampleHz = try c["sample_hz"]
+        minSamples = try c["min_samples"]
+        windowSeconds = try c["window_seconds"]
+        stepSeconds = try c["step_seconds"]
+        breathingRatePerMin = try c["breathing_rate_per_min"]
+        breathingBandBins = try c["breathing_band_bins"]
+        coachBandLowHz = try c["coach_band_low_hz"]
+        coachBandHighHz = try c["coach_band_high_hz"]
+        heartMathPeakLowHz = try c["heartmath_peak_low_hz"]
+        heartMathPeakHighHz = try c["heartmath_peak_high_hz"]
+        heartMathPeakWidthHz = try c["heartmath_peak_width_hz"]
+        heartMathTotalLowHz = try c["heartmath_total_low_hz"]
+        heartMathTotalHighHz = try c["heartmath_total_high_hz"]
+    }
+
+    public var coachBand: (Double, Double) { (coachBandLowHz, coachBandHighHz) }
+    public var heartMathPeakBand: (Double, Double) { (heartMathPeakLowHz, heartMathPeakHighHz) }
+    public var heartMathTotalBand: (Double, Double) { (heartMathTotalLowHz, heartMathTotalHighHz) }
 }

@@ -20,6 +20,60 @@ public struct ImpactConstants: EngineConstants {
         ConstantSpec("mood_focus", 0.3, unit: "weight", range: 0...1, source: "product specification: moodLift"),
     ], weightGroups: [["mood_calm", "mood_energy", "mood_focus"]])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.impact }
+
+    /// `base`, score.
+    public let base: Double
+    /// `hrv_scale_ms`, ms.
+    public let hrvScaleMs: Double
+    /// `hr_scale_bpm`, bpm.
+    public let hrScaleBpm: Double
+    /// `early_skip_fraction`, fraction.
+    public let earlySkipFraction: Double
+    /// `skip_penalty_early`, score.
+    public let skipPenaltyEarly: Double
+    /// `skip_penalty_late`, score.
+    public let skipPenaltyLate: Double
+    /// `completion_center`, fraction.
+    public let completionCenter: Double
+    /// `completion_weight`, score.
+    public let completionWeight: Double
+    /// `calm_hrv`, score.
+    public let calmHRV: Double
+    /// `calm_hr`, score.
+    public let calmHR: Double
+    /// `energy_hr`, score.
+    public let energyHR: Double
+    /// `calm_hrv_only`, score.
+    public let calmHRVOnly: Double
+    /// `calm_hr_only`, score.
+    public let calmHROnly: Double
+    /// `energy_hr_only`, score.
+    public let energyHROnly: Double
+    /// `mood_calm`, weight.
+    public let moodCalm: Double
+    /// `mood_energy`, weight.
+    public let moodEnergy: Double
+    /// `mood_focus`, weight.
+    public let moodFocus: Double
+
+    public init(_ c: ConstantReader) throws {
+        base = try c["base"]
+        hrvScaleMs = try c["hrv_scale_ms"]
+        hrScaleBpm = try c["hr_scale_bpm"]
+        earlySkipFraction = try c["early_skip_fraction"]
+        skipPenaltyEarly = try c["skip_penalty_early"]
+        skipPenaltyLate = try c["skip_penalty_late"]
+        completionCenter = try c["completion_center"]
+        completionWeight = try c["completion_weight"]
+        calmHRV = try c["calm_hrv"]
+        calmHR = try c["calm_hr"]
+        energyHR = try c["energy_hr"]
+        calmHRVOnly = try c["calm_hrv_only"]
+        calmHROnly = try c["calm_hr_only"]
+        energyHROnly = try c["energy_hr_only"]
+        moodCalm = try c["mood_calm"]
+        moodEnergy = try c["mood_energy"]
+        moodFocus = try c["mood_focus"]
+    }
 }

@@ -36,6 +36,75 @@ public struct ReadinessConstants: EngineConstants {
         OrderRule(["moderate_from", "ready_from", "primed_from"]),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.readiness }
+
+    /// `sleep_target_hours`, h.
+    public let sleepTargetHours: Double
+    /// `sleep_sigma_hours`, h.
+    public let sleepSigmaHours: Double
+    /// `recovery_zero_bpm`, bpm.
+    public let recoveryZeroBpm: Double
+    /// `recovery_full_bpm`, bpm.
+    public let recoveryFullBpm: Double
+    /// `hrv_trend_days`, days.
+    public let hrvTrendDays: Double
+    /// `hrv_trend_min_days`, days.
+    public let hrvTrendMinDays: Double
+    /// `hrv_trend_points_per_10pct`, points.
+    public let hrvTrendPointsPer10Pct: Double
+    /// `activity_week_target_minutes`, min/week.
+    public let activityWeekTargetMinutes: Double
+    /// `activity_acute_days`, days.
+    public let activityAcuteDays: Double
+    /// `activity_chronic_days`, days.
+    public let activityChronicDays: Double
+    /// `activity_chronic_min_days`, days.
+    public let activityChronicMinDays: Double
+    /// `acwr_high`, ratio.
+    public let acwrHigh: Double
+    /// `acwr_zero`, ratio.
+    public let acwrZero: Double
+    /// `weight_sleep`, weight.
+    public let weightSleep: Double
+    /// `weight_recovery`, weight.
+    public let weightRecovery: Double
+    /// `weight_stress`, weight.
+    public let weightStress: Double
+    /// `weight_activity`, weight.
+    public let weightActivity: Double
+    /// `weight_hrv_trend`, weight.
+    public let weightHRVTrend: Double
+    /// `elevation_cap`, score.
+    public let elevationCap: Double
+    /// `primed_from`, score.
+    public let primedFrom: Double
+    /// `ready_from`, score.
+    public let readyFrom: Double
+    /// `moderate_from`, score.
+    public let moderateFrom: Double
+
+    public init(_ c: ConstantReader) throws {
+        sleepTargetHours = try c["sleep_target_hours"]
+        sleepSigmaHours = try c["sleep_sigma_hours"]
+        recoveryZeroBpm = try c["recovery_zero_bpm"]
+        recoveryFullBpm = try c["recovery_full_bpm"]
+        hrvTrendDays = try c["hrv_trend_days"]
+        hrvTrendMinDays = try c["hrv_trend_min_days"]
+        hrvTrendPointsPer10Pct = try c["hrv_trend_points_per_10pct"]
+        activityWeekTargetMinutes = try c["activity_week_target_minutes"]
+        activityAcuteDays = try c["activity_acute_days"]
+        activityChronicDays = try c["activity_chronic_days"]
+        activityChronicMinDays = try c["activity_chronic_min_days"]
+        acwrHigh = try c["acwr_high"]
+        acwrZero = try c["acwr_zero"]
+        weightSleep = try c["weight_sleep"]
+        weightRecovery = try c["weight_recovery"]
+        weightStress = try c["weight_stress"]
+        weightActivity = try c["weight_activity"]
+        weightHRVTrend = try c["weight_hrv_trend"]
+        elevationCap = try c["elevation_cap"]
+        primedFrom = try c["primed_from"]
+        readyFrom = try c["ready_from"]
+        moderateFrom = try c["moderate_from"]
+    }
 }

@@ -10,6 +10,30 @@ public struct SongEffectConstants: EngineConstants {
         ConstantSpec("familiarity_full_plays", 10, unit: "plays", range: 1...10000, source: "product specification: familiarity = min(1, plays/10)"),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.songEffect }
+
+    /// `ema_start`, score.
+    public let emaStart: Double
+    /// `alpha_early`, weight.
+    public let alphaEarly: Double
+    /// `alpha_late`, weight.
+    public let alphaLate: Double
+    /// `early_plays`, plays.
+    public let earlyPlays: Double
+    /// `confidence_full_plays`, plays.
+    public let confidenceFullPlays: Double
+    /// `no_biometrics_confidence_cap`, confidence.
+    public let noBiometricsConfidenceCap: Double
+    /// `familiarity_full_plays`, plays.
+    public let familiarityFullPlays: Double
+
+    public init(_ c: ConstantReader) throws {
+        emaStart = try c["ema_start"]
+        alphaEarly = try c["alpha_early"]
+        alphaLate = try c["alpha_late"]
+        earlyPlays = try c["early_plays"]
+        confidenceFullPlays = try c["confidence_full_plays"]
+        noBiometricsConfidenceCap = try c["no_biometrics_confidence_cap"]
+        familiarityFullPlays = try c["familiarity_full_plays"]
+    }
 }

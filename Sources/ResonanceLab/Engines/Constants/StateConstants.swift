@@ -7,6 +7,18 @@ public struct StateConstants: EngineConstants {
         ConstantSpec("hrv_stress_slope", 0.6, unit: "1/ratio", range: 0...10, source: "product specification: stress = clamp(1 − 0.6·HRV/baseline)"),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.state }
+
+    /// `max_hr_intercept`, bpm.
+    public let maxHRIntercept: Double
+    /// `max_hr_age_slope`, bpm/year.
+    public let maxHRAgeSlope: Double
+    /// `hrv_stress_slope`, 1/ratio.
+    public let hrvStressSlope: Double
+
+    public init(_ c: ConstantReader) throws {
+        maxHRIntercept = try c["max_hr_intercept"]
+        maxHRAgeSlope = try c["max_hr_age_slope"]
+        hrvStressSlope = try c["hrv_stress_slope"]
+    }
 }

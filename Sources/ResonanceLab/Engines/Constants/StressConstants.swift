@@ -37,6 +37,72 @@ public struct StressConstants: EngineConstants {
         OrderRule(["relaxed_below", "elevated_from"]),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.stress }
+
+    /// `baseline_days`, days.
+    public let baselineDays: Double
+    /// `min_baseline_days`, days.
+    public let minBaselineDays: Double
+    /// `rhr_score_at_baseline`, points.
+    public let rhrScoreAtBaseline: Double
+    /// `rhr_points_per_percent`, points/%.
+    public let rhrPointsPerPercent: Double
+    /// `hrv_score_at_baseline`, points.
+    public let hrvScoreAtBaseline: Double
+    /// `hrv_points_per_sd`, points/SD.
+    public let hrvPointsPerSD: Double
+    /// `cv_days`, days.
+    public let cvDays: Double
+    /// `cv_min_days`, days.
+    public let cvMinDays: Double
+    /// `cv_stable`, ratio.
+    public let cvStable: Double
+    /// `cv_unstable`, ratio.
+    public let cvUnstable: Double
+    /// `cv_score_stable`, points.
+    public let cvScoreStable: Double
+    /// `cv_score_unstable`, points.
+    public let cvScoreUnstable: Double
+    /// `weight_rhr`, weight.
+    public let weightRHR: Double
+    /// `weight_hrv`, weight.
+    public let weightHRV: Double
+    /// `weight_cv`, weight.
+    public let weightCV: Double
+    /// `weight_rhr_without_cv`, weight.
+    public let weightRHRWithoutCV: Double
+    /// `weight_hrv_without_cv`, weight.
+    public let weightHRVWithoutCV: Double
+    /// `sigmoid_slope`, 1/points.
+    public let sigmoidSlope: Double
+    /// `sigmoid_center`, points.
+    public let sigmoidCenter: Double
+    /// `relaxed_below`, score.
+    public let relaxedBelow: Double
+    /// `elevated_from`, score.
+    public let elevatedFrom: Double
+
+    public init(_ c: ConstantReader) throws {
+        baselineDays = try c["baseline_days"]
+        minBaselineDays = try c["min_baseline_days"]
+        rhrScoreAtBaseline = try c["rhr_score_at_baseline"]
+        rhrPointsPerPercent = try c["rhr_points_per_percent"]
+        hrvScoreAtBaseline = try c["hrv_score_at_baseline"]
+        hrvPointsPerSD = try c["hrv_points_per_sd"]
+        cvDays = try c["cv_days"]
+        cvMinDays = try c["cv_min_days"]
+        cvStable = try c["cv_stable"]
+        cvUnstable = try c["cv_unstable"]
+        cvScoreStable = try c["cv_score_stable"]
+        cvScoreUnstable = try c["cv_score_unstable"]
+        weightRHR = try c["weight_rhr"]
+        weightHRV = try c["weight_hrv"]
+        weightCV = try c["weight_cv"]
+        weightRHRWithoutCV = try c["weight_rhr_without_cv"]
+        weightHRVWithoutCV = try c["weight_hrv_without_cv"]
+        sigmoidSlope = try c["sigmoid_slope"]
+        sigmoidCenter = try c["sigmoid_center"]
+        relaxedBelow = try c["relaxed_below"]
+        elevatedFrom = try c["elevated_from"]
+    }
 }
