@@ -19,7 +19,7 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
         case let .unknownFormat(path, columns):
             let found = columns.isEmpty ? "none" : columns.map { "'\($0)'" }.joined(separator: ", ")
             let known = SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            return "\(path): unknown format (columns found: \(found); formats known: \(known))"
+            return "\(path): unknown format (columns found: \(found); formats known: \(known); or name the columns with --time-column and --bpm-column or --rr-column)"
         case let .badMetadata(path, line, column, message): return "\(path):\(line):\(column): \(message)"
         case let .nothingToImport(path): return "\(path): no file in a known format"
         case let .accounting(path, read, accepted, rejected):
