@@ -36,7 +36,8 @@ struct Resonance: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            let code = exitCode(for: error)
+            // Files that failed to import (the rest is in the workspace): exit code 3.
+            let code = error is ImportFailures ? ExitCode(3) : exitCode(for: error)
             if code == .success { exit(withError: error) }
             if !(error is ExitCode) {
                 let text = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -12,7 +12,7 @@ struct Run: ParsableCommand {
             The outputs are byte-identical to running the commands one by one; each subject's \
             R-R is read and cleaned once and shared by hrv and coherence. With --workspace \
             instead of sources, the stages after import run on an existing workspace (e.g. one \
-            from `resonance personas generate`).
+            from `resonance personas generate`), and the import options are not used.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -32,37 +32,24 @@ struct Run: ParsableCommand {
                                valueName: "dir"))
     var reportDir: String?
 
-    @Option(help: "Read every file in this format instead of detecting it.")
-    var format: SourceFormat?
-
-    @Option(help: ArgumentHelp("IANA time zone of timestamps without a zone, e.g. Europe/London. Default: UTC.", valueName: "zone"))
-    var tz: String?
-
-    @Option(help: ArgumentHelp("Subject id of single-person files. Default: the containing folder's name.", valueName: "id"))
-    var subject: String?
+    @OptionGroup var reading: ImportArguments
 
     func validate() throws {
         if let workspace {
             guard sources.isEmpty, out == nil else {
                 throw ValidationError("give either sources with --out, or --workspace, not both.")
             }
-            guard format == nil, tz == nil, subject == nil else {
-                throw ValidationError("--format, --tz and --subject apply to an import; --workspace skips it.")
-            }
             try WorkspaceFolder.requireExisting(workspace)
         } else {
             guard !sources.isEmpty, out != nil else { throw ValidationError("give sources with --out, or --workspace.") }
         }
-        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown IANA time zone '\(tz)'.") }
-        if let subject, subject.isEmpty { throw ValidationError("--subject must not be empty.") }
     }
 
     func run() throws {
         let path = workspace ?? out ?? ""
         var stages = Pipeline.stages(reportDir: reportDir)
         if workspace == nil {
-            stages.insert(ImportStage(sources: sources, format: format, timeZone: tz.flatMap(TimeZone.init(identifier:)),
-                                      subject: subject), at: 0)
+            stages.insert(reading.stage(sources: sources), at: 0)
         }
         try Pipeline.run(stages, on: Workspace(path: path), context: try global.context())
     }

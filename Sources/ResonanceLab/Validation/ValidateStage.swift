@@ -6,9 +6,11 @@ public struct ValidateStage: Stage {
     public var reportDir: String
     /// Dataset name in the report's title; nil takes the workspace folder's name.
     public var datasetName: String?
+    /// Windows of the stress scoring section.
+    public var stress: StressScoringOptions
 
-    public init(reportDir: String, datasetName: String? = nil) {
-        self.reportDir = reportDir; self.datasetName = datasetName
+    public init(reportDir: String, datasetName: String? = nil, stress: StressScoringOptions = .init()) {
+        self.reportDir = reportDir; self.datasetName = datasetName; self.stress = stress
     }
 
     public var name: String { "validate" }
@@ -21,7 +23,7 @@ public struct ValidateStage: Stage {
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let name = datasetName ?? ((ws.path as NSString).standardizingPath as NSString).lastPathComponent
-        let report = try ValidationReport.build(workspace: ws, name: name, analyses: ValidationReport.standardAnalyses,
+        let report = try ValidationReport.build(workspace: ws, name: name, analyses: ValidationReport.standardAnalyses(registry: context.registry, stress: stress, jobs: context.jobs),
                                                 registry: context.registry)
         let md = (reportDir as NSString).appendingPathComponent("validation.md")
         try AtomicFile.write(report.markdown, to: md)
