@@ -9,7 +9,8 @@ enum GenericCSV: FormatAdapter {
     ]
     static let bpmNames: Set<String> = ["bpm", "hr", "heart_rate", "heartrate", "pulse", "hr_bpm", "heart_rate_bpm"]
     static let rrNames: Set<String> = ["rr", "rri", "rr_interval", "ibi", "nn", "nn_interval", "interbeat_interval"]
-    static let subjectNames: Set<String> = ["subject", "subject_id", "participant", "participant_id", "user", "id"]
+    /// A bare `id` column is a row id far more often than a person, so it is not one.
+    static let subjectNames: Set<String> = ["subject", "subject_id", "participant", "participant_id", "user"]
 
     struct Columns {
         var time: Int
@@ -35,11 +36,32 @@ enum GenericCSV: FormatAdapter {
         }
     }
 
+    /// The first header column that repeats an earlier one — the same name, or a
+    /// second time, heart-rate, RR or subject column (`hr` after `bpm`) — as an error
+    /// naming both, since which of the two holds the data would be a guess.
+    static func repeatedColumn(_ header: [String], path: String) -> ImportError? {
+        let roles: [(String, Set<String>)] = [
+            ("time", timeNames), ("heart rate", bpmNames), ("rr", rrNames), ("subject", subjectNames),
+        ]
+        var seen: [String: Int] = [:]
+        for (i, name) in header.enumerated() {
+            let base = ColumnName.baseAndUnit(name).base
+            let key = roles.first { $0.1.contains(base) }.map { "the \($0.0) column" } ?? "column '\(base)'"
+            if let first = seen[key] {
+                return .badMetadata(path: path, line: 1, column: i + 1,
+                                    message: "'\(name)' repeats \(key) '\(header[first])' (column \(first + 1))")
+            }
+            seen[key] = i
+        }
+        return nil
+    }
+
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         let head = try CSVPeek.records(path: input.path, count: 101)
         guard let header = head.first, let columns = Columns(header: header) else {
             throw ImportError.unknownFormat(path: input.path, columns: head.first ?? [])
         }
+        if let error = repeatedColumn(header, path: input.display) { throw error }
         let file = input.file
         let unix: TimeFieldParser.UnixUnit
         switch columns.timeUnit {
@@ -65,6 +87,10 @@ enum GenericCSV: FormatAdapter {
         var lastSubject = defaultSubject
         let times = input.times
         let rows = try input.forEachRow(headerLines: 1) { record in
+            guard record.count <= header.count else {
+                return try sink.reject(file, record, column: header.count + 1,
+                                       reason: "\(record.count) fields but the header names \(header.count)")
+            }
             var subject = defaultSubject
             if let s = columns.subject {
                 guard s < record.count, !record.bytes(s).isEmpty else {

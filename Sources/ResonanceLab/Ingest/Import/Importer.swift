@@ -28,15 +28,20 @@ public enum Importer {
         let layout = DatasetLayout(forcedFormat: options.format, subject: options.subject, progress: options.progress)
         var planned: [PlannedFile] = []
         for source in sources { planned += try layout.plan(source) }
+        for name in TemporaryFiles.removeLeftovers(in: workspace.path) {
+            options.progress("removed \(workspace.file(name)): temporary file of an interrupted run")
+        }
         let sink = try ImportSink(workspace: workspace)
         let local = options.timeZone.map(LocalTime.init(zone:))
         for plan in planned {
+            let warningsBefore = sink.warnings.count
             let file = sink.beginSource(path: plan.path, display: plan.display, format: plan.format)
             let input = SourceInput(path: plan.path, display: plan.display, subject: plan.subject ?? "",
                                     group: plan.group, file: file, times: TimeFieldParser(local: local))
             try adapter(plan.format).read(input, into: sink)
             let s = sink.sources[Int(file)]
             options.progress("\(plan.display): \(plan.format.rawValue), \(s.rowsRead) rows, \(s.rejected) rejected")
+            for warning in sink.warnings[warningsBefore...] { options.progress("warning: " + warning) }
         }
         let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry)
         try sink.commit(manifest)
