@@ -11,6 +11,27 @@ public struct MixedModelConstants: EngineConstants {
         ConstantSpec("ci_z", 1.959963984540054, unit: "z", range: 0.1...10, source: "normal quantile of the 95 % interval"),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.mixedModel }
+
+    /// `onset_time_constant_s`, s.
+    public let onsetTimeConstantS: Double
+    /// `release_time_constant_s`, s.
+    public let releaseTimeConstantS: Double
+    /// `max_iterations`, iterations.
+    public let maxIterations: Double
+    /// `tolerance`, relative.
+    public let tolerance: Double
+    /// `min_cell_plays`, plays.
+    public let minCellPlays: Double
+    /// `ci_z`, z.
+    public let ciZ: Double
+
+    public init(_ c: ConstantReader) throws {
+        onsetTimeConstantS = try c["onset_time_constant_s"]
+        releaseTimeConstantS = try c["release_time_constant_s"]
+        maxIterations = try c["max_iterations"]
+        tolerance = try c["tolerance"]
+        minCellPlays = try c["min_cell_plays"]
+        ciZ = try c["ci_z"]
+    }
 }

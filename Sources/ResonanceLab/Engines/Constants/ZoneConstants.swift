@@ -14,6 +14,33 @@ public struct ZoneConstants: EngineConstants {
         OrderRule(["zone1_from", "zone2_from", "zone3_from", "zone4_from", "zone5_from", "zone5_to"], strict: true),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.zones }
+
+    /// `max_hr_intercept`, bpm.
+    public let maxHRIntercept: Double
+    /// `max_hr_age_slope`, bpm/year.
+    public let maxHRAgeSlope: Double
+    /// `zone1_from`, fraction of HRR.
+    public let zone1From: Double
+    /// `zone2_from`, fraction of HRR.
+    public let zone2From: Double
+    /// `zone3_from`, fraction of HRR.
+    public let zone3From: Double
+    /// `zone4_from`, fraction of HRR.
+    public let zone4From: Double
+    /// `zone5_from`, fraction of HRR.
+    public let zone5From: Double
+    /// `zone5_to`, fraction of HRR.
+    public let zone5To: Double
+
+    public init(_ c: ConstantReader) throws {
+        maxHRIntercept = try c["max_hr_intercept"]
+        maxHRAgeSlope = try c["max_hr_age_slope"]
+        zone1From = try c["zone1_from"]
+        zone2From = try c["zone2_from"]
+        zone3From = try c["zone3_from"]
+        zone4From = try c["zone4_from"]
+        zone5From = try c["zone5_from"]
+        zone5To = try c["zone5_to"]
+    }
 }
