@@ -57,12 +57,14 @@ enum FuzzTarget: String, CaseIterable {
 /// invariant fails.
 struct FuzzRunner {
     let target: FuzzTarget
-    /// Private scratch folder on tmpfs when available (inputs and workspaces).
+    /// Private scratch folder (inputs and workspaces): `$FUZZ_SCRATCH`, else one on
+    /// tmpfs when available.
     let scratch: String
 
     init(target: FuzzTarget) {
         self.target = target
-        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let base = ProcessInfo.processInfo.environment["FUZZ_SCRATCH"]
+            ?? (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory())
         scratch = (base as NSString).appendingPathComponent("resonance-fuzz-\(target.rawValue)-\(getpid())")
         try? FileManager.default.createDirectory(atPath: scratch + "/in", withIntermediateDirectories: true)
     }
@@ -122,9 +124,9 @@ struct FuzzRunner {
         let path = write(data, name: "constants.json")
         guard let registry = try? ConstantsRegistry(contentsOf: path) else { return }
         for spec in ConstantsRegistry.specs {
-            let values = registry.values(spec.name)
+            let values = registry.values(of: spec.name)
             for c in spec.constants {
-                precondition(c.range.contains(values[c.name]), "\(spec.name).\(c.name) outside its range")
+                precondition(values[c.name].map(c.range.contains) == true, "\(spec.name).\(c.name) outside its range")
             }
         }
     }

@@ -72,7 +72,7 @@ final class ImportSink {
     func endSource(_ input: SourceInput, rowsRead: Int) throws {
         let file = input.file
         if let zone = input.times.zoneNote() { note(file, zone) }
-        let newSubjects = subjects.count - subjectsBefore
+        let newSubjects = subjects[subjectsBefore...].lazy.filter { $0.firstMs != nil }.count
         if newSubjects >= ImportSink.rowIDSubjects, newSubjects * 2 > rowsRead {
             let warning = "\(newSubjects) subjects in \(rowsRead) rows: the subject column looks like a row id "
                 + "(each subject is held in memory until the import ends)"
