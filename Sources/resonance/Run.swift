@@ -12,7 +12,8 @@ struct Run: ParsableCommand {
             The outputs are byte-identical to running the commands one by one; each subject's \
             R-R is read and cleaned once and shared by hrv and coherence. With --workspace \
             instead of sources, the stages after import run on an existing workspace (e.g. one \
-            from `resonance personas generate`), and the import options are not used.
+            from `resonance personas generate`); of the import options only --tz applies there, \
+            as the listeners' zone for sessions.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -47,7 +48,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let path = workspace ?? out ?? ""
-        var stages = Pipeline.stages(reportDir: reportDir)
+        var stages = Pipeline.stages(reportDir: reportDir, timeZone: reading.tz.flatMap(TimeZone.init(identifier:)))
         if workspace == nil {
             stages.insert(reading.stage(sources: sources), at: 0)
         }

@@ -1,10 +1,13 @@
+import Foundation
+
 /// The pipeline order, in one place: import, then each stage reading what the
 /// earlier ones wrote. `resonance run` executes it; `make validate` calls `run`.
 public enum Pipeline {
     /// Every stage after import, in order, with its default settings (the constants in
-    /// force decide the rest). `reportDir` adds `validate` at the end.
-    public static func stages(reportDir: String?, datasetName: String? = nil) -> [any Stage] {
-        var stages: [any Stage] = [HRVStage(), CoherenceStage(), SessionsStage(), EffectsStage(), DailyStage()]
+    /// force decide the rest). `timeZone` is the listener's for sessions (plays without a UTC
+    /// offset); `reportDir` adds `validate` at the end.
+    public static func stages(reportDir: String?, datasetName: String? = nil, timeZone: TimeZone? = nil) -> [any Stage] {
+        var stages: [any Stage] = [HRVStage(), CoherenceStage(), SessionsStage(timeZone: timeZone), EffectsStage(), DailyStage()]
         if let reportDir { stages.append(ValidateStage(reportDir: reportDir, datasetName: datasetName)) }
         return stages
     }
