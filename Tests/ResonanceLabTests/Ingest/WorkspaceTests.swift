@@ -40,7 +40,7 @@ final class BoundedFieldTests: XCTestCase {
     func testAbsurdDurationAndFractionalCountAreErrorsWithLineAndColumn() throws {
         let ws = Workspace(path: try makeTempDir())
         try writeFixture(Play.header.joined(separator: ",") + "\n"
-            + "u,p1,s1,T,A,,,2026-01-05T10:00:00.000Z,,1e300,,NATURAL_END_OF_TRACK,false\n", to: ws.file("plays.csv"))
+            + "u,p1,s1,T,A,,,2026-01-05T10:00:00.000Z,,1e300,,NATURAL_END_OF_TRACK,false,\n", to: ws.file("plays.csv"))
         XCTAssertThrowsError(try ws.read(Play.self)) { error in
             XCTAssertEqual("\(error)", "\(ws.file("plays.csv")):2:10: 'media_duration_s' = 1e+300 is outside 0.0…604800.0")
         }
