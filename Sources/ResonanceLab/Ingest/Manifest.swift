@@ -1,6 +1,6 @@
 import Foundation
 
-/// `manifest.json` of an imported workspace (DESIGN §4): what was read, from where,
+/// `manifest.json` of an imported workspace (docs/tables.md, manifest.json): what was read, from where,
 /// how each file was interpreted, and the accounting of every row.
 public struct Manifest: Codable, Equatable, Sendable {
     public var toolkitVersion: String
@@ -52,6 +52,12 @@ public struct SourceFile: Codable, Equatable, Sendable {
     public var duplicates: Int
     /// How values were interpreted, e.g. "rr unit: seconds (from values' magnitude)".
     public var notes: [String]
+    /// R-R files: which beat the timestamps mark — `end` (the closing beat, as in
+    /// rr.csv), `start` (moved to the closing beat on import) or `clock ignored`.
+    public var rrStamp: String?
+    /// Why the file could not be read; its rows before the failure stay imported
+    /// and counted.
+    public var failure: String?
 
     public init(path: String, sha256: String, format: String, rowsRead: Int = 0, accepted: Int = 0,
                 rejected: Int = 0, duplicates: Int = 0, notes: [String] = []) {
