@@ -1,6 +1,6 @@
 # ---- tests -----------------------------------------------------------------
-# `make test` runs, in order: the unit and command-line tests (swift-test, which runs
-# the CLI tests against the release build), the slow simulations, the recipe test of
+# `make test` runs the unit and command-line tests first (swift-test, which runs the
+# CLI tests against the release build), then the slow simulations, the recipe test of
 # `make deps` and the cross-checks against the Python peers. Every runner prints one
 # `Test Case '…' passed|failed` line per test, which .ci/run counts.
 SIMULATION_TESTS := ResonanceLabSimulationTests
