@@ -39,6 +39,7 @@ public struct SessionConstants: EngineConstants {
         ["score_weight_skip", "score_weight_hrv", "score_weight_listen", "score_weight_sleep"],
     ], orderRules: [
         OrderRule(["morning_start_hour", "commute_am_start_hour", "work_start_hour", "commute_pm_start_hour", "relaxation_start_hour", "presleep_start_hour"]),
+        OrderRule(["rr_min_ms", "rr_max_ms"], strict: true),
     ])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.sessions }
