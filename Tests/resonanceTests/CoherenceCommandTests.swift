@@ -22,11 +22,13 @@ final class CoherenceCommandTests: XCTestCase {
 
     func testBadArgumentsAreUsageErrors() throws {
         let ws = try makeTempDir()
-        let range = "--window must be 16–3600 s and --step 1–3600 s (the coherence engine's ranges)."
         assertUsageError(try resonance("coherence", ws + "/absent"), "\(ws)/absent: no such workspace folder")
-        assertUsageError(try resonance("coherence", ws, "--window", "15"), range)
-        assertUsageError(try resonance("coherence", ws, "--step", "0"), range)
-        assertUsageError(try resonance("coherence", ws, "--breathing-rate", "0"), "--breathing-rate must be positive.")
+        assertUsageError(try resonance("coherence", ws, "--window", "15"),
+                         "--window must be 16–3600 s (the range of coherence.window_seconds), got 15.")
+        assertUsageError(try resonance("coherence", ws, "--step", "0"),
+                         "--step must be 1–3600 s (the range of coherence.step_seconds), got 0.")
+        assertUsageError(try resonance("coherence", ws, "--breathing-rate", "0"),
+                         "--breathing-rate must be 2–30 breaths/min (the range of coherence.breathing_rate_per_min), got 0.")
         assertUsageError(try resonance("coherence", ws, "--artifacts", "magic"),
                          "The value 'magic' is invalid for '--artifacts <artifacts>'")
     }
