@@ -24,6 +24,7 @@ final class ImportSink {
     /// Encoded subject fields, back to back: rows copy from here without retaining.
     private var subjectFields: [UInt8] = []
     private var line: [UInt8] = []
+    private var spans = SeriesSpans()
     private var timestamps = LineEncoder.TimestampCache()
     private let digests = FileDigests()
 
@@ -49,8 +50,8 @@ final class ImportSink {
 
     /// Registers a source file (its SHA-256 is computed in the background) and
     /// returns its index.
-    func beginSource(path: String, display: String, format: SourceFormat) -> Int32 {
-        sources.append(SourceFile(path: display, sha256: "", format: format.rawValue))
+    func beginSource(path: String, display: String, format: String) -> Int32 {
+        sources.append(SourceFile(path: display, sha256: "", format: format))
         digests.start(sources.count - 1, path: path)
         return Int32(sources.count - 1)
     }
@@ -69,6 +70,19 @@ final class ImportSink {
             throw ImportError.accounting(path: s.path, read: rowsRead, accepted: s.accepted, rejected: s.rejected)
         }
         sources[Int(file)].rowsRead = rowsRead
+    }
+
+    /// Records a file that could not be read: its rows so far stay counted, so
+    /// rows read = accepted + rejected still holds.
+    func fail(_ file: Int32, reason: String) {
+        let i = Int(file)
+        sources[i].failure = reason
+        sources[i].rowsRead = sources[i].accepted + sources[i].rejected
+    }
+
+    func setRRStamp(_ file: Int32, _ clock: RRClock) {
+        sources[Int(file)].rrStamp = clock.convention.rawValue
+        note(file, clock.note)
     }
 
     func subject(_ name: String, group: String? = nil) -> Int {
@@ -145,6 +159,7 @@ final class ImportSink {
     /// `subject,timestamp,value,source` rows (hr, rr, hrv_samples).
     private func measurement(_ table: SortedTableWriter, subject: Int, ms: Int64, value: Double,
                              source: String, file: Int32) throws {
+        spans.add(table: ObjectIdentifier(table), subject: subject, file: file, ms: ms)
         startRow(subject, ms)
         line.append(44); timestamps.append(ms, to: &line)
         line.append(44); LineEncoder.appendNumber(value, to: &line)
@@ -190,6 +205,12 @@ final class ImportSink {
         for table in tables {
             try table.finish()
             for (file, count) in table.duplicates { sources[Int(file)].duplicates += count }
+        }
+        for (name, table) in [("heart rate", hr), ("R-R intervals", rr)] {
+            if let clash = spans.firstOverlap(table: ObjectIdentifier(table), duplicates: table.duplicates) {
+                throw ImportError.overlap(subject: subjects[clash.subject].name, table: name,
+                                          first: sources[Int(clash.first)].path, second: sources[Int(clash.second)].path)
+            }
         }
         let used = subjects.filter { $0.firstMs != nil }
             .sorted { subjectFields[$0.field].lexicographicallyPrecedes(subjectFields[$1.field]) }
