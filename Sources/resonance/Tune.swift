@@ -23,10 +23,13 @@ struct Tune: ParsableCommand {
             The output has the shape `constants show` prints, with the engine's minor version raised and a \
             `tuning` object: input digests, subjects per fold, seed, budget, objective, and the default vs \
             tuned held-out objective per fold with mean and bootstrap 95 % CI. When the tuned constants do \
-            not beat the defaults on held-out folds, nothing is written unless --force. The same inputs and \
-            seed give a byte-identical file.
+            not beat the defaults on held-out folds, nothing is written unless --force and the exit code \
+            is 3. The same inputs and seed give a byte-identical file.
             """
     )
+
+    /// Exit code when the tuned constants do not beat the defaults and nothing is written.
+    static let notBetterExitCode: Int32 = 3
 
     @OptionGroup var global: GlobalOptions
 
@@ -72,7 +75,7 @@ struct Tune: ParsableCommand {
     }
 
     func run() throws {
-        try CommandError.oneLine {
+        let written = try CommandError.oneLine { () -> Bool in
             let registry = try global.registry()
             let tuner = try StressTuner(registry: registry, objective: TuningObjective(rawValue: objective) ?? .auc,
                                         cv: CrossValidation(argument: cv) ?? .loso, budget: budget, seed: seed)
@@ -94,12 +97,16 @@ struct Tune: ParsableCommand {
                                        tuningReport.overfitExcess))
             }
             guard tuningReport.beatsDefaults || force else {
-                throw TuningError(message: String(format: "tuned constants do not beat the defaults on held-out folds (mean improvement %.4f); "
-                    + "nothing written to %@ (use --force to write them anyway)", gain.mean, out))
+                FileHandle.standardError.write(Data(("tune: tuned constants do not beat the defaults on held-out folds "
+                    + "(mean improvement \(String(format: "%.4f", gain.mean))); nothing written to \(out) "
+                    + "(use --force to write them anyway)\n").utf8))
+                return false
             }
             try AtomicFile.write(try tuningReport.constantsJSON(), to: out)
-            global.progress(String(format: "tune: held-out %@ improvement %.4f (95 %% CI %.4f–%.4f); wrote %@",
-                                   objective, gain.mean, gain.ci.0, gain.ci.1, out))
+            global.progress("tune: held-out \(objective) improvement "
+                + String(format: "%.4f (95 %% CI %.4f–%.4f)", gain.mean, gain.ci.0, gain.ci.1) + "; wrote \(out)")
+            return true
         }
+        if !written { throw ExitCode(Self.notBetterExitCode) }
     }
 }
