@@ -20,7 +20,8 @@ enum GenericCSV: FormatAdapter {
     ]
     static let bpmNames: Set<String> = ["bpm", "hr", "heart_rate", "heartrate", "pulse", "hr_bpm", "heart_rate_bpm"]
     static let rrNames: Set<String> = ["rr", "rri", "rr_interval", "ibi", "nn", "nn_interval", "interbeat_interval"]
-    static let subjectNames: Set<String> = ["subject", "subject_id", "participant", "participant_id", "user", "id"]
+    /// A bare `id` column is a row id far more often than a person, so it is not one.
+    static let subjectNames: Set<String> = ["subject", "subject_id", "participant", "participant_id", "user"]
 
     struct Columns {
         var time: Int
@@ -51,6 +52,28 @@ enum GenericCSV: FormatAdapter {
         }
     }
 
+    /// The first header column that repeats an earlier one — the same name, or a
+    /// second time, heart-rate, RR or subject column (`hr` after `bpm`) — as an error
+    /// naming both, since which of the two holds the data would be a guess. A role
+    /// whose column is named by an option (`--bpm-column`) is no guess.
+    static func repeatedColumn(_ header: [String], mapping: ColumnMapping, path: String) -> ImportError? {
+        let roles: [(String, Set<String>)] = [
+            ("time", mapping.time == nil ? timeNames : []), ("heart rate", mapping.bpm == nil ? bpmNames : []),
+            ("rr", mapping.rr == nil ? rrNames : []), ("subject", mapping.subject == nil ? subjectNames : []),
+        ]
+        var seen: [String: Int] = [:]
+        for (i, name) in header.enumerated() {
+            let base = ColumnName.baseAndUnit(name).base
+            let key = roles.first { $0.1.contains(base) }.map { "the \($0.0) column" } ?? "column '\(base)'"
+            if let first = seen[key] {
+                return .badMetadata(path: path, line: 1, column: i + 1,
+                                    message: "'\(name)' repeats \(key) '\(header[first])' (column \(first + 1))")
+            }
+            seen[key] = i
+        }
+        return nil
+    }
+
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         let mapping = input.settings.mapping
         let head = try CSVPeek.records(path: input.path, count: 101, delimiter: input.delimiter)
@@ -65,6 +88,7 @@ enum GenericCSV: FormatAdapter {
         guard let columns = Columns(header: header, mapping: mapping) else {
             throw ImportError.unknownFormat(path: input.path, columns: header)
         }
+        if let error = repeatedColumn(header, mapping: mapping, path: input.display) { throw error }
         let file = input.file
         let clockless = input.format == .kubiosRR
         let unix: TimeFieldParser.UnixUnit
@@ -116,6 +140,10 @@ enum GenericCSV: FormatAdapter {
         var lastSubjectBytes: [UInt8] = []
         var lastSubject = defaultSubject
         let rows = try input.forEachRow(headerLines: 1) { record in
+            guard record.count <= header.count else {
+                return try sink.reject(file, record, column: header.count + 1,
+                                       reason: "\(record.count) fields but the header names \(header.count)")
+            }
             var subject = defaultSubject
             if let s = columns.subject {
                 guard s < record.count, !record.bytes(s).isEmpty else {

@@ -46,6 +46,11 @@ enum PhysioNetRR: FormatAdapter {
             guard record.count == 1, let value = record.double(0) else {
                 return try sink.reject(file, record, column: 1, reason: "unparsable rr")
             }
+            // A beat cannot come before the previous one: a value ≤ 0 is rejected
+            // without moving the clock back.
+            guard value > 0 else {
+                return try sink.reject(file, record, column: 1, reason: "rr not positive")
+            }
             // An absurd value (e.g. 1e20) is rejected without advancing the clock.
             guard let ms = Timestamp.instant(ms: elapsedMs + value * scale) else {
                 return try sink.reject(file, record, column: 1, reason: "time outside years 0000–9999")

@@ -45,6 +45,10 @@ struct DatasetLayout {
         }
         let name = (argument as NSString).lastPathComponent
         guard isDir.boolValue else {
+            var info = stat()
+            guard stat(argument, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                throw CSVError.cannotOpen(path: argument, reason: "not a regular file")
+            }
             let parent = parentName(argument)
             guard let file = try planFile(argument, display: join(parent, name), folderSubject: parent,
                                           group: nil, inFolder: false) else { return [] }
@@ -106,7 +110,10 @@ struct DatasetLayout {
         return plan
     }
 
-    /// Visible regular files and folders of `dir`, each sorted by byte order.
+    /// Visible regular files and folders of `dir`, each sorted by byte order. A
+    /// temporary file (`*.tmp`, e.g. a table an interrupted run was writing) is never
+    /// data, and a FIFO, socket or device is never read: both are skipped with a
+    /// progress line.
     private func entries(_ dir: String) throws -> (files: [String], folders: [String]) {
         let names: [String]
         do {
@@ -116,8 +123,15 @@ struct DatasetLayout {
         }
         var files: [String] = [], folders: [String] = []
         for n in names where !n.hasPrefix(".") {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: join(dir, n), isDirectory: &isDir), isDir.boolValue { folders.append(n) } else { files.append(n) }
+            var info = stat()
+            guard stat(join(dir, n), &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: folders.append(n)
+            case S_IFREG where n.hasSuffix(".tmp"):
+                progress("skipped \(join(dir, n)): temporary file, not data")
+            case S_IFREG: files.append(n)
+            default: progress("skipped \(join(dir, n)): not a regular file")
+            }
         }
         let byBytes: (String, String) -> Bool = { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         return (files.sorted(by: byBytes), folders.sorted(by: byBytes))

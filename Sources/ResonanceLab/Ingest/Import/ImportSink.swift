@@ -27,6 +27,13 @@ final class ImportSink {
     private var spans = SeriesSpans()
     private var timestamps = LineEncoder.TimestampCache()
     private let digests = FileDigests()
+    /// Subjects known when the current source began.
+    private var subjectsBefore = 0
+    /// A source that brings at least this many new subjects, more than one for every
+    /// two of its rows, is warned about: such a column is a row id, not a subject.
+    static let rowIDSubjects = 1000
+    /// Warnings for stderr, one line each (also among the source's manifest notes).
+    private(set) var warnings: [String] = []
 
     init(workspace: Workspace) throws {
         self.workspace = workspace
@@ -51,6 +58,7 @@ final class ImportSink {
     /// Registers a source file (its SHA-256 is computed in the background) and
     /// returns its index.
     func beginSource(path: String, display: String, format: String) -> Int32 {
+        subjectsBefore = subjects.count
         sources.append(SourceFile(path: display, sha256: "", format: format))
         digests.start(sources.count - 1, path: path)
         return Int32(sources.count - 1)
@@ -65,6 +73,13 @@ final class ImportSink {
     func endSource(_ input: SourceInput, rowsRead: Int) throws {
         let file = input.file
         if let zone = input.times.zoneNote() { note(file, zone) }
+        let newSubjects = subjects[subjectsBefore...].lazy.filter { $0.firstMs != nil }.count
+        if newSubjects >= ImportSink.rowIDSubjects, newSubjects * 2 > rowsRead {
+            let warning = "\(newSubjects) subjects in \(rowsRead) rows: the subject column looks like a row id "
+                + "(each subject is held in memory until the import ends)"
+            note(file, warning)
+            warnings.append("\(sources[Int(file)].path): \(warning)")
+        }
         let s = sources[Int(file)]
         guard rowsRead == s.accepted + s.rejected else {
             throw ImportError.accounting(path: s.path, read: rowsRead, accepted: s.accepted, rejected: s.rejected)
@@ -109,8 +124,22 @@ final class ImportSink {
     func reject(_ file: Int32, line: Int, column: Int, reason: String, raw: String) throws {
         sources[Int(file)].rejected += 1
         rejects.field(sources[Int(file)].path); rejects.field(line); rejects.field(column)
-        rejects.field(reason); rejects.field(raw)
+        rejects.field(reason); rejects.field(ImportSink.excerpt(raw))
         try rejects.endRow()
+    }
+
+    /// Longest raw text copied into `rejects.csv`, in bytes.
+    static let rejectExcerptBytes = 200
+
+    /// `raw` itself when short; else its first `rejectExcerptBytes` bytes (cut back to a
+    /// whole UTF-8 character) and the original length, so that a huge bad field cannot
+    /// blow up `rejects.csv`: `ab… [123456 bytes]`.
+    static func excerpt(_ raw: String) -> String {
+        let utf8 = Array(raw.utf8)
+        guard utf8.count > rejectExcerptBytes else { return raw }
+        var end = rejectExcerptBytes
+        while end > 0, utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: utf8[..<end], as: UTF8.self) + "… [\(utf8.count) bytes]"
     }
 
     func reject(_ file: Int32, _ record: CSVRecord, column: Int, reason: String) throws {
@@ -153,6 +182,7 @@ final class ImportSink {
         line.append(44); if let v = play.playedS { LineEncoder.appendNumber(v, to: &line) }
         line.append(44); LineEncoder.appendField(play.endReason, to: &line)
         line.append(44); line.append(contentsOf: (play.skipped ? "true" : "false").utf8)
+        line.append(44); if let offset = play.utcOffsetMin { line.append(contentsOf: Play.offsetText(offset).utf8) }
         try plays.add(line, file: file)
     }
 

@@ -44,10 +44,14 @@ public enum Importer {
                                    progress: options.progress)
         var planned: [PlannedFile] = []
         for source in sources { planned += try layout.plan(source) }
+        for name in TemporaryFiles.removeLeftovers(in: workspace.path) {
+            options.progress("removed \(workspace.file(name)): temporary file of an interrupted run")
+        }
         let sink = try ImportSink(workspace: workspace)
         let local = options.timeZone.map(LocalTime.init(zone:))
         let settings = ReadSettings(rrStamp: options.rrStamp, startMs: options.startMs, mapping: options.columns)
         for plan in planned {
+            let warningsBefore = sink.warnings.count
             let file = sink.beginSource(path: plan.path, display: plan.display, format: plan.format?.rawValue ?? "unknown")
             guard let format = plan.format, plan.failure == nil else {
                 sink.fail(file, reason: plan.failure ?? "unreadable")
@@ -66,6 +70,7 @@ public enum Importer {
             }
             let s = sink.sources[Int(file)]
             options.progress("\(plan.display): \(format.rawValue), \(s.rowsRead) rows, \(s.rejected) rejected")
+            for warning in sink.warnings[warningsBefore...] { options.warning(warning) }
         }
         let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry)
         try sink.commit(manifest)

@@ -61,7 +61,11 @@ final class TimeFieldParser {
             guard let (ms, hasZone) = canonicalISO(bytes) ?? Timestamp.parseISO(bytes: bytes) else { return nil }
             if hasZone { return ms }
             sawNaive = true
-            return local?.utc(fromLocal: ms) ?? ms
+            guard let local else { return ms }
+            // A wall-clock time near either end of the years 0000–9999 can leave them
+            // after the zone's offset is applied; such a row is rejected.
+            let utc = local.utc(fromLocal: ms)
+            return Timestamp.representable.contains(utc) ? utc : nil
         }
         guard let value = record.double(i) else { return nil }
         let ms: Double
