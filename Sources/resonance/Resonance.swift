@@ -24,6 +24,7 @@ struct Resonance: ParsableCommand {
             Effects.self,
             Daily.self,
             Validate.self,
+            Tune.self,
             Constants.self,
             Personas.self,
         ]

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 final class PipelineTests: XCTestCase {
     /// The synthetic sample in the repository (`datasets/sample`).
