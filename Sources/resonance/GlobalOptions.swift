@@ -8,8 +8,7 @@ struct GlobalOptions: ParsableArguments {
                                valueName: "file"))
     var constants: String?
 
-    @Option(help: ArgumentHelp("Worker threads for per-subject work; outputs are identical for any value. Default: the number of cores.",
-                               valueName: "n"))
+    @Option(help: "Worker threads for per-subject work; outputs are identical for any value. Default: the number of cores.")
     var jobs: Int?
 
     @Flag(help: "Print no progress on stderr.")

@@ -12,7 +12,7 @@ final class CoherenceCommandTests: XCTestCase {
     /// S01 is scored from its R-R intervals, S02 (heart rate only) from hr.csv.
     func testScoresBothSampleSubjects() throws {
         let ws = try importSample(into: try makeTempDir())
-        let run = try resonance("coherence", ws)
+        let run = try resonance("coherence", ws, "--progress")
         XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         XCTAssertEqual(run.stdout, "")
         XCTAssertTrue(run.stderr.contains("coherence: 1 subject(s) from RR, 1 from HR"), run.stderr)

@@ -13,7 +13,7 @@ final class DeterminismTests: XCTestCase {
     private func pipeline(in dir: String, jobs: Int, first: [String],
                           file: StaticString = #filePath, line: UInt = #line) throws -> [String: Data] {
         let j = ["--jobs", String(jobs), "--quiet"]
-        for command in [first] + Self.stages.map({ [$0, "ws"] }) + [["validate", "ws", "--out", "report"]] {
+        for command in [first] + Self.stages.map({ [$0, "ws"] }) + [["validate", "ws", "--report-dir", "report"]] {
             let run = try resonance(command + j, in: dir)
             XCTAssertEqual(run.status, ExitStatus.success, "\(command): \(run.stderr)", file: file, line: line)
         }

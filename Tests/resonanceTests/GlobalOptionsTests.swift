@@ -26,7 +26,7 @@ final class GlobalOptionsTests: XCTestCase {
     var commands: [[String]] {
         let out = Self.dir + "/out-\(UUID().uuidString)"
         return [["import", Sample.path, "--out", out], ["hrv", Self.ws], ["coherence", Self.ws],
-                ["sessions", Self.ws], ["effects", Self.ws], ["validate", Self.ws, "--out", out],
+                ["sessions", Self.ws], ["effects", Self.ws], ["validate", Self.ws, "--report-dir", out],
                 ["constants", "show"], ["personas", "generate", "--out", out, "--days", "1", "--personas", "NewMom"]]
     }
 
@@ -78,7 +78,7 @@ final class GlobalOptionsTests: XCTestCase {
         XCTAssertEqual(quiet.status, ExitStatus.success)
         XCTAssertEqual(quiet.stdout, "")
         XCTAssertEqual(quiet.stderr, "")
-        let loud = try resonance("coherence", Self.ws)
+        let loud = try resonance("coherence", Self.ws, "--progress")
         XCTAssertEqual(loud.status, ExitStatus.success)
         XCTAssertEqual(loud.stdout, "", "data goes to files, never to stdout")
         XCTAssertTrue(loud.stderr.contains("coherence"), loud.stderr)

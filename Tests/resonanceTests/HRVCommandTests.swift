@@ -11,7 +11,7 @@ final class HRVCommandTests: XCTestCase {
 
     func testWritesHRVOfTheSample() throws {
         let ws = try importSample(into: try makeTempDir())
-        let run = try resonance("hrv", ws)
+        let run = try resonance("hrv", ws, "--progress")
         XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         XCTAssertEqual(run.stdout, "")
         // S01 has 1608 beats (≈ 23.5 min): whole-recording row plus 5-min windows every 60 s.

@@ -11,7 +11,7 @@ final class ImportCommandTests: XCTestCase {
 
     func testImportsTheSampleAccountingForEveryRow() throws {
         let ws = try makeTempDir() + "/ws"
-        let run = try resonance("import", Sample.path, "--out", ws)
+        let run = try resonance("import", Sample.path, "--out", ws, "--progress")
         XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         XCTAssertEqual(run.stdout, "")
         XCTAssertTrue(run.stderr.hasSuffix(

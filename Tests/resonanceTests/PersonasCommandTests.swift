@@ -7,7 +7,7 @@ final class PersonasCommandTests: XCTestCase {
         try assertHelp(["personas", "generate"], usage: "resonance personas generate",
                        options: ["--out <dir>", "--days <days>", "--personas <names>", "--seed <seed>",
                                  "--start-date <YYYY-MM-DD>"])
-        try assertHelp(["personas", "report"], usage: "resonance personas report", options: ["<workspace>", "--out <dir>"])
+        try assertHelp(["personas", "report"], usage: "resonance personas report", options: ["<workspace>", "--report-dir <dir>"])
     }
 
     func testGeneratesOneDayOfOnePersonaAndReportsOnIt() throws {
@@ -18,7 +18,7 @@ final class PersonasCommandTests: XCTestCase {
         let daily = try String(contentsOfFile: dir + "/ws/daily.csv", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(daily.count, 1 + 1)
         XCTAssertTrue(daily[1].contains("SeniorFit"), String(daily[1]))
-        let report = try resonance("personas", "report", dir + "/ws", "--out", dir + "/reports", "--quiet")
+        let report = try resonance("personas", "report", dir + "/ws", "--report-dir", dir + "/reports", "--quiet")
         XCTAssertEqual(report.status, ExitStatus.success, report.stderr)
         XCTAssertGreaterThan(try FileManager.default.contentsOfDirectory(atPath: dir + "/reports").count, 0)
     }
@@ -39,6 +39,6 @@ final class PersonasCommandTests: XCTestCase {
 
     func testReportOnAWorkspaceWithoutDailyFails() throws {
         let ws = try makeTempDir()
-        assertFailure(try resonance("personas", "report", ws, "--out", ws + "/reports"), "daily.csv", "not a persona workspace")
+        assertFailure(try resonance("personas", "report", ws, "--report-dir", ws + "/reports"), "daily.csv", "not a persona workspace")
     }
 }

@@ -10,7 +10,7 @@ final class SessionsCommandTests: XCTestCase {
     /// S02's 13 Apple Music rows: one rejected at import, the 12 others in one session.
     func testReconstructsTheSamplesSession() throws {
         let ws = try importSample(into: try makeTempDir())
-        let run = try resonance("sessions", ws)
+        let run = try resonance("sessions", ws, "--progress")
         XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         XCTAssertEqual(run.stdout, "")
         XCTAssertTrue(run.stderr.contains("12 plays → 12 kept"), run.stderr)

@@ -126,7 +126,7 @@ public struct ImportStage: Stage {
         let manifest = try Importer.run(sources: sources, workspace: ws, options: options)
         let rows = manifest.sources.reduce(0) { $0 + $1.rowsRead }
         let rejected = manifest.sources.reduce(0) { $0 + $1.rejected }
-        progress.note("import: \(manifest.sources.count) files, \(manifest.subjects.count) subjects, \(rows) rows "
+        progress.note("imported \(manifest.sources.count) files, \(manifest.subjects.count) subjects, \(rows) rows "
             + "(\(rejected) rejected) into \(ws.path)")
         let failed = manifest.sources.filter { $0.failure != nil }.count
         if failed > 0 { throw ImportFailures(failed: failed, files: manifest.sources.count) }

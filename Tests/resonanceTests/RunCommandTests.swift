@@ -1,0 +1,57 @@
+import Foundation
+import ResonanceTestSupport
+import XCTest
+
+/// `resonance run` and `resonance daily`, as a user runs them.
+final class RunCommandTests: XCTestCase {
+    func testHelp() throws {
+        try assertHelp(["run"], usage: "resonance run", options: ["<source>", "--out <dir>", "--workspace <dir>", "--report-dir <dir>"])
+        try assertHelp(["daily"], usage: "resonance daily", options: ["<workspace>", "--age <years>"])
+    }
+
+    /// `run` writes the same bytes as import followed by each stage's own command.
+    func testRunEqualsTheStagesOneByOne() throws {
+        let dir = try makeTempDir()
+        let together = dir + "/a/sample", apart = dir + "/b/sample"
+        let run = try resonance("run", Sample.path, "--out", together, "--report-dir", together + "-report", "--quiet")
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        XCTAssertEqual(run.stdout + run.stderr, "")
+        XCTAssertEqual(try resonance("import", Sample.path, "--out", apart, "--quiet").status, ExitStatus.success)
+        for stage in ["hrv", "coherence", "sessions", "effects", "daily"] {
+            let step = try resonance(stage, apart, "--quiet", "--jobs", "1")
+            XCTAssertEqual(step.status, ExitStatus.success, "\(stage): \(step.stderr)")
+        }
+        XCTAssertEqual(try resonance("validate", apart, "--report-dir", apart + "-report", "--quiet").status, ExitStatus.success)
+        for (a, b) in [(together, apart), (together + "-report", apart + "-report")] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: a).sorted()
+            XCTAssertEqual(names, try FileManager.default.contentsOfDirectory(atPath: b).sorted())
+            for name in names {
+                XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a + "/" + name)),
+                               try Data(contentsOf: URL(fileURLWithPath: b + "/" + name)), name)
+            }
+        }
+    }
+
+    func testBadArgumentsAreUsageErrors() throws {
+        let ws = try makeTempDir()
+        assertUsageError(try resonance("run", Sample.path), "give sources with --out, or --workspace.")
+        assertUsageError(try resonance("run", Sample.path, "--out", ws + "/x", "--workspace", ws),
+                         "give either sources with --out, or --workspace, not both.")
+        assertUsageError(try resonance("run", "--workspace", ws + "/absent"), "\(ws)/absent: no such workspace folder")
+        assertUsageError(try resonance("daily", ws, "--age", "5"), "--age must be between 10 and 110 years.")
+        assertUsageError(try resonance("hrv", ws, "--constants", ws + "/c.json"), "--constants: `hrv` uses no engine constants.")
+    }
+
+    /// `daily` on the imported sample: one row per subject-day, the personas' columns.
+    func testDailyWritesOneRowPerSubjectDay() throws {
+        let ws = try importSample(into: try makeTempDir())
+        let run = try resonance("daily", ws, "--progress")
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        XCTAssertTrue(run.stderr.contains("daily: 2 person-days"), run.stderr)
+        let lines = try String(contentsOfFile: ws + "/daily.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.first, "subject,date,resting_hr,hrv_sdnn,recovery_1m,recovery_2m,vo2max,zone_minutes,steps,"
+            + "walk_minutes,workout_minutes,sleep_hours,body_mass,stress,stress_level,readiness,readiness_level,anomaly,flags")
+        XCTAssertEqual(lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(2).joined(separator: ",") },
+                       ["S01,2023-11-14", "S02,2023-11-15"])
+    }
+}
