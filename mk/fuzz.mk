@@ -15,7 +15,7 @@ FUZZ_BIN := .build-fuzz/release/resonance-fuzz
 .PHONY: fuzz fuzz-build fuzz-ci
 fuzz-build: deps
 	$(SWIFT) build -c release --scratch-path .build-fuzz --product resonance-fuzz \
-	  -Xswiftc -sanitize=$(FUZZ_SANITIZERS) -Xswiftc -DFUZZING
+	  -Xswiftc -sanitize=$(FUZZ_SANITIZERS) -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 
 fuzz: fuzz-build
 	scripts/fuzz.sh $(FUZZ_BIN) build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
