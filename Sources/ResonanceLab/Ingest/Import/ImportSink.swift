@@ -182,6 +182,7 @@ final class ImportSink {
         line.append(44); if let v = play.playedS { LineEncoder.appendNumber(v, to: &line) }
         line.append(44); LineEncoder.appendField(play.endReason, to: &line)
         line.append(44); line.append(contentsOf: (play.skipped ? "true" : "false").utf8)
+        line.append(44); if let offset = play.utcOffsetMin { line.append(contentsOf: Play.offsetText(offset).utf8) }
         try plays.add(line, file: file)
     }
 

@@ -47,7 +47,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if lower == "hr.csv" && numericFirst { return .e4HR }
         if header.count == 2, NumberParsing.double(header[0]) != nil,
            header[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI" { return .e4IBI }
-        if columns.contains("song_name") && (columns.contains("event_start_timestamp") || lower.contains("play activity")) {
+        if !columns.isDisjoint(with: ["song_name", "content_name"])
+            && (columns.contains("event_start_timestamp") || lower.contains("play activity")) {
             return .appleMusic
         }
         if columns.contains("type") && columns.contains("value")
