@@ -39,7 +39,7 @@ enum AppleHealth: FormatAdapter {
                 throw ImportError.unknownFormat(path: input.path, columns: record.strings)
             }
             col = (t, s, e, v)
-        }) { record in
+        }, rejectingWiderRowsInto: sink) { record in
             let type = col.type < record.count ? record.trimmed(col.type) : ""
             guard let kind = kind(of: type) else {
                 return try sink.reject(file, record, column: col.type + 1, reason: "unsupported record type")
