@@ -21,6 +21,7 @@ struct Resonance: ParsableCommand {
             Validate.self,
             Constants.self,
             Personas.self,
+            ExportNotebook.self,
         ]
     )
 }
