@@ -1,5 +1,5 @@
 # ---- personas --------------------------------------------------------------
-# `make personas`: the ten synthetic personas × 30 days (DESIGN §6) into a workspace,
+# `make personas`: the ten synthetic personas × 30 days (docs/personas.md) into a workspace,
 # then one report per persona. PERSONAS_SEED picks another deterministic population.
 PERSONAS_WS ?= build/work/personas
 PERSONAS_REPORTS ?= reports/personas

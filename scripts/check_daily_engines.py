@@ -1,4 +1,4 @@
-"""Independent re-implementation of the daily engines (DESIGN §5 and the trend rules),
+"""Independent re-implementation of the daily engines (docs/engines.md),
 written from the specification with numpy/pandas, checked against the stress,
 readiness, anomaly and flags columns that `resonance` wrote into daily.csv.
 

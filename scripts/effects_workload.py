@@ -10,7 +10,7 @@ exp(-t/6 s) after it ends, so the previous play carries over; f(d) is the share 
 the plateau the change between the 30 s windows' midpoints captures. HR is
 written in the first and last 30 s of every play (`--hr-step` seconds apart) with
 N(0, noise) measurement noise. Writes plays.csv, hr.csv and truth.csv in the
-canonical formats (DESIGN section 4); with --rr also rr.csv with a planted RMSSD
+canonical formats (docs/tables.md); with --rr also rr.csv with a planted RMSSD
 effect per song.
 """
 import argparse

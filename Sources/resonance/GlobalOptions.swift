@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ResonanceLab
 
-/// Flags every subcommand accepts (DESIGN §3).
+/// Flags every subcommand accepts (docs/methods.md, Pipeline).
 struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Constants JSON to use instead of the defaults.", valueName: "file"))
     var constants: String?

@@ -4,7 +4,7 @@ import ResonanceLab
 
 extension SourceFormat: ExpressibleByArgument {}
 
-/// `resonance import SOURCE... --out WS` (DESIGN §3–4).
+/// `resonance import SOURCE... --out WS` (docs/import.md, docs/tables.md).
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import raw exports into the canonical tables of a workspace.",

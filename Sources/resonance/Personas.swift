@@ -5,7 +5,7 @@ import ResonanceLab
 /// `resonance personas …`: the synthetic persona workspace and its reports.
 struct Personas: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Generate the ten synthetic personas (DESIGN §6) and report on them.",
+        abstract: "Generate the ten synthetic personas (docs/personas.md) and report on them.",
         subcommands: [PersonasGenerate.self, PersonasReport.self]
     )
 }

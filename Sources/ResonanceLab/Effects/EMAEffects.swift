@@ -1,4 +1,4 @@
-/// Confidence-weighted mean of EMA states (DESIGN §5: "song aggregate =
+/// Confidence-weighted mean of EMA states (docs/engines.md, Song effect: "song aggregate =
 /// confidence-weighted mean over contexts"); also used across listeners.
 struct EMAAggregate {
     private var w = 0.0, calm = 0.0, energy = 0.0, focus = 0.0, mood = 0.0, skip = 0.0
@@ -32,7 +32,7 @@ struct EMAAggregate {
 
 /// The `ema` model: replays the product's learning in play order, per listener ×
 /// song × context (the app learns on each user's phone), then aggregates over
-/// contexts (confidence-weighted, DESIGN §5) and over listeners (the same weighting,
+/// contexts (confidence-weighted, docs/engines.md, Song effect) and over listeners (the same weighting,
 /// a toolkit choice so songs compare with the population model).
 enum EMAEffects {
     static func run(_ x: PlayIndex, registry: ConstantsRegistry) -> EffectTables {
@@ -69,7 +69,7 @@ enum EMAEffects {
             if g == order.count || key[order[g]] / nc != k0 / nc {
                 let agg = listenerSong.state(s)
                 songAny[i].add(agg)
-                familiarity[i] += min(1, Double(agg.plays) / s.values["familiarity_full_plays"])
+                familiarity[i] += min(1, Double(agg.plays) / s.familiarityFullPlays)
                 listeners[i] += 1
                 perListener[k0 / nc / ns].append((i, agg))
                 listenerSong = EMAAggregate()

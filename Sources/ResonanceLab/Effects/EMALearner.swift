@@ -14,20 +14,20 @@ public struct EMAState: Equatable, Sendable {
     public var confidence: Double
 
     public init(constants s: SongEffectConstants) {
-        let start = s.values["ema_start"]
+        let start = s.emaStart
         scores = PlayScores(calm: start, energy: start, focus: start, moodLift: start)
         hrDelta = 0; rmssdDelta = 0; skip = 0.5
         plays = 0; hrPlays = 0; rmssdPlays = 0; confidence = 0
     }
 }
 
-/// The product's per-(song, context) learning rule (DESIGN §5 "Song effect"): an EMA
+/// The product's per-(song, context) learning rule (docs/engines.md, Song effect): an EMA
 /// from 0.5 with α = 0.4 for the first 5 plays, then 0.2; confidence = min(1, n/20),
 /// capped at 0.7 when the play had no biometrics.
 public enum EMALearner {
     /// Smoothing weight for the play after `n` earlier ones.
     public static func alpha(after n: Int, constants s: SongEffectConstants) -> Double {
-        Double(n) < s.values["early_plays"] ? s.values["alpha_early"] : s.values["alpha_late"]
+        Double(n) < s.earlyPlays ? s.alphaEarly : s.alphaLate
     }
 
     /// Advances `state` by one play.
@@ -47,9 +47,9 @@ public enum EMALearner {
             state.rmssdPlays += 1
         }
         state.plays += 1
-        state.confidence = min(1, Double(state.plays) / s.values["confidence_full_plays"])
+        state.confidence = min(1, Double(state.plays) / s.confidenceFullPlays)
         if hrDeltaBpm == nil && rmssdDeltaMs == nil {
-            state.confidence = min(state.confidence, s.values["no_biometrics_confidence_cap"])
+            state.confidence = min(state.confidence, s.noBiometricsConfidenceCap)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// The responses both models estimate (`metric` column, DESIGN §4).
+/// The responses both models estimate (`metric` column, docs/tables.md, song_effects.csv).
 public enum EffectMetric: String, CaseIterable, Sendable {
     case deltaHR = "delta_hr_bpm"
     case deltaRMSSD = "delta_rmssd_ms"
@@ -32,7 +32,7 @@ public struct EffectEstimate: Equatable, Sendable {
     }
 }
 
-/// One song (or song × context) effect. `song_effects.csv` (DESIGN §4); after
+/// One song (or song × context) effect. `song_effects.csv` (docs/tables.md, song_effects.csv); after
 /// `confidence`: `shrinkage` (mixed: prior weight), `listeners`, `familiarity` (ema).
 public struct SongEffectRow: Equatable, Sendable {
     public var model: String

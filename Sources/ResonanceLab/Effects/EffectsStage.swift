@@ -4,7 +4,7 @@ public enum EffectModel: String, CaseIterable, Sendable {
 }
 
 /// Song, listener and playlist effects from the per-play physiology of
-/// `session_plays.csv` (DESIGN §5): a pure function of that table and the constants.
+/// `session_plays.csv` (docs/methods.md, Effects): a pure function of that table and the constants.
 /// Plays without physiology nearby stay in (behaviour: skip, listen, the product's
 /// score without biometrics) but are left out of the ΔHR / ΔRMSSD fits.
 public enum EffectsStage {

@@ -6,12 +6,12 @@
 enum MixedEffects {
     static func run(_ x: PlayIndex, registry: ConstantsRegistry, jobs: Int) throws -> EffectTables {
         let sessions = SessionConstants(registry: registry), k = MixedModelConstants(registry: registry)
-        let z = k.values["ci_z"]
+        let z = k.ciZ
         let fits = try Parallel.map(EffectMetric.allCases, jobs: jobs) { metric -> (ResponseData, MixedFit, [SongContextEffect]) in
             let d = data(x, metric, sessions, k)
             let fit = MixedModel.fit(d, term: metric == .skip ? .additive : .sensitivity, constants: k)
             let cells = MixedModel.songContextEffects(fit, d, xc: MixedModel.centredStart(d),
-                                                      minPlays: Int(k.values["min_cell_plays"]))
+                                                      minPlays: Int(k.minCellPlays))
             return (d, fit, cells)
         }
         let byMetric = Dictionary(uniqueKeysWithValues: zip(EffectMetric.allCases, fits.map(\.1)))
@@ -59,8 +59,8 @@ enum MixedEffects {
     /// whose HRV came from R-R intervals at both ends; skip: every play.
     static func data(_ x: PlayIndex, _ metric: EffectMetric, _ c: SessionConstants, _ k: MixedModelConstants) -> ResponseData {
         var d = ResponseData(songs: x.songIds.count, listeners: x.subjects.count, contexts: x.contexts.count, slots: x.slots.count)
-        let onset = k.values["onset_time_constant_s"], release = k.values["release_time_constant_s"]
-        let windowS = metric == .deltaRMSSD ? c.values["play_rr_window_seconds"] : c.values["play_hr_window_seconds"]
+        let onset = k.onsetTimeConstantS, release = k.releaseTimeConstantS
+        let windowS = metric == .deltaRMSSD ? c.playRRWindowSeconds : c.playHRWindowSeconds
         for p in 0..<x.count {
             let row = x.plays[p], bio = row.biometrics
             let y: Double?, start: Double?

@@ -124,7 +124,7 @@ public enum MixedModel {
             context: [Double](repeating: 0, count: d.contexts), slot: [Double](repeating: 0, count: d.slots),
             startSlope: 0, iterations: 0, converged: n == 0, term: term)
         guard n > 0 else { return fit }
-        let maxIterations = Int(k.values["max_iterations"]), tol = k.values["tolerance"]
+        let maxIterations = Int(k.maxIterations), tol = k.tolerance
         let fixed = FixedEffects(d)
         let xc = centredStart(d)
         var covariate = [Double](repeating: 0, count: xc.count), residual = [Double](repeating: 0, count: n)

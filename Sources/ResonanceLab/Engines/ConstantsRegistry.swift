@@ -28,7 +28,7 @@ public struct OrderRule: Sendable {
 
 /// An engine's constants: semantic version, constants, groups of weights that must
 /// sum to 1, and orderings between constants. Changing a coefficient is a minor
-/// version bump, changing a formula a major one (DESIGN §5).
+/// version bump, changing a formula a major one (docs/engines.md, Registry).
 public struct EngineSpec: Sendable {
     public let name: String
     public let version: String
@@ -43,31 +43,54 @@ public struct EngineSpec: Sendable {
     }
 }
 
-/// A typed view of one engine's constants, built from the registry.
+/// One engine's constants as stored properties, built once when the registry is
+/// loaded: a name the engine reads that its spec lacks is an error at load, and no
+/// engine looks a constant up by name while it runs.
 public protocol EngineConstants: Sendable {
     static var spec: EngineSpec { get }
-    init(_ values: EngineValues)
+    /// Where the registry keeps this engine's constants.
+    static var inRegistry: KeyPath<ConstantsRegistry, Self> { get }
+    /// Reads every constant of the engine from `c`.
+    init(_ c: ConstantReader) throws
 }
 
 extension EngineConstants {
+    /// The constants in force in `registry`.
     public init(registry: ConstantsRegistry) {
-        self.init(registry.values(Self.spec.name))
+        self = registry[keyPath: Self.inRegistry]
     }
 
     /// The defaults of the product specification.
     public static var defaults: Self { Self(registry: .defaults) }
+
+    /// The defaults with the constants named in `values` replaced, validated as a
+    /// constants file is (names, ranges, weight sums, orderings).
+    public init(replacing values: [String: Double]) throws {
+        self = try ConstantsRegistry.defaults.replacing(Self.spec.name, with: values)[keyPath: Self.inRegistry]
+    }
 }
 
-/// The values of one engine's constants; every name of its spec is present.
-public struct EngineValues: Sendable {
+/// The values of one engine's constants while its typed constants are built. Records
+/// the names read, so that a test can check that every constant of the spec is used.
+public final class ConstantReader {
     public let engine: String
-    let values: [String: Double]
+    private let values: [String: Double]
+    private let origin: String
+    /// The names read so far.
+    public private(set) var names: Set<String> = []
+
+    init(engine: String, values: [String: Double], origin: String) {
+        self.engine = engine; self.values = values; self.origin = origin
+    }
 
     public subscript(_ name: String) -> Double {
-        guard let v = values[name] else {
-            preconditionFailure("engine '\(engine)' has no constant '\(name)'")
+        get throws {
+            guard let v = values[name] else {
+                throw ConstantsError(path: origin, message: "engine '\(engine)' has no constant '\(name)'")
+            }
+            names.insert(name)
+            return v
         }
-        return v
     }
 }
 
@@ -78,45 +101,103 @@ public struct ConstantsError: Error, CustomStringConvertible, Equatable {
     public var description: String { "\(path): \(message)" }
 }
 
-/// The one versioned registry of every engine constant (DESIGN §5).
+/// The one versioned registry of every engine constant (docs/engines.md, Registry).
 public struct ConstantsRegistry: Sendable, Equatable {
     /// Every engine the toolkit runs, in the order `constants show` lists them.
-    public static let specs: [EngineSpec] = [
-        SessionConstants.spec, ImpactConstants.spec, SongEffectConstants.spec, MixedModelConstants.spec,
-        StressConstants.spec, StateConstants.spec, ReadinessConstants.spec, TrendConstants.spec,
-        ZoneConstants.spec, CoherenceConstants.spec,
+    public static let engineTypes: [any EngineConstants.Type] = [
+        SessionConstants.self, ImpactConstants.self, SongEffectConstants.self, MixedModelConstants.self,
+        StressConstants.self, StateConstants.self, ReadinessConstants.self, TrendConstants.self,
+        ZoneConstants.self, CoherenceConstants.self,
     ]
+
+    public static let specs: [EngineSpec] = engineTypes.map { $0.spec }
 
     /// Engine name → (version, name → value).
     public private(set) var engines: [String: (version: String, values: [String: Double])]
 
-    public static let defaults = ConstantsRegistry()
+    public private(set) var sessions: SessionConstants
+    public private(set) var impact: ImpactConstants
+    public private(set) var songEffect: SongEffectConstants
+    public private(set) var mixedModel: MixedModelConstants
+    public private(set) var stress: StressConstants
+    public private(set) var state: StateConstants
+    public private(set) var readiness: ReadinessConstants
+    public private(set) var trend: TrendConstants
+    public private(set) var zones: ZoneConstants
+    public private(set) var coherence: CoherenceConstants
 
-    private init() {
+    /// The built-in defaults. Every test run loads them, so a spec whose engine reads
+    /// a name it does not declare fails there.
+    public static let defaults: ConstantsRegistry = {
+        do {
+            return try builtIn()
+        } catch {
+            preconditionFailure("built-in constants: \(error)")
+        }
+    }()
+
+    /// The defaults of every spec, loaded as a constants file is.
+    static func builtIn() throws -> ConstantsRegistry {
         var engines: [String: (String, [String: Double])] = [:]
-        for spec in Self.specs {
+        for spec in specs {
             engines[spec.name] = (spec.version, Dictionary(uniqueKeysWithValues: spec.constants.map { ($0.name, $0.value) }))
         }
+        return try ConstantsRegistry(engines: engines, origin: "built-in constants")
+    }
+
+    /// Builds every engine's typed constants from `engines`.
+    private init(engines: [String: (version: String, values: [String: Double])], origin: String) throws {
+        func typed<C: EngineConstants>(_: C.Type) throws -> C {
+            try C(ConstantReader(engine: C.spec.name, values: engines[C.spec.name]?.values ?? [:], origin: origin))
+        }
         self.engines = engines
+        sessions = try typed(SessionConstants.self)
+        impact = try typed(ImpactConstants.self)
+        songEffect = try typed(SongEffectConstants.self)
+        mixedModel = try typed(MixedModelConstants.self)
+        stress = try typed(StressConstants.self)
+        state = try typed(StateConstants.self)
+        readiness = try typed(ReadinessConstants.self)
+        trend = try typed(TrendConstants.self)
+        zones = try typed(ZoneConstants.self)
+        coherence = try typed(CoherenceConstants.self)
     }
 
     public static func == (a: ConstantsRegistry, b: ConstantsRegistry) -> Bool {
         a.canonicalJSON == b.canonicalJSON
     }
 
-    public func values(_ engine: String) -> EngineValues {
-        EngineValues(engine: engine, values: engines[engine]?.values ?? [:])
-    }
-
     public static func spec(_ engine: String) -> EngineSpec? {
         specs.first { $0.name == engine }
+    }
+
+    /// The values in force of `engine`'s constants by name (empty for an unknown
+    /// engine), for tools that vary constants; engines read their typed constants.
+    public func values(of engine: String) -> [String: Double] {
+        engines[engine]?.values ?? [:]
+    }
+
+    /// A copy with the constants named in `values` of `engine` replaced, and its
+    /// version set to `version` when given; validated as a constants file is (known
+    /// engine and names, finite values in range, weight groups summing to 1,
+    /// orderings), so a tuner gets the same errors as a user editing a file.
+    public func replacing(_ engine: String, with values: [String: Double], version: String? = nil) throws -> ConstantsRegistry {
+        let origin = "constants replacing \(engine)"
+        guard let spec = Self.spec(engine) else {
+            throw ConstantsError(path: origin, message: "unknown engine '\(engine)' (known: \(Self.specs.map(\.name).joined(separator: ", ")))")
+        }
+        var engines = self.engines
+        let current = engines[engine] ?? (spec.version, [:])
+        if let version { try Self.checkVersion(version, engine: engine, origin: origin) }
+        engines[engine] = (version ?? current.version,
+                           try Self.validated(spec, current.values, replacing: values, origin: origin))
+        return try ConstantsRegistry(engines: engines, origin: origin)
     }
 
     /// Loads a constants JSON of the shape `constants show` prints. Engines and
     /// constants it omits keep their defaults; unknown names, non-numbers, values
     /// out of range and weight groups not summing to 1 are errors.
     public init(contentsOf path: String) throws {
-        self = .defaults
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -132,6 +213,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         guard let top = root as? [String: Any], let engines = top["engines"] as? [String: Any] else {
             throw ConstantsError(path: path, message: "expected an object with an \"engines\" object")
         }
+        var loaded = Self.defaults.engines
         for engineName in engines.keys.sorted() {
             guard let spec = Self.spec(engineName) else {
                 throw ConstantsError(path: path, message: "unknown engine '\(engineName)' (known: \(Self.specs.map(\.name).joined(separator: ", ")))")
@@ -139,46 +221,71 @@ public struct ConstantsRegistry: Sendable, Equatable {
             guard let entry = engines[engineName] as? [String: Any] else {
                 throw ConstantsError(path: path, message: "engine '\(engineName)' must be an object")
             }
-            var values = self.engines[engineName]?.values ?? [:]
             var version = spec.version
             if let v = entry["version"] {
-                guard let s = v as? String, s.split(separator: ".").count == 3,
-                      s.split(separator: ".").allSatisfy({ Int($0) != nil }) else {
+                guard let s = v as? String else {
                     throw ConstantsError(path: path, message: "engine '\(engineName)': version must be a semantic version like \"1.2.0\"")
                 }
+                try Self.checkVersion(s, engine: engineName, origin: path)
                 version = s
             }
             let constants = entry["constants"] as? [String: Any] ?? [:]
+            var replaced: [String: Double] = [:]
             for name in constants.keys.sorted() {
-                guard let c = spec.constants.first(where: { $0.name == name }) else {
-                    throw ConstantsError(path: path, message: "engine '\(engineName)': unknown constant '\(name)'")
-                }
                 let raw = (constants[name] as? [String: Any])?["value"] ?? constants[name]
                 // JSON booleans arrive as NSNumber with the ObjC type code 'c'.
-                guard let number = raw as? NSNumber, number.objCType.pointee != CChar(UInt8(ascii: "c")),
-                      number.doubleValue.isFinite else {
+                guard let number = raw as? NSNumber, number.objCType.pointee != CChar(UInt8(ascii: "c")) else {
+                    guard spec.constants.contains(where: { $0.name == name }) else {
+                        throw ConstantsError(path: path, message: "engine '\(engineName)': unknown constant '\(name)'")
+                    }
                     throw ConstantsError(path: path, message: "engine '\(engineName)': constant '\(name)' must be a number")
                 }
-                guard c.range.contains(number.doubleValue) else {
-                    throw ConstantsError(path: path, message: "engine '\(engineName)': constant '\(name)' = \(number.doubleValue) is outside \(c.range.lowerBound)…\(c.range.upperBound) \(c.unit)")
-                }
-                values[name] = number.doubleValue
+                replaced[name] = number.doubleValue
             }
-            for group in spec.weightGroups {
-                let sum = group.reduce(0) { $0 + (values[$1] ?? 0) }
-                guard abs(sum - 1) < 1e-9 else {
-                    throw ConstantsError(path: path, message: "engine '\(engineName)': weights \(group.joined(separator: " + ")) sum to \(sum), not 1")
-                }
-            }
-            for rule in spec.orderRules {
-                let v = rule.names.map { values[$0] ?? .nan }
-                let ordered = zip(v, v.dropFirst()).allSatisfy { rule.strict ? $0 < $1 : $0 <= $1 }
-                guard ordered else {
-                    throw ConstantsError(path: path, message: "engine '\(engineName)': \(rule.names.joined(separator: rule.strict ? " < " : " ≤ ")) must hold (values \(v.map { "\($0)" }.joined(separator: ", ")))")
-                }
-            }
-            self.engines[engineName] = (version, values)
+            loaded[engineName] = (version, try Self.validated(spec, loaded[engineName]?.values ?? [:], replacing: replaced, origin: path))
         }
+        self = try ConstantsRegistry(engines: loaded, origin: path)
+    }
+
+    private static func checkVersion(_ version: String, engine: String, origin: String) throws {
+        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ Int($0) != nil }) else {
+            throw ConstantsError(path: origin, message: "engine '\(engine)': version must be a semantic version like \"1.2.0\"")
+        }
+    }
+
+    /// `values` with `replacements` applied, checked against `spec`: every name known,
+    /// every value finite and in range, weight groups summing to 1, orderings holding.
+    private static func validated(_ spec: EngineSpec, _ values: [String: Double], replacing replacements: [String: Double],
+                                  origin: String) throws -> [String: Double] {
+        var values = values
+        for name in replacements.keys.sorted() {
+            guard let c = spec.constants.first(where: { $0.name == name }) else {
+                throw ConstantsError(path: origin, message: "engine '\(spec.name)': unknown constant '\(name)'")
+            }
+            let v = replacements[name] ?? .nan
+            guard v.isFinite else {
+                throw ConstantsError(path: origin, message: "engine '\(spec.name)': constant '\(name)' must be a number")
+            }
+            guard c.range.contains(v) else {
+                throw ConstantsError(path: origin, message: "engine '\(spec.name)': constant '\(name)' = \(v) is outside \(c.range.lowerBound)…\(c.range.upperBound) \(c.unit)")
+            }
+            values[name] = v
+        }
+        for group in spec.weightGroups {
+            let sum = group.reduce(0) { $0 + (values[$1] ?? 0) }
+            guard abs(sum - 1) < 1e-9 else {
+                throw ConstantsError(path: origin, message: "engine '\(spec.name)': weights \(group.joined(separator: " + ")) sum to \(sum), not 1")
+            }
+        }
+        for rule in spec.orderRules {
+            let v = rule.names.map { values[$0] ?? .nan }
+            let ordered = zip(v, v.dropFirst()).allSatisfy { rule.strict ? $0 < $1 : $0 <= $1 }
+            guard ordered else {
+                throw ConstantsError(path: origin, message: "engine '\(spec.name)': \(rule.names.joined(separator: rule.strict ? " < " : " ≤ ")) must hold (values \(v.map { "\($0)" }.joined(separator: ", ")))")
+            }
+        }
+        return values
     }
 
     /// The registry as JSON: per engine its version and each constant's value, unit,

@@ -1,4 +1,4 @@
-/// One row of `daily.csv` (DESIGN §4): a person-day's inputs and the daily engines'
+/// One row of `daily.csv` (docs/tables.md, daily.csv): a person-day's inputs and the daily engines'
 /// outputs. Written by the persona generator, read back by the persona report.
 public struct DailyRow: Equatable, Sendable {
     public var snapshot: DailySnapshot

@@ -18,18 +18,18 @@ public struct HeartRateZoneEngine: Sendable {
         self.constants = constants
     }
 
-    private var c: EngineValues { constants.values }
+    private var c: ZoneConstants { constants }
 
     /// Tanaka age-predicted maximum heart rate, bpm.
     public func maxHR(age: Double) -> Double {
-        c["max_hr_intercept"] - c["max_hr_age_slope"] * age
+        c.maxHRIntercept - c.maxHRAgeSlope * age
     }
 
     /// The five zones; empty when resting HR is not below the predicted maximum.
     public func zones(age: Double, restingHRBpm rest: Double) -> [HeartRateZone] {
         let max = maxHR(age: age)
         guard rest > 0, max > rest else { return [] }
-        let bounds = ["zone1_from", "zone2_from", "zone3_from", "zone4_from", "zone5_from", "zone5_to"].map { c[$0] }
+        let bounds = [c.zone1From, c.zone2From, c.zone3From, c.zone4From, c.zone5From, c.zone5To]
         return (0..<5).map { i in
             HeartRateZone(number: i + 1, fromFraction: bounds[i], toFraction: bounds[i + 1],
                           lowBpm: rest + bounds[i] * (max - rest), highBpm: rest + bounds[i + 1] * (max - rest))

@@ -50,21 +50,21 @@ public struct HeartTrendEngine: Sendable {
         self.constants = constants
     }
 
-    private var c: EngineValues { constants.values }
+    private var c: TrendConstants { constants }
 
     /// (x − median)/(scale·MAD) of `x` against `baseline`; nil when MAD is 0 or the
     /// baseline has fewer than `min_baseline_days` values.
     public func robustZ(_ x: Double, baseline: [Double]) -> Double? {
-        guard baseline.count >= Int(c["min_baseline_days"]) else { return nil }
+        guard baseline.count >= Int(c.minBaselineDays) else { return nil }
         let mad = Stats.mad(baseline)
         guard mad > 0 else { return nil }
-        return (x - Stats.median(baseline)) / (c["mad_scale"] * mad)
+        return (x - Stats.median(baseline)) / (c.madScale * mad)
     }
 
     /// The week-over-week baseline of `day`: the 28 days before the 7-day week ending
     /// with `day`.
     func weekBaselineDays(_ day: Int) -> ClosedRange<Int> {
-        DailyWindow.before(DailyWindow.ending(day, count: c["week_days"]).lowerBound, count: c["week_baseline_days"])
+        DailyWindow.before(DailyWindow.ending(day, count: c.weekDays).lowerBound, count: c.weekBaselineDays)
     }
 
     /// Whether `snapshot`'s resting HR exceeds mean + 2σ of its week-over-week baseline.
@@ -75,8 +75,8 @@ public struct HeartTrendEngine: Sendable {
     func isElevated(_ snapshot: DailySnapshot, history: ArraySlice<DailySnapshot>) -> Bool {
         guard let rhr = snapshot.restingHRBpm else { return false }
         let base = DailyWindow.values(history, days: weekBaselineDays(snapshot.day), \.restingHRBpm)
-        guard base.count >= Int(c["min_baseline_days"]) else { return false }
-        return rhr > Stats.mean(base) + c["elevation_sd"] * Stats.sd(base)
+        guard base.count >= Int(c.minBaselineDays) else { return false }
+        return rhr > Stats.mean(base) + c.elevationSD * Stats.sd(base)
     }
 
     /// Length of the run of elevated measured days ending with `today`.
@@ -90,7 +90,7 @@ public struct HeartTrendEngine: Sendable {
             end = i
             let s = history[i]
             guard s.restingHRBpm != nil else { continue }
-            guard Double(lastDay - s.day) <= c["elevation_max_gap_days"],
+            guard Double(lastDay - s.day) <= c.elevationMaxGapDays,
                   isElevated(s, history: history[..<i]) else { break }
             streak += 1
             lastDay = s.day
@@ -100,17 +100,17 @@ public struct HeartTrendEngine: Sendable {
 
     /// Trend outputs of `today` given the days before it (sorted by day).
     public func assess(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> TrendResult {
-        let baselineDays = DailyWindow.before(today.day, count: c["baseline_days"])
+        let baselineDays = DailyWindow.before(today.day, count: c.baselineDays)
         func z(_ metric: KeyPath<DailySnapshot, Double?>) -> Double? {
             guard let x = today[keyPath: metric] else { return nil }
             return robustZ(x, baseline: DailyWindow.values(history, days: baselineDays, metric))
         }
         let inputs: [(String, KeyPath<DailySnapshot, Double?>, String, Double, Double)] = [
-            ("resting_hr", \.restingHRBpm, "bpm", c["weight_rhr"], 1),
-            ("hrv", \.hrvSDNNMs, "ms", c["weight_hrv"], -1),
-            ("recovery_1m", \.recovery1mBpm, "bpm", c["weight_recovery_1m"], -1),
-            ("recovery_2m", \.recovery2mBpm, "bpm", c["weight_recovery_2m"], -1),
-            ("vo2max", \.vo2Max, "mL/kg/min", c["weight_vo2max"], -1),
+            ("resting_hr", \.restingHRBpm, "bpm", c.weightRHR, 1),
+            ("hrv", \.hrvSDNNMs, "ms", c.weightHRV, -1),
+            ("recovery_1m", \.recovery1mBpm, "bpm", c.weightRecovery1m, -1),
+            ("recovery_2m", \.recovery2mBpm, "bpm", c.weightRecovery2m, -1),
+            ("vo2max", \.vo2Max, "mL/kg/min", c.weightVO2max, -1),
         ]
         var zs: [String: Double] = [:]
         var components: [Component] = []
@@ -122,37 +122,37 @@ public struct HeartTrendEngine: Sendable {
         }
         let combined = Component.combine(components, neutral: 0)
 
-        let slopeDays = DailyWindow.ending(today.day, count: c["slope_days"])
+        let slopeDays = DailyWindow.ending(today.day, count: c.slopeDays)
         func slope(_ metric: KeyPath<DailySnapshot, Double?>) -> Double? {
             let points = DailyWindow.points(history, days: slopeDays, metric) + DailyWindow.points([today], days: slopeDays, metric)
-            return points.count >= Int(c["slope_min_days"]) ? DailyWindow.slope(points) : nil
+            return points.count >= Int(c.slopeMinDays) ? DailyWindow.slope(points) : nil
         }
         let rhrSlope = slope(\.restingHRBpm), hrvSlope = slope(\.hrvSDNNMs)
-        let regression = (rhrSlope.map { $0 > c["rhr_slope_threshold"] } ?? false)
-            || (hrvSlope.map { $0 < c["hrv_slope_threshold"] } ?? false)
+        let regression = (rhrSlope.map { $0 > c.rhrSlopeThreshold } ?? false)
+            || (hrvSlope.map { $0 < c.hrvSlopeThreshold } ?? false)
 
         var pattern = false
         if let r = zs["resting_hr"], let h = zs["hrv"], let rec = zs["recovery_1m"] {
-            pattern = r >= c["pattern_rhr_z"] && h <= c["pattern_hrv_z"] && rec <= c["pattern_recovery_z"]
+            pattern = r >= c.patternRHRZ && h <= c.patternHRVZ && rec <= c.patternRecoveryZ
         }
 
-        let weekDays = DailyWindow.ending(today.day, count: c["week_days"])
+        let weekDays = DailyWindow.ending(today.day, count: c.weekDays)
         let week = DailyWindow.values(history, days: weekDays, \.restingHRBpm) + [today.restingHRBpm].compactMap { $0 }
         let weekBase = DailyWindow.values(history, days: weekBaselineDays(today.day), \.restingHRBpm)
         var weekZ: Double?
-        if !week.isEmpty, weekBase.count >= Int(c["week_min_baseline_days"]), Stats.sd(weekBase) > 0 {
+        if !week.isEmpty, weekBase.count >= Int(c.weekMinBaselineDays), Stats.sd(weekBase) > 0 {
             weekZ = (Stats.mean(week) - Stats.mean(weekBase)) / Stats.sd(weekBase)
         }
 
         let streak = elevationStreak(today, history: history)
-        let alert = streak >= Int(c["elevation_min_days"])
+        let alert = streak >= Int(c.elevationMinDays)
 
         var flags: [String] = []
-        if let a = combined?.value, a >= c["anomaly_flag_z"] { flags.append("anomaly") }
+        if let a = combined?.value, a >= c.anomalyFlagZ { flags.append("anomaly") }
         if regression { flags.append("regression") }
         if pattern { flags.append("stress_pattern") }
-        if let w = weekZ, w >= c["week_significant_z"] { flags.append("rhr_week_up") }
-        if let w = weekZ, w <= -c["week_significant_z"] { flags.append("rhr_week_down") }
+        if let w = weekZ, w >= c.weekSignificantZ { flags.append("rhr_week_up") }
+        if let w = weekZ, w <= -c.weekSignificantZ { flags.append("rhr_week_down") }
         if alert { flags.append("consecutive_elevation") }
 
         return TrendResult(anomaly: combined?.value, restingHRZ: zs["resting_hr"], hrvZ: zs["hrv"],

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Readiness bands (DESIGN §5).
+/// Readiness bands (docs/engines.md, Readiness).
 public enum ReadinessLevel: String, Sendable {
     case primed, ready, moderate, recovering
 }
@@ -17,7 +17,7 @@ public struct ReadinessResult: Equatable, Sendable {
     public let drivers: [Driver]
 }
 
-/// Daily readiness (DESIGN §5 "Readiness"), the weighted mean of five pillars
+/// Daily readiness (docs/engines.md, Readiness), the weighted mean of five pillars
 /// (weights re-normalised over the pillars available that day):
 /// - sleep 0.25: 100·exp(−(h − 8)²/(2·1.5²)), the specification's Gaussian;
 /// - recovery 0.25: 1-minute HR drop, 10 bpm → 0 to 40 bpm → 100, linear, clamped;
@@ -42,22 +42,22 @@ public struct ReadinessEngine: Sendable {
         self.constants = constants
     }
 
-    private var c: EngineValues { constants.values }
+    private var c: ReadinessConstants { constants }
 
     /// Sleep pillar, 0–100: Gaussian of the hours slept around the target.
     public func sleepScore(hours: Double) -> Double {
-        let d = hours - c["sleep_target_hours"], s = c["sleep_sigma_hours"]
+        let d = hours - c.sleepTargetHours, s = c.sleepSigmaHours
         return 100 * exp(-d * d / (2 * s * s))
     }
 
     /// Recovery pillar, 0–100, from the 1-minute heart-rate drop in bpm.
     public func recoveryScore(dropBpm: Double) -> Double {
-        ramp(dropBpm, from: c["recovery_zero_bpm"], 0, to: c["recovery_full_bpm"], 100)
+        ramp(dropBpm, from: c.recoveryZeroBpm, 0, to: c.recoveryFullBpm, 100)
     }
 
     public func level(_ score: Double) -> ReadinessLevel {
-        score >= c["primed_from"] ? .primed : score >= c["ready_from"] ? .ready
-            : score >= c["moderate_from"] ? .moderate : .recovering
+        score >= c.primedFrom ? .primed : score >= c.readyFrom ? .ready
+            : score >= c.moderateFrom ? .moderate : .recovering
     }
 
     /// Readiness of `today` given the days before it, the day's stress score and
@@ -66,33 +66,33 @@ public struct ReadinessEngine: Sendable {
                        stress: Double?, elevationAlert: Bool) -> ReadinessResult? {
         var pillars: [Component] = []
         if let h = today.sleepHours {
-            pillars.append(Component(name: "sleep", score: sleepScore(hours: h), weight: c["weight_sleep"],
+            pillars.append(Component(name: "sleep", score: sleepScore(hours: h), weight: c.weightSleep,
                                      detail: "\(decimals(h, 1)) h asleep"))
         }
         if let drop = today.recovery1mBpm {
-            pillars.append(Component(name: "recovery", score: recoveryScore(dropBpm: drop), weight: c["weight_recovery"],
+            pillars.append(Component(name: "recovery", score: recoveryScore(dropBpm: drop), weight: c.weightRecovery,
                                      detail: "1-min HR drop \(decimals(drop, 1)) bpm"))
         }
         if let stress {
-            pillars.append(Component(name: "stress", score: 100 - stress, weight: c["weight_stress"],
+            pillars.append(Component(name: "stress", score: 100 - stress, weight: c.weightStress,
                                      detail: "stress \(decimals(stress, 1))"))
         }
         if let activity = activityBalance(today, history: history) {
             pillars.append(activity)
         }
         if let sdnn = today.hrvSDNNMs {
-            let recent = DailyWindow.values(history, days: DailyWindow.before(today.day, count: c["hrv_trend_days"]), \.hrvSDNNMs)
+            let recent = DailyWindow.values(history, days: DailyWindow.before(today.day, count: c.hrvTrendDays), \.hrvSDNNMs)
             let mean = Stats.mean(recent)
-            if recent.count >= Int(c["hrv_trend_min_days"]), mean > 0 {
+            if recent.count >= Int(c.hrvTrendMinDays), mean > 0 {
                 let pctBelow = max(0, 100 * (mean - sdnn) / mean)
-                let score = max(0, 100 - c["hrv_trend_points_per_10pct"] * pctBelow / 10)
-                pillars.append(Component(name: "hrv_trend", score: score, weight: c["weight_hrv_trend"],
+                let score = max(0, 100 - c.hrvTrendPointsPer10Pct * pctBelow / 10)
+                pillars.append(Component(name: "hrv_trend", score: score, weight: c.weightHRVTrend,
                                          detail: "SDNN \(decimals(sdnn, 1)) ms vs 7-day mean \(decimals(mean, 1)) ms"))
             }
         }
         guard let (value, drivers) = Component.combine(pillars, neutral: 50) else { return nil }
-        let capped = elevationAlert && value > c["elevation_cap"]
-        let score = capped ? c["elevation_cap"] : value
+        let capped = elevationAlert && value > c.elevationCap
+        let score = capped ? c.elevationCap : value
         return ReadinessResult(score: score, uncappedScore: value, level: level(score), capped: capped, drivers: drivers)
     }
 
@@ -100,17 +100,17 @@ public struct ReadinessEngine: Sendable {
     func activityBalance(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> Component? {
         guard let todayMinutes = today.zoneMinutes else { return nil }
         // The N days ending today: the earlier ones from history (which excludes today), then today.
-        let acute = DailyWindow.values(history, days: DailyWindow.ending(today.day, count: c["activity_acute_days"]), \.zoneMinutes) + [todayMinutes]
-        let chronic = DailyWindow.values(history, days: DailyWindow.ending(today.day, count: c["activity_chronic_days"]), \.zoneMinutes) + [todayMinutes]
+        let acute = DailyWindow.values(history, days: DailyWindow.ending(today.day, count: c.activityAcuteDays), \.zoneMinutes) + [todayMinutes]
+        let chronic = DailyWindow.values(history, days: DailyWindow.ending(today.day, count: c.activityChronicDays), \.zoneMinutes) + [todayMinutes]
         let weekly = Stats.mean(acute) * 7
-        let volume = min(1, weekly / c["activity_week_target_minutes"])
+        let volume = min(1, weekly / c.activityWeekTargetMinutes)
         var overload = 1.0
         var detail = "\(decimals(weekly, 0)) zone min/week"
-        if chronic.count >= Int(c["activity_chronic_min_days"]), Stats.mean(chronic) > 0 {
+        if chronic.count >= Int(c.activityChronicMinDays), Stats.mean(chronic) > 0 {
             let acwr = Stats.mean(acute) / Stats.mean(chronic)
-            overload = ramp(acwr, from: c["acwr_high"], 1, to: c["acwr_zero"], 0)
+            overload = ramp(acwr, from: c.acwrHigh, 1, to: c.acwrZero, 0)
             detail += ", acute:chronic \(decimals(acwr, 2))"
         }
-        return Component(name: "activity_balance", score: 100 * volume * overload, weight: c["weight_activity"], detail: detail)
+        return Component(name: "activity_balance", score: 100 * volume * overload, weight: c.weightActivity, detail: detail)
     }
 }

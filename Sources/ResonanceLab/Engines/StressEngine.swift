@@ -1,6 +1,6 @@
 import Foundation
 
-/// Stress level bands of the daily stress score (DESIGN §5).
+/// Stress level bands of the daily stress score (docs/engines.md, Stress).
 public enum StressLevel: String, Sendable {
     case relaxed, balanced, elevated
 }
@@ -14,7 +14,7 @@ public struct StressResult: Equatable, Sendable {
     public let drivers: [Driver]
 }
 
-/// Daily HR-primary stress (DESIGN §5 "Stress"):
+/// Daily HR-primary stress (docs/engines.md, Stress):
 /// - resting-HR score = 40 + 4·(% above the personal baseline), the baseline being the
 ///   mean resting HR of the 28 days before the day;
 /// - HRV score = 40 − 20·z, z the z-score of today's ln(SDNN) against the same
@@ -37,28 +37,28 @@ public struct StressEngine: Sendable {
         self.constants = constants
     }
 
-    private var c: EngineValues { constants.values }
+    private var c: StressConstants { constants }
 
     /// The product's logistic: 100 / (1 + exp(−k·(x − centre))).
     public func sigmoid(_ x: Double) -> Double {
-        100 / (1 + exp(-c["sigmoid_slope"] * (x - c["sigmoid_center"])))
+        100 / (1 + exp(-c.sigmoidSlope * (x - c.sigmoidCenter)))
     }
 
     /// Resting-HR deviation score: 40 + 4·(% above baseline), before clamping.
     public func restingHRScore(restingHRBpm: Double, baselineBpm: Double) -> Double {
         let percentAbove = 100 * (restingHRBpm - baselineBpm) / baselineBpm
-        return c["rhr_score_at_baseline"] + c["rhr_points_per_percent"] * percentAbove
+        return c.rhrScoreAtBaseline + c.rhrPointsPerPercent * percentAbove
     }
 
     public func level(_ score: Double) -> StressLevel {
-        score < c["relaxed_below"] ? .relaxed : score < c["elevated_from"] ? .balanced : .elevated
+        score < c.relaxedBelow ? .relaxed : score < c.elevatedFrom ? .balanced : .elevated
     }
 
     /// Stress of `today` given the days before it (sorted by day); nil when no signal
     /// has enough history.
     public func assess(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> StressResult? {
-        let baselineDays = DailyWindow.before(today.day, count: c["baseline_days"])
-        let minDays = Int(c["min_baseline_days"])
+        let baselineDays = DailyWindow.before(today.day, count: c.baselineDays)
+        let minDays = Int(c.minBaselineDays)
         var components: [Component] = []
 
         let rhrBase = DailyWindow.values(history, days: baselineDays, \.restingHRBpm)
@@ -67,7 +67,7 @@ public struct StressEngine: Sendable {
             if base > 0 {
                 let pct = 100 * (rhr - base) / base
                 components.append(Component(
-                    name: "resting_hr", score: clamp(restingHRScore(restingHRBpm: rhr, baselineBpm: base), 0...100), weight: c["weight_rhr"],
+                    name: "resting_hr", score: clamp(restingHRScore(restingHRBpm: rhr, baselineBpm: base), 0...100), weight: c.weightRHR,
                     detail: "\(decimals(rhr, 1)) bpm, \(signed(pct, 1)) % vs baseline \(decimals(base, 1)) bpm"))
             }
         }
@@ -78,28 +78,28 @@ public struct StressEngine: Sendable {
             if sd > 0 {
                 let z = (log(sdnn) - Stats.mean(lnBase)) / sd
                 components.append(Component(
-                    name: "hrv", score: clamp(c["hrv_score_at_baseline"] - c["hrv_points_per_sd"] * z, 0...100), weight: c["weight_hrv"],
+                    name: "hrv", score: clamp(c.hrvScoreAtBaseline - c.hrvPointsPerSD * z, 0...100), weight: c.weightHRV,
                     detail: "SDNN \(decimals(sdnn, 1)) ms, z(ln SDNN) \(signed(z, 2)) vs \(lnBase.count)-day baseline"))
             }
         }
 
-        let recent = DailyWindow.values(history, days: DailyWindow.ending(today.day - 1, count: c["cv_days"] - 1), \.hrvSDNNMs)
+        let recent = DailyWindow.values(history, days: DailyWindow.ending(today.day - 1, count: c.cvDays - 1), \.hrvSDNNMs)
             + [today.hrvSDNNMs].compactMap { $0 }
-        if recent.count >= Int(c["cv_min_days"]), Stats.mean(recent) > 0 {
+        if recent.count >= Int(c.cvMinDays), Stats.mean(recent) > 0 {
             let cv = Stats.sd(recent) / Stats.mean(recent)
             components.append(Component(
                 name: "hrv_stability",
-                score: ramp(cv, from: c["cv_stable"], c["cv_score_stable"], to: c["cv_unstable"], c["cv_score_unstable"]),
-                weight: c["weight_cv"], detail: "SDNN CV \(decimals(cv, 3)) over \(recent.count) days"))
+                score: ramp(cv, from: c.cvStable, c.cvScoreStable, to: c.cvUnstable, c.cvScoreUnstable),
+                weight: c.weightCV, detail: "SDNN CV \(decimals(cv, 3)) over \(recent.count) days"))
         }
 
         if components.map(\.name) == ["resting_hr", "hrv"] {
             components = [
-                Component(name: "resting_hr", score: components[0].score, weight: c["weight_rhr_without_cv"], detail: components[0].detail),
-                Component(name: "hrv", score: components[1].score, weight: c["weight_hrv_without_cv"], detail: components[1].detail),
+                Component(name: "resting_hr", score: components[0].score, weight: c.weightRHRWithoutCV, detail: components[0].detail),
+                Component(name: "hrv", score: components[1].score, weight: c.weightHRVWithoutCV, detail: components[1].detail),
             ]
         }
-        guard let (raw, drivers) = Component.combine(components, neutral: c["sigmoid_center"]) else { return nil }
+        guard let (raw, drivers) = Component.combine(components, neutral: c.sigmoidCenter) else { return nil }
         let score = sigmoid(raw)
         return StressResult(raw: raw, score: score, level: level(score), drivers: drivers)
     }

@@ -1,4 +1,4 @@
-/// Spectral coherence scores of a heart-rate spectrum (DESIGN §5). Bands come from
+/// Spectral coherence scores of a heart-rate spectrum (docs/methods.md, Coherence). Bands come from
 /// the registry's `coherence` engine; the HeartMath ones follow McCraty et al. 2009,
 /// "The coherent heart", Integral Review 5(2), appendix.
 public enum Coherence {
@@ -22,7 +22,7 @@ public enum Coherence {
     public static func heartMath(_ s: Spectrum, constants c: CoherenceConstants = .defaults) -> (peakHz: Double, ratio: Double) {
         let peak = s.peak(c.heartMathPeakBand.0, c.heartMathPeakBand.1)
         guard peak.isFinite else { return (.nan, .nan) }
-        let width = c.values["heartmath_peak_width_hz"]
+        let width = c.heartMathPeakWidthHz
         let p = s.integral(peak - width / 2, peak + width / 2)
         let total = s.integral(c.heartMathTotalBand.0, c.heartMathTotalBand.1)
         return (peak, total > p ? p / (total - p) : .nan)

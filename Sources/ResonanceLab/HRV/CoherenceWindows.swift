@@ -1,4 +1,4 @@
-/// Settings of `resonance coherence` (DESIGN §5), defaults from the registry.
+/// Settings of `resonance coherence` (docs/methods.md, Coherence), defaults from the registry.
 public struct CoherenceOptions: Sendable {
     public var constants: CoherenceConstants
     public var windowSeconds: Double
@@ -16,12 +16,12 @@ public struct CoherenceOptions: Sendable {
 
     public init(constants: CoherenceConstants = .defaults) {
         self.constants = constants
-        let c = constants.values
-        windowSeconds = c["window_seconds"]
-        stepSeconds = c["step_seconds"]
-        breathingRate = c["breathing_rate_per_min"]
-        sampleHz = c["sample_hz"]
-        minimumSamples = Int(c["min_samples"])
+        let c = constants
+        windowSeconds = c.windowSeconds
+        stepSeconds = c.stepSeconds
+        breathingRate = c.breathingRatePerMin
+        sampleHz = c.sampleHz
+        minimumSamples = Int(c.minSamples)
     }
 
     public var breathingHz: Double { breathingRate / 60 }
@@ -125,8 +125,8 @@ public struct CoherenceWindows {
                 Detrender.removeLinearTrend(&detrended)
                 let s = periodogram.psd(detrended[...], fs: options.sampleHz)
                 let c = options.constants
-                // ±N bins of the window's native resolution (DESIGN §5: ±1 bin).
-                let binHz = c.values["breathing_band_bins"] * options.sampleHz / Double(x.count)
+                // ±N bins of the window's native resolution (docs/engines.md, Coherence: ±1 bin).
+                let binHz = c.breathingBandBins * options.sampleHz / Double(x.count)
                 coach.peakHz = s.localPeak(c.coachBand.0, c.coachBand.1)
                 coach.coherence = Coherence.coachScore(s, breathingHz: options.breathingHz, binHz: binHz, constants: c)
                 (heartMath.peakHz, heartMath.coherence) = Coherence.heartMath(s, constants: c)

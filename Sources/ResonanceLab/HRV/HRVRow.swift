@@ -1,5 +1,5 @@
 /// One row of `hrv.csv`: the indices of one subject over one window, or over the whole
-/// recording when the window bounds are nil (DESIGN §4).
+/// recording when the window bounds are nil (docs/tables.md, hrv.csv).
 public struct HRVRow: OutputRow, Sendable {
     public var subject: String
     public var windowStartMs: Int64?
@@ -13,7 +13,7 @@ public struct HRVRow: OutputRow, Sendable {
     public var nonlinear: HRVNonlinear
     public var longTerm: HRVLongTerm
 
-    /// `hrv.csv` columns: DESIGN §4's first, then the rest of the index families.
+    /// `hrv.csv` columns: the required ones of docs/tables.md first, then the rest of the index families.
     public static let header = [
         "subject", "window_start", "window_end", "n_beats", "artifact_pct", "reliable",
         "MeanNN", "SDNN", "RMSSD", "pNN50", "MeanHR", "LF", "HF", "LF_HF", "SD1", "SD2", "DFA_alpha1",

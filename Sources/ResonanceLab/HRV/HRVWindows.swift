@@ -36,8 +36,7 @@ public struct HRVWindows {
         if options.windows {
             let window = Int64(options.windowSeconds * 1000)
             for start in windowStartsMs() {
-                let r = series.range(fromMs: Double(start), toMs: Double(start + window))
-                out.append(row(r, spanMs: Double(window), startMs: start, endMs: start + window, timed: true))
+                out.append(row(fromMs: start, toMs: start + window))
             }
         }
         if options.whole {
@@ -53,6 +52,14 @@ public struct HRVWindows {
 
     /// The spectrum of the row computed last.
     private var lastSpectrum: Spectrum?
+
+    /// The row of the window [startMs, endMs): the beats it holds, its artifact share
+    /// and reliability, and every index; windows placed by the caller (e.g. inside
+    /// labelled intervals) get the same treatment as the sliding windows.
+    public mutating func row(fromMs startMs: Int64, toMs endMs: Int64) -> HRVRow {
+        let r = series.range(fromMs: Double(startMs), toMs: Double(endMs))
+        return row(r, spanMs: Double(endMs - startMs), startMs: startMs, endMs: endMs, timed: true)
+    }
 
     private mutating func row(_ r: Range<Int>, spanMs: Double, startMs: Int64?, endMs: Int64?, timed: Bool) -> HRVRow {
         let w = NNWindow(series, r)

@@ -1,4 +1,4 @@
-/// The canonical tables of a workspace (DESIGN §4). Every importer produces them and
+/// The canonical tables of a workspace (docs/tables.md). Every importer produces them and
 /// every later stage reads them, so real imports and synthetic personas look alike.
 
 /// One heart-rate sample. `hr.csv`: `subject,timestamp,bpm,source`.
@@ -26,7 +26,7 @@ public struct RRInterval: Equatable, Sendable {
     }
 }
 
-/// One play of a song. `plays.csv` (DESIGN §4).
+/// One play of a song. `plays.csv` (docs/tables.md, plays.csv).
 public struct Play: Equatable, Sendable {
     public var subject: String
     public var playId: String
@@ -66,7 +66,7 @@ public struct LabelInterval: Equatable, Sendable {
     }
 }
 
-/// Sleep stages of `sleep.csv` (DESIGN §4).
+/// Sleep stages of `sleep.csv` (docs/tables.md, sleep.csv).
 public enum SleepStage: String, CaseIterable, Sendable {
     case core, deep, rem, asleep, awake
     case inBed = "in_bed"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `manifest.json` of an imported workspace (DESIGN §4): what was read, from where,
+/// `manifest.json` of an imported workspace (docs/tables.md, manifest.json): what was read, from where,
 /// how each file was interpreted, and the accounting of every row.
 public struct Manifest: Codable, Equatable, Sendable {
     public var toolkitVersion: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A workspace folder holding canonical tables and stage outputs (DESIGN §3).
+/// A workspace folder holding canonical tables and stage outputs (docs/tables.md, Workspace).
 public struct Workspace: Sendable {
     public let path: String
 

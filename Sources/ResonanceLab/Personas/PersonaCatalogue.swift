@@ -1,4 +1,4 @@
-/// The ten personas of DESIGN §6, in the order every output lists them.
+/// The ten personas of docs/personas.md, in the order every output lists them.
 ///
 /// Sensitivities are fixed per persona (not drawn) so that the truth a model must
 /// recover is the same for every seed: ten values from 0.4 to 1.6 whose mean is

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Generates the synthetic persona workspace (DESIGN §6): the canonical tables a real
+/// Generates the synthetic persona workspace (docs/personas.md): the canonical tables a real
 /// import writes, plus `daily.csv` (the daily engines over each persona's measured
 /// days) and `truth.csv` (every planted effect).
 ///

@@ -1,4 +1,4 @@
-/// One synthetic person of DESIGN §6: physiology at rest, activity, sleep, listening
+/// One synthetic person (docs/personas.md): physiology at rest, activity, sleep, listening
 /// habits and the planted sensitivity to music. Values are typical of the group each
 /// persona stands for (resting HR and 5-minute SDNN/RMSSD by age and fitness after
 /// Nunan et al. 2010, "A quantitative systematic review of normal values for

@@ -1,4 +1,4 @@
-/// One row of `truth.csv` (DESIGN §4): an effect planted in a synthetic workspace.
+/// One row of `truth.csv` (docs/tables.md, truth.csv): an effect planted in a synthetic workspace.
 /// `song_effect` rows (subject empty) give a song's effect at sensitivity 1 — the
 /// expected measured delta of a full-length play (see `MusicResponse`);
 /// `persona_sensitivity` rows (song_id empty) give the listener's multiplier, once per

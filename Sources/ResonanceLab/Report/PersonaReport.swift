@@ -121,20 +121,20 @@ public struct PersonaReport: Sendable {
 
     /// Why each flag of the day was raised, with the numbers that raised it.
     func reasons(_ a: DailyAssessment) -> [String] {
-        let t = a.trend, c = TrendConstants(registry: registry).values
+        let t = a.trend, c = TrendConstants(registry: registry)
         return a.flags.map { flag in
             switch flag {
             case "anomaly":
-                return "anomaly \(signed(t.anomaly ?? .nan, 2)) ≥ \(decimals(c["anomaly_flag_z"], 1)); drivers: "
+                return "anomaly \(signed(t.anomaly ?? .nan, 2)) ≥ \(decimals(c.anomalyFlagZ, 1)); drivers: "
                     + t.drivers.prefix(3).map { "\($0.name) \(signed($0.points, 2)) (\($0.detail))" }.joined(separator: "; ")
             case "regression":
-                return "regression: 7-day slopes RHR \(Self.slope(t.restingHRSlope)) bpm/day (flag > \(signed(c["rhr_slope_threshold"], 1))), SDNN \(Self.slope(t.hrvSlope)) ms/day (flag < \(signed(c["hrv_slope_threshold"], 1)))"
+                return "regression: 7-day slopes RHR \(Self.slope(t.restingHRSlope)) bpm/day (flag > \(signed(c.rhrSlopeThreshold, 1))), SDNN \(Self.slope(t.hrvSlope)) ms/day (flag < \(signed(c.hrvSlopeThreshold, 1)))"
             case "stress_pattern":
                 return "stress pattern: robust z RHR \(Self.slope(t.restingHRZ)), SDNN \(Self.slope(t.hrvZ)), 1-min recovery \(Self.slope(t.recovery1mZ))"
             case "rhr_week_up", "rhr_week_down":
-                return "week over week: 7-day mean RHR z \(Self.slope(t.weekRestingHRZ)) against the 28 days before the week (significant beyond ±\(decimals(c["week_significant_z"], 1)))"
+                return "week over week: 7-day mean RHR z \(Self.slope(t.weekRestingHRZ)) against the 28 days before the week (significant beyond ±\(decimals(c.weekSignificantZ, 1)))"
             case "consecutive_elevation":
-                return "consecutive elevation: RHR above baseline mean + \(decimals(c["elevation_sd"], 0))σ for \(t.elevationStreakDays) consecutive days"
+                return "consecutive elevation: RHR above baseline mean + \(decimals(c.elevationSD, 0))σ for \(t.elevationStreakDays) consecutive days"
             case "readiness_capped":
                 return "readiness \(Self.text(a.readiness?.uncappedScore, 1)) capped at \(Self.text(a.readiness?.score, 0)) while the elevation alert is active"
             default:

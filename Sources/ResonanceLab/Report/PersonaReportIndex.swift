@@ -69,13 +69,13 @@ public enum PersonaReports {
     /// How often each half of the regression rule fires: its thresholds are near the
     /// noise of a 7-day least-squares slope (SE = σ/√28 for 7 daily values).
     static func regressionNote(_ assessments: [DailyAssessment], registry: ConstantsRegistry) -> String {
-        let c = TrendConstants(registry: registry).values
+        let c = TrendConstants(registry: registry)
         let rhr = assessments.compactMap(\.trend.restingHRSlope), hrv = assessments.compactMap(\.trend.hrvSlope)
         guard !rhr.isEmpty || !hrv.isEmpty else { return "" }
-        let rhrFires = rhr.filter { $0 > c["rhr_slope_threshold"] }.count
-        let hrvFires = hrv.filter { $0 < c["hrv_slope_threshold"] }.count
-        return "Regression rule: the 7-day RHR slope exceeds \(signed(c["rhr_slope_threshold"], 1)) bpm/day on \(rhrFires) of \(rhr.count) "
-            + "person-days with a slope, the SDNN slope is below \(signed(c["hrv_slope_threshold"], 1)) ms/day on \(hrvFires) of \(hrv.count). "
+        let rhrFires = rhr.filter { $0 > c.rhrSlopeThreshold }.count
+        let hrvFires = hrv.filter { $0 < c.hrvSlopeThreshold }.count
+        return "Regression rule: the 7-day RHR slope exceeds \(signed(c.rhrSlopeThreshold, 1)) bpm/day on \(rhrFires) of \(rhr.count) "
+            + "person-days with a slope, the SDNN slope is below \(signed(c.hrvSlopeThreshold, 1)) ms/day on \(hrvFires) of \(hrv.count). "
             + "Both thresholds are near the noise of a 7-day slope (its SE is the day-to-day SD / √28), so the flag is frequent on day-to-day "
             + "variation alone; tune `trend.rhr_slope_threshold` and `trend.hrv_slope_threshold` with --constants.\n\n"
     }

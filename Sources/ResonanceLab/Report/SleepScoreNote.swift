@@ -6,9 +6,9 @@ enum SleepScoreNote {
 
     static func markdown(meanSleepHours: Double?, registry: ConstantsRegistry) -> String {
         let engine = ReadinessEngine(constants: ReadinessConstants(registry: registry))
-        let c = engine.constants.values
+        let c = engine.constants
         var out = "## Sleep score note\n\n"
-        out += "The readiness sleep pillar is the specification's Gaussian, 100·exp(−(h − \(decimals(c["sleep_target_hours"], 1)))²/(2·\(decimals(c["sleep_sigma_hours"], 2))²)). "
+        out += "The readiness sleep pillar is the specification's Gaussian, 100·exp(−(h − \(decimals(c.sleepTargetHours, 1)))²/(2·\(decimals(c.sleepSigmaHours, 2))²)). "
         out += "The specification's example scores do not follow from it; the formula is used:\n\n"
         out += markdownTable(["hours", "specification example", "formula", "formula − example"], examples.map { e in
             let f = engine.sleepScore(hours: e.hours)

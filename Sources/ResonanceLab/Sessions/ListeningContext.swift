@@ -1,4 +1,4 @@
-/// The listening context of the product (DESIGN §5 "Context"), decided from a start
+/// The listening context of the product (docs/engines.md, Context), decided from a start
 /// time in UTC (the canonical tables carry no time zone) and overlapping workouts.
 public enum ListeningContext: String, CaseIterable, Sendable {
     case morning, commute, work, relaxation, preSleep, workout
@@ -16,11 +16,11 @@ public enum ListeningContext: String, CaseIterable, Sendable {
         let hour = hourOfDay(startMs)
         let weekend = Timestamp.isoWeekday(startMs) >= 6
         switch hour {
-        case c.values["morning_start_hour"]..<c.values["commute_am_start_hour"]: return .morning
-        case c.values["commute_am_start_hour"]..<c.values["work_start_hour"]: return weekend ? .morning : .commute
-        case c.values["work_start_hour"]..<c.values["commute_pm_start_hour"]: return weekend ? .relaxation : .work
-        case c.values["commute_pm_start_hour"]..<c.values["relaxation_start_hour"]: return weekend ? .relaxation : .commute
-        case c.values["relaxation_start_hour"]..<c.values["presleep_start_hour"]: return .relaxation
+        case c.morningStartHour..<c.commuteAmStartHour: return .morning
+        case c.commuteAmStartHour..<c.workStartHour: return weekend ? .morning : .commute
+        case c.workStartHour..<c.commutePmStartHour: return weekend ? .relaxation : .work
+        case c.commutePmStartHour..<c.relaxationStartHour: return weekend ? .relaxation : .commute
+        case c.relaxationStartHour..<c.presleepStartHour: return .relaxation
         default: return .preSleep
         }
     }

@@ -1,7 +1,7 @@
 /// A play with its end and listened time resolved, ready for sessions and effects.
 public struct TimedPlay: Equatable, Sendable {
     public var play: Play
-    /// End used by the gap rule: `ended_at`, else start + media duration (DESIGN §5),
+    /// End used by the gap rule: `ended_at`, else start + media duration (docs/engines.md, Sessions),
     /// else start + played time.
     public var endMs: Int64
     /// Seconds actually listened: `played_s`, else the known end − start, else the
@@ -24,7 +24,7 @@ public struct PlayCleaningCounts: Equatable, Sendable {
     public var mergedDuplicates = 0
 }
 
-/// Resolves play timings and merges device duplicates (DESIGN §5 "Sessions").
+/// Resolves play timings and merges device duplicates (docs/engines.md, Sessions).
 public enum PlayTiming {
     /// Plays of one listener, sorted by start, cleaned. Order among equal starts
     /// follows play_id so the result does not depend on input order.

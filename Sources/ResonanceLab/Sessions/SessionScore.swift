@@ -1,4 +1,4 @@
-/// The product's session score (DESIGN §5 "Session score"):
+/// The product's session score (docs/engines.md, Session score):
 /// 0.25·(1 − skipRate) + 0.30·clamp(0.5 + ΔHRV/20) + 0.25·avgListen + 0.20·sleepScore.
 public enum SessionScore {
     /// - Parameters:
@@ -6,9 +6,9 @@ public enum SessionScore {
     ///   - sleepScore: next-night sleep score; unknown → `unknown_sleep_score` (0.5).
     public static func score(skipRate: Double, hrvDeltaMs: Double?, avgListen: Double,
                              sleepScore: Double?, constants c: SessionConstants) -> Double {
-        let v = c.values
-        let hrvTerm = min(1, max(0, 0.5 + (hrvDeltaMs ?? 0) / v["score_hrv_scale_ms"]))
-        return v["score_weight_skip"] * (1 - skipRate) + v["score_weight_hrv"] * hrvTerm
-            + v["score_weight_listen"] * avgListen + v["score_weight_sleep"] * (sleepScore ?? v["unknown_sleep_score"])
+        let v = c
+        let hrvTerm = min(1, max(0, 0.5 + (hrvDeltaMs ?? 0) / v.scoreHRVScaleMs))
+        return v.scoreWeightSkip * (1 - skipRate) + v.scoreWeightHRV * hrvTerm
+            + v.scoreWeightListen * avgListen + v.scoreWeightSleep * (sleepScore ?? v.unknownSleepScore)
     }
 }

@@ -1,4 +1,4 @@
-/// One listening session. `sessions.csv` (DESIGN §4), extra columns after
+/// One listening session. `sessions.csv` (docs/tables.md, sessions.csv), extra columns after
 /// `session_score`: HR average/min/max over the session ± the biometric window,
 /// the HRV source and data-quality notes.
 public struct SessionRow: Equatable, Sendable {
@@ -21,7 +21,7 @@ public struct SessionRow: Equatable, Sendable {
     public var hrMax: Double?
 }
 
-/// One play with its physiology. `session_plays.csv` (DESIGN §4); extra columns after
+/// One play with its physiology. `session_plays.csv` (docs/tables.md, session_plays.csv); extra columns after
 /// `quality` carry what the effects models need. `session_id` is empty for plays of
 /// sessions dropped as too short (they still count in behaviour).
 public struct SessionPlayRow: Equatable, Sendable {

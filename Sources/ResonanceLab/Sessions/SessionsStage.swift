@@ -8,7 +8,7 @@ public struct SessionsOutput: Sendable {
 }
 
 /// Listening sessions and per-play physiology from the canonical tables
-/// (DESIGN §5 "Sessions"): a pure function of the tables and the constants.
+/// (docs/engines.md, Sessions): a pure function of the tables and the constants.
 public enum SessionsStage {
     public static func run(plays: [Play], hr: [HRSample], rr: [RRInterval], sdnn: [HRVSample],
                            sleep: [SleepEpisode], workouts: [Workout],

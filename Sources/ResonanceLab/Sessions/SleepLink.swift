@@ -8,19 +8,19 @@ public struct SleepPeriod: Equatable, Sendable {
     /// Milliseconds of `deep`; nil when the rows carry no stage breakdown.
     public var deepMs: Int64?
 
-    /// DESIGN §5: min(1, hours/8)·0.6 + min(1, deepFraction/0.25)·0.4. Without stage
+    /// Product specification: min(1, hours/8)·0.6 + min(1, deepFraction/0.25)·0.4. Without stage
     /// breakdown the deep term is unknown and the hours term alone is used
     /// (weights re-normalised), rather than scoring unstaged sleep as zero deep sleep.
     public func score(_ c: SessionConstants) -> Double {
         let hours = Double(asleepMs) / 3_600_000
-        let hoursTerm = min(1, hours / c.values["sleep_target_hours"])
+        let hoursTerm = min(1, hours / c.sleepTargetHours)
         guard let deepMs, asleepMs > 0 else { return hoursTerm }
-        let deepTerm = min(1, Double(deepMs) / Double(asleepMs) / c.values["deep_fraction_target"])
-        return hoursTerm * c.values["sleep_weight_hours"] + deepTerm * c.values["sleep_weight_deep"]
+        let deepTerm = min(1, Double(deepMs) / Double(asleepMs) / c.deepFractionTarget)
+        return hoursTerm * c.sleepWeightHours + deepTerm * c.sleepWeightDeep
     }
 }
 
-/// Links a session to the listener's next night of sleep (DESIGN §5): the first
+/// Links a session to the listener's next night of sleep (docs/engines.md, Sessions): the first
 /// sleep period starting within `sleep_window_hours` after the session ends, periods
 /// shorter than `nap_max_hours` (naps) ignored.
 public enum SleepLink {

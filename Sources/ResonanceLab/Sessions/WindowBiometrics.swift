@@ -53,7 +53,7 @@ extension ListenerPhysiology {
     /// samples needed for a change), never mixed.
     public func measure(_ windows: BiometricWindows, constants c: SessionConstants) -> WindowBiometrics {
         var notes: [String] = []
-        let minHR = Int(c.values["play_min_hr_samples"])
+        let minHR = Int(c.playMinHRSamples)
         func medianHR(_ w: ClosedRange<Int64>) -> Double? {
             let v = hr.values(fromMs: w.lowerBound, throughMs: w.upperBound)
             if v.isEmpty { return nil }
@@ -92,9 +92,9 @@ extension ListenerPhysiology {
     func rmssd(_ w: ClosedRange<Int64>, _ c: SessionConstants) -> (value: Double?, notes: [String]) {
         let beats = rr.values(fromMs: w.lowerBound, throughMs: w.upperBound)
         if beats.isEmpty { return (nil, []) }
-        if beats.count < Int(c.values["play_min_beats"]) { return (nil, ["few_beats"]) }
-        let lo = c.values["rr_min_ms"], hi = c.values["rr_max_ms"]
-        let flags = ArtifactDetector.malik(Array(beats), maxChange: c.values["rr_max_change_fraction"])
+        if beats.count < Int(c.playMinBeats) { return (nil, ["few_beats"]) }
+        let lo = c.rrMinMs, hi = c.rrMaxMs
+        let flags = ArtifactDetector.malik(Array(beats), maxChange: c.rrMaxChangeFraction)
         var clean: [Double] = [], runStart: [Bool] = []
         clean.reserveCapacity(beats.count)
         var artifacts = 0
@@ -110,7 +110,7 @@ extension ListenerPhysiology {
             runStart.append(afterRejected)
             afterRejected = false
         }
-        if Double(artifacts) * 100 / Double(beats.count) > c.values["play_max_artifact_pct"] { return (nil, ["artifacts"]) }
+        if Double(artifacts) * 100 / Double(beats.count) > c.playMaxArtifactPct { return (nil, ["artifacts"]) }
         return (HRVTime.rmssd(NNWindow(nnMs: clean[...], runStart: runStart[...])), [])
     }
 }

@@ -17,7 +17,7 @@ public enum Timestamp {
         return Int64(ms.rounded())
     }
 
-    /// Canonical text: `2022-02-07T09:29:00.000Z` (DESIGN §4).
+    /// Canonical text: `2022-02-07T09:29:00.000Z` (docs/tables.md, Conventions).
     public static func iso(_ ms: Int64) -> String {
         var bytes = [UInt8](repeating: 0, count: 24)
         write(ms, into: &bytes, at: 0)

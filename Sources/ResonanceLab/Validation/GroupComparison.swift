@@ -62,14 +62,63 @@ public enum GroupComparison {
     }
 
     /// Area under the ROC curve for telling `positive` from `negative` by larger values:
-    /// P(X₊ > X₋) + ½·P(X₊ = X₋), the Mann–Whitney U over n₊·n₋.
+    /// P(X₊ > X₋) + ½·P(X₊ = X₋), the Mann–Whitney U over n₊·n₋ (Hanley & McNeil 1982),
+    /// from mid-ranks in O(n log n). NaN when either side is empty.
     public static func auc(positive: [Double], negative: [Double]) -> Double {
-        guard !positive.isEmpty, !negative.isEmpty else { return .nan }
-        var u = 0.0
-        for p in positive {
-            for q in negative { u += p > q ? 1 : (p == q ? 0.5 : 0) }
+        guard let u = mannWhitneyU(positive, negative) else { return .nan }
+        return u / (Double(positive.count) * Double(negative.count))
+    }
+
+    /// ROC AUC of `scores` for the labels `isPositive` (same length), as `auc(positive:negative:)`.
+    public static func auc(scores: [Double], isPositive: [Bool]) -> Double {
+        precondition(scores.count == isPositive.count, "auc: lengths differ")
+        var p: [Double] = [], n: [Double] = []
+        for (s, y) in zip(scores, isPositive) { if y { p.append(s) } else { n.append(s) } }
+        return auc(positive: p, negative: n)
+    }
+
+    /// Mann–Whitney U of `a` against `b`: the number of pairs with a > b, ties counting ½,
+    /// from the rank sum of `a` in the pooled sample (mid-ranks for ties). Nil when
+    /// either side is empty.
+    public static func mannWhitneyU(_ a: [Double], _ b: [Double]) -> Double? {
+        guard !a.isEmpty, !b.isEmpty else { return nil }
+        let ranks = Stats.ranks(a + b)
+        let rankSum = ranks[0..<a.count].reduce(0, +)
+        let n = Double(a.count)
+        return rankSum - n * (n + 1) / 2
+    }
+
+    /// Two-sided p-value of the Mann–Whitney U test by the normal approximation with the
+    /// tie correction and a continuity correction of ½ (as SciPy's `mannwhitneyu` with
+    /// `method="asymptotic"`); NaN when either side is empty or every value is tied.
+    public static func mannWhitneyP(_ a: [Double], _ b: [Double]) -> Double {
+        guard let u = mannWhitneyU(a, b) else { return .nan }
+        let n1 = Double(a.count), n2 = Double(b.count), n = n1 + n2
+        var tieSum = 0.0
+        let sorted = (a + b).sorted()
+        var i = 0
+        while i < sorted.count {
+            var j = i
+            while j + 1 < sorted.count && sorted[j + 1] == sorted[i] { j += 1 }
+            let t = Double(j - i + 1)
+            tieSum += t * t * t - t
+            i = j + 1
         }
-        return u / Double(positive.count * negative.count)
+        let variance = n1 * n2 / 12 * ((n + 1) - tieSum / (n * (n - 1)))
+        guard variance > 0 else { return .nan }
+        let z = max(0, abs(u - n1 * n2 / 2) - 0.5) / variance.squareRoot()
+        return min(1, erfc(z / 2.squareRoot()))
+    }
+
+    /// Cohen's d of `a` against `b`: (mean a − mean b) / pooled SD, the pooled variance
+    /// weighting each group's sample variance by its n − 1 (Cohen 1988, eq. 2.5.2).
+    /// NaN below two values in either group or when both groups are constant.
+    public static func cohensD(_ a: [Double], _ b: [Double]) -> Double {
+        guard a.count > 1, b.count > 1 else { return .nan }
+        let n1 = Double(a.count), n2 = Double(b.count)
+        let pooled = ((n1 - 1) * Stats.variance(a) + (n2 - 1) * Stats.variance(b)) / (n1 + n2 - 2)
+        guard pooled > 0 else { return .nan }
+        return (Stats.mean(a) - Stats.mean(b)) / pooled.squareRoot()
     }
 
     /// ROC curve for telling `positive` from `negative` by larger values: (false-positive
@@ -96,13 +145,29 @@ public enum GroupComparison {
     /// seeded generator so reports are reproducible.
     public static func bootstrapMeanCI(_ x: [Double], resamples: Int = 2000, seed: UInt64 = 2024) -> (Double, Double) {
         guard x.count > 1 else { return (.nan, .nan) }
-        var rng = SeededRandom(seed: seed)
-        var means = [Double](repeating: 0, count: resamples)
-        for b in 0..<resamples {
-            var s = 0.0
-            for _ in 0..<x.count { s += x[Int(rng.next() % UInt64(x.count))] }
-            means[b] = s / Double(x.count)
+        return bootstrapCI(clusters: x.count, resamples: resamples, seed: seed) { picks in
+            picks.reduce(0) { $0 + x[$1] } / Double(picks.count)
         }
-        return (Stats.quantile(means, 0.025), Stats.quantile(means, 0.975))
+    }
+
+    /// Percentile bootstrap 95 % CI of a statistic of `clusters` units (subjects)
+    /// resampled with replacement: `statistic` gets the drawn unit indices (with repeats)
+    /// and returns the statistic of that resample; non-finite results are left out
+    /// (Efron & Tibshirani 1993, §13.3; resampling whole subjects keeps each subject's
+    /// windows together, as Field & Welsh 2007 advise for clustered data). Seeded.
+    public static func bootstrapCI(clusters: Int, resamples: Int = 2000, seed: UInt64 = 2024,
+                                   _ statistic: ([Int]) -> Double) -> (Double, Double) {
+        guard clusters > 1 else { return (.nan, .nan) }
+        var rng = SeededRandom(seed: seed)
+        var values: [Double] = []
+        values.reserveCapacity(resamples)
+        var picks = [Int](repeating: 0, count: clusters)
+        for _ in 0..<resamples {
+            for k in 0..<clusters { picks[k] = Int(rng.next() % UInt64(clusters)) }
+            let v = statistic(picks)
+            if v.isFinite { values.append(v) }
+        }
+        guard !values.isEmpty else { return (.nan, .nan) }
+        return (Stats.quantile(values, 0.025), Stats.quantile(values, 0.975))
     }
 }

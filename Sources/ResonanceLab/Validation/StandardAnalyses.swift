@@ -1,9 +1,13 @@
 extension ValidationReport {
     /// The analyses of `resonance validate`, in report order: the data inventory
-    /// first, then each pipeline stage's own checks.
-    public static let standardAnalyses: [ValidationAnalysis] = [
-        Inventory.analysis,
-        HRVAnalysis.analysis,
-        EffectsAnalysis.analysis,
-    ]
+    /// first, then each pipeline stage's own checks; engines run with `registry`.
+    public static func standardAnalyses(registry: ConstantsRegistry = .defaults, stress: StressScoringOptions = .init(),
+                                        jobs: Int = 1) -> [ValidationAnalysis] {
+        [
+            Inventory.analysis,
+            HRVAnalysis.analysis,
+            StressAnalysis.analysis(registry: registry, options: stress, jobs: jobs),
+            EffectsAnalysis.analysis,
+        ]
+    }
 }

@@ -3,9 +3,11 @@ public struct ReportSection: Sendable {
     public var title: String
     public var markdown: String
     public var json: JSONValue
+    /// When set, `validation.json` also carries the section's data at this top-level key.
+    public var key: String?
 
-    public init(title: String, markdown: String, json: JSONValue) {
-        self.title = title; self.markdown = markdown; self.json = json
+    public init(title: String, markdown: String, json: JSONValue, key: String? = nil) {
+        self.title = title; self.markdown = markdown; self.json = json; self.key = key
     }
 }
 
@@ -36,6 +38,7 @@ public enum ValidationReport {
         var list: [JSONValue] = []
         for section in sections {
             list.append(.object(["title": .string(section.title), "data": section.json]))
+            if let key = section.key { object[key] = section.json }
         }
         object["sections"] = .array(list)
         return (md, JSONValue.object(object).render())

@@ -4,10 +4,10 @@ import XCTest
 final class ConstantsRegistryTests: XCTestCase {
     func testDefaultsAreTheProductSpecification() {
         let s = SessionConstants.defaults
-        XCTAssertEqual(s.values["gap_minutes"], 30)
+        XCTAssertEqual(s.gapMinutes, 30)
         XCTAssertEqual(s.gapMs, 1_800_000)
-        XCTAssertEqual(ImpactConstants.defaults.values["calm_hr"], -0.3)
-        XCTAssertEqual(SongEffectConstants.defaults.values["alpha_late"], 0.2)
+        XCTAssertEqual(ImpactConstants.defaults.calmHR, -0.3)
+        XCTAssertEqual(SongEffectConstants.defaults.alphaLate, 0.2)
         for spec in ConstantsRegistry.specs {
             for c in spec.constants { XCTAssertTrue(c.range.contains(c.value), "\(spec.name).\(c.name)") }
             let names = Set(spec.constants.map(\.name))
@@ -22,6 +22,63 @@ final class ConstantsRegistryTests: XCTestCase {
                 XCTAssertEqual(sum, 1, accuracy: 1e-12, "\(spec.name) \(group)")
             }
         }
+    }
+
+    /// Every constant of every spec is read into a stored property of its engine's
+    /// typed constants, and every stored property comes from the spec.
+    func testEveryConstantOfEverySpecIsAStoredPropertyOfItsEngine() throws {
+        for type in ConstantsRegistry.engineTypes {
+            let spec = type.spec
+            let reader = ConstantReader(engine: spec.name, values: Self.defaults(spec), origin: "test")
+            let typed = try type.init(reader)
+            XCTAssertEqual(reader.names, Set(spec.constants.map(\.name)), "\(spec.name): spec names not read")
+            let stored = Mirror(reflecting: typed).children.filter { $0.value is Double }
+            XCTAssertEqual(stored.count, spec.constants.count, "\(spec.name): stored properties")
+        }
+    }
+
+    func testAConstantMissingFromTheSpecIsAnErrorAtLoad() throws {
+        for type in ConstantsRegistry.engineTypes {
+            let spec = type.spec
+            let dropped = spec.constants[spec.constants.count / 2].name
+            var values = Self.defaults(spec)
+            values[dropped] = nil
+            XCTAssertThrowsError(try type.init(ConstantReader(engine: spec.name, values: values, origin: "test"))) { error in
+                XCTAssertEqual("\(error)", "test: engine '\(spec.name)' has no constant '\(dropped)'")
+            }
+        }
+        XCTAssertNoThrow(try ConstantsRegistry.builtIn())
+    }
+
+    func testReplacingConstantsInMemoryIsValidatedAsAFileIs() throws {
+        let s = try StressConstants(replacing: ["weight_rhr": 0.6, "weight_hrv": 0.2])
+        XCTAssertEqual(s.weightRHR, 0.6)
+        XCTAssertEqual(s.weightHRV, 0.2)
+        XCTAssertEqual(s.weightCV, 0.2)
+        XCTAssertEqual(s.sigmoidSlope, StressConstants.defaults.sigmoidSlope)
+        let r = try ConstantsRegistry.defaults.replacing("stress", with: ["sigmoid_slope": 0.1], version: "1.1.0")
+        XCTAssertEqual(r.stress.sigmoidSlope, 0.1)
+        XCTAssertEqual(r.values(of: "stress")["sigmoid_slope"], 0.1)
+        XCTAssertTrue(r.version.contains("stress@1.1.0"))
+        XCTAssertNotEqual(r.digest, ConstantsRegistry.defaults.digest)
+        XCTAssertEqual(r.readiness.weightSleep, ReadinessConstants.defaults.weightSleep)
+        let cases: [(() throws -> Any, String)] = [
+            ({ try StressConstants(replacing: ["weight_rhr": 0.6]) }, "weights weight_rhr + weight_hrv + weight_cv sum to 1.09"),
+            ({ try StressConstants(replacing: ["weight_rhr_typo": 0.6]) }, "unknown constant 'weight_rhr_typo'"),
+            ({ try StressConstants(replacing: ["sigmoid_slope": .nan]) }, "'sigmoid_slope' must be a number"),
+            ({ try StressConstants(replacing: ["relaxed_below": 70]) }, "relaxed_below ≤ elevated_from must hold"),
+            ({ try ConstantsRegistry.defaults.replacing("stres", with: [:]) }, "unknown engine 'stres'"),
+            ({ try ConstantsRegistry.defaults.replacing("stress", with: [:], version: "1.1") }, "semantic version"),
+        ]
+        for (make, expected) in cases {
+            XCTAssertThrowsError(try make()) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+            }
+        }
+    }
+
+    private static func defaults(_ spec: EngineSpec) -> [String: Double] {
+        Dictionary(uniqueKeysWithValues: spec.constants.map { ($0.name, $0.value) })
     }
 
     func testShownJSONLoadsBackToTheSameRegistryAndDigest() throws {

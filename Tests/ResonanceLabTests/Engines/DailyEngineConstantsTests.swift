@@ -4,11 +4,11 @@ import XCTest
 final class DailyEngineConstantsTests: XCTestCase {
     func testDailyEnginesAreRegisteredWithTheSpecificationDefaults() {
         XCTAssertTrue(Set(ConstantsRegistry.specs.map(\.name)).isSuperset(of: ["stress", "state", "readiness", "trend", "zones"]))
-        XCTAssertEqual(StressConstants.defaults.values["weight_rhr"], 0.5)
-        XCTAssertEqual(ReadinessConstants.defaults.values["sleep_sigma_hours"], 1.5)
-        XCTAssertEqual(TrendConstants.defaults.values["rhr_slope_threshold"], 0.3)
-        XCTAssertEqual(ZoneConstants.defaults.values["max_hr_intercept"], 208)
-        XCTAssertEqual(StateConstants.defaults.values["max_hr_intercept"], 220)
+        XCTAssertEqual(StressConstants.defaults.weightRHR, 0.5)
+        XCTAssertEqual(ReadinessConstants.defaults.sleepSigmaHours, 1.5)
+        XCTAssertEqual(TrendConstants.defaults.rhrSlopeThreshold, 0.3)
+        XCTAssertEqual(ZoneConstants.defaults.maxHRIntercept, 208)
+        XCTAssertEqual(StateConstants.defaults.maxHRIntercept, 220)
         let p = ConstantsRegistry.defaults.provenance
         guard case let .object(fields) = p else { return XCTFail("provenance is not an object") }
         XCTAssertEqual(fields["constants_digest"], .string(ConstantsRegistry.defaults.digest))
@@ -36,7 +36,7 @@ final class DailyEngineConstantsTests: XCTestCase {
         let path = try writeFixture(#"{"engines":{"readiness":{"version":"1.1.0","constants":{"weight_sleep":0.35,"weight_recovery":0.15}}}}"#,
                                     to: "\(dir)/ok.json")
         let r = try ConstantsRegistry(contentsOf: path)
-        XCTAssertEqual(ReadinessConstants(registry: r).values["weight_sleep"], 0.35)
+        XCTAssertEqual(ReadinessConstants(registry: r).weightSleep, 0.35)
         XCTAssertNotEqual(r.digest, ConstantsRegistry.defaults.digest)
     }
 }

@@ -51,8 +51,8 @@ final class InventoryTests: XCTestCase {
 
     func testReportIsByteIdenticalBetweenRuns() throws {
         let ws = try workspace()
-        let a = try ValidationReport.build(workspace: ws, name: "x", analyses: ValidationReport.standardAnalyses)
-        let b = try ValidationReport.build(workspace: ws, name: "x", analyses: ValidationReport.standardAnalyses)
+        let a = try ValidationReport.build(workspace: ws, name: "x", analyses: ValidationReport.standardAnalyses())
+        let b = try ValidationReport.build(workspace: ws, name: "x", analyses: ValidationReport.standardAnalyses())
         XCTAssertEqual(a.markdown, b.markdown)
         XCTAssertEqual(a.json, b.json)
         XCTAssertTrue(a.markdown.contains("## Data inventory"))

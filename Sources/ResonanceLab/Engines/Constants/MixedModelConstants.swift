@@ -4,13 +4,34 @@ public struct MixedModelConstants: EngineConstants {
         ConstantSpec("onset_time_constant_s", 45, unit: "s", range: 1...600,
                      source: "cardiac responses to music develop over tens of seconds (Bernardi et al. 2006, Heart 92:445); first-order onset τ ≈ 45 s"),
         ConstantSpec("release_time_constant_s", 6, unit: "s", range: 0.1...600,
-                     source: "a play's effect fades within seconds after it stops (vagally mediated HR changes reverse within seconds)"),
-        ConstantSpec("max_iterations", 500, unit: "iterations", range: 1...100_000, source: "alternating EM fit: iteration cap"),
-        ConstantSpec("tolerance", 1e-6, unit: "relative", range: 1e-14...1e-2, source: "alternating EM fit: stop when every parameter moves less than this × its scale"),
-        ConstantSpec("min_cell_plays", 10, unit: "plays", range: 1...10_000, source: "fewest plays for a song × context estimate"),
+                     source: "choice: a play's effect fades within seconds after it stops (vagally mediated HR changes reverse within seconds)"),
+        ConstantSpec("max_iterations", 500, unit: "iterations", range: 1...100_000, source: "choice: iteration cap of the alternating fit"),
+        ConstantSpec("tolerance", 1e-6, unit: "relative", range: 1e-14...1e-2, source: "choice: the alternating fit stops when every parameter moves less than this × its scale"),
+        ConstantSpec("min_cell_plays", 10, unit: "plays", range: 1...10_000, source: "choice: fewest plays for a song × context estimate"),
         ConstantSpec("ci_z", 1.959963984540054, unit: "z", range: 0.1...10, source: "normal quantile of the 95 % interval"),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.mixedModel }
+
+    /// `onset_time_constant_s`, s.
+    public let onsetTimeConstantS: Double
+    /// `release_time_constant_s`, s.
+    public let releaseTimeConstantS: Double
+    /// `max_iterations`, iterations.
+    public let maxIterations: Double
+    /// `tolerance`, relative.
+    public let tolerance: Double
+    /// `min_cell_plays`, plays.
+    public let minCellPlays: Double
+    /// `ci_z`, z.
+    public let ciZ: Double
+
+    public init(_ c: ConstantReader) throws {
+        onsetTimeConstantS = try c["onset_time_constant_s"]
+        releaseTimeConstantS = try c["release_time_constant_s"]
+        maxIterations = try c["max_iterations"]
+        tolerance = try c["tolerance"]
+        minCellPlays = try c["min_cell_plays"]
+        ciZ = try c["ci_z"]
+    }
 }

@@ -1,32 +1,32 @@
-/// Daily readiness (DESIGN §5 "Readiness"). The activity-balance pillar is not
+/// Daily readiness (docs/engines.md, Readiness). The activity-balance pillar is not
 /// specified by the product; it is built from the WHO 2020 physical-activity
 /// guideline (150 min of moderate activity per week, Bull et al., Br J Sports Med
 /// 2020) and the acute:chronic workload ratio (Gabbett, Br J Sports Med 2016: a
 /// ratio of 0.8–1.3 is the "sweet spot", above 1.5 the "danger zone").
 public struct ReadinessConstants: EngineConstants {
     public static let spec = EngineSpec(name: "readiness", version: "1.0.0", constants: [
-        ConstantSpec("sleep_target_hours", 8, unit: "h", range: 0...24, source: "DESIGN §5 readiness: sleep Gaussian at 8 h"),
-        ConstantSpec("sleep_sigma_hours", 1.5, unit: "h", range: 0.01...24, source: "DESIGN §5 readiness: sleep Gaussian σ 1.5 h"),
-        ConstantSpec("recovery_zero_bpm", 10, unit: "bpm", range: 0...100, source: "DESIGN §5 readiness: 1-min HR drop 10 → 0"),
-        ConstantSpec("recovery_full_bpm", 40, unit: "bpm", range: 0...200, source: "DESIGN §5 readiness: 1-min HR drop 40 → 100"),
-        ConstantSpec("hrv_trend_days", 7, unit: "days", range: 1...60, source: "DESIGN §5 readiness: today vs 7-day mean (the 7 days before today)"),
+        ConstantSpec("sleep_target_hours", 8, unit: "h", range: 0...24, source: "product specification: sleep Gaussian at 8 h"),
+        ConstantSpec("sleep_sigma_hours", 1.5, unit: "h", range: 0.01...24, source: "product specification: sleep Gaussian σ 1.5 h"),
+        ConstantSpec("recovery_zero_bpm", 10, unit: "bpm", range: 0...100, source: "product specification: 1-min HR drop 10 → 0"),
+        ConstantSpec("recovery_full_bpm", 40, unit: "bpm", range: 0...200, source: "product specification: 1-min HR drop 40 → 100"),
+        ConstantSpec("hrv_trend_days", 7, unit: "days", range: 1...60, source: "product specification: today vs 7-day mean (the 7 days before today)"),
         ConstantSpec("hrv_trend_min_days", 3, unit: "days", range: 1...60, source: "fewest SDNN values for the 7-day mean (choice)"),
-        ConstantSpec("hrv_trend_points_per_10pct", 20, unit: "points", range: 0...100, source: "DESIGN §5 readiness: −20 per 10 % below"),
+        ConstantSpec("hrv_trend_points_per_10pct", 20, unit: "points", range: 0...100, source: "product specification: −20 per 10 % below"),
         ConstantSpec("activity_week_target_minutes", 150, unit: "min/week", range: 1...10080, source: "WHO 2020 guideline: ≥150 min/week moderate activity"),
         ConstantSpec("activity_acute_days", 7, unit: "days", range: 1...60, source: "Gabbett 2016: acute load = 1-week mean"),
         ConstantSpec("activity_chronic_days", 28, unit: "days", range: 2...365, source: "Gabbett 2016: chronic load = 4-week mean"),
         ConstantSpec("activity_chronic_min_days", 14, unit: "days", range: 1...365, source: "fewest days for a chronic load (choice)"),
         ConstantSpec("acwr_high", 1.3, unit: "ratio", range: 0...10, source: "Gabbett 2016: sweet spot up to 1.3"),
         ConstantSpec("acwr_zero", 2.0, unit: "ratio", range: 0...10, source: "choice: balance falls linearly to 0 at twice the chronic load (Gabbett's danger zone starts at 1.5)"),
-        ConstantSpec("weight_sleep", 0.25, unit: "weight", range: 0...1, source: "DESIGN §5 readiness: sleep 0.25"),
-        ConstantSpec("weight_recovery", 0.25, unit: "weight", range: 0...1, source: "DESIGN §5 readiness: recovery 0.25"),
-        ConstantSpec("weight_stress", 0.20, unit: "weight", range: 0...1, source: "DESIGN §5 readiness: stress 0.20"),
-        ConstantSpec("weight_activity", 0.15, unit: "weight", range: 0...1, source: "DESIGN §5 readiness: activity balance 0.15"),
-        ConstantSpec("weight_hrv_trend", 0.15, unit: "weight", range: 0...1, source: "DESIGN §5 readiness: HRV trend 0.15"),
+        ConstantSpec("weight_sleep", 0.25, unit: "weight", range: 0...1, source: "product specification: sleep 0.25"),
+        ConstantSpec("weight_recovery", 0.25, unit: "weight", range: 0...1, source: "product specification: recovery 0.25"),
+        ConstantSpec("weight_stress", 0.20, unit: "weight", range: 0...1, source: "product specification: stress 0.20"),
+        ConstantSpec("weight_activity", 0.15, unit: "weight", range: 0...1, source: "product specification: activity balance 0.15"),
+        ConstantSpec("weight_hrv_trend", 0.15, unit: "weight", range: 0...1, source: "product specification: HRV trend 0.15"),
         ConstantSpec("elevation_cap", 50, unit: "score", range: 0...100, source: "product specification: readiness capped at 50 during a consecutive-elevation alert"),
-        ConstantSpec("primed_from", 80, unit: "score", range: 0...100, source: "DESIGN §5 readiness: primed ≥ 80"),
-        ConstantSpec("ready_from", 60, unit: "score", range: 0...100, source: "DESIGN §5 readiness: ready ≥ 60"),
-        ConstantSpec("moderate_from", 40, unit: "score", range: 0...100, source: "DESIGN §5 readiness: moderate ≥ 40"),
+        ConstantSpec("primed_from", 80, unit: "score", range: 0...100, source: "product specification: primed ≥ 80"),
+        ConstantSpec("ready_from", 60, unit: "score", range: 0...100, source: "product specification: ready ≥ 60"),
+        ConstantSpec("moderate_from", 40, unit: "score", range: 0...100, source: "product specification: moderate ≥ 40"),
     ], weightGroups: [["weight_sleep", "weight_recovery", "weight_stress", "weight_activity", "weight_hrv_trend"]], orderRules: [
         OrderRule(["recovery_zero_bpm", "recovery_full_bpm"], strict: true),
         OrderRule(["hrv_trend_min_days", "hrv_trend_days"]),
@@ -36,6 +36,75 @@ public struct ReadinessConstants: EngineConstants {
         OrderRule(["moderate_from", "ready_from", "primed_from"]),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.readiness }
+
+    /// `sleep_target_hours`, h.
+    public let sleepTargetHours: Double
+    /// `sleep_sigma_hours`, h.
+    public let sleepSigmaHours: Double
+    /// `recovery_zero_bpm`, bpm.
+    public let recoveryZeroBpm: Double
+    /// `recovery_full_bpm`, bpm.
+    public let recoveryFullBpm: Double
+    /// `hrv_trend_days`, days.
+    public let hrvTrendDays: Double
+    /// `hrv_trend_min_days`, days.
+    public let hrvTrendMinDays: Double
+    /// `hrv_trend_points_per_10pct`, points.
+    public let hrvTrendPointsPer10Pct: Double
+    /// `activity_week_target_minutes`, min/week.
+    public let activityWeekTargetMinutes: Double
+    /// `activity_acute_days`, days.
+    public let activityAcuteDays: Double
+    /// `activity_chronic_days`, days.
+    public let activityChronicDays: Double
+    /// `activity_chronic_min_days`, days.
+    public let activityChronicMinDays: Double
+    /// `acwr_high`, ratio.
+    public let acwrHigh: Double
+    /// `acwr_zero`, ratio.
+    public let acwrZero: Double
+    /// `weight_sleep`, weight.
+    public let weightSleep: Double
+    /// `weight_recovery`, weight.
+    public let weightRecovery: Double
+    /// `weight_stress`, weight.
+    public let weightStress: Double
+    /// `weight_activity`, weight.
+    public let weightActivity: Double
+    /// `weight_hrv_trend`, weight.
+    public let weightHRVTrend: Double
+    /// `elevation_cap`, score.
+    public let elevationCap: Double
+    /// `primed_from`, score.
+    public let primedFrom: Double
+    /// `ready_from`, score.
+    public let readyFrom: Double
+    /// `moderate_from`, score.
+    public let moderateFrom: Double
+
+    public init(_ c: ConstantReader) throws {
+        sleepTargetHours = try c["sleep_target_hours"]
+        sleepSigmaHours = try c["sleep_sigma_hours"]
+        recoveryZeroBpm = try c["recovery_zero_bpm"]
+        recoveryFullBpm = try c["recovery_full_bpm"]
+        hrvTrendDays = try c["hrv_trend_days"]
+        hrvTrendMinDays = try c["hrv_trend_min_days"]
+        hrvTrendPointsPer10Pct = try c["hrv_trend_points_per_10pct"]
+        activityWeekTargetMinutes = try c["activity_week_target_minutes"]
+        activityAcuteDays = try c["activity_acute_days"]
+        activityChronicDays = try c["activity_chronic_days"]
+        activityChronicMinDays = try c["activity_chronic_min_days"]
+        acwrHigh = try c["acwr_high"]
+        acwrZero = try c["acwr_zero"]
+        weightSleep = try c["weight_sleep"]
+        weightRecovery = try c["weight_recovery"]
+        weightStress = try c["weight_stress"]
+        weightActivity = try c["weight_activity"]
+        weightHRVTrend = try c["weight_hrv_trend"]
+        elevationCap = try c["elevation_cap"]
+        primedFrom = try c["primed_from"]
+        readyFrom = try c["ready_from"]
+        moderateFrom = try c["moderate_from"]
+    }
 }

@@ -1,4 +1,4 @@
-/// Daily HR-primary stress (DESIGN §5 "Stress"). The mappings of the HRV z-score and
+/// Daily HR-primary stress (docs/engines.md, Stress). The mappings of the HRV z-score and
 /// of the 7-day HRV coefficient of variation to score points are not given by the
 /// product specification; they are chosen so that a person at their own baseline
 /// scores the same on every signal as on resting HR (40 points), and one standard
@@ -8,25 +8,25 @@ public struct StressConstants: EngineConstants {
     public static let spec = EngineSpec(name: "stress", version: "1.0.0", constants: [
         ConstantSpec("baseline_days", 28, unit: "days", range: 2...365, source: "personal baseline: trailing 28 days before the day (choice; the specification names no window)"),
         ConstantSpec("min_baseline_days", 3, unit: "days", range: 2...365, source: "fewest baseline days for a deviation (choice)"),
-        ConstantSpec("rhr_score_at_baseline", 40, unit: "points", range: 0...100, source: "DESIGN §5 stress: RHR score = 40 + 4·(% above baseline)"),
-        ConstantSpec("rhr_points_per_percent", 4, unit: "points/%", range: 0...100, source: "DESIGN §5 stress: RHR score = 40 + 4·(% above baseline)"),
+        ConstantSpec("rhr_score_at_baseline", 40, unit: "points", range: 0...100, source: "product specification: RHR score = 40 + 4·(% above baseline)"),
+        ConstantSpec("rhr_points_per_percent", 4, unit: "points/%", range: 0...100, source: "product specification: RHR score = 40 + 4·(% above baseline)"),
         ConstantSpec("hrv_score_at_baseline", 40, unit: "points", range: 0...100, source: "choice: equal to the RHR score at baseline"),
         ConstantSpec("hrv_points_per_sd", 20, unit: "points/SD", range: 0...100, source: "choice: 1 SD of ln(SDNN) ≈ 1 SD of RHR (≈5 % → 20 points)"),
-        ConstantSpec("cv_days", 7, unit: "days", range: 2...60, source: "DESIGN §5 stress: HRV coefficient of variation over 7 days"),
+        ConstantSpec("cv_days", 7, unit: "days", range: 2...60, source: "product specification: HRV coefficient of variation over 7 days"),
         ConstantSpec("cv_min_days", 3, unit: "days", range: 2...60, source: "fewest SDNN values for a coefficient of variation (choice)"),
-        ConstantSpec("cv_stable", 0.15, unit: "ratio", range: 0...10, source: "DESIGN §5 stress: CV < 0.15 stable"),
-        ConstantSpec("cv_unstable", 0.30, unit: "ratio", range: 0...10, source: "DESIGN §5 stress: CV > 0.30 unstable"),
+        ConstantSpec("cv_stable", 0.15, unit: "ratio", range: 0...10, source: "product specification: CV < 0.15 stable"),
+        ConstantSpec("cv_unstable", 0.30, unit: "ratio", range: 0...10, source: "product specification: CV > 0.30 unstable"),
         ConstantSpec("cv_score_stable", 40, unit: "points", range: 0...100, source: "choice: a stable HRV scores as a baseline day"),
         ConstantSpec("cv_score_unstable", 100, unit: "points", range: 0...100, source: "choice: an unstable HRV scores the maximum"),
-        ConstantSpec("weight_rhr", 0.50, unit: "weight", range: 0...1, source: "DESIGN §5 stress: weights 0.50 / 0.30 / 0.20"),
-        ConstantSpec("weight_hrv", 0.30, unit: "weight", range: 0...1, source: "DESIGN §5 stress: weights 0.50 / 0.30 / 0.20"),
-        ConstantSpec("weight_cv", 0.20, unit: "weight", range: 0...1, source: "DESIGN §5 stress: weights 0.50 / 0.30 / 0.20"),
-        ConstantSpec("weight_rhr_without_cv", 0.60, unit: "weight", range: 0...1, source: "DESIGN §5 stress: RHR + HRV only → 0.60 / 0.40"),
-        ConstantSpec("weight_hrv_without_cv", 0.40, unit: "weight", range: 0...1, source: "DESIGN §5 stress: RHR + HRV only → 0.60 / 0.40"),
-        ConstantSpec("sigmoid_slope", 0.08, unit: "1/points", range: 0.0001...10, source: "DESIGN §5 stress: 100 / (1 + exp(−0.08·(x − 50)))"),
-        ConstantSpec("sigmoid_center", 50, unit: "points", range: 0...100, source: "DESIGN §5 stress: 100 / (1 + exp(−0.08·(x − 50)))"),
-        ConstantSpec("relaxed_below", 35, unit: "score", range: 0...100, source: "DESIGN §5 stress: relaxed < 35"),
-        ConstantSpec("elevated_from", 65, unit: "score", range: 0...100, source: "DESIGN §5 stress: elevated ≥ 65"),
+        ConstantSpec("weight_rhr", 0.50, unit: "weight", range: 0...1, source: "product specification: weights 0.50 / 0.30 / 0.20"),
+        ConstantSpec("weight_hrv", 0.30, unit: "weight", range: 0...1, source: "product specification: weights 0.50 / 0.30 / 0.20"),
+        ConstantSpec("weight_cv", 0.20, unit: "weight", range: 0...1, source: "product specification: weights 0.50 / 0.30 / 0.20"),
+        ConstantSpec("weight_rhr_without_cv", 0.60, unit: "weight", range: 0...1, source: "product specification: RHR + HRV only → 0.60 / 0.40"),
+        ConstantSpec("weight_hrv_without_cv", 0.40, unit: "weight", range: 0...1, source: "product specification: RHR + HRV only → 0.60 / 0.40"),
+        ConstantSpec("sigmoid_slope", 0.08, unit: "1/points", range: 0.0001...10, source: "product specification: 100 / (1 + exp(−0.08·(x − 50)))"),
+        ConstantSpec("sigmoid_center", 50, unit: "points", range: 0...100, source: "product specification: 100 / (1 + exp(−0.08·(x − 50)))"),
+        ConstantSpec("relaxed_below", 35, unit: "score", range: 0...100, source: "product specification: relaxed < 35"),
+        ConstantSpec("elevated_from", 65, unit: "score", range: 0...100, source: "product specification: elevated ≥ 65"),
     ], weightGroups: [
         ["weight_rhr", "weight_hrv", "weight_cv"],
         ["weight_rhr_without_cv", "weight_hrv_without_cv"],
@@ -37,6 +37,72 @@ public struct StressConstants: EngineConstants {
         OrderRule(["relaxed_below", "elevated_from"]),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.stress }
+
+    /// `baseline_days`, days.
+    public let baselineDays: Double
+    /// `min_baseline_days`, days.
+    public let minBaselineDays: Double
+    /// `rhr_score_at_baseline`, points.
+    public let rhrScoreAtBaseline: Double
+    /// `rhr_points_per_percent`, points/%.
+    public let rhrPointsPerPercent: Double
+    /// `hrv_score_at_baseline`, points.
+    public let hrvScoreAtBaseline: Double
+    /// `hrv_points_per_sd`, points/SD.
+    public let hrvPointsPerSD: Double
+    /// `cv_days`, days.
+    public let cvDays: Double
+    /// `cv_min_days`, days.
+    public let cvMinDays: Double
+    /// `cv_stable`, ratio.
+    public let cvStable: Double
+    /// `cv_unstable`, ratio.
+    public let cvUnstable: Double
+    /// `cv_score_stable`, points.
+    public let cvScoreStable: Double
+    /// `cv_score_unstable`, points.
+    public let cvScoreUnstable: Double
+    /// `weight_rhr`, weight.
+    public let weightRHR: Double
+    /// `weight_hrv`, weight.
+    public let weightHRV: Double
+    /// `weight_cv`, weight.
+    public let weightCV: Double
+    /// `weight_rhr_without_cv`, weight.
+    public let weightRHRWithoutCV: Double
+    /// `weight_hrv_without_cv`, weight.
+    public let weightHRVWithoutCV: Double
+    /// `sigmoid_slope`, 1/points.
+    public let sigmoidSlope: Double
+    /// `sigmoid_center`, points.
+    public let sigmoidCenter: Double
+    /// `relaxed_below`, score.
+    public let relaxedBelow: Double
+    /// `elevated_from`, score.
+    public let elevatedFrom: Double
+
+    public init(_ c: ConstantReader) throws {
+        baselineDays = try c["baseline_days"]
+        minBaselineDays = try c["min_baseline_days"]
+        rhrScoreAtBaseline = try c["rhr_score_at_baseline"]
+        rhrPointsPerPercent = try c["rhr_points_per_percent"]
+        hrvScoreAtBaseline = try c["hrv_score_at_baseline"]
+        hrvPointsPerSD = try c["hrv_points_per_sd"]
+        cvDays = try c["cv_days"]
+        cvMinDays = try c["cv_min_days"]
+        cvStable = try c["cv_stable"]
+        cvUnstable = try c["cv_unstable"]
+        cvScoreStable = try c["cv_score_stable"]
+        cvScoreUnstable = try c["cv_score_unstable"]
+        weightRHR = try c["weight_rhr"]
+        weightHRV = try c["weight_hrv"]
+        weightCV = try c["weight_cv"]
+        weightRHRWithoutCV = try c["weight_rhr_without_cv"]
+        weightHRVWithoutCV = try c["weight_hrv_without_cv"]
+        sigmoidSlope = try c["sigmoid_slope"]
+        sigmoidCenter = try c["sigmoid_center"]
+        relaxedBelow = try c["relaxed_below"]
+        elevatedFrom = try c["elevated_from"]
+    }
 }

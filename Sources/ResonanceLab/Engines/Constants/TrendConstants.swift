@@ -1,5 +1,5 @@
 /// Heart trend (anomaly, regression, stress pattern, week-over-week and consecutive
-/// elevation; issue text of the product's heart-health coach, DESIGN §5).
+/// elevation of the product's heart-health coach; docs/engines.md, Trend).
 public struct TrendConstants: EngineConstants {
     public static let spec = EngineSpec(name: "trend", version: "1.0.0", constants: [
         ConstantSpec("baseline_days", 28, unit: "days", range: 2...365, source: "trailing 28-day personal baseline before the day (choice, as the week-over-week baseline)"),
@@ -31,6 +31,78 @@ public struct TrendConstants: EngineConstants {
         OrderRule(["week_min_baseline_days", "week_baseline_days"]),
     ])
 
-    public let values: EngineValues
-    public init(_ values: EngineValues) { self.values = values }
+    public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.trend }
+
+    /// `baseline_days`, days.
+    public let baselineDays: Double
+    /// `min_baseline_days`, days.
+    public let minBaselineDays: Double
+    /// `mad_scale`, factor.
+    public let madScale: Double
+    /// `weight_rhr`, weight.
+    public let weightRHR: Double
+    /// `weight_hrv`, weight.
+    public let weightHRV: Double
+    /// `weight_recovery_1m`, weight.
+    public let weightRecovery1m: Double
+    /// `weight_recovery_2m`, weight.
+    public let weightRecovery2m: Double
+    /// `weight_vo2max`, weight.
+    public let weightVO2max: Double
+    /// `anomaly_flag_z`, z.
+    public let anomalyFlagZ: Double
+    /// `slope_days`, days.
+    public let slopeDays: Double
+    /// `slope_min_days`, days.
+    public let slopeMinDays: Double
+    /// `rhr_slope_threshold`, bpm/day.
+    public let rhrSlopeThreshold: Double
+    /// `hrv_slope_threshold`, ms/day.
+    public let hrvSlopeThreshold: Double
+    /// `pattern_rhr_z`, z.
+    public let patternRHRZ: Double
+    /// `pattern_hrv_z`, z.
+    public let patternHRVZ: Double
+    /// `pattern_recovery_z`, z.
+    public let patternRecoveryZ: Double
+    /// `week_days`, days.
+    public let weekDays: Double
+    /// `week_baseline_days`, days.
+    public let weekBaselineDays: Double
+    /// `week_min_baseline_days`, days.
+    public let weekMinBaselineDays: Double
+    /// `week_significant_z`, z.
+    public let weekSignificantZ: Double
+    /// `elevation_sd`, SD.
+    public let elevationSD: Double
+    /// `elevation_min_days`, days.
+    public let elevationMinDays: Double
+    /// `elevation_max_gap_days`, days.
+    public let elevationMaxGapDays: Double
+
+    public init(_ c: ConstantReader) throws {
+        baselineDays = try c["baseline_days"]
+        minBaselineDays = try c["min_baseline_days"]
+        madScale = try c["mad_scale"]
+        weightRHR = try c["weight_rhr"]
+        weightHRV = try c["weight_hrv"]
+        weightRecovery1m = try c["weight_recovery_1m"]
+        weightRecovery2m = try c["weight_recovery_2m"]
+        weightVO2max = try c["weight_vo2max"]
+        anomalyFlagZ = try c["anomaly_flag_z"]
+        slopeDays = try c["slope_days"]
+        slopeMinDays = try c["slope_min_days"]
+        rhrSlopeThreshold = try c["rhr_slope_threshold"]
+        hrvSlopeThreshold = try c["hrv_slope_threshold"]
+        patternRHRZ = try c["pattern_rhr_z"]
+        patternHRVZ = try c["pattern_hrv_z"]
+        patternRecoveryZ = try c["pattern_recovery_z"]
+        weekDays = try c["week_days"]
+        weekBaselineDays = try c["week_baseline_days"]
+        weekMinBaselineDays = try c["week_min_baseline_days"]
+        weekSignificantZ = try c["week_significant_z"]
+        elevationSD = try c["elevation_sd"]
+        elevationMinDays = try c["elevation_min_days"]
+        elevationMaxGapDays = try c["elevation_max_gap_days"]
+    }
 }

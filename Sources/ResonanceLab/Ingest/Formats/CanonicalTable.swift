@@ -1,4 +1,4 @@
-/// A canonical table of another workspace (DESIGN §4) — `hr.csv`, `rr.csv`,
+/// A canonical table of another workspace (docs/tables.md) — `hr.csv`, `rr.csv`,
 /// `plays.csv`, `labels.csv`, `sleep.csv`, `workouts.csv`, `hrv_samples.csv` —
 /// recognised by its exact header. Re-importing one puts every row through the
 /// same checks as a raw export, so a workspace written by another tool (or by

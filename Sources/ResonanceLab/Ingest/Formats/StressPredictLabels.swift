@@ -6,6 +6,10 @@
 enum StressPredictLabels: FormatAdapter {
     static let labels = ["0": "baseline", "1": "stress"]
 
+    /// The stress tasks in protocol order: Stroop colour-word test, interview and
+    /// hyperventilation, each followed by a rest (Iqbal et al. 2022, §2.2).
+    public static let tasks = ["stroop", "interview", "hyperventilation"]
+
     struct Open {
         var subject: Int
         var label: String

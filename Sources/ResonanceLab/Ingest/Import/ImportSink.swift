@@ -2,7 +2,7 @@ import Foundation
 
 /// Receives the rows every format adapter produces, keeps the accounting of each
 /// source file (rows read = accepted + rejected), and writes all canonical tables
-/// of DESIGN §4 plus `rejects.csv` and `manifest.json`. Nothing reaches its final
+/// of docs/tables.md plus `rejects.csv` and `manifest.json`. Nothing reaches its final
 /// name before `commit()`, so a failed import leaves no partial table.
 final class ImportSink {
     /// An interned subject: its name, group, CSV field text (a range of

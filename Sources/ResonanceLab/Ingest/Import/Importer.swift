@@ -1,7 +1,7 @@
 import Foundation
 
 /// `resonance import`: reads raw exports into the canonical tables of a workspace
-/// (DESIGN §3–4), with `manifest.json` and `rejects.csv`.
+/// (docs/import.md, docs/tables.md), with `manifest.json` and `rejects.csv`.
 public enum Importer {
     public struct Options {
         /// Forces one format for every file instead of detecting it.

@@ -1,4 +1,4 @@
-/// Range checks applied to every imported measurement (DESIGN §4, import rejects).
+/// Range checks applied to every imported measurement (docs/import.md, Import rules).
 enum PlausibleRange {
     /// Heart rate, bpm.
     static let bpm: ClosedRange<Double> = 20...250

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Input formats `resonance import` understands (DESIGN §4). The raw value is the
+/// Input formats `resonance import` understands (docs/import.md, Formats). The raw value is the
 /// name used by `--format` and recorded in the manifest.
 public enum SourceFormat: String, CaseIterable, Sendable {
     case genericCSV = "csv"

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Settings of stress scoring on labelled recordings.
+public struct StressScoringOptions: Sendable, Equatable {
+    /// Window length and step, seconds.
+    public var windowSeconds = 60.0
+    public var stepSeconds = 30.0
+    /// Reference period when a subject has no baseline label: the first minutes of the
+    /// heart-rate recording.
+    public var fallbackReferenceMinutes = 10.0
+    /// A window's SDNN is used when at most this % of its beats are corrected or missing
+    /// (the HRV stage's reliability rule, at its default threshold).
+    public var maxArtifactPct = 5.0
+    /// Fewest heart-rate samples for a window's mean HR.
+    public var minHRSamples = 3
+
+    public init() {}
+
+    var windowMs: Int64 { Int64((windowSeconds * 1000).rounded()) }
+    var stepMs: Int64 { Int64((stepSeconds * 1000).rounded()) }
+}
+
+/// One scored window of a labelled recording: its label, the task it belongs to, and
+/// the signals measured in it.
+public struct StressWindow: Equatable, Sendable {
+    public var subject: String
+    public var startMs: Int64
+    public var endMs: Int64
+    /// True inside a `stress` interval, false inside a `baseline` one.
+    public var stress: Bool
+    /// Name of the stress task (empty for baseline windows).
+    public var task: String
+    public var signals: WindowSignals
+    /// RMSSD (ms) when the window's R-R intervals are reliable.
+    public var rmssdMs: Double?
+}
+
+/// One subject's reference period and scored windows.
+public struct StressSubject: Equatable, Sendable {
+    public var subject: String
+    /// The reference period [start, end) in epoch ms, and the rule that chose it.
+    public var referenceStartMs: Int64
+    public var referenceEndMs: Int64
+    public var referenceRule: String
+    /// The reference period tiled into consecutive windows, in time order.
+    public var reference: [WindowSignals]
+    public var windows: [StressWindow]
+}
+
+/// Labelled recordings cut into windows for stress scoring. A subject is scored when
+/// `labels.csv` gives it both `stress` and `baseline` intervals. Windows lie wholly
+/// inside one labelled interval and never overlap the subject's reference period:
+/// the first `baseline` interval, else the first `fallbackReferenceMinutes` of the
+/// heart-rate recording.
+public enum StressWindows {
+    public static let stressLabel = "stress", baselineLabel = "baseline"
+
+    /// Subjects with stress and baseline labels, sorted by name; empty when none.
+    public static func load(_ ws: Workspace, options: StressScoringOptions = .init(), jobs: Int = 1) throws -> [StressSubject] {
+        let labels = try ws.read(LabelInterval.self)
+        var bySubject: [String: [LabelInterval]] = [:]
+        for l in labels { bySubject[l.subject, default: []].append(l) }
+        let scored = bySubject.keys.sorted().filter { s in
+            let names = Set(bySubject[s, default: []].map(\.label))
+            return names.contains(stressLabel) && names.contains(baselineLabel)
+        }
+        guard !scored.isEmpty else { return [] }
+        let wanted = Set(scored)
+        let hr = Dictionary(uniqueKeysWithValues: SubjectSeries.hr(try ws.readSeries(HRSample.self, value: "bpm"))
+            .filter { wanted.contains($0.subject) }.map { ($0.subject, $0) })
+        let rr = Dictionary(uniqueKeysWithValues: SubjectSeries.rr(try ws.readSeries(RRInterval.self, value: "rr_ms"))
+            .filter { wanted.contains($0.subject) }.map { ($0.subject, $0) })
+        let protocolTasks = try taskNames(ws)
+        return try Parallel.map(scored, jobs: jobs) { subject in
+            cut(subject: subject, labels: bySubject[subject] ?? [], hr: hr[subject], rr: rr[subject],
+                protocolTasks: protocolTasks, options: options)
+        }
+    }
+
+    /// Task names in protocol order for the dataset's label format, or empty.
+    static func taskNames(_ ws: Workspace) throws -> [String] {
+        guard ws.exists(Manifest.fileName) else { return [] }
+        let formats = Set(try Manifest.read(from: ws).sources.map(\.format))
+        return formats.contains(SourceFormat.stressPredictLabels.rawValue) ? StressPredictLabels.tasks : []
+    }
+
+    static func cut(subject: String, labels: [LabelInterval], hr: MeasurementSeries?, rr: MeasurementSeries?,
+                    protocolTasks: [String], options o: StressScoringOptions) -> StressSubject {
+        let intervals = labels.filter { $0.label == stressLabel || $0.label == baselineLabel }
+            .sorted { ($0.startMs, $0.endMs) < ($1.startMs, $1.endMs) }
+        let hrSeries = TimeSeries(hr.map { h in zip(h.timestampsMs, h.values).map { (timeMs: $0.0, value: $0.1) } } ?? [])
+        var hrv: HRVWindows?
+        if let rr, !rr.values.isEmpty {
+            var hrvOptions = HRVOptions()
+            hrvOptions.maxArtifactPct = o.maxArtifactPct
+            let series = NNSeries.clean(timestampsMs: rr.timestampsMs, rrMs: rr.values, method: hrvOptions.artifactMethod)
+            hrv = HRVWindows(subject: subject, series: series, options: hrvOptions)
+        }
+        func measure(_ start: Int64, _ end: Int64) -> (WindowSignals, rmssd: Double?) {
+            let bpm = hrSeries.values(fromMs: start, throughMs: end - 1)
+            let hrBpm = bpm.count >= o.minHRSamples ? bpm.reduce(0, +) / Double(bpm.count) : nil
+            guard let row = hrv?.row(fromMs: start, toMs: end), row.reliable,
+                  row.time.sdnn.isFinite, row.time.sdnn > 0 else { return (WindowSignals(hrBpm: hrBpm, sdnnMs: nil), nil) }
+            return (WindowSignals(hrBpm: hrBpm, sdnnMs: row.time.sdnn), row.time.rmssd.isFinite ? row.time.rmssd : nil)
+        }
+
+        let reference: (start: Int64, end: Int64, rule: String)
+        if let first = intervals.first(where: { $0.label == baselineLabel }) {
+            reference = (first.startMs, first.endMs, "first baseline interval")
+        } else {
+            let start = hrSeries.timesMs.first ?? intervals.first?.startMs ?? 0
+            reference = (start, start + Int64(o.fallbackReferenceMinutes * 60_000),
+                         "first \(decimals(o.fallbackReferenceMinutes, 0)) min of the heart-rate recording")
+        }
+        var referenceWindows: [WindowSignals] = []
+        var t = reference.start
+        while t + o.windowMs <= reference.end {
+            referenceWindows.append(measure(t, t + o.windowMs).0)
+            t += o.windowMs
+        }
+
+        let stressIntervals = intervals.filter { $0.label == stressLabel }
+        let named = stressIntervals.count == protocolTasks.count
+        var windows: [StressWindow] = []
+        var stressIndex = 0
+        for interval in intervals {
+            let isStress = interval.label == stressLabel
+            let task = isStress ? (named ? protocolTasks[stressIndex] : "task \(stressIndex + 1)") : ""
+            if isStress { stressIndex += 1 }
+            var start = interval.startMs
+            while start + o.windowMs <= interval.endMs {
+                let end = start + o.windowMs
+                if end <= reference.start || start >= reference.end {
+                    let (signals, rmssd) = measure(start, end)
+                    windows.append(StressWindow(subject: subject, startMs: start, endMs: end, stress: isStress, task: task,
+                                                signals: signals, rmssdMs: rmssd))
+                }
+                start += o.stepMs
+            }
+        }
+        return StressSubject(subject: subject, referenceStartMs: reference.start, referenceEndMs: reference.end,
+                             referenceRule: reference.rule, reference: referenceWindows, windows: windows)
+    }
+}
