@@ -170,3 +170,15 @@ def test_export_notebook_errors_name_the_problem(tmp_path):
                            str(tmp_path / "src")], capture_output=True, text=True)
     assert done.returncode == 1
     assert f"{tmp_path}/src/validation.py:1:1: text before the first '# %%' cell marker" in done.stderr
+
+
+def test_rerun_gives_identical_files(sample):
+    """Executing the validation notebook again rewrites every figure, the executed
+    notebook and its HTML byte for byte."""
+    _, report = sample
+    files = sorted(p for p in report.rglob("*") if p.is_file() and p.parent.name in ("figures", "notebooks"))
+    before = {p: p.read_bytes() for p in files}
+    run_notebooks(sample[0], report, "validation", "tuning")
+    changed = [str(p.relative_to(report)) for p in files if p.read_bytes() != before[p]]
+    assert not changed
+    assert len([p for p in files if p.suffix == ".png"]) >= len(SAMPLE_FIGURES)
