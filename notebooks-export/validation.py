@@ -62,7 +62,7 @@ def draw_tachogram(ax, subject, detail=True):
         ax.axvspan(a, b, color="#f4a6a6", alpha=0.35, lw=0, label="unreliable window" if i == 0 else None)
     corrected = s["artifact"].notna()
     if detail:
-        ax.plot(hours[corrected], s["nn_ms"][corrected], "x", ms=3, color="#c0392b",
+        ax.plot(hours[corrected], s["nn_ms"][corrected], "x", ms=3 if corrected.sum() < 500 else 2, color="#c0392b",
                 label=f"corrected beat ({int(corrected.sum())})")
     ax.set_xlabel("time since first beat (h)")
     ax.set_ylabel("NN (ms)")
@@ -92,14 +92,15 @@ def draw_poincare(ax, subject, detail=True):
     s = nn[nn["subject"] == subject]
     x, y = s["nn_ms"].to_numpy()[:-1], s["nn_ms"].to_numpy()[1:]
     same_run = ~s["run_start"].to_numpy()[1:].astype(bool)
-    ax.plot(x[same_run], y[same_run], ".", ms=1.5 if detail else 0.8, alpha=0.3, color="#1f4e79", rasterized=True)
+    ax.plot(x[same_run], y[same_run], ".", ms=1.5 if detail else 0.8, alpha=0.3 if len(x) < 20000 else 0.1,
+            color="#6b8fb5", rasterized=True)
     lo, hi = np.nanpercentile(s["nn_ms"], [0.5, 99.5])
     pad = 0.1 * (hi - lo) + 1
     ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="grey", lw=0.6, ls="--", label="identity")
     if subject in whole.index:
         row = whole.loc[subject]
         ax.add_patch(Ellipse((row["MeanNN"], row["MeanNN"]), width=2 * row["SD2"], height=2 * row["SD1"], angle=45,
-                             fill=False, color="#c0392b", lw=1.4,
+                             fill=False, color="#c0392b", lw=1.6, zorder=5,
                              label=f"SD1 {row['SD1']:.1f} ms, SD2 {row['SD2']:.1f} ms"))
     ax.set_xlim(lo - pad, hi + pad)
     ax.set_ylim(lo - pad, hi + pad)
