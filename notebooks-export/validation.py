@@ -23,7 +23,7 @@ V = read_validation()
 hrv = read_table("hrv.csv", times=("window_start", "window_end"))
 nn = read_table("hrv_nn.csv")
 psd = read_table("hrv_psd.csv")
-coherence = read_table("coherence.csv", times=("window_start", "window_end"))
+coherence = read_table("coherence.csv")
 windows = hrv[hrv["window_start"].notna()] if hrv is not None else None
 whole = hrv[hrv["window_start"].isna()].set_index("subject") if hrv is not None else None
 if SUBJECT is None and windows is not None and not windows.empty:
@@ -36,7 +36,8 @@ print("subject:", SUBJECT)
 #
 # Tachogram: the cleaned NN series against time since the subject's first beat, beats the
 # artifact correction replaced marked in red, windows the toolkit marked unreliable
-# (`reliable = false` in `hrv.csv`) shaded. PSD: the whole recording's Welch spectrum with
+# (`reliable = false` in `hrv.csv`) shaded — as overlapping windows would cover each
+# other, each window is shaded over the step-wide slice at its centre. PSD: the whole recording's Welch spectrum with
 # the VLF, LF and HF bands the toolkit integrates. Poincaré: each NN interval against the
 # next within a run of beats, with the ellipse whose semi-axes are the recording's SD1
 # (across the identity line) and SD2 (along it), centred on its MeanNN.
@@ -45,8 +46,18 @@ print("subject:", SUBJECT)
 BAND_COLOURS = {"vlf": "#c6dbef", "lf": "#fdd0a2", "hf": "#c7e9c0"}
 
 
+BY_SUBJECT = {}
+
+
+def rows_of(table, name, subject):
+    """The rows of one subject, grouped once per table (tables can hold millions of beats)."""
+    if name not in BY_SUBJECT:
+        BY_SUBJECT[name] = {k: g for k, g in table.groupby("subject", sort=False)}
+    return BY_SUBJECT[name].get(subject, table.iloc[:0])
+
+
 def subject_nn(subject):
-    s = nn[nn["subject"] == subject]
+    s = rows_of(nn, "nn", subject)
     t0 = s["time_ms"].iloc[0]
     return s, (s["time_ms"] - t0) / 3.6e6, t0
 
@@ -55,11 +66,18 @@ def draw_tachogram(ax, subject, detail=True):
     s, hours, t0 = subject_nn(subject)
     ax.plot(*broken(hours, s["nn_ms"], s["run_start"].astype(bool)), lw=0.4 if detail else 0.3, color="#1f4e79",
             rasterized=True, label="NN interval")
-    w = windows[windows["subject"] == subject]
-    to_h = lambda ts: (ts.astype("int64") // 10**6 - t0) / 3.6e6
-    shaded = spans(to_h(w["window_start"]), to_h(w["window_end"]), ~w["reliable"].astype(bool))
+    w = rows_of(windows, "windows", subject)
+    # Windows overlap (window > step): each is drawn as the step-wide slice at its centre,
+    # so the slices tile the time axis and every one shows its own window's reliability.
+    start_h = (w["window_start"].astype("int64") // 10**6 - t0).to_numpy() / 3.6e6
+    end_h = (w["window_end"].astype("int64") // 10**6 - t0).to_numpy() / 3.6e6
+    step_h = np.median(np.diff(start_h)) if len(start_h) > 1 else (end_h - start_h).max(initial=0)
+    step_h = min(step_h, (end_h - start_h).min(initial=step_h))
+    centre = (start_h + end_h) / 2
+    shaded = spans(centre - step_h / 2, centre + step_h / 2, ~w["reliable"].astype(bool).to_numpy())
     for i, (a, b) in enumerate(shaded):
-        ax.axvspan(a, b, color="#f4a6a6", alpha=0.35, lw=0, label="unreliable window" if i == 0 else None)
+        ax.axvspan(a, b, color="#f4a6a6", alpha=0.45, lw=0,
+                   label="unreliable window (step-wide slice at its centre)" if i == 0 else None)
     corrected = s["artifact"].notna()
     if detail:
         ax.plot(hours[corrected], s["nn_ms"][corrected], "x", ms=3 if corrected.sum() < 500 else 2, color="#c0392b",
@@ -70,7 +88,8 @@ def draw_tachogram(ax, subject, detail=True):
 
 
 def draw_psd(ax, subject, detail=True):
-    p = psd[(psd["subject"] == subject) & (psd["frequency_hz"] > 0)]
+    p = rows_of(psd, "psd", subject)
+    p = p[p["frequency_hz"] > 0]
     for band, colour in BAND_COLOURS.items():
         b = p[p["band"] == band]
         if not b.empty:
@@ -89,7 +108,7 @@ def draw_psd(ax, subject, detail=True):
 
 def draw_poincare(ax, subject, detail=True):
     from matplotlib.patches import Ellipse
-    s = nn[nn["subject"] == subject]
+    s = rows_of(nn, "nn", subject)
     x, y = s["nn_ms"].to_numpy()[:-1], s["nn_ms"].to_numpy()[1:]
     same_run = ~s["run_start"].to_numpy()[1:].astype(bool)
     ax.plot(x[same_run], y[same_run], ".", ms=1.5 if detail else 0.8, alpha=0.3 if len(x) < 20000 else 0.1,
@@ -300,7 +319,9 @@ if coherence is not None:
     counts = timed.groupby("subject").size()
     subject = SUBJECT if SUBJECT in counts.index else (counts.idxmax() if not counts.empty else None)
     if subject is not None:
-        c = timed[timed["subject"] == subject]
+        c = timed[timed["subject"] == subject].copy()
+        for column in ("window_start", "window_end"):
+            c[column] = pd.to_datetime(c[column], utc=True, format="ISO8601")
         t0 = c["window_start"].min()
         fig, (a1, a2) = plt.subplots(2, 1, figsize=(12, 6.5), sharex=True, layout="constrained")
         for method, colour in [("coach", "#1f4e79"), ("heartmath", "#d95f0e")]:
