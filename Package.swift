@@ -5,6 +5,7 @@ let package = Package(
     name: "ResonanceLab",
     products: [
         .executable(name: "resonance", targets: ["resonance"]),
+        .executable(name: "resonance-fuzz", targets: ["resonance-fuzz"]),
         .library(name: "ResonanceLab", targets: ["ResonanceLab"]),
     ],
     dependencies: [
@@ -27,6 +28,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libFuzzer targets for the input parsers (`make fuzz`, see mk/fuzz.mk).
+        .executableTarget(name: "resonance-fuzz", dependencies: ["ResonanceLab"]),
         .testTarget(name: "ResonanceLabTests", dependencies: ["ResonanceLab"]),
     ]
 )

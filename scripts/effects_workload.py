@@ -125,11 +125,11 @@ def main():
     songs = np.char.add("s", song.astype(str))
     playlist = np.char.add("pl", (song % 200).astype(str))
     write_csv(os.path.join(a.out, "plays.csv"),
-              "subject,play_id,song_id,title,artist,album,playlist,started_at,ended_at,media_duration_s,played_s,end_reason,skipped",
+              "subject,play_id,song_id,title,artist,album,playlist,started_at,ended_at,media_duration_s,played_s,end_reason,skipped,utc_offset_min",
               [subj, ids, songs, songs, np.full(n, "artist"), np.full(n, "album"), playlist,
                iso((start * 1000).astype(np.int64)), iso((end * 1000).astype(np.int64)),
                np.round(media, 3), np.round(played, 3), np.where(skipped, "skip", "end"),
-               np.where(skipped, "true", "false")])
+               np.where(skipped, "true", "false"), np.full(n, "")])
 
     offsets = np.arange(0, 30.0 + 1e-9, a.hr_step)
     k = len(offsets)

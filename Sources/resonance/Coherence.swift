@@ -35,10 +35,15 @@ struct CoherenceCommand: ParsableCommand {
 
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
-        guard (16...3600).contains(window ?? 64), (1...3600).contains(step ?? 5) else {
-            throw ValidationError("--window must be 16–3600 s and --step 1–3600 s (the coherence engine's ranges).")
+        // Each option replaces a constant of the coherence engine and must lie in its range.
+        let options = [("--window", "window_seconds", window), ("--step", "step_seconds", step),
+                       ("--breathing-rate", "breathing_rate_per_min", breathingRate)]
+        for case let (option, name, value?) in options {
+            guard let c = CoherenceConstants.spec.constant(name), !c.range.contains(value) else { continue }
+            func g(_ v: Double) -> String { String(format: "%g", v) }
+            throw ValidationError("\(option) must be \(g(c.range.lowerBound))–\(g(c.range.upperBound)) \(c.unit) "
+                                  + "(the range of coherence.\(name)), got \(g(value)).")
         }
-        guard (breathingRate ?? 1) > 0 else { throw ValidationError("--breathing-rate must be positive.") }
     }
 
     func run() throws {

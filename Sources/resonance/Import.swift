@@ -3,6 +3,7 @@ import Foundation
 import ResonanceLab
 
 extension SourceFormat: ExpressibleByArgument {}
+extension RRStamp: ExpressibleByArgument {}
 
 /// `resonance import SOURCE... --out WS` (docs/import.md, docs/tables.md).
 struct Import: ParsableCommand {
@@ -19,6 +20,9 @@ struct Import: ParsableCommand {
             Writes hr.csv, rr.csv, hrv_samples.csv, plays.csv, labels.csv, sleep.csv, workouts.csv, \
             rejects.csv and manifest.json, all renamed into place only when the whole import succeeds. \
             Heart rate outside 20–250 bpm and R-R outside 250–2500 ms go to rejects.csv with the reason.
+
+            A file in a folder that cannot be read is recorded as failed (manifest and stderr), the rest \
+            imports, and the exit code is 3; --strict stops at the first such file instead.
             """
     )
 
@@ -41,21 +45,80 @@ struct Import: ParsableCommand {
         "Subject id of single-person files (default: the containing folder's name).", valueName: "id"))
     var subject: String?
 
+    @Option(help: ArgumentHelp(
+        "Subject from the file name: a regular expression whose first group is the id, matched on the name without extension (default: '\(SubjectNaming.defaultPattern)').",
+        valueName: "regex"))
+    var subjectFromName: String?
+
+    @Option(help: ArgumentHelp(
+        "Which beat R-R timestamps mark: start, end, or auto (detected per file from the timestamp steps; default).",
+        valueName: "start|end|auto"))
+    var rrStamp: RRStamp = .auto
+
+    @Option(help: ArgumentHelp(
+        "Start of clockless R-R series (PhysioNet, Kubios, Elite HRV, Polar Flow text), ISO 8601 with zone, e.g. 2024-03-01T08:00:00Z (default: the epoch).",
+        valueName: "time"))
+    var start: String?
+
+    @Option(help: ArgumentHelp("Field separator of CSV files (default: sniffed from the first line: , ; or tab).",
+                               valueName: "char"))
+    var delimiter: String?
+
+    @Option(help: ArgumentHelp("Header of the time column of a CSV file read by column.", valueName: "name"))
+    var timeColumn: String?
+
+    @Option(help: ArgumentHelp("Header of the heart-rate column (bpm).", valueName: "name"))
+    var bpmColumn: String?
+
+    @Option(help: ArgumentHelp("Header of the R-R column (ms or s, from its unit or its values).", valueName: "name"))
+    var rrColumn: String?
+
+    @Option(help: ArgumentHelp("Header of the subject column.", valueName: "name"))
+    var subjectColumn: String?
+
+    @Option(help: ArgumentHelp(
+        "Pattern of the time column, Unicode date format, e.g. 'dd/MM/yyyy HH:mm:ss' (read in --tz, default UTC).",
+        valueName: "pattern"))
+    var timeFormat: String?
+
+    @Flag(help: "Stop at the first file that cannot be read (default: record it as failed and go on).")
+    var strict = false
+
     func validate() throws {
         if let tz, TimeZone(identifier: tz) == nil {
             throw ValidationError("--tz: unknown IANA time zone '\(tz)'.")
         }
         if let subject, subject.isEmpty { throw ValidationError("--subject must not be empty.") }
+        if let start, Timestamp.parseISO(start)?.hasZone != true {
+            throw ValidationError("--start: '\(start)' is not an ISO 8601 time with a zone (e.g. 2024-03-01T08:00:00Z).")
+        }
+        if let delimiter {
+            let allowed = delimiter == "\\t" ? true : delimiter.count == 1 && delimiter.first?.asciiValue != nil
+            if !allowed { throw ValidationError("--delimiter: one ASCII character (or \\t), got '\(delimiter)'.") }
+        }
     }
 
     func run() throws {
         let manifest = try CommandError.oneLine {
-            let options = Importer.Options(format: format, timeZone: tz.flatMap(TimeZone.init(identifier:)),
+            var options = Importer.Options(format: format, timeZone: tz.flatMap(TimeZone.init(identifier:)),
                                            subject: subject, registry: try global.registry(), progress: global.progress)
+            options.subjectFromName = subjectFromName
+            options.rrStamp = rrStamp
+            options.startMs = start.flatMap { Timestamp.parseISO($0)?.ms }
+            options.columns = ColumnMapping(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) },
+                                            time: timeColumn, bpm: bpmColumn, rr: rrColumn,
+                                            subject: subjectColumn, timeFormat: timeFormat)
+            options.strict = strict
+            options.warning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
             return try Importer.run(sources: sources, workspace: Workspace(path: out), options: options)
         }
         let rows = manifest.sources.reduce(0) { $0 + $1.rowsRead }
         let rejected = manifest.sources.reduce(0) { $0 + $1.rejected }
+        let failed = manifest.sources.filter { $0.failure != nil }.count
         global.progress("imported \(manifest.sources.count) files, \(manifest.subjects.count) subjects, \(rows) rows (\(rejected) rejected) into \(out)")
+        if failed > 0 {
+            FileHandle.standardError.write(Data("error: \(failed) of \(manifest.sources.count) files failed (see manifest.json)\n".utf8))
+            throw ExitCode(3)
+        }
     }
 }

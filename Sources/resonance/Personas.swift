@@ -65,7 +65,15 @@ struct PersonasGenerate: ParsableCommand {
         guard startDate.utf8.count == 10, let t = Timestamp.parseISO(startDate) else {
             throw ValidationError("--start-date must be a date YYYY-MM-DD, got '\(startDate)'.")
         }
-        return Int(Timestamp.floorDivMod(t.ms, 86_400_000).0)
+        let first = Int(Timestamp.floorDivMod(t.ms, 86_400_000).0)
+        // Nights reach into the day before the first and after the last simulated day,
+        // and every instant must stay within the years 0000–9999.
+        let earliest = Timestamp.daysFromCivil(0, 1, 2), latest = Timestamp.daysFromCivil(9999, 12, 30) - days + 1
+        guard first >= earliest, first <= latest else {
+            throw ValidationError("--start-date \(startDate) with --days \(days) leaves the years 0000–9999; "
+                                  + "use a date from 0000-01-02 to \(Timestamp.isoDate(Int64(latest) * 86_400_000)).")
+        }
+        return first
     }
 
     func run() throws {

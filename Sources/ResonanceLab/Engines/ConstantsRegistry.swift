@@ -41,6 +41,11 @@ public struct EngineSpec: Sendable {
         self.name = name; self.version = version; self.constants = constants; self.weightGroups = weightGroups
         self.orderRules = orderRules
     }
+
+    /// The constant named `name`, if the engine has one.
+    public func constant(_ name: String) -> ConstantSpec? {
+        constants.first { $0.name == name }
+    }
 }
 
 /// One engine's constants as stored properties, built once when the registry is
@@ -208,11 +213,12 @@ public struct ConstantsRegistry: Sendable, Equatable {
         do {
             root = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw ConstantsError(path: path, message: "not valid JSON: \(error.localizedDescription)")
+            throw Self.jsonError(error, data: data, path: path)
         }
         guard let top = root as? [String: Any], let engines = top["engines"] as? [String: Any] else {
             throw ConstantsError(path: path, message: "expected an object with an \"engines\" object")
         }
+        try Self.checkKeys(top, known: ["engines"], in: "the file", path: path)
         var loaded = Self.defaults.engines
         for engineName in engines.keys.sorted() {
             guard let spec = Self.spec(engineName) else {
@@ -221,6 +227,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
             guard let entry = engines[engineName] as? [String: Any] else {
                 throw ConstantsError(path: path, message: "engine '\(engineName)' must be an object")
             }
+            try Self.checkKeys(entry, known: ["version", "constants"], in: "engine '\(engineName)'", path: path)
             var version = spec.version
             if let v = entry["version"] {
                 guard let s = v as? String else {
@@ -229,9 +236,19 @@ public struct ConstantsRegistry: Sendable, Equatable {
                 try Self.checkVersion(s, engine: engineName, origin: path)
                 version = s
             }
-            let constants = entry["constants"] as? [String: Any] ?? [:]
+            let constants: [String: Any]
+            switch entry["constants"] {
+            case nil: constants = [:]
+            case let object as [String: Any]: constants = object
+            default: throw ConstantsError(path: path, message: "engine '\(engineName)': \"constants\" must be an object")
+            }
             var replaced: [String: Double] = [:]
             for name in constants.keys.sorted() {
+                if let described = constants[name] as? [String: Any] {
+                    // The shape `constants show` prints: value with its unit, range and source.
+                    try Self.checkKeys(described, known: ["value", "unit", "min", "max", "source"],
+                                       in: "engine '\(engineName)': constant '\(name)'", path: path)
+                }
                 let raw = (constants[name] as? [String: Any])?["value"] ?? constants[name]
                 // JSON booleans arrive as NSNumber with the ObjC type code 'c'.
                 guard let number = raw as? NSNumber, number.objCType.pointee != CChar(UInt8(ascii: "c")) else {
@@ -247,6 +264,29 @@ public struct ConstantsRegistry: Sendable, Equatable {
         self = try ConstantsRegistry(engines: loaded, origin: path)
     }
 
+    /// An unknown key is an error, so that a misspelt name (`constnats`) cannot leave
+    /// the defaults silently in force.
+    private static func checkKeys(_ object: [String: Any], known: [String], in place: String, path: String) throws {
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ConstantsError(path: path, message: "\(place): unknown key '\(unknown)' (known: \(known.joined(separator: ", ")))")
+        }
+    }
+
+    /// A JSON syntax error as `path:LINE:COLUMN: not valid JSON: …`. Foundation reports
+    /// the offending character's offset ("around character N"), or the end of the file.
+    private static func jsonError(_ error: Error, data: Data, path: String) -> ConstantsError {
+        let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        var offset = data.count
+        if let range = detail.range(of: "character ") {
+            offset = min(Int(detail[range.upperBound...].prefix { $0.isNumber }) ?? offset, data.count)
+        }
+        var line = 1, column = 1
+        for byte in data.prefix(offset) where byte & 0xC0 != 0x80 {
+            if byte == 10 { line += 1; column = 1 } else { column += 1 }
+        }
+        return ConstantsError(path: "\(path):\(line):\(column)", message: "not valid JSON: \(detail)")
+    }
+
     private static func checkVersion(_ version: String, engine: String, origin: String) throws {
         let parts = version.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ Int($0) != nil }) else {
@@ -260,7 +300,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
                                   origin: String) throws -> [String: Double] {
         var values = values
         for name in replacements.keys.sorted() {
-            guard let c = spec.constants.first(where: { $0.name == name }) else {
+            guard let c = spec.constant(name) else {
                 throw ConstantsError(path: origin, message: "engine '\(spec.name)': unknown constant '\(name)'")
             }
             let v = replacements[name] ?? .nan

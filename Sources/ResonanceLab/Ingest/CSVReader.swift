@@ -81,11 +81,29 @@ public final class CSVReader {
         self.delimiter = delimiter
     }
 
+    /// Opens `path` for reading if it is a regular file. The open does not block (a
+    /// FIFO with no writer would wait forever), and anything but a regular file — a
+    /// FIFO, a device, a folder — is an error rather than an endless or a blocking read.
+    static func openRegularFile(_ path: String) throws -> UnsafeMutablePointer<FILE> {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw CSVError.cannotOpen(path: path, reason: "not a regular file")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        guard let file = fdopen(fd, "rb") else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw CSVError.cannotOpen(path: path, reason: reason)
+        }
+        return file
+    }
+
     /// Calls `body` for every record in file order. Empty lines are skipped.
     public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
-        guard let file = fopen(path, "rb") else {
-            throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-        }
+        let file = try CSVReader.openRegularFile(path)
         defer { fclose(file) }
 
         var parser = csv_parser()

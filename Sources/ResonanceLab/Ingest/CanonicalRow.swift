@@ -131,14 +131,19 @@ extension Play: CanonicalRow {
     public static let durationRangeS: ClosedRange<Double> = 0...604_800
     public static let header = [
         "subject", "play_id", "song_id", "title", "artist", "album", "playlist", "started_at",
-        "ended_at", "media_duration_s", "played_s", "end_reason", "skipped",
+        "ended_at", "media_duration_s", "played_s", "end_reason", "skipped", "utc_offset_min",
     ]
+    /// UTC offsets a place can have, minutes (UTC−12:00 … UTC+14:00).
+    public static let utcOffsetRangeMin: ClosedRange<Double> = -720...840
     public func write(to w: CSVWriter) {
         w.field(subject); w.field(playId); w.field(songId); w.field(title); w.field(artist)
         w.field(album); w.field(playlist); w.field(timestampMs: startedAtMs)
         w.field(timestampMs: endedAtMs); w.field(mediaDurationS); w.field(playedS)
-        w.field(endReason); w.field(skipped)
+        w.field(endReason); w.field(skipped); w.field(utcOffsetMin.map(Play.offsetText) ?? "")
     }
+
+    /// Offset field text: whole minutes, e.g. `-480`.
+    static func offsetText(_ minutes: Int) -> String { String(minutes) }
     public init(_ r: CanonicalFieldReader) throws {
         self.init(subject: try r.string("subject"), playId: try r.string("play_id"),
                   songId: try r.string("song_id"), title: try r.string("title"),
@@ -147,7 +152,8 @@ extension Play: CanonicalRow {
                   endedAtMs: try r.optionalTimestamp("ended_at"),
                   mediaDurationS: try r.optionalDouble("media_duration_s", in: Play.durationRangeS),
                   playedS: try r.optionalDouble("played_s", in: Play.durationRangeS), endReason: try r.string("end_reason"),
-                  skipped: try r.bool("skipped"))
+                  skipped: try r.bool("skipped"),
+                  utcOffsetMin: try r.optionalDouble("utc_offset_min", in: Play.utcOffsetRangeMin).map { Int($0.rounded()) })
     }
 }
 

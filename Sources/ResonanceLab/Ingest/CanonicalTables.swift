@@ -42,15 +42,19 @@ public struct Play: Equatable, Sendable {
     public var playedS: Double?
     public var endReason: String
     public var skipped: Bool
+    /// The listener's offset from UTC at the start, minutes (e.g. −480 for PST),
+    /// when the export carries it; nil otherwise.
+    public var utcOffsetMin: Int?
 
     public init(subject: String, playId: String, songId: String, title: String, artist: String,
                 album: String, playlist: String, startedAtMs: Int64, endedAtMs: Int64?,
-                mediaDurationS: Double?, playedS: Double?, endReason: String, skipped: Bool) {
+                mediaDurationS: Double?, playedS: Double?, endReason: String, skipped: Bool,
+                utcOffsetMin: Int? = nil) {
         self.subject = subject; self.playId = playId; self.songId = songId; self.title = title
         self.artist = artist; self.album = album; self.playlist = playlist
         self.startedAtMs = startedAtMs; self.endedAtMs = endedAtMs
         self.mediaDurationS = mediaDurationS; self.playedS = playedS
-        self.endReason = endReason; self.skipped = skipped
+        self.endReason = endReason; self.skipped = skipped; self.utcOffsetMin = utcOffsetMin
     }
 }
 

@@ -52,6 +52,12 @@ public struct SourceFile: Codable, Equatable, Sendable {
     public var duplicates: Int
     /// How values were interpreted, e.g. "rr unit: seconds (from values' magnitude)".
     public var notes: [String]
+    /// R-R files: which beat the timestamps mark — `end` (the closing beat, as in
+    /// rr.csv), `start` (moved to the closing beat on import) or `clock ignored`.
+    public var rrStamp: String?
+    /// Why the file could not be read; its rows before the failure stay imported
+    /// and counted.
+    public var failure: String?
 
     public init(path: String, sha256: String, format: String, rowsRead: Int = 0, accepted: Int = 0,
                 rejected: Int = 0, duplicates: Int = 0, notes: [String] = []) {

@@ -33,12 +33,32 @@ public final class AtomicFile {
                 throw OutputError.cannotCreate(path: dir, reason: "\(error.localizedDescription)")
             }
         }
-        tempPath = path + ".\(getpid()).tmp"
-        guard let h = fopen(tempPath, "wb") else {
-            throw OutputError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
-        }
-        handle = h
+        (tempPath, handle) = try AtomicFile.createTemporary(for: path)
         buffer.reserveCapacity(AtomicFile.flushThreshold + 4096)
+    }
+
+    /// Creates the temporary sibling `NAME.PID.tmp` (or `NAME.PID-K.tmp` when that
+    /// name is taken) with exclusive create and mode 0600: an existing file or a
+    /// planted symlink at that path is never opened, so nothing outside the output
+    /// folder can be overwritten through it. The process id in the name is what
+    /// `TemporaryFiles.removeLeftovers` uses to tell a killed run's file from a live one.
+    private static func createTemporary(for path: String) throws -> (String, UnsafeMutablePointer<FILE>) {
+        for attempt in 0..<100 {
+            let candidate = path + (attempt == 0 ? ".\(getpid()).tmp" : ".\(getpid())-\(attempt).tmp")
+            let fd = open(candidate, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                throw OutputError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+            }
+            guard let handle = fdopen(fd, "wb") else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                unlink(candidate)
+                throw OutputError.cannotCreate(path: path, reason: reason)
+            }
+            return (candidate, handle)
+        }
+        throw OutputError.cannotCreate(path: path, reason: "every temporary name beside it is taken")
     }
 
     deinit {
@@ -78,7 +98,8 @@ public final class AtomicFile {
         try flush()
         guard let h = handle else { return }
         handle = nil
-        guard fflush(h) == 0, fclose(h) == 0 else {
+        // Created 0600; the finished output gets the usual 0644 (less the umask).
+        guard fflush(h) == 0, fchmod(fileno(h), 0o644 & ~AtomicFile.umaskBits) == 0, fclose(h) == 0 else {
             unlink(tempPath)
             throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
@@ -87,6 +108,15 @@ public final class AtomicFile {
             throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
     }
+
+    /// The process's file mode creation mask, read from `/proc/self/status` (reading
+    /// it with `umask(2)` would change it for every thread); 022 when unavailable.
+    private static let umaskBits: mode_t = {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let value = mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) else { return 0o022 }
+        return value
+    }()
 
     /// Writes a whole text file atomically.
     public static func write(_ text: String, to path: String) throws {

@@ -22,9 +22,25 @@ public enum PersonaReports {
         return paths + [index]
     }
 
-    /// A file name safe on every file system: letters, digits, `-` and `_` kept.
+    /// The report file of a subject: its id with ASCII letters, digits and `-` kept
+    /// and every other UTF-8 byte written `_XX` (upper-case hex), then `.md`. The
+    /// encoding is reversible, so no two subjects share a file (`New.Mom` →
+    /// `New_2EMom.md`, `New_Mom` → `New_5FMom.md`); `index.md` is reserved for the
+    /// index (a subject `index` → `_69ndex.md`) and the empty id is `_.md`.
     static func fileName(_ subject: String) -> String {
-        String(subject.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" }) + ".md"
+        var name = ""
+        for byte in subject.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                name.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                name += (hex.count == 1 ? "_0" : "_") + hex
+            }
+        }
+        if name == "index" { name = "_69ndex" }
+        return (name.isEmpty ? "_" : name) + ".md"
     }
 
     static func indexMarkdown(_ reports: [PersonaReport], registry: ConstantsRegistry) -> String {

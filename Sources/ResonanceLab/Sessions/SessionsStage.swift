@@ -12,7 +12,7 @@ public struct SessionsOutput: Sendable {
 public enum SessionsStage {
     public static func run(plays: [Play], hr: [HRSample], rr: [RRInterval], sdnn: [HRVSample],
                            sleep: [SleepEpisode], workouts: [Workout],
-                           constants c: SessionConstants, jobs: Int = 1) throws -> SessionsOutput {
+                           constants c: SessionConstants, clock: LocalClock = LocalClock(), jobs: Int = 1) throws -> SessionsOutput {
         let playsBySubject = Dictionary(grouping: plays, by: \.subject)
         let physiology = ListenerPhysiology.bySubject(hr: hr, rr: rr, sdnn: sdnn)
         let sleepBySubject = Dictionary(grouping: sleep, by: \.subject)
@@ -21,7 +21,7 @@ public enum SessionsStage {
         let parts = try Parallel.map(playsBySubject.keys.sorted(), jobs: jobs) { subject in
             listener(plays: playsBySubject[subject] ?? [], physiology: physiology[subject] ?? empty,
                      sleep: SleepLink.periods(sleepBySubject[subject] ?? [], constants: c),
-                     workouts: workoutsBySubject[subject] ?? [], constants: c)
+                     workouts: workoutsBySubject[subject] ?? [], constants: c, clock: clock)
         }
         var out = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0)
         for p in parts {
@@ -37,7 +37,7 @@ public enum SessionsStage {
 
     /// One listener's sessions and plays.
     static func listener(plays raw: [Play], physiology: ListenerPhysiology, sleep: [SleepPeriod],
-                         workouts: [Workout], constants c: SessionConstants) -> SessionsOutput {
+                         workouts: [Workout], constants c: SessionConstants, clock: LocalClock) -> SessionsOutput {
         var cleaning = PlayCleaningCounts()
         let plays = PlayTiming.resolve(raw, counts: &cleaning)
         let (ranges, dropped) = SessionGrouping.group(plays, constants: c)
@@ -47,25 +47,27 @@ public enum SessionsStage {
             let id = "\(raw.first?.subject ?? ""):\(n + 1)"
             for i in range { sessionOf[i] = id }
             sessions.append(session(id: id, plays: plays[range], physiology: physiology, sleep: sleep,
-                                    workouts: workouts, constants: c))
+                                    workouts: workouts, constants: c, clock: clock))
         }
         let rows = plays.enumerated().map { i, p in
             let bio = physiology.measure(.play(startMs: p.play.startedAtMs, endMs: p.endMs, constants: c), constants: c)
+            let local = clock.localMs(p.play)
             return SessionPlayRow(
                 subject: p.play.subject, sessionId: sessionOf[i], playId: p.play.playId, songId: p.play.songId,
                 biometrics: bio, quality: QualityNotes.join(p.flags + bio.notes), playlist: p.play.playlist,
                 startedAtMs: p.play.startedAtMs, endedAtMs: p.endMs, playedS: p.playedS,
                 listenFraction: p.listenFraction, skipped: p.play.skipped,
-                context: ListeningContext.of(startMs: p.play.startedAtMs, endMs: p.endMs,
+                context: ListeningContext.of(startMs: p.play.startedAtMs, endMs: p.endMs, localStartMs: local,
                                              workouts: overlapping(workouts, p.play.startedAtMs, p.endMs, c), constants: c).rawValue,
-                timeSlot: TimeSlot.of(p.play.startedAtMs).rawValue)
+                timeSlot: TimeSlot.of(localMs: local).rawValue)
         }
         return SessionsOutput(sessions: sessions, plays: rows, cleaning: cleaning, droppedShortSessions: dropped)
     }
 
     static func session(id: String, plays: ArraySlice<TimedPlay>, physiology: ListenerPhysiology, sleep: [SleepPeriod],
-                        workouts: [Workout], constants c: SessionConstants) -> SessionRow {
+                        workouts: [Workout], constants c: SessionConstants, clock: LocalClock) -> SessionRow {
         let start = plays.first?.play.startedAtMs ?? 0
+        let local = plays.first.map { clock.localMs($0.play) } ?? start
         let end = plays.map(\.endMs).max() ?? start
         let skips = plays.filter(\.play.skipped).count
         let skipRate = Double(skips) / Double(max(1, plays.count))
@@ -76,8 +78,9 @@ public enum SessionsStage {
         let sleepScore = SleepLink.nextNight(after: end, in: sleep, constants: c)?.score(c)
         return SessionRow(
             subject: plays.first?.play.subject ?? "", sessionId: id, startMs: start, endMs: end,
-            context: ListeningContext.of(startMs: start, endMs: end, workouts: overlapping(workouts, start, end, c), constants: c).rawValue,
-            timeSlot: TimeSlot.of(start).rawValue, plays: plays.count, skips: skips, skipRate: skipRate,
+            context: ListeningContext.of(startMs: start, endMs: end, localStartMs: local,
+                                         workouts: overlapping(workouts, start, end, c), constants: c).rawValue,
+            timeSlot: TimeSlot.of(localMs: local).rawValue, plays: plays.count, skips: skips, skipRate: skipRate,
             avgListen: avgListen, biometrics: bio, sleepScore: sleepScore,
             sessionScore: SessionScore.score(skipRate: skipRate, hrvDeltaMs: bio.hrvDelta, avgListen: avgListen,
                                              sleepScore: sleepScore, constants: c),

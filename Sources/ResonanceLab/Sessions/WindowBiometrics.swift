@@ -8,11 +8,15 @@ public struct WindowBiometrics: Equatable, Sendable {
     /// `rr` (RMSSD of the R-R intervals), `sdnn_sample` (nearest wearable SDNN
     /// sample), or empty when no HRV.
     public var hrvSource: String
-    /// Data-quality notes: `no_physiology`, `few_hr_samples`, `few_beats`, `artifacts`.
+    /// Data-quality notes: `no_physiology`, `few_hr_samples`, `few_beats`, `artifacts`,
+    /// `hr_nearest_within_<N>s` (a level read from the nearest sparse sample).
     public var notes: [String]
 
     public var hrDelta: Double? { hrEnd.flatMap { e in hrStart.map { e - $0 } } }
     public var hrvDelta: Double? { hrvEnd.flatMap { e in hrvStart.map { e - $0 } } }
+
+    /// Quality note of a level read from the nearest sample, with the tolerance.
+    static func nearestNote(_ maxMs: Int64) -> String { "hr_nearest_within_\(maxMs / 1000)s" }
 
     public static let none = WindowBiometrics(hrStart: nil, hrEnd: nil, hrvStart: nil, hrvEnd: nil, hrvSource: "", notes: ["no_physiology"])
 }
@@ -60,7 +64,20 @@ extension ListenerPhysiology {
             if v.count < minHR { if !notes.contains("few_hr_samples") { notes.append("few_hr_samples") }; return nil }
             return Stats.median(Array(v))
         }
-        let hrStart = medianHR(windows.hrStart), hrEnd = medianHR(windows.hrEnd)
+        var hrStart = medianHR(windows.hrStart), hrEnd = medianHR(windows.hrEnd)
+        // Sparse heart rate (a watch at rest): a window without samples takes the
+        // nearest sample within play_hr_nearest_max_minutes of its anchor; a change
+        // needs two distinct samples.
+        let emptyStart = hr.indices(fromMs: windows.hrStart.lowerBound, throughMs: windows.hrStart.upperBound).isEmpty
+        let emptyEnd = hr.indices(fromMs: windows.hrEnd.lowerBound, throughMs: windows.hrEnd.upperBound).isEmpty
+        if emptyStart || emptyEnd {
+            let maxMs = c.playHRNearestMaxMs
+            let i = emptyStart ? hr.nearest(toMs: windows.anchorStart, withinMs: maxMs) : nil
+            let j = emptyEnd ? hr.nearest(toMs: windows.anchorEnd, withinMs: maxMs) : nil
+            if let i { hrStart = hr.values[i] }
+            if let j, j != i { hrEnd = hr.values[j] }
+            if i != nil || j != nil { notes.append(WindowBiometrics.nearestNote(maxMs)) }
+        }
         var hrvStart: Double?, hrvEnd: Double?, source = ""
         let a = rmssd(windows.rrStart, c), b = rmssd(windows.rrEnd, c)
         if let x = a.value, let y = b.value {
@@ -77,10 +94,9 @@ extension ListenerPhysiology {
                 (hrvStart, source) = (sdnn.values[k], "sdnn_sample")
             }
         }
-        let nothing = hrStart == nil && hrEnd == nil && hrvStart == nil && hrvEnd == nil
-            && hr.indices(fromMs: windows.hrStart.lowerBound, throughMs: windows.hrEnd.upperBound).isEmpty
-            && rr.indices(fromMs: windows.rrStart.lowerBound, throughMs: windows.rrEnd.upperBound).isEmpty
-        if nothing { return .none }
+        // Nothing measured and no reason given: samples lie in the play but none
+        // at either end, which is no physiology for this play.
+        if hrStart == nil && hrEnd == nil && hrvStart == nil && hrvEnd == nil && notes.isEmpty { return .none }
         return WindowBiometrics(hrStart: hrStart, hrEnd: hrEnd, hrvStart: hrvStart, hrvEnd: hrvEnd, hrvSource: source, notes: notes)
     }
 

@@ -3,9 +3,12 @@ import Foundation
 /// Locale-independent number parsing straight from bytes.
 public enum NumberParsing {
     /// Parses a NUL-terminated field of `length` bytes as a finite Double.
-    /// Leading and trailing blanks are allowed; anything else makes it nil.
+    /// Only decimal notation is a number: `[+-]digits[.digits][(e|E)[+-]digits]`
+    /// (digits on at least one side of the point), with leading and trailing blanks
+    /// allowed. Hexadecimal (`0x3C`), `nan`, `inf` and anything else make it nil.
     public static func double(_ text: UnsafePointer<CChar>, length: Int) -> Double? {
         if let v = plainDecimal(text, length: length) { return v }
+        guard isDecimal(text, length: length) else { return nil }
         var end: UnsafeMutablePointer<CChar>?
         let value = strtod(text, &end)
         guard let end else { return nil }
@@ -47,6 +50,31 @@ public enum NumberParsing {
         guard digits > 0, digits <= 15, !(seenPoint && decimals == 0) else { return nil }
         let value = Double(mantissa) / powersOfTen[decimals]
         return negative ? -value : value
+    }
+
+    /// Whether the field is blanks, a decimal number in the grammar above, then blanks.
+    static func isDecimal(_ text: UnsafePointer<CChar>, length: Int) -> Bool {
+        var i = 0
+        func at(_ k: Int) -> UInt8 { k < length ? UInt8(bitPattern: text[k]) : 0 }
+        func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
+        func blank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+        while i < length, blank(at(i)) { i += 1 }
+        if at(i) == 43 || at(i) == 45 { i += 1 }
+        var digits = 0
+        while isDigit(at(i)) { i += 1; digits += 1 }
+        if at(i) == 46 {
+            i += 1
+            while isDigit(at(i)) { i += 1; digits += 1 }
+        }
+        guard digits > 0 else { return false }
+        if at(i) == 101 || at(i) == 69 {
+            i += 1
+            if at(i) == 43 || at(i) == 45 { i += 1 }
+            guard isDigit(at(i)) else { return false }
+            while isDigit(at(i)) { i += 1 }
+        }
+        while i < length, blank(at(i)) { i += 1 }
+        return i == length
     }
 
     private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]

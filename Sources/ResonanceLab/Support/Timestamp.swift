@@ -111,6 +111,8 @@ public enum Timestamp {
                         guard let m2 = digits(2) else { return nil }
                         om = m2
                     }
+                    // Real zone offsets lie within ±14:00 (UTC−12 … UTC+14).
+                    guard om < 60, oh * 60 + om <= 14 * 60 else { return nil }
                     offsetMinutes = sign * (oh * 60 + om)
                     hasZone = true
                 }

@@ -37,7 +37,8 @@ final class ImportErrorsTests: XCTestCase {
         let path = try writeFixture("alpha,beta\n1,2\n", to: try makeTempDir() + "/x.csv")
         let (message, _) = try importError([path])
         XCTAssertEqual(message, "\(path): unknown format (columns found: 'alpha', 'beta'; formats known: "
-            + "csv, e4-hr, e4-ibi, e4-tags, physionet-rr, apple-music, apple-health, stress-predict-labels, canonical)")
+            + "csv, e4-hr, e4-ibi, e4-tags, physionet-rr, apple-music, apple-health, stress-predict-labels, canonical, "
+            + "polar-sensor-logger, hrv-logger, kubios-rr; or name the columns with --time-column and --bpm-column or --rr-column)")
     }
 
     func testMalformedQuoteNamesFileLineColumnAndLeavesNoTables() throws {

@@ -8,6 +8,9 @@ final class WorkspaceTests: XCTestCase {
             Play(subject: "S1", playId: "p1", songId: "s\"1", title: "Hello, World", artist: "A",
                  album: "", playlist: "Calm", startedAtMs: 1_644_226_071_123, endedAtMs: nil,
                  mediaDurationS: 215.5, playedS: nil, endReason: "NATURAL_END_OF_TRACK", skipped: false),
+            Play(subject: "S1", playId: "p2", songId: "s2", title: "", artist: "", album: "", playlist: "",
+                 startedAtMs: 1_644_226_300_000, endedAtMs: nil, mediaDurationS: 100, playedS: nil, endReason: "",
+                 skipped: true, utcOffsetMin: -480),
         ]
         let rr = [RRInterval(subject: "S1", timestampMs: 0, rrMs: 812.5, source: "e4")]
         try ws.write(plays)
@@ -16,7 +19,8 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertEqual(try ws.read(RRInterval.self), rr)
         let text = try String(contentsOfFile: ws.file("plays.csv"), encoding: .utf8)
         XCTAssertEqual(text.split(separator: "\n")[1],
-                       "S1,p1,\"s\"\"1\",\"Hello, World\",A,,Calm,2022-02-07T09:27:51.123Z,,215.5,,NATURAL_END_OF_TRACK,false")
+                       "S1,p1,\"s\"\"1\",\"Hello, World\",A,,Calm,2022-02-07T09:27:51.123Z,,215.5,,NATURAL_END_OF_TRACK,false,")
+        XCTAssertEqual(text.split(separator: "\n")[2], "S1,p2,s2,,,,,2022-02-07T09:31:40.000Z,,100.0,,,true,-480")
         let first = try Data(contentsOf: URL(fileURLWithPath: ws.file("plays.csv")))
         try ws.write(plays)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: ws.file("plays.csv"))), first)

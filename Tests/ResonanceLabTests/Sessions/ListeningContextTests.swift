@@ -6,7 +6,7 @@ final class ListeningContextTests: XCTestCase {
 
     func context(_ iso: String, workouts: [Workout] = []) -> ListeningContext {
         let t = ms(iso)
-        return ListeningContext.of(startMs: t, endMs: t + 600_000, workouts: workouts[...], constants: c)
+        return ListeningContext.of(startMs: t, endMs: t + 600_000, localStartMs: t, workouts: workouts[...], constants: c)
     }
 
     func testWeekdayAndWeekendContexts() {
@@ -34,9 +34,9 @@ final class ListeningContextTests: XCTestCase {
     }
 
     func testTimeSlots() {
-        XCTAssertEqual(TimeSlot.of(ms("2022-02-07T05:59:59.000Z")), .night)
-        XCTAssertEqual(TimeSlot.of(ms("2022-02-07T06:00:00.000Z")), .morning)
-        XCTAssertEqual(TimeSlot.of(ms("2022-02-07T12:00:00.000Z")), .afternoon)
-        XCTAssertEqual(TimeSlot.of(ms("2022-02-07T23:59:59.000Z")), .evening)
+        XCTAssertEqual(TimeSlot.of(localMs: ms("2022-02-07T05:59:59.000Z")), .night)
+        XCTAssertEqual(TimeSlot.of(localMs: ms("2022-02-07T06:00:00.000Z")), .morning)
+        XCTAssertEqual(TimeSlot.of(localMs: ms("2022-02-07T12:00:00.000Z")), .afternoon)
+        XCTAssertEqual(TimeSlot.of(localMs: ms("2022-02-07T23:59:59.000Z")), .evening)
     }
 }

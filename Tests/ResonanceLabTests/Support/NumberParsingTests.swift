@@ -22,3 +22,19 @@ final class NumberParsingTests: XCTestCase {
         }
     }
 }
+
+final class StrictNumberTests: XCTestCase {
+    /// strtod reads hexadecimal floats and the words nan/inf; a data file's number is
+    /// decimal only, so each of these is not a number.
+    func testOnlyDecimalNotationIsANumber() {
+        for text in ["0x3C", "0X3c", "0x1p4", "nan", "NaN", "inf", "-infinity", "1e", "e5", ".", "-", "1.5.2", "12abc",
+                     "1e+", "0x", "1_000"] {
+            XCTAssertNil(NumberParsing.double(text), text)
+        }
+        let decimals: [(String, Double)] = [("60", 60), (" 60 ", 60), ("+7", 7), ("1e3", 1000), ("2.5E-1", 0.25),
+                                            (".5", 0.5), ("1.", 1), ("-0.125", -0.125), ("1234567890123456789", 1234567890123456789)]
+        for (text, value) in decimals {
+            XCTAssertEqual(NumberParsing.double(text), value, text)
+        }
+    }
+}

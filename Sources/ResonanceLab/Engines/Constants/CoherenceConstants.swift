@@ -14,6 +14,11 @@ public struct CoherenceConstants: EngineConstants {
         ConstantSpec("heartmath_peak_width_hz", 0.030, unit: "Hz", range: 0.001...0.5, source: "McCraty et al. 2009: 0.030 Hz window around the peak"),
         ConstantSpec("heartmath_total_low_hz", 0.0033, unit: "Hz", range: 0...1, source: "McCraty et al. 2009: total power 0.0033–0.4 Hz"),
         ConstantSpec("heartmath_total_high_hz", 0.4, unit: "Hz", range: 0...2, source: "McCraty et al. 2009: total power 0.0033–0.4 Hz"),
+    ], orderRules: [
+        OrderRule(["coach_band_low_hz", "coach_band_high_hz"], strict: true),
+        // The HeartMath peak band lies inside the total band.
+        OrderRule(["heartmath_total_low_hz", "heartmath_peak_low_hz", "heartmath_peak_high_hz", "heartmath_total_high_hz"]),
+        OrderRule(["heartmath_peak_low_hz", "heartmath_peak_high_hz"], strict: true),
     ])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.coherence }

@@ -1,7 +1,7 @@
 /// Listening-session reconstruction and scoring (docs/engines.md, Sessions, Context,
 /// "Session score"), plus the per-play physiology windows.
 public struct SessionConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "sessions", version: "1.1.0", constants: [
+    public static let spec = EngineSpec(name: "sessions", version: "1.2.0", constants: [
         ConstantSpec("gap_minutes", 30, unit: "min", range: 1...1440, source: "product specification: gap 30 min"),
         ConstantSpec("min_session_minutes", 5, unit: "min", range: 0...1440, source: "product specification: minimum session 5 min"),
         ConstantSpec("biometric_window_minutes", 5, unit: "min", range: 0...120, source: "product specification: biometric window ±5 min"),
@@ -27,6 +27,7 @@ public struct SessionConstants: EngineConstants {
         ConstantSpec("play_hr_window_seconds", 30, unit: "s", range: 1...600, source: "choice: median HR of the first and last 30 s of a play"),
         ConstantSpec("play_rr_window_seconds", 60, unit: "s", range: 10...600, source: "RMSSD of the first/last 60 s of a play (ultra-short RMSSD, Munoz et al. 2015)"),
         ConstantSpec("play_hrv_sample_max_minutes", 5, unit: "min", range: 0...120, source: "choice: nearest HRV SDNN sample within 5 min, as the biometric window"),
+        ConstantSpec("play_hr_nearest_max_minutes", 5, unit: "min", range: 0...120, source: "choice: sparse heart rate (a watch at rest samples every few minutes) read from the nearest sample within 5 min of a play's start or end, as the biometric window"),
         ConstantSpec("play_min_beats", 30, unit: "beats", range: 2...1000, source: "choice: fewest beats for a 60 s RMSSD"),
         ConstantSpec("play_min_hr_samples", 3, unit: "samples", range: 1...1000, source: "choice: fewest HR samples for a 30 s median"),
         ConstantSpec("sleep_merge_gap_minutes", 60, unit: "min", range: 0...720, source: "choice: sleep stage rows less than 60 min apart form one sleep period (nap vs night decided on the period)"),
@@ -39,6 +40,7 @@ public struct SessionConstants: EngineConstants {
         ["score_weight_skip", "score_weight_hrv", "score_weight_listen", "score_weight_sleep"],
     ], orderRules: [
         OrderRule(["morning_start_hour", "commute_am_start_hour", "work_start_hour", "commute_pm_start_hour", "relaxation_start_hour", "presleep_start_hour"]),
+        OrderRule(["rr_min_ms", "rr_max_ms"], strict: true),
     ])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.sessions }
@@ -93,6 +95,8 @@ public struct SessionConstants: EngineConstants {
     public let playRRWindowSeconds: Double
     /// `play_hrv_sample_max_minutes`, min.
     public let playHRVSampleMaxMinutes: Double
+    /// `play_hr_nearest_max_minutes`, min.
+    public let playHRNearestMaxMinutes: Double
     /// `play_min_beats`, beats.
     public let playMinBeats: Double
     /// `play_min_hr_samples`, samples.
@@ -134,6 +138,7 @@ public struct SessionConstants: EngineConstants {
         playHRWindowSeconds = try c["play_hr_window_seconds"]
         playRRWindowSeconds = try c["play_rr_window_seconds"]
         playHRVSampleMaxMinutes = try c["play_hrv_sample_max_minutes"]
+        playHRNearestMaxMinutes = try c["play_hr_nearest_max_minutes"]
         playMinBeats = try c["play_min_beats"]
         playMinHRSamples = try c["play_min_hr_samples"]
         sleepMergeGapMinutes = try c["sleep_merge_gap_minutes"]
@@ -153,4 +158,5 @@ public struct SessionConstants: EngineConstants {
     public var playHRWindowMs: Int64 { Int64(playHRWindowSeconds * 1000) }
     public var playRRWindowMs: Int64 { Int64(playRRWindowSeconds * 1000) }
     public var playHRVSampleMaxMs: Int64 { Int64(playHRVSampleMaxMinutes * 60_000) }
+    public var playHRNearestMaxMs: Int64 { Int64(playHRNearestMaxMinutes * 60_000) }
 }

@@ -3,8 +3,12 @@ import Foundation
 /// PhysioNet-style RR text: one interval per line, in seconds (`*_rr_secs`, or
 /// values below 10) or milliseconds (`*_rr_ms`, or larger values).
 ///
+/// The same one-interval-per-line text is what Elite HRV and Polar Flow's R-R
+/// export write (milliseconds).
+///
 /// These files carry no absolute time, so beat times are the cumulative sum of
-/// every parsable value, anchored at 1970-01-01T00:00:00.000Z. The first value of
+/// every parsable value, anchored at `--start` or else at 1970-01-01T00:00:00.000Z
+/// (the manifest says which). The first value of
 /// an RHRV-distributed `_rr_secs` file can be the offset from the start of the
 /// recording to the first beat (e.g. 225.8 s in nsr001): it advances time like any
 /// other value but is rejected as an RR outside 250–2500 ms.
@@ -37,10 +41,15 @@ enum PhysioNetRR: FormatAdapter {
             how = "from the values' magnitude"
         }
         let scale = unit == .seconds ? 1000.0 : 1.0
-        var elapsedMs = 0.0
+        var elapsedMs = Double(input.settings.startMs ?? 0)
         let rows = try input.forEachRow { record in
             guard record.count == 1, let value = record.double(0) else {
                 return try sink.reject(file, record, column: 1, reason: "unparsable rr")
+            }
+            // A beat cannot come before the previous one: a value ≤ 0 is rejected
+            // without moving the clock back.
+            guard value > 0 else {
+                return try sink.reject(file, record, column: 1, reason: "rr not positive")
             }
             // An absurd value (e.g. 1e20) is rejected without advancing the clock.
             guard let ms = Timestamp.instant(ms: elapsedMs + value * scale) else {
@@ -52,7 +61,8 @@ enum PhysioNetRR: FormatAdapter {
             sink.accept(file)
         }
         sink.note(file, "rr values in \(unit == .seconds ? "seconds" : "milliseconds") (\(how))")
-        sink.note(file, "no absolute time: beat times are the cumulative sum of all parsable values from 1970-01-01T00:00:00.000Z; rejected values still advance time")
+        sink.note(file, ClocklessRR.note(startMs: input.settings.startMs,
+                                         what: "beat times are the cumulative sum of all parsable values, rejected ones included"))
         try sink.endSource(input, rowsRead: rows)
     }
 }

@@ -6,10 +6,17 @@ import Foundation
 struct PlannedFile: Equatable {
     var path: String
     var display: String
-    var format: SourceFormat
+    /// Nil when the file could not be read far enough to tell (see `failure`).
+    var format: SourceFormat?
     /// Subject id, or nil for files that name their subjects (e.g. labels.csv).
     var subject: String?
     var group: String?
+    var delimiter: UInt8 = UInt8(ascii: ",")
+    /// Why a file in a folder could not be planned (recorded as failed).
+    var failure: String?
+    /// Found in a folder (a file that fails is recorded and the import goes on),
+    /// rather than named on the command line (a failure stops the import).
+    var inFolder = false
 }
 
 /// Expands import arguments into files, in a deterministic order (names sorted by
@@ -24,6 +31,11 @@ struct PlannedFile: Equatable {
 struct DatasetLayout {
     var forcedFormat: SourceFormat?
     var subject: String?
+    var naming: SubjectNaming
+    /// `--delimiter`, else sniffed per file.
+    var delimiter: UInt8?
+    /// Stop at the first unreadable file in a folder instead of recording it as failed.
+    var strict: Bool
     var progress: (String) -> Void
 
     func plan(_ argument: String) throws -> [PlannedFile] {
@@ -33,6 +45,10 @@ struct DatasetLayout {
         }
         let name = (argument as NSString).lastPathComponent
         guard isDir.boolValue else {
+            var info = stat()
+            guard stat(argument, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                throw CSVError.cannotOpen(path: argument, reason: "not a regular file")
+            }
             let parent = parentName(argument)
             guard let file = try planFile(argument, display: join(parent, name), folderSubject: parent,
                                           group: nil, inFolder: false) else { return [] }
@@ -57,34 +73,47 @@ struct DatasetLayout {
         return out
     }
 
-    /// Plans one file; nil for an unknown format inside a folder. Per-file
-    /// subjects: PhysioNet files are their own subject (grouped by folder); other
-    /// single-subject files belong to their folder's subject (`--subject` wins).
+    /// Plans one file; nil for an unknown format inside a folder. Subjects, first
+    /// that applies: the rows' own subject column (read by the adapter); `--subject`;
+    /// the file-name pattern (`--subject-from-name`, default `SubjectNaming`); for
+    /// PhysioNet files their stem (grouped by folder); the containing folder.
     private func planFile(_ path: String, display: String, folderSubject: String?, group: String?,
                           inFolder: Bool) throws -> PlannedFile? {
         let format: SourceFormat
+        let separator = delimiter ?? SourceFormat.delimiter(path: path)
         do {
-            format = try forcedFormat ?? SourceFormat.detect(path: path)
+            format = try forcedFormat ?? SourceFormat.detect(path: path, delimiter: separator)
         } catch ImportError.unknownFormat(_, _) where inFolder {
             progress("skipped \(display): not in a known format")
             return nil
         } catch ImportError.emptyFile(_) where inFolder {
             progress("skipped \(display): empty file")
             return nil
+        } catch where inFolder && !strict {
+            return PlannedFile(path: path, display: display, format: nil, subject: nil, group: nil,
+                               failure: "\(error)", inFolder: true)
         }
+        let fileName = (path as NSString).lastPathComponent
+        let named = naming.subject(fileName: fileName)
+        var plan = PlannedFile(path: path, display: display, format: format, subject: nil, group: nil,
+                               delimiter: separator, inFolder: inFolder)
         switch format {
         case .physionetRR:
-            let stem = PhysioNetRR.subject(fileName: (path as NSString).lastPathComponent)
-            return PlannedFile(path: path, display: display, format: format, subject: subject ?? stem, group: group)
+            let stem = PhysioNetRR.subject(fileName: fileName)
+            plan.subject = subject ?? (naming.explicit ? named : nil) ?? stem
+            plan.group = group
         case .stressPredictLabels, .canonical:
-            return PlannedFile(path: path, display: display, format: format, subject: nil, group: nil)
+            break
         default:
-            let owner = subject ?? folderSubject ?? parentName(path)
-            return PlannedFile(path: path, display: display, format: format, subject: owner, group: nil)
+            plan.subject = subject ?? named ?? folderSubject ?? parentName(path)
         }
+        return plan
     }
 
-    /// Visible regular files and folders of `dir`, each sorted by byte order.
+    /// Visible regular files and folders of `dir`, each sorted by byte order. A
+    /// temporary file (`*.tmp`, e.g. a table an interrupted run was writing) is never
+    /// data, and a FIFO, socket or device is never read: both are skipped with a
+    /// progress line.
     private func entries(_ dir: String) throws -> (files: [String], folders: [String]) {
         let names: [String]
         do {
@@ -94,8 +123,15 @@ struct DatasetLayout {
         }
         var files: [String] = [], folders: [String] = []
         for n in names where !n.hasPrefix(".") {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: join(dir, n), isDirectory: &isDir), isDir.boolValue { folders.append(n) } else { files.append(n) }
+            var info = stat()
+            guard stat(join(dir, n), &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: folders.append(n)
+            case S_IFREG where n.hasSuffix(".tmp"):
+                progress("skipped \(join(dir, n)): temporary file, not data")
+            case S_IFREG: files.append(n)
+            default: progress("skipped \(join(dir, n)): not a regular file")
+            }
         }
         let byBytes: (String, String) -> Bool = { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         return (files.sorted(by: byBytes), folders.sorted(by: byBytes))

@@ -7,6 +7,10 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
     case badMetadata(path: String, line: Int, column: Int, message: String)
     case nothingToImport(path: String)
     case accounting(path: String, read: Int, accepted: Int, rejected: Int)
+    case badOption(message: String)
+    /// Two files hold series of one subject that overlap in time (and are not
+    /// exact duplicates of each other).
+    case overlap(subject: String, table: String, first: String, second: String)
 
     public var description: String {
         switch self {
@@ -15,11 +19,14 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
         case let .unknownFormat(path, columns):
             let found = columns.isEmpty ? "none" : columns.map { "'\($0)'" }.joined(separator: ", ")
             let known = SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            return "\(path): unknown format (columns found: \(found); formats known: \(known))"
+            return "\(path): unknown format (columns found: \(found); formats known: \(known); or name the columns with --time-column and --bpm-column or --rr-column)"
         case let .badMetadata(path, line, column, message): return "\(path):\(line):\(column): \(message)"
         case let .nothingToImport(path): return "\(path): no file in a known format"
         case let .accounting(path, read, accepted, rejected):
             return "\(path): internal accounting error: \(read) rows read != \(accepted) accepted + \(rejected) rejected"
+        case let .badOption(message): return message
+        case let .overlap(subject, table, first, second):
+            return "\(second): \(table) of subject '\(subject)' overlaps in time with \(first); give each file its subject (--subject-from-name, a subject column) or import them separately"
         }
     }
 }

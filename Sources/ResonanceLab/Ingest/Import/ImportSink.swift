@@ -24,8 +24,16 @@ final class ImportSink {
     /// Encoded subject fields, back to back: rows copy from here without retaining.
     private var subjectFields: [UInt8] = []
     private var line: [UInt8] = []
+    private var spans = SeriesSpans()
     private var timestamps = LineEncoder.TimestampCache()
     private let digests = FileDigests()
+    /// Subjects known when the current source began.
+    private var subjectsBefore = 0
+    /// A source that brings at least this many new subjects, more than one for every
+    /// two of its rows, is warned about: such a column is a row id, not a subject.
+    static let rowIDSubjects = 1000
+    /// Warnings for stderr, one line each (also among the source's manifest notes).
+    private(set) var warnings: [String] = []
 
     init(workspace: Workspace) throws {
         self.workspace = workspace
@@ -49,8 +57,9 @@ final class ImportSink {
 
     /// Registers a source file (its SHA-256 is computed in the background) and
     /// returns its index.
-    func beginSource(path: String, display: String, format: SourceFormat) -> Int32 {
-        sources.append(SourceFile(path: display, sha256: "", format: format.rawValue))
+    func beginSource(path: String, display: String, format: String) -> Int32 {
+        subjectsBefore = subjects.count
+        sources.append(SourceFile(path: display, sha256: "", format: format))
         digests.start(sources.count - 1, path: path)
         return Int32(sources.count - 1)
     }
@@ -64,11 +73,31 @@ final class ImportSink {
     func endSource(_ input: SourceInput, rowsRead: Int) throws {
         let file = input.file
         if let zone = input.times.zoneNote() { note(file, zone) }
+        let newSubjects = subjects[subjectsBefore...].lazy.filter { $0.firstMs != nil }.count
+        if newSubjects >= ImportSink.rowIDSubjects, newSubjects * 2 > rowsRead {
+            let warning = "\(newSubjects) subjects in \(rowsRead) rows: the subject column looks like a row id "
+                + "(each subject is held in memory until the import ends)"
+            note(file, warning)
+            warnings.append("\(sources[Int(file)].path): \(warning)")
+        }
         let s = sources[Int(file)]
         guard rowsRead == s.accepted + s.rejected else {
             throw ImportError.accounting(path: s.path, read: rowsRead, accepted: s.accepted, rejected: s.rejected)
         }
         sources[Int(file)].rowsRead = rowsRead
+    }
+
+    /// Records a file that could not be read: its rows so far stay counted, so
+    /// rows read = accepted + rejected still holds.
+    func fail(_ file: Int32, reason: String) {
+        let i = Int(file)
+        sources[i].failure = reason
+        sources[i].rowsRead = sources[i].accepted + sources[i].rejected
+    }
+
+    func setRRStamp(_ file: Int32, _ clock: RRClock) {
+        sources[Int(file)].rrStamp = clock.convention.rawValue
+        note(file, clock.note)
     }
 
     func subject(_ name: String, group: String? = nil) -> Int {
@@ -95,8 +124,22 @@ final class ImportSink {
     func reject(_ file: Int32, line: Int, column: Int, reason: String, raw: String) throws {
         sources[Int(file)].rejected += 1
         rejects.field(sources[Int(file)].path); rejects.field(line); rejects.field(column)
-        rejects.field(reason); rejects.field(raw)
+        rejects.field(reason); rejects.field(ImportSink.excerpt(raw))
         try rejects.endRow()
+    }
+
+    /// Longest raw text copied into `rejects.csv`, in bytes.
+    static let rejectExcerptBytes = 200
+
+    /// `raw` itself when short; else its first `rejectExcerptBytes` bytes (cut back to a
+    /// whole UTF-8 character) and the original length, so that a huge bad field cannot
+    /// blow up `rejects.csv`: `ab… [123456 bytes]`.
+    static func excerpt(_ raw: String) -> String {
+        let utf8 = Array(raw.utf8)
+        guard utf8.count > rejectExcerptBytes else { return raw }
+        var end = rejectExcerptBytes
+        while end > 0, utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: utf8[..<end], as: UTF8.self) + "… [\(utf8.count) bytes]"
     }
 
     func reject(_ file: Int32, _ record: CSVRecord, column: Int, reason: String) throws {
@@ -139,12 +182,14 @@ final class ImportSink {
         line.append(44); if let v = play.playedS { LineEncoder.appendNumber(v, to: &line) }
         line.append(44); LineEncoder.appendField(play.endReason, to: &line)
         line.append(44); line.append(contentsOf: (play.skipped ? "true" : "false").utf8)
+        line.append(44); if let offset = play.utcOffsetMin { line.append(contentsOf: Play.offsetText(offset).utf8) }
         try plays.add(line, file: file)
     }
 
     /// `subject,timestamp,value,source` rows (hr, rr, hrv_samples).
     private func measurement(_ table: SortedTableWriter, subject: Int, ms: Int64, value: Double,
                              source: String, file: Int32) throws {
+        spans.add(table: ObjectIdentifier(table), subject: subject, file: file, ms: ms)
         startRow(subject, ms)
         line.append(44); timestamps.append(ms, to: &line)
         line.append(44); LineEncoder.appendNumber(value, to: &line)
@@ -190,6 +235,12 @@ final class ImportSink {
         for table in tables {
             try table.finish()
             for (file, count) in table.duplicates { sources[Int(file)].duplicates += count }
+        }
+        for (name, table) in [("heart rate", hr), ("R-R intervals", rr)] {
+            if let clash = spans.firstOverlap(table: ObjectIdentifier(table), duplicates: table.duplicates) {
+                throw ImportError.overlap(subject: subjects[clash.subject].name, table: name,
+                                          first: sources[Int(clash.first)].path, second: sources[Int(clash.second)].path)
+            }
         }
         let used = subjects.filter { $0.firstMs != nil }
             .sorted { subjectFields[$0.field].lexicographicallyPrecedes(subjectFields[$1.field]) }

@@ -10,9 +10,22 @@ public enum Importer {
         public var timeZone: TimeZone?
         /// Subject of single-subject files (default: the containing folder's name).
         public var subject: String?
+        /// Subject from the file name: a regular expression whose first capture group
+        /// is the id (default `SubjectNaming.defaultPattern`).
+        public var subjectFromName: String?
+        /// Which beat R-R timestamps mark; `.auto` detects it per file.
+        public var rrStamp: RRStamp = .auto
+        /// Epoch ms where clockless R-R series begin (default: the epoch).
+        public var startMs: Int64?
+        public var columns = ColumnMapping()
+        /// Stop at the first file that cannot be read (otherwise it is recorded as
+        /// failed and the rest imports).
+        public var strict = false
         /// Constants recorded in the manifest's provenance.
         public var registry: ConstantsRegistry
         public var progress: (String) -> Void
+        /// One line per file that failed (the CLI prints it on stderr).
+        public var warning: (String) -> Void = { _ in }
 
         public init(format: SourceFormat? = nil, timeZone: TimeZone? = nil, subject: String? = nil,
                     registry: ConstantsRegistry = .defaults, progress: @escaping (String) -> Void = { _ in }) {
@@ -25,27 +38,54 @@ public enum Importer {
     /// are renamed into place only after every source was read.
     @discardableResult
     public static func run(sources: [String], workspace: Workspace, options: Options = Options()) throws -> Manifest {
-        let layout = DatasetLayout(forcedFormat: options.format, subject: options.subject, progress: options.progress)
+        let layout = DatasetLayout(forcedFormat: options.format, subject: options.subject,
+                                   naming: try SubjectNaming(pattern: options.subjectFromName),
+                                   delimiter: options.columns.delimiter?.asciiValue, strict: options.strict,
+                                   progress: options.progress)
         var planned: [PlannedFile] = []
         for source in sources { planned += try layout.plan(source) }
+        for name in TemporaryFiles.removeLeftovers(in: workspace.path) {
+            options.progress("removed \(workspace.file(name)): temporary file of an interrupted run")
+        }
         let sink = try ImportSink(workspace: workspace)
         let local = options.timeZone.map(LocalTime.init(zone:))
+        let settings = ReadSettings(rrStamp: options.rrStamp, startMs: options.startMs, mapping: options.columns)
         for plan in planned {
-            let file = sink.beginSource(path: plan.path, display: plan.display, format: plan.format)
+            let warningsBefore = sink.warnings.count
+            let file = sink.beginSource(path: plan.path, display: plan.display, format: plan.format?.rawValue ?? "unknown")
+            guard let format = plan.format, plan.failure == nil else {
+                sink.fail(file, reason: plan.failure ?? "unreadable")
+                options.warning("\(plan.display): failed: \(plan.failure ?? "unreadable")")
+                continue
+            }
             let input = SourceInput(path: plan.path, display: plan.display, subject: plan.subject ?? "",
-                                    group: plan.group, file: file, times: TimeFieldParser(local: local))
-            try adapter(plan.format).read(input, into: sink)
+                                    group: plan.group, file: file, times: TimeFieldParser(local: local, format: format == .genericCSV ? options.columns.timeFormat : nil),
+                                    delimiter: plan.delimiter, format: format, settings: settings)
+            do {
+                try adapter(format).read(input, into: sink)
+            } catch let error where plan.inFolder && !options.strict && !isInternal(error) {
+                sink.fail(file, reason: "\(error)")
+                options.warning("\(plan.display): failed: \(error)")
+                continue
+            }
             let s = sink.sources[Int(file)]
-            options.progress("\(plan.display): \(plan.format.rawValue), \(s.rowsRead) rows, \(s.rejected) rejected")
+            options.progress("\(plan.display): \(format.rawValue), \(s.rowsRead) rows, \(s.rejected) rejected")
+            for warning in sink.warnings[warningsBefore...] { options.warning(warning) }
         }
         let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry)
         try sink.commit(manifest)
         return manifest
     }
 
+    /// Accounting errors are defects of the importer, never a property of one file.
+    private static func isInternal(_ error: Error) -> Bool {
+        if case ImportError.accounting = error { return true }
+        return false
+    }
+
     static func adapter(_ format: SourceFormat) -> FormatAdapter.Type {
         switch format {
-        case .genericCSV: return GenericCSV.self
+        case .genericCSV, .polarSensorLogger, .hrvLogger, .kubiosRR: return GenericCSV.self
         case .e4HR: return E4.HR.self
         case .e4IBI: return E4.IBI.self
         case .e4Tags: return E4.Tags.self

@@ -29,11 +29,20 @@ final class LocalTime {
 /// unix seconds / milliseconds. Naive ISO times are local time in `--tz`, or UTC.
 final class TimeFieldParser {
     private let local: LocalTime?
+    /// `--time-format`: a Unicode date pattern read in `--tz` (or UTC).
+    private let custom: DateFormatter?
     /// True once a naive (zone-less) time has been read.
     private(set) var sawNaive = false
 
-    init(local: LocalTime?) {
+    init(local: LocalTime?, format: String? = nil) {
         self.local = local
+        custom = format.map { pattern in
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.timeZone = local?.zone ?? TimeZone(identifier: "UTC")
+            f.dateFormat = pattern
+            return f
+        }
     }
 
     /// Unix time unit: explicit from a header, else by magnitude per value
@@ -43,12 +52,20 @@ final class TimeFieldParser {
     /// Epoch milliseconds of field `i`, or nil when it is not a time.
     func parse(_ record: CSVRecord, _ i: Int, unix: UnixUnit = .byMagnitude) -> Int64? {
         guard i < record.count else { return nil }
+        if let custom {
+            sawNaive = true
+            return custom.date(from: record.trimmed(i)).flatMap { Timestamp.instant(ms: $0.timeIntervalSince1970 * 1000) }
+        }
         let bytes = record.bytes(i)
         if bytes.count >= 10, bytes[4] == 45 {
             guard let (ms, hasZone) = canonicalISO(bytes) ?? Timestamp.parseISO(bytes: bytes) else { return nil }
             if hasZone { return ms }
             sawNaive = true
-            return local?.utc(fromLocal: ms) ?? ms
+            guard let local else { return ms }
+            // A wall-clock time near either end of the years 0000–9999 can leave them
+            // after the zone's offset is applied; such a row is rejected.
+            let utc = local.utc(fromLocal: ms)
+            return Timestamp.representable.contains(utc) ? utc : nil
         }
         guard let value = record.double(i) else { return nil }
         let ms: Double

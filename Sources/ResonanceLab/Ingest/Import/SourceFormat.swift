@@ -12,29 +12,55 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case appleHealth = "apple-health"
     case stressPredictLabels = "stress-predict-labels"
     case canonical = "canonical"
+    /// Polar Sensor Logger R-R file: `Phone timestamp;RR-interval [ms]`.
+    case polarSensorLogger = "polar-sensor-logger"
+    /// HRV Logger R-R export: `date,rr,since start` (or a unix `timestamp` column).
+    case hrvLogger = "hrv-logger"
+    /// Kubios two-column R-R text: `Time(s)<tab>RR(s)`, time since the recording's start.
+    case kubiosRR = "kubios-rr"
+
+    /// Field separator of a file: `;` or tab when its first line has one of them
+    /// and no comma (Polar Sensor Logger, Kubios), else a comma.
+    static func delimiter(path: String) -> UInt8 {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return UInt8(ascii: ",") }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        let line = head.prefix { $0 != 10 }
+        if line.contains(UInt8(ascii: ",")) { return UInt8(ascii: ",") }
+        if line.contains(UInt8(ascii: ";")) { return UInt8(ascii: ";") }
+        if line.contains(9) { return 9 }
+        return UInt8(ascii: ",")
+    }
 
     /// Detects the format from the file name and its first records.
-    static func detect(path: String) throws -> SourceFormat {
+    static func detect(path: String, delimiter: UInt8 = UInt8(ascii: ",")) throws -> SourceFormat {
         let name = (path as NSString).lastPathComponent
         let lower = name.lowercased()
         // E4 tag files are empty when the button was never pressed.
         if lower.hasPrefix("tags_") && lower.hasSuffix(".csv") { return .e4Tags }
         // JSON sidecars (a workspace's manifest.json) hold no rows.
         if (lower as NSString).pathExtension == "json" { throw ImportError.unknownFormat(path: path, columns: []) }
-        let first = try CSVPeek.records(path: path, count: 2)
+        let first = try CSVPeek.records(path: path, count: 2, delimiter: delimiter)
         guard let header = first.first else { throw ImportError.emptyFile(path: path) }
         let columns = Set(header.map(ColumnName.normalized))
         let numericFirst = header.count == 1 && NumberParsing.double(header[0]) != nil
         if lower == "hr.csv" && numericFirst { return .e4HR }
         if header.count == 2, NumberParsing.double(header[0]) != nil,
            header[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI" { return .e4IBI }
-        if columns.contains("song_name") && (columns.contains("event_start_timestamp") || lower.contains("play activity")) {
+        if !columns.isDisjoint(with: ["song_name", "content_name"])
+            && (columns.contains("event_start_timestamp") || lower.contains("play activity")) {
             return .appleMusic
         }
         if columns.contains("type") && columns.contains("value")
             && (columns.contains("start") || columns.contains("startdate")) { return .appleHealth }
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
         if CanonicalTable.matches(header: header) { return .canonical }
+        let bases = header.map { ColumnName.baseAndUnit($0).base }
+        if columns.contains("phone_timestamp"), bases.contains("rr_interval") { return .polarSensorLogger }
+        if columns.contains("since_start"), bases.contains("rr") { return .hrvLogger }
+        if header.count == 2, bases == ["time", "rr"], header.allSatisfy({ ColumnName.baseAndUnit($0).unit == .seconds }) {
+            return .kubiosRR
+        }
         if GenericCSV.Columns(header: header) != nil { return .genericCSV }
         let ext = (lower as NSString).pathExtension
         if numericFirst, ["txt", "rr", ""].contains(ext) || lower.contains("_rr") { return .physionetRR }
@@ -46,15 +72,22 @@ public enum SourceFormat: String, CaseIterable, Sendable {
 enum CSVPeek {
     private struct Enough: Error {}
 
-    static func records(path: String, count: Int) throws -> [[String]] {
+    static func records(path: String, count: Int, delimiter: UInt8 = UInt8(ascii: ",")) throws -> [[String]] {
         var out: [[String]] = []
+        try each(path: path, delimiter: delimiter, count: count) { out.append($0.strings) }
+        return out
+    }
+
+    /// Calls `body` on the first `count` records of the file.
+    static func each(path: String, delimiter: UInt8, count: Int, _ body: (CSVRecord) throws -> Void) throws {
+        var seen = 0
         do {
-            try CSVReader(path: path).forEachRecord { record in
-                out.append(record.strings)
-                if out.count >= count { throw Enough() }
+            try CSVReader(path: path, delimiter: delimiter).forEachRecord { record in
+                try body(record)
+                seen += 1
+                if seen >= count { throw Enough() }
             }
         } catch is Enough {}
-        return out
     }
 }
 

@@ -8,6 +8,10 @@ struct SourceInput {
     var group: String?
     var file: Int32
     var times: TimeFieldParser
+    /// Field separator (sniffed from the first line, or `--delimiter`).
+    var delimiter: UInt8 = UInt8(ascii: ",")
+    var format: SourceFormat = .genericCSV
+    var settings = ReadSettings()
 
     /// Reads the file: the first `headerLines` records (a header, metadata lines)
     /// go to `header` with their 0-based index, every later record to `body`.
@@ -15,12 +19,54 @@ struct SourceInput {
     func forEachRow(headerLines: Int = 0, header: (CSVRecord, Int) throws -> Void = { _, _ in },
                     _ body: (CSVRecord) throws -> Void) throws -> Int {
         var seen = 0
-        try CSVReader(path: path).forEachRecord { record in
+        try CSVReader(path: path, delimiter: delimiter).forEachRecord { record in
             seen += 1
             if seen <= headerLines { return try header(record, seen - 1) }
             try body(record)
         }
         return max(0, seen - headerLines)
+    }
+
+    /// Calls `body` on the first `count` records (header included), then stops.
+    func peek(_ count: Int, _ body: (CSVRecord) throws -> Void) throws {
+        try CSVPeek.each(path: path, delimiter: delimiter, count: count, body)
+    }
+}
+
+/// Import settings adapters consult (from the command line).
+struct ReadSettings {
+    var rrStamp: RRStamp = .auto
+    /// `--start`: epoch ms at which clockless R-R series (PhysioNet, Kubios, Elite
+    /// HRV, Polar Flow text) begin; nil anchors them at the epoch.
+    var startMs: Int64?
+    var mapping = ColumnMapping()
+}
+
+/// Column choices for CSV files whose names the importer does not know
+/// (`--time-column`, `--bpm-column`, `--rr-column`, `--subject-column`,
+/// `--time-format`, `--delimiter`). Names match the header exactly or loosely
+/// (case, spaces and units ignored).
+public struct ColumnMapping: Equatable, Sendable {
+    public var delimiter: Character?
+    public var time: String?
+    public var bpm: String?
+    public var rr: String?
+    public var subject: String?
+    /// Unicode date pattern of the time column, e.g. `dd/MM/yyyy HH:mm:ss`.
+    public var timeFormat: String?
+
+    public init(delimiter: Character? = nil, time: String? = nil, bpm: String? = nil, rr: String? = nil,
+                subject: String? = nil, timeFormat: String? = nil) {
+        self.delimiter = delimiter; self.time = time; self.bpm = bpm; self.rr = rr
+        self.subject = subject; self.timeFormat = timeFormat
+    }
+
+    var isEmpty: Bool { self == ColumnMapping() }
+
+    /// Index of the header column `name` names, exactly or loosely.
+    static func index(of name: String, in header: [String]) -> Int? {
+        header.firstIndex(of: name)
+            ?? header.firstIndex { ColumnName.normalized($0) == ColumnName.normalized(name) }
     }
 }
 
