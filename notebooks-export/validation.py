@@ -323,27 +323,32 @@ if coherence is not None:
         for column in ("window_start", "window_end"):
             c[column] = pd.to_datetime(c[column], utc=True, format="ISO8601")
         t0 = c["window_start"].min()
-        fig, (a1, a2) = plt.subplots(2, 1, figsize=(12, 6.5), sharex=True, layout="constrained")
-        for method, colour in [("coach", "#1f4e79"), ("heartmath", "#d95f0e")]:
+        span_h = (c["window_start"].max() - t0).total_seconds() / 3600
+        unit, per = ("d", 86400) if span_h > 48 else (("h", 3600) if span_h > 2 else ("min", 60))
+        since = lambda ts: (ts - t0).dt.total_seconds() / per
+        window_s = int((c["window_end"] - c["window_start"]).dt.total_seconds().median())
+        fig, axes = plt.subplots(3, 1, figsize=(12, 8), sharex=True, layout="constrained")
+        for ax, (method, colour, what) in zip(axes, [
+                ("coach", "#1f4e79", "breathing coach: power around the paced rate / 0.04–0.15 Hz"),
+                ("heartmath", "#d95f0e", "HeartMath: peak power / (total − peak)")]):
             m = c[c["method"] == method]
-            a1.plot((m["window_start"] - t0).dt.total_seconds() / 60, m["coherence"], ".", ms=2, color=colour,
-                    label=method, rasterized=True)
-        a1.set_ylabel("coherence (ratio)")
-        a1.set_title(f"{subject}: coherence per {int((c['window_end'] - c['window_start']).dt.total_seconds().median())} s window")
-        a1.legend(loc="upper right", fontsize=8, markerscale=4)
+            ax.plot(since(m["window_start"]), m["coherence"], ".", ms=2, color=colour, rasterized=True)
+            ax.set_ylabel(f"{method} coherence (ratio)")
+            ax.set_title(f"{what}, per {window_s} s window", fontsize=9)
+        a2 = axes[2]
         m = c[c["method"] == "coach"]
-        a2.plot((m["window_start"] - t0).dt.total_seconds() / 60, m["peak_hz"] * 60, ".", ms=2, color="#1f4e79",
+        a2.plot(since(m["window_start"]), m["peak_hz"] * 60, ".", ms=2, color="#1f4e79",
                 label="peak frequency of the window", rasterized=True)
-        a2.plot((m["window_start"] - t0).dt.total_seconds() / 60, m["breathing_hz"] * 60, color="#2ca25f", lw=1.2,
+        a2.plot(since(m["window_start"]), m["breathing_hz"] * 60, ".", ms=1, color="#2ca25f",
                 label="paced breathing rate")
         if subject in resonance.index:
             f = resonance.loc[subject, "peak_hz"]
             a2.axhline(f * 60, color="#c0392b", ls="--", lw=1.2,
                        label=f"resonance-frequency estimate {f:.3f} Hz ({f * 60:.1f} /min)")
         a2.set_ylabel("breaths or cycles per minute (1/min)")
-        a2.set_xlabel("time since first window (min)")
+        a2.set_xlabel(f"time since first window ({unit})")
         a2.legend(loc="upper right", fontsize=8, markerscale=4)
-        fig.suptitle(f"Coherence of {subject} over time")
+        fig.suptitle(f"Coherence of {subject} over time ({len(m)} windows)")
         save(fig, "coherence", f"Coherence of {subject} over time with the breathing rate and resonance frequency")
 
 # %% [markdown]
