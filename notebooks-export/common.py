@@ -95,6 +95,22 @@ def grid(n, columns=4, width=12.0, row_height=2.2):
     return fig, axes.flat
 
 
+def roc_figure(curves, name, title, false_positive, true_positive, caption):
+    """One ROC plot of `curves` — (label, [[fpr, tpr], …]) pairs as validation.json lists
+    them — with the chance diagonal, saved as NAME."""
+    fig, ax = plt.subplots(figsize=(6.5, 6), layout="constrained")
+    for label, points in curves:
+        points = np.asarray(points, dtype=float)
+        ax.plot(points[:, 0], points[:, 1], lw=1.3, label=label)
+    ax.plot([0, 1], [0, 1], color="grey", ls="--", lw=0.8, label="chance")
+    ax.set_xlabel(f"false-positive rate ({false_positive})")
+    ax.set_ylabel(f"true-positive rate ({true_positive})")
+    ax.set_aspect("equal")
+    ax.set_title(title)
+    ax.legend(loc="lower right", fontsize=8)
+    save(fig, name, caption)
+
+
 def broken(x, y, breaks):
     """x and y with a NaN before every point where `breaks` is true, so a line plot does
     not draw across recording gaps."""

@@ -207,17 +207,9 @@ if comparison:
 
     with_roc = [(index, c) for index, c in comparison.items() if c.get("roc")]
     if with_roc:
-        fig, ax = plt.subplots(figsize=(6.5, 6), layout="constrained")
-        for index, c in sorted(with_roc, key=lambda ic: -ic[1]["auc"]):
-            points = np.array(c["roc"])
-            ax.plot(points[:, 0], points[:, 1], drawstyle="default", lw=1.3, label=f"{index}: AUC {c['auc']:.3f}")
-        ax.plot([0, 1], [0, 1], color="grey", ls="--", lw=0.8, label="chance")
-        ax.set_xlabel("false-positive rate (NSR called CHF)")
-        ax.set_ylabel("true-positive rate (CHF called CHF)")
-        ax.set_aspect("equal")
-        ax.set_title("ROC of each index for telling CHF from NSR")
-        ax.legend(loc="lower right", fontsize=8)
-        save(fig, "nsr_vs_chf_roc", "ROC curve of each HRV index, CHF vs NSR")
+        roc_figure([(f"{index}: AUC {c['auc']:.3f}", c["roc"]) for index, c in sorted(with_roc, key=lambda ic: -ic[1]["auc"])],
+                   "nsr_vs_chf_roc", "ROC of each index for telling CHF from NSR", "NSR called CHF", "CHF called CHF",
+                   "ROC curve of each HRV index, CHF vs NSR")
 else:
     print("no NSR/CHF groups in this workspace")
 
@@ -273,17 +265,9 @@ stress = V.get("stress") or V.get("Stress scoring")
 if stress:
     curves = list(roc_curves(stress))
     if curves:
-        fig, ax = plt.subplots(figsize=(6.5, 6), layout="constrained")
-        for name, points, auc in curves:
-            ax.plot(points[:, 0], points[:, 1], lw=1.3,
-                    label=f"{name}" + (f": AUC {auc:.3f}" if auc is not None else ""))
-        ax.plot([0, 1], [0, 1], color="grey", ls="--", lw=0.8, label="chance")
-        ax.set_xlabel("false-positive rate (baseline window called stress)")
-        ax.set_ylabel("true-positive rate (stress window called stress)")
-        ax.set_aspect("equal")
-        ax.set_title("Stress engine: ROC on the labelled windows")
-        ax.legend(loc="lower right", fontsize=8)
-        save(fig, "stress_roc", "ROC of the stress engine on labelled windows")
+        roc_figure([(name + (f": AUC {auc:.3f}" if auc is not None else ""), points) for name, points, auc in curves],
+                   "stress_roc", "Stress engine: ROC on the labelled windows", "baseline window called stress",
+                   "stress window called stress", "ROC of the stress engine on labelled windows")
     aucs = {name: a for name, a in stress.get("auc", {}).items() if isinstance(a, dict) and "pooled" in a}
     if aucs:
         fig, ax = plt.subplots(figsize=(8, 1.2 + 0.7 * len(aucs)), layout="constrained")
