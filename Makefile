@@ -21,29 +21,57 @@ all: build
 # Stage targets, included before the rules below read the lists they extend.
 include $(wildcard mk/*.mk)
 
+# Debian packages the targets need: the C libraries the Swift targets link, the
+# Python venv module for the peers, and GNU time for the ingest benchmark's peak memory.
+DEBIAN_PACKAGES := libcsv-dev libfftw3-dev python3-venv time
+
+# Installs whichever of them is missing (with sudo when not root), quietly; does
+# nothing when all are installed. `env` carries DEBIAN_FRONTEND through sudo.
+define install_debian_packages
+@missing=""; \
+for p in $(DEBIAN_PACKAGES); do \
+  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' installed$$' || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  sudo=""; \
+  if [ "$$(id -u)" -ne 0 ]; then \
+    command -v sudo >/dev/null || { echo "make deps: need root or sudo to install:$$missing" >&2; exit 1; }; \
+    sudo=sudo; \
+  fi; \
+  echo "make deps: installing$$missing" >&2; \
+  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+fi
+endef
+
+# `make deps` always checks; every other target needs only the stamp, which is
+# remade when this Makefile changes, so a current build is never redone for it.
+DEPS_STAMP := build/.deps-ok
 deps:
-	@missing=""; \
-	for p in libcsv-dev libfftw3-dev; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  sudo=""; [ "$$(id -u)" -ne 0 ] && sudo=sudo; \
-	  echo "make deps: installing$$missing" >&2; \
-	  $$sudo apt-get update -qq && $$sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	$(install_debian_packages)
+
+$(DEPS_STAMP): Makefile
+	$(install_debian_packages)
+	@mkdir -p $(@D) && touch $@
 
 build: $(BIN)
 
-$(BIN): deps $(SWIFT_SOURCES)
+# Touched after the build: SwiftPM leaves a current binary alone, and make must
+# then still see it as newer than the sources.
+$(BIN): $(SWIFT_SOURCES) | $(DEPS_STAMP)
 	$(SWIFT) build -c release --product resonance
+	@touch $@
 
 # Python peers (pandas, NeuroKit2) for benchmarks and cross-checks, pinned.
 venv: $(VENV)/.installed
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt | $(DEPS_STAMP)
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
 	touch $@
 
-swift-test: deps
-	$(SWIFT) test --disable-swift-testing
+# Unit and command-line tests; the simulations run in `test-simulations` (mk/tests.mk).
+swift-test: build
+	RESONANCE_CLI=$(abspath $(BIN)) $(SWIFT) test --disable-swift-testing --skip $(SIMULATION_TESTS)
 
 test: swift-test $(TEST_EXTRA_TARGETS)
 

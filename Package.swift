@@ -18,8 +18,7 @@ let package = Package(
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", providers: [.apt(["libfftw3-dev"])]),
         .target(
             name: "ResonanceLab",
-            dependencies: ["CCSV", "CFFTW"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            dependencies: ["CCSV", "CFFTW"]
         ),
         .executableTarget(
             name: "resonance",
@@ -30,6 +29,14 @@ let package = Package(
         ),
         // libFuzzer targets for the input parsers (`make fuzz`, see mk/fuzz.mk).
         .executableTarget(name: "resonance-fuzz", dependencies: ["ResonanceLab"]),
-        .testTarget(name: "ResonanceLabTests", dependencies: ["ResonanceLab"]),
+        // Helpers shared by the test targets (temporary folders, fixtures, the datasets root).
+        .target(name: "ResonanceTestSupport", dependencies: ["ResonanceLab"], path: "Tests/ResonanceTestSupport"),
+        // Unit tests: formulas, known answers, small fixtures.
+        .testTarget(name: "ResonanceLabTests", dependencies: ["ResonanceLab", "ResonanceTestSupport"]),
+        // Slow simulations: the ten personas over 30 days, planted-effect and mixed-model
+        // recovery, imports of the whole public datasets (`make test-simulations`).
+        .testTarget(name: "ResonanceLabSimulationTests", dependencies: ["ResonanceLab", "ResonanceTestSupport"]),
+        // The command-line tool run as a user runs it: separate processes, exit codes, messages.
+        .testTarget(name: "resonanceTests", dependencies: ["resonance", "ResonanceLab", "ResonanceTestSupport"]),
     ]
 )

@@ -19,6 +19,7 @@ struct Resonance: ParsableCommand {
             Sessions.self,
             Effects.self,
             Validate.self,
+            Tune.self,
             Constants.self,
             Personas.self,
             ExportNotebook.self,

@@ -46,29 +46,32 @@ public struct StressEngine: Sendable {
 
     /// Resting-HR deviation score: 40 + 4·(% above baseline), before clamping.
     public func restingHRScore(restingHRBpm: Double, baselineBpm: Double) -> Double {
-        let percentAbove = 100 * (restingHRBpm - baselineBpm) / baselineBpm
-        return c.rhrScoreAtBaseline + c.rhrPointsPerPercent * percentAbove
+        restingHRScore(percentAbove: 100 * (restingHRBpm - baselineBpm) / baselineBpm)
+    }
+
+    /// Resting-HR deviation score from the % above baseline, before clamping.
+    public func restingHRScore(percentAbove: Double) -> Double {
+        c.rhrScoreAtBaseline + c.rhrPointsPerPercent * percentAbove
     }
 
     public func level(_ score: Double) -> StressLevel {
         score < c.relaxedBelow ? .relaxed : score < c.elevatedFrom ? .balanced : .elevated
     }
 
-    /// Stress of `today` given the days before it (sorted by day); nil when no signal
-    /// has enough history.
-    public func assess(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> StressResult? {
+    /// The signals of `today` against the days before it (sorted by day): resting HR %
+    /// above the mean of the baseline days, the z-score of ln(SDNN) against them, and the
+    /// SDNN coefficient of variation over the recent days; each nil without enough history.
+    public func signals(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> StressSignals {
         let baselineDays = DailyWindow.before(today.day, count: c.baselineDays)
         let minDays = Int(c.minBaselineDays)
-        var components: [Component] = []
+        var out = StressSignals()
 
         let rhrBase = DailyWindow.values(history, days: baselineDays, \.restingHRBpm)
         if let rhr = today.restingHRBpm, rhrBase.count >= minDays {
             let base = Stats.mean(rhrBase)
             if base > 0 {
-                let pct = 100 * (rhr - base) / base
-                components.append(Component(
-                    name: "resting_hr", score: clamp(restingHRScore(restingHRBpm: rhr, baselineBpm: base), 0...100), weight: c.weightRHR,
-                    detail: "\(decimals(rhr, 1)) bpm, \(signed(pct, 1)) % vs baseline \(decimals(base, 1)) bpm"))
+                out.rhrPercentAbove = 100 * (rhr - base) / base
+                out.rhrBaselineBpm = base
             }
         }
 
@@ -76,31 +79,97 @@ public struct StressEngine: Sendable {
         if let sdnn = today.hrvSDNNMs, sdnn > 0, lnBase.count >= minDays {
             let sd = Stats.sd(lnBase)
             if sd > 0 {
-                let z = (log(sdnn) - Stats.mean(lnBase)) / sd
-                components.append(Component(
-                    name: "hrv", score: clamp(c.hrvScoreAtBaseline - c.hrvPointsPerSD * z, 0...100), weight: c.weightHRV,
-                    detail: "SDNN \(decimals(sdnn, 1)) ms, z(ln SDNN) \(signed(z, 2)) vs \(lnBase.count)-day baseline"))
+                out.hrvZ = (log(sdnn) - Stats.mean(lnBase)) / sd
+                out.hrvBaselineDays = lnBase.count
             }
         }
 
         let recent = DailyWindow.values(history, days: DailyWindow.ending(today.day - 1, count: c.cvDays - 1), \.hrvSDNNMs)
             + [today.hrvSDNNMs].compactMap { $0 }
         if recent.count >= Int(c.cvMinDays), Stats.mean(recent) > 0 {
-            let cv = Stats.sd(recent) / Stats.mean(recent)
-            components.append(Component(
-                name: "hrv_stability",
-                score: ramp(cv, from: c.cvStable, c.cvScoreStable, to: c.cvUnstable, c.cvScoreUnstable),
-                weight: c.weightCV, detail: "SDNN CV \(decimals(cv, 3)) over \(recent.count) days"))
+            out.sdnnCV = Stats.sd(recent) / Stats.mean(recent)
+            out.cvDays = recent.count
         }
+        return out
+    }
 
-        if components.map(\.name) == ["resting_hr", "hrv"] {
-            components = [
-                Component(name: "resting_hr", score: components[0].score, weight: c.weightRHRWithoutCV, detail: components[0].detail),
-                Component(name: "hrv", score: components[1].score, weight: c.weightHRVWithoutCV, detail: components[1].detail),
-            ]
+    /// Each available signal's points (clamped to 0–100) and nominal weight; RHR and HRV
+    /// alone take the specification's explicit 0.60 / 0.40.
+    public func points(_ s: StressSignals) -> StressPoints {
+        var p = StressPoints()
+        if let pct = s.rhrPercentAbove {
+            p.rhr = (clamp(restingHRScore(percentAbove: pct), 0...100), c.weightRHR)
+        }
+        if let z = s.hrvZ { p.hrv = (clamp(c.hrvScoreAtBaseline - c.hrvPointsPerSD * z, 0...100), c.weightHRV) }
+        if let cv = s.sdnnCV {
+            p.stability = (ramp(cv, from: c.cvStable, c.cvScoreStable, to: c.cvUnstable, c.cvScoreUnstable), c.weightCV)
+        }
+        if let rhr = p.rhr, let hrv = p.hrv, p.stability == nil {
+            p.rhr = (rhr.points, c.weightRHRWithoutCV)
+            p.hrv = (hrv.points, c.weightHRVWithoutCV)
+        }
+        return p
+    }
+
+    /// The 0–100 score of `s`: the weighted mean of the available signals' points
+    /// (weights re-normalised over them) through the logistic; nil when no signal is
+    /// available or their weights are all zero. Allocation-free, for tuning loops.
+    public func score(_ s: StressSignals) -> Double? {
+        let p = points(s)
+        var total = 0.0, sum = 0.0
+        func add(_ part: (points: Double, weight: Double)?) {
+            guard let part else { return }
+            total += part.weight
+            sum += part.weight * part.points
+        }
+        add(p.rhr); add(p.hrv); add(p.stability)
+        return total > 0 ? sigmoid(sum / total) : nil
+    }
+
+    /// Stress of `today` given the days before it (sorted by day); nil when no signal
+    /// has enough history.
+    public func assess(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> StressResult? {
+        let s = signals(today, history: history)
+        let p = points(s)
+        var components: [Component] = []
+        if let rhr = p.rhr, let pct = s.rhrPercentAbove, let base = s.rhrBaselineBpm, let bpm = today.restingHRBpm {
+            components.append(Component(name: "resting_hr", score: rhr.points, weight: rhr.weight,
+                                        detail: "\(decimals(bpm, 1)) bpm, \(signed(pct, 1)) % vs baseline \(decimals(base, 1)) bpm"))
+        }
+        if let hrv = p.hrv, let z = s.hrvZ, let sdnn = today.hrvSDNNMs {
+            components.append(Component(name: "hrv", score: hrv.points, weight: hrv.weight,
+                                        detail: "SDNN \(decimals(sdnn, 1)) ms, z(ln SDNN) \(signed(z, 2)) vs \(s.hrvBaselineDays)-day baseline"))
+        }
+        if let stability = p.stability, let cv = s.sdnnCV {
+            components.append(Component(name: "hrv_stability", score: stability.points, weight: stability.weight,
+                                        detail: "SDNN CV \(decimals(cv, 3)) over \(s.cvDays) days"))
         }
         guard let (raw, drivers) = Component.combine(components, neutral: c.sigmoidCenter) else { return nil }
         let score = sigmoid(raw)
         return StressResult(raw: raw, score: score, level: level(score), drivers: drivers)
     }
+}
+
+/// The stress engine's signals for one day (or one window), before any weighting.
+public struct StressSignals: Equatable, Sendable {
+    /// Resting HR above the baseline mean, % (nil without enough baseline).
+    public var rhrPercentAbove: Double?
+    public var rhrBaselineBpm: Double?
+    /// z-score of ln(SDNN) against the baseline days.
+    public var hrvZ: Double?
+    public var hrvBaselineDays = 0
+    /// Coefficient of variation of SDNN over the recent days (ratio).
+    public var sdnnCV: Double?
+    public var cvDays = 0
+
+    public init(rhrPercentAbove: Double? = nil, hrvZ: Double? = nil, sdnnCV: Double? = nil) {
+        self.rhrPercentAbove = rhrPercentAbove; self.hrvZ = hrvZ; self.sdnnCV = sdnnCV
+    }
+}
+
+/// Each available signal's points (0–100) and nominal weight.
+public struct StressPoints: Sendable {
+    public var rhr: (points: Double, weight: Double)?
+    public var hrv: (points: Double, weight: Double)?
+    public var stability: (points: Double, weight: Double)?
 }

@@ -34,6 +34,13 @@ public enum StressWindowMode {
         return (today, history)
     }
 
+    /// The engine's signals for `window`: all a tuner needs, since the signals depend
+    /// only on the engine's window-count constants and the score on the rest.
+    public static func signals(_ engine: StressEngine, window: WindowSignals, reference: [WindowSignals]) -> StressSignals {
+        let (today, history) = snapshots(window: window, reference: reference, subject: "")
+        return engine.signals(today, history: history[...])
+    }
+
     /// The engine's result for `window`; nil when no signal has enough reference.
     public static func assess(_ engine: StressEngine, window: WindowSignals, reference: [WindowSignals],
                               subject: String = "") -> StressResult? {

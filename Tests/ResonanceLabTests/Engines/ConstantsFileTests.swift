@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 /// A constants file is read strictly: a misspelt key is an error, not the defaults.
 final class ConstantsFileTests: XCTestCase {

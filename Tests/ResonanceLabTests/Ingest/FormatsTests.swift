@@ -1,5 +1,6 @@
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 /// One fixture per input format, with the expected canonical rows worked by hand.
 final class FormatsTests: XCTestCase {

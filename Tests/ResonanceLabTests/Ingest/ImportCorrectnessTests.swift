@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 /// Exports that used to import without a word and give wrong numbers: R-R stamped at
 /// the opening beat, participants sharing a folder, ids that are not UTF-8, clockless

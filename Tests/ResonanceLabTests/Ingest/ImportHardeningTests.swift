@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 /// Inputs a careless script produces: each is a rejected row, a skipped file or a
 /// one-line error, never data read wrong.

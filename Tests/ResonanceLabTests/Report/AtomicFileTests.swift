@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 /// Temporary outputs are created exclusively: a file or symlink already at the
 /// temporary path is never written through.

@@ -1,9 +1,5 @@
 @testable import ResonanceLab
-
-/// Epoch ms of an ISO time in a test fixture (fixtures are literals, known valid).
-func ms(_ iso: String) -> Int64 {
-    Timestamp.parseISO(iso)?.ms ?? Int64.min
-}
+import ResonanceTestSupport
 
 /// A play of listener "u1" for hand-built sequences.
 func play(_ id: String, _ start: String, _ end: String?, song: String = "s1", media: Double? = 200,

@@ -94,6 +94,8 @@ public enum Importer {
         case .appleHealth: return AppleHealth.self
         case .stressPredictLabels: return StressPredictLabels.self
         case .canonical: return CanonicalTable.self
+        case .spotifyExtended, .spotifyAccount: return Spotify.self
+        case .lastfm: return LastFM.self
         }
     }
 }

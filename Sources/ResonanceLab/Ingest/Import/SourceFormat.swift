@@ -18,6 +18,12 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case hrvLogger = "hrv-logger"
     /// Kubios two-column R-R text: `Time(s)<tab>RR(s)`, time since the recording's start.
     case kubiosRR = "kubios-rr"
+    /// Spotify extended streaming history (`Streaming_History_Audio_*.json`).
+    case spotifyExtended = "spotify-extended"
+    /// Spotify account data (`StreamingHistory*.json`).
+    case spotifyAccount = "spotify-account"
+    /// Last.fm scrobbles (CSV, with or without header).
+    case lastfm = "lastfm"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -38,8 +44,13 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         let lower = name.lowercased()
         // E4 tag files are empty when the button was never pressed.
         if lower.hasPrefix("tags_") && lower.hasSuffix(".csv") { return .e4Tags }
-        // JSON sidecars (a workspace's manifest.json) hold no rows.
-        if (lower as NSString).pathExtension == "json" { throw ImportError.unknownFormat(path: path, columns: []) }
+        if (lower as NSString).pathExtension == "json" {
+            let head = JSONArrayReader.head(path: path)
+            if head.contains("\"ms_played\"") && head.contains("\"ts\"") { return .spotifyExtended }
+            if head.contains("\"msPlayed\"") && head.contains("\"endTime\"") { return .spotifyAccount }
+            // Other JSON (a workspace's manifest.json) holds no rows.
+            throw ImportError.unknownFormat(path: path, columns: [])
+        }
         let first = try CSVPeek.records(path: path, count: 2, delimiter: delimiter)
         guard let header = first.first else { throw ImportError.emptyFile(path: path) }
         let columns = Set(header.map(ColumnName.normalized))
@@ -55,6 +66,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             && (columns.contains("start") || columns.contains("startdate")) { return .appleHealth }
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
         if CanonicalTable.matches(header: header) { return .canonical }
+        if LastFM.matches(header: header) { return .lastfm }
         let bases = header.map { ColumnName.baseAndUnit($0).base }
         if columns.contains("phone_timestamp"), bases.contains("rr_interval") { return .polarSensorLogger }
         if columns.contains("since_start"), bases.contains("rr") { return .hrvLogger }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 /// Imports of the shared public datasets (skipped when RESONANCE_DATASETS is unset).
 final class PublicDatasetImportTests: XCTestCase {

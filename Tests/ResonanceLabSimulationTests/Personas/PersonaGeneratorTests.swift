@@ -1,5 +1,6 @@
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 /// The generated workspace: deterministic, readable as canonical tables, in range.
 final class PersonaGeneratorTests: XCTestCase {

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Spotify listening history from the privacy export (Account → Privacy → Download
+/// your data), JSON arrays read object by object (`JSONArrayReader`):
+/// - extended streaming history `Streaming_History_Audio_*.json` (older name
+///   `endsong_*.json`): `ts`, `ms_played`, `master_metadata_track_name`,
+///   `master_metadata_album_artist_name`, `master_metadata_album_album_name`,
+///   `spotify_track_uri`, `reason_start`, `reason_end`, `skipped`, `shuffle`;
+/// - account data `StreamingHistory*.json`: `endTime` (`yyyy-MM-dd HH:mm`, UTC),
+///   `artistName`, `trackName`, `msPlayed`.
+///
+/// `ts` and `endTime` are when the play *ended* (Spotify's documentation of the
+/// extended history: "the date and time of when the stream ended in UTC"), so
+/// started_at = end − ms_played. A play is skipped when `skipped` is true or
+/// `reason_end` is `fwdbtn` / `backbtn`. Entries without a track name (podcast
+/// episodes, audiobooks) are rejected as not songs. The media duration is not in
+/// these files and stays empty.
+enum Spotify: FormatAdapter {
+    static let skipReasons: Set<String> = ["fwdbtn", "backbtn"]
+
+    static func read(_ input: SourceInput, into sink: ImportSink) throws {
+        let file = input.file
+        let subject = sink.subject(input.subject, group: input.group)
+        let extended = input.format == .spotifyExtended
+        let endKey = extended ? "ts" : "endTime"
+        let msKey = extended ? "ms_played" : "msPlayed"
+        let titleKey = extended ? "master_metadata_track_name" : "trackName"
+        let artistKey = extended ? "master_metadata_album_artist_name" : "artistName"
+        var rows = 0
+        try JSONArrayReader(path: input.path).forEachObject { object, line in
+            rows += 1
+            func reject(_ reason: String) throws {
+                try sink.reject(file, line: line, column: 0, reason: reason, raw: JSONText.compact(object))
+            }
+            guard let title = object[titleKey] as? String, !title.isEmpty else {
+                return try reject("no \(titleKey): not a song (podcast episode or audiobook)")
+            }
+            guard let endText = object[endKey] as? String, let end = endTime(endText, extended: extended) else {
+                return try reject("unparsable \(endKey)")
+            }
+            guard let ms = (object[msKey] as? NSNumber)?.doubleValue, Play.durationRangeS.contains(ms / 1000) else {
+                return try reject("\(msKey) not a duration within a week")
+            }
+            guard let start = Timestamp.instant(ms: Double(end) - ms) else { return try reject("time outside years 0000–9999") }
+            let artist = object[artistKey] as? String ?? ""
+            let reasonEnd = extended ? object["reason_end"] as? String ?? "" : ""
+            let skipped = (object["skipped"] as? Bool ?? false) || skipReasons.contains(reasonEnd)
+            let uri = extended ? object["spotify_track_uri"] as? String ?? "" : ""
+            let play = Play(
+                subject: input.subject, playId: AppleMusic.playId(startMs: start, input: input, line: line),
+                songId: uri.isEmpty ? AppleMusic.songId(title: title, artist: artist) : uri,
+                title: title, artist: artist, album: extended ? object["master_metadata_album_album_name"] as? String ?? "" : "",
+                playlist: "", startedAtMs: start, endedAtMs: end, mediaDurationS: nil, playedS: ms / 1000,
+                endReason: reasonEnd, skipped: skipped)
+            try sink.play(play, subject: subject, file: file)
+            sink.accept(file)
+        }
+        sink.note(file, "\(endKey) is the end of the play: started_at = \(endKey) − \(msKey)")
+        if extended {
+            sink.note(file, "skipped = skipped is true or reason_end is fwdbtn/backbtn; song_id = spotify_track_uri")
+        } else {
+            sink.note(file, "no skip information in this layout: skipped = false; song_id = SHA-256 prefix of normalised 'artist — title'")
+        }
+        try sink.endSource(input, rowsRead: rows)
+    }
+
+    /// `ts` (ISO 8601 with zone) or `endTime` (`yyyy-MM-dd HH:mm`, UTC).
+    static func endTime(_ text: String, extended: Bool) -> Int64? {
+        guard let (ms, hasZone) = Timestamp.parseISO(text) else { return nil }
+        return extended && !hasZone ? nil : ms
+    }
+}
+
+/// Compact, key-sorted JSON text of an object (the `raw` column of rejects.csv).
+enum JSONText {
+    static func compact(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return ""
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import XCTest
+
+/// Folders shared by the tests of one class: made in `setUp()` of the class, removed
+/// in its `tearDown()`.
+enum ClassFolder {
+    static func make(_ name: String) throws -> String {
+        let dir = NSTemporaryDirectory() + "resonance-cli-tests/\(name)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
+
+/// The synthetic sample (`datasets/sample`): S01 with E4 files and Stress-Predict
+/// labels, S02 with Apple Health, Apple Music and a generic heart-rate CSV.
+enum Sample {
+    static let path = repositoryRoot + "/datasets/sample"
+    static let files = 7
+    static let subjects = 2
+    /// The files' data lines: labels 1800, HR 1800 (after 2 header lines), IBI 1608
+    /// (after 1), tags 4, Apple Music 13, Apple Health 9, heart.csv 242 (after 1 each).
+    static let rows = 1800 + 1800 + 1608 + 4 + 13 + 9 + 242
+    /// 360 of S01's HR values lie outside 20–250 bpm; each S02 file has one bad row.
+    static let rejected = 360 + 3
+}
+
+extension XCTestCase {
+    /// Imports the sample into `dir/ws` with the CLI and returns the workspace path.
+    func importSample(into dir: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let ws = dir + "/ws"
+        let run = try resonance("import", Sample.path, "--out", ws, "--quiet")
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr, file: file, line: line)
+        return ws
+    }
+}

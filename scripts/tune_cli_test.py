@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""`resonance tune` as a user runs it, each call a separate process.
+
+On a synthetic labelled workspace (stress windows with a planted heart-rate rise):
+the same seed gives a byte-identical constants file, the file loads through
+--constants (`constants show`, `validate`) with the stress engine's minor version
+raised and every other engine unchanged; a workspace without stress labels and a bad
+--cv are one-line errors with a non-zero exit code and no file written.
+Standard library only.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+
+T0 = datetime(2022, 2, 7, 8, 0, tzinfo=timezone.utc)
+
+
+def iso(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
+
+
+def write_workspace(path, subjects=6, delta=3.0, sd=3.0, seed=7):
+    """Per subject: a 10-min baseline, then three 10-min stress intervals alternating with
+    baseline ones; HR at 1 Hz, constant within each minute, N(70 + delta*stress, sd)."""
+    rng = random.Random(seed)
+    os.makedirs(path, exist_ok=True)
+    hr = ["subject,timestamp,bpm,source"]
+    labels = ["subject,start,end,label"]
+    for s in range(subjects):
+        subject = f"P{s + 1:02d}"
+        start = T0 + timedelta(days=s)
+        names = ["baseline"] + ["stress" if b % 2 == 0 else "baseline" for b in range(6)]
+        for i, label in enumerate(names):
+            a = start + timedelta(minutes=10 * i)
+            labels.append(f"{subject},{iso(a)},{iso(a + timedelta(minutes=10))},{label}")
+            for m in range(10):
+                bpm = rng.gauss(70 + (delta if label == "stress" else 0), sd)
+                for k in range(60):
+                    hr.append(f"{subject},{iso(a + timedelta(minutes=m, seconds=k))},{bpm:.3f},synthetic")
+    with open(os.path.join(path, "hr.csv"), "w", encoding="utf-8") as f:
+        f.write("\n".join(hr) + "\n")
+    with open(os.path.join(path, "labels.csv"), "w", encoding="utf-8") as f:
+        f.write("\n".join(labels) + "\n")
+
+
+def run(binary, *args):
+    return subprocess.run([binary, *args], capture_output=True, text=True)
+
+
+def check(condition, message):
+    if not condition:
+        sys.exit(f"tune_cli_test: FAILED: {message}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    ws = os.path.join(args.work, "labelled")
+    write_workspace(ws)
+    out = lambda name: os.path.join(args.work, name)
+
+    common = [ws, "--engine", "stress", "--budget", "60", "--force", "--quiet"]
+    a = run(args.bin, "tune", *common, "--seed", "1", "--out", out("a.json"), "--report", out("receipt"))
+    check(a.returncode == 0, f"tune exited {a.returncode}: {a.stderr}")
+    b = run(args.bin, "tune", *common, "--seed", "1", "--out", out("b.json"), "--jobs", "1")
+    check(b.returncode == 0, f"second tune exited {b.returncode}: {b.stderr}")
+    with open(out("a.json"), "rb") as fa, open(out("b.json"), "rb") as fb:
+        check(fa.read() == fb.read(), "same seed (and --jobs 1 vs default) gave different files")
+    c = run(args.bin, "tune", *common, "--seed", "2", "--out", out("c.json"))
+    check(c.returncode == 0, f"tune --seed 2 exited {c.returncode}")
+    with open(out("c.json"), encoding="utf-8") as f:
+        check(json.load(f)["tuning"]["seed"] == 2, "seed not recorded")
+
+    with open(out("a.json"), encoding="utf-8") as f:
+        tuned = json.load(f)
+    t = tuned["tuning"]
+    check(tuned["engines"]["stress"]["version"] == "1.1.0", "stress version not raised to 1.1.0")
+    check(len(t["folds"]) == 6 and all(len(f["held_out"]) == 1 for f in t["folds"]), "LOSO folds not one subject each")
+    for f in t["folds"]:
+        check(f["held_out"][0] not in f["train_subjects"], f"held-out {f['held_out']} among training subjects")
+    check(len(t["inputs"][0]["sha256"]["labels.csv"]) == 64, "labels.csv digest missing")
+    check(os.path.exists(out("receipt/tuning.md")), "no decision receipt")
+
+    defaults = json.loads(run(args.bin, "constants", "show").stdout)["engines"]
+    shown = run(args.bin, "constants", "show", "--constants", out("a.json"))
+    check(shown.returncode == 0, f"constants show --constants failed: {shown.stderr}")
+    engines = json.loads(shown.stdout)["engines"]
+    for name, engine in defaults.items():
+        if name != "stress":
+            check(engine == engines[name], f"engine {name} changed")
+    v = run(args.bin, "validate", ws, "--constants", out("a.json"), "--out", out("report"), "--quiet")
+    check(v.returncode == 0, f"validate --constants failed: {v.stderr}")
+    with open(out("report/validation.json"), encoding="utf-8") as f:
+        report = json.load(f)
+    check("stress@1.1.0" in report["constants_version"], "validation report does not name stress@1.1.0")
+    check(report["stress"]["subjects"] == 6, "stress section missing or wrong subject count")
+
+    unlabelled = os.path.join(args.work, "unlabelled")
+    os.makedirs(unlabelled)
+    shutil.copy(os.path.join(ws, "hr.csv"), unlabelled)
+    e = run(args.bin, "tune", unlabelled, "--engine", "stress", "--out", out("none.json"))
+    lines = e.stderr.strip().splitlines()
+    check(e.returncode != 0, "tune without labels succeeded")
+    check(len(lines) == 1 and lines[0].startswith("error:") and "labels.csv" in lines[0], f"not a one-line error: {e.stderr!r}")
+    check(not os.path.exists(out("none.json")), "file written despite the error")
+    bad = run(args.bin, "tune", ws, "--engine", "stress", "--cv", "holdout", "--out", out("bad.json"))
+    check(bad.returncode != 0 and "--cv" in bad.stderr, f"bad --cv accepted: {bad.stderr!r}")
+    print("tune_cli_test: ok")
+
+
+if __name__ == "__main__":
+    main()
