@@ -183,3 +183,26 @@ def test_rerun_gives_identical_files(sample):
     changed = [str(p.relative_to(report)) for p in files if p.read_bytes() != before[p]]
     assert not changed
     assert len([p for p in files if p.suffix == ".png"]) >= len(SAMPLE_FIGURES)
+
+
+def test_tuning_figures(sample):
+    """The tuning notebook on a report folder laid out as `make tune` writes it: the tuned
+    constants with their `tuning` folds, and the default and tuned validations."""
+    ws, sample_report = sample
+    report = WORK / "reports/tuning/sample"
+    for name in ("default", "tuned"):
+        (report / name).mkdir(parents=True, exist_ok=True)
+        (report / name / "validation.json").write_text((sample_report / "validation.json").read_text())
+    folds = [{"fold": i + 1, "held_out": [f"S{i + 1:02d}"], "train_subjects": [],
+              "default_held_out": 0.60 + 0.01 * i, "tuned_held_out": 0.66 + 0.01 * i,
+              "default_train": 0.61, "tuned_train": 0.70} for i in range(5)]
+    tuning = {"engine": "stress", "objective": "auc", "cv": "loso", "folds": folds, "beats_defaults": True,
+              "held_out": {"default_mean": 0.62, "default_ci": [0.60, 0.64], "tuned_mean": 0.68, "tuned_ci": [0.66, 0.70]}}
+    (report / "stress.json").write_text(json.dumps({"engines": {}, "tuning": tuning}))
+    (report / "tuning.md").write_text("# Tuning\n")
+    run_notebooks(ws, report, "tuning")
+    figures = figure_list(report)
+    assert {"tuning_folds_stress", "tuning_stress_auc"} <= set(figures)
+    for figure in figures.values():
+        check_png(report, figure)
+    assert "](figures/tuning_folds_stress.png)" in (report / "tuning.md").read_text()
