@@ -18,8 +18,7 @@ let package = Package(
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", providers: [.apt(["libfftw3-dev"])]),
         .target(
             name: "ResonanceLab",
-            dependencies: ["CCSV", "CFFTW"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            dependencies: ["CCSV", "CFFTW"]
         ),
         .executableTarget(
             name: "resonance",

@@ -5,9 +5,16 @@ BENCH_TARGETS += bench-hrv
 
 .PHONY: crosscheck bench-hrv
 
+# The cost of bounds and overflow checks: the same sources built with -Ounchecked (passed
+# on the command line, into their own scratch folder) are timed beside the release build
+# by bench-hrv, which prints the ratio per stage and checks that the outputs match.
+OUNCHECKED_BIN := .build-ounchecked/release/resonance
+$(OUNCHECKED_BIN): deps $(SWIFT_SOURCES)
+	$(SWIFT) build -c release --product resonance --scratch-path .build-ounchecked -Xswiftc -Ounchecked
+
 # Skips (and passes) when RESONANCE_DATASETS is unset.
 crosscheck: venv build
 	$(PY) scripts/hrv_crosscheck.py --bin $(BIN) --work build/crosscheck
 
-bench-hrv: venv build
-	$(PY) scripts/hrv_bench.py --bin $(BIN) --work build/bench
+bench-hrv: venv build $(OUNCHECKED_BIN)
+	$(PY) scripts/hrv_bench.py --bin $(BIN) --ounchecked-bin $(OUNCHECKED_BIN) --work build/bench

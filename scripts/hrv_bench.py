@@ -4,10 +4,15 @@
 and `resonance coherence` (64 s windows, 5 s step), on 2 jobs: wall and CPU time, beats
 per second and peak RSS. Then the per-window time of each index family against
 NeuroKit2 0.2.13 (`hrv_time`, `hrv_frequency`, `hrv_nonlinear`) on the same NN windows,
-as a ratio. Skips (and passes) without RESONANCE_DATASETS.
+as a ratio. With --ounchecked-bin, the same sources built with -Ounchecked (no bounds or
+overflow checks) are timed on the same workspace, with the ratio of each stage's wall and
+CPU time, and their outputs are checked to be byte-identical. Skips (and passes) without
+RESONANCE_DATASETS.
 """
 import argparse
 import datetime as dt
+import filecmp
+import shutil
 import os
 import re
 import subprocess
@@ -34,6 +39,41 @@ def timed(cmd):
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"bench-hrv: {' '.join(cmd)} failed:\n{err}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, err
+
+
+def best_of(cmd, repeat):
+    """The fastest of `repeat` runs of cmd (least disturbed by other load)."""
+    return min((timed(cmd) for _ in range(repeat)), key=lambda r: r[0])
+
+
+def compare_ounchecked(a, ws, jobs):
+    """Times hrv and coherence with the release build and the -Ounchecked build, runs
+    interleaved so that both see the same load; prints a table and checks the outputs match."""
+    rows = []
+    for stage, extra in [("hrv", []), ("coherence", [])]:
+        results = {}
+        for label, binary in [("safe", a.bin), ("ounchecked", a.ounchecked_bin)]:
+            results[label] = best_of([binary, stage, ws, *jobs, *extra], a.repeat)
+            shutil.copyfile(os.path.join(ws, f"{stage}.csv"), os.path.join(a.work, f"{stage}.{label}.csv"))
+        same = filecmp.cmp(os.path.join(a.work, f"{stage}.safe.csv"),
+                           os.path.join(a.work, f"{stage}.ounchecked.csv"), shallow=False)
+        rows.append((stage, results["ounchecked"], results["safe"], same))
+    print(f"  bounds checks (best of {a.repeat}; -Ounchecked: the same sources built with "
+          f"`-Xswiftc -Ounchecked` into {os.path.dirname(os.path.dirname(a.ounchecked_bin))}):")
+    print(f"    {'stage':9s}  {'-Ounchecked wall':>16s}  {'safe wall':>9s}  {'ratio':>5s}  "
+          f"{'-Ounchecked CPU':>15s}  {'safe CPU':>8s}  {'ratio':>5s}  outputs")
+    total = [0.0, 0.0, 0.0, 0.0]
+    for stage, unchecked, safe, same in rows + [("total", None, None, None)]:
+        if stage == "total":
+            uw, sw, uc, sc = total
+        else:
+            uw, sw, uc, sc = unchecked[0], safe[0], unchecked[1], safe[1]
+            total = [total[0] + uw, total[1] + sw, total[2] + uc, total[3] + sc]
+        verdict = "" if same is None else ("identical" if same else "DIFFER")
+        print(f"    {stage:9s}  {uw:14.2f} s  {sw:7.2f} s  {sw / uw:5.2f}  {uc:13.2f} s  {sc:6.2f} s  "
+              f"{sc / uc:5.2f}  {verdict}")
+    if not all(r[3] for r in rows):
+        sys.exit("bench-hrv: the -Ounchecked build's outputs differ from the release build's")
 
 
 def ms(iso):
@@ -69,6 +109,8 @@ def main():
     ap.add_argument("--reuse", action="store_true", help="keep a workspace already imported under --work")
     ap.add_argument("--windows", type=int, default=30, help="NeuroKit2 windows for time and frequency")
     ap.add_argument("--nonlinear-windows", type=int, default=5, help="NeuroKit2 windows for nonlinear")
+    ap.add_argument("--ounchecked-bin", help="the same sources built with -Ounchecked, timed beside --bin")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per timing; the fastest is reported")
     a = ap.parse_args()
     root = os.environ.get("RESONANCE_DATASETS", "")
     if not root:
@@ -80,8 +122,8 @@ def main():
     with open(os.path.join(ws, "rr.csv")) as f:
         beats = sum(1 for _ in f) - 1
     jobs = ["--jobs", str(a.jobs), "--quiet"]
-    hrv = timed([a.bin, "hrv", ws, "--timing", *jobs])
-    coh = timed([a.bin, "coherence", ws, *jobs])
+    hrv = best_of([a.bin, "hrv", ws, "--timing", *jobs], a.repeat)
+    coh = best_of([a.bin, "coherence", ws, *jobs], a.repeat)
     hrv_rows = pd.read_csv(os.path.join(ws, "hrv.csv"), usecols=["subject", "window_start"], dtype={"subject": str})
     records = hrv_rows.subject.nunique()
     windows = int(hrv_rows.window_start.notna().sum())
@@ -95,6 +137,8 @@ def main():
     print(f"  total    : wall {total:6.2f} s (target <= {TARGET_WALL_S:g} s on 2 cores: "
           f"{'met' if total <= TARGET_WALL_S else 'NOT met'}), CPU {hrv[1] + coh[1]:.2f} s, "
           f"{beats / total:,.0f} beats/s")
+    if a.ounchecked_bin:
+        compare_ounchecked(a, ws, jobs)
     m = re.search(r"time ([\d.]+), frequency ([\d.]+), nonlinear ([\d.]+)", hrv[3])
     ours = dict(zip(["time", "frequency", "nonlinear"], map(float, m.groups())))
     nn_path = os.path.join(a.work, "bench_nn.csv")

@@ -56,30 +56,32 @@ public struct HRVNonlinear: Sendable {
         var acc = 0.0
         for i in 0..<n { acc += x[i] - mean; y[i] = acc }
         var logS: [Double] = [], logF: [Double] = []
-        var blocks = [Moments](repeating: Moments(), count: n)
+        var blockStorage = [Moments](repeating: Moments(), count: n)
         y.withUnsafeBufferPointer { y in
-            for s in scales {
-                // Segments start every h = ⌊s/2⌋ points: each is two consecutive blocks of h
-                // points (plus one point when s is odd), so the blocks' moments are computed
-                // once and combined, touching every point once per scale.
-                let h = max(1, s / 2)
-                let starts = stride(from: 0, to: n - s, by: h)
-                for b in stride(from: 0, to: n - h + 1, by: h) { blocks[b / h] = Moments(y, from: b, count: h) }
-                let xm = Double(s - 1) / 2
-                let sxx = Double(s) * Double(s * s - 1) / 12
-                var total = 0.0, count = 0
-                for a in starts {
-                    var m = blocks[a / h]
-                    m.append(blocks[a / h + 1], at: h, offset: y[a + h] - y[a])
-                    if 2 * h < s { m.append(Moments(y, from: a + 2 * h, count: 1), at: 2 * h, offset: y[a + 2 * h] - y[a]) }
-                    let cxz = m.sxz - xm * m.sz
-                    let variance = (m.szz - m.sz * m.sz / Double(s) - cxz * cxz / sxx) / Double(s)
-                    // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
-                    if variance > 1e-8 { total += variance; count += 1 }
+            blockStorage.withUnsafeMutableBufferPointer { blocks in
+                for s in scales {
+                    // Segments start every h = ⌊s/2⌋ points: each is two consecutive blocks of h
+                    // points (plus one point when s is odd), so the blocks' moments are computed
+                    // once and combined, touching every point once per scale.
+                    let h = max(1, s / 2)
+                    Moments.blocks(y, length: h, into: blocks)
+                    let xm = Double(s - 1) / 2
+                    let sxx = Double(s) * Double(s * s - 1) / 12
+                    var total = 0.0, count = 0
+                    // Segment k starts at a = k·h, with blocks k and k + 1.
+                    for (k, a) in stride(from: 0, to: n - s, by: h).enumerated() {
+                        var m = blocks[k]
+                        m.append(blocks[k + 1], at: h, offset: y[a + h] - y[a])
+                        if 2 * h < s { m.append(Moments(y, from: a + 2 * h, count: 1), at: 2 * h, offset: y[a + 2 * h] - y[a]) }
+                        let cxz = m.sxz - xm * m.sz
+                        let variance = (m.szz - m.sz * m.sz / Double(s) - cxz * cxz / sxx) / Double(s)
+                        // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
+                        if variance > 1e-8 { total += variance; count += 1 }
+                    }
+                    guard count > 0 else { continue }
+                    logS.append(log(Double(s)))
+                    logF.append(0.5 * log(total / Double(count)))
                 }
-                guard count > 0 else { continue }
-                logS.append(log(Double(s)))
-                logF.append(0.5 * log(total / Double(count)))
             }
         }
         guard logS.count >= 2 else { return .nan }
@@ -108,6 +110,37 @@ public struct HRVNonlinear: Sendable {
             self.count = Double(count)
         }
 
+        /// The moments of the consecutive blocks of `length` points starting at 0, length,
+        /// 2·length, … while a whole block fits, into `out[0]`, `out[1]`, …. Four blocks are
+        /// summed side by side: each block's sums are one chain of dependent additions, so
+        /// interleaving four keeps the floating-point units busy, and every sum is formed in
+        /// the same order as `init(_:from:count:)` forms it, so the results are identical.
+        static func blocks(_ y: UnsafeBufferPointer<Double>, length h: Int, into out: UnsafeMutableBufferPointer<Moments>) {
+            let count = y.count >= h ? (y.count - h) / h + 1 : 0
+            var k = 0
+            while k + 4 <= count {
+                let b0 = k * h, b1 = b0 + h, b2 = b1 + h, b3 = b2 + h
+                let y0 = y[b0], y1 = y[b1], y2 = y[b2], y3 = y[b3]
+                var m0 = Moments(), m1 = Moments(), m2 = Moments(), m3 = Moments()
+                var j = 0.0
+                for i in 0..<h {
+                    let z0 = y[b0 + i] - y0, z1 = y[b1 + i] - y1, z2 = y[b2 + i] - y2, z3 = y[b3 + i] - y3
+                    m0.sz += z0; m0.sxz += j * z0; m0.szz += z0 * z0
+                    m1.sz += z1; m1.sxz += j * z1; m1.szz += z1 * z1
+                    m2.sz += z2; m2.sxz += j * z2; m2.szz += z2 * z2
+                    m3.sz += z3; m3.sxz += j * z3; m3.szz += z3 * z3
+                    j += 1
+                }
+                m0.count = Double(h); m1.count = Double(h); m2.count = Double(h); m3.count = Double(h)
+                out[k] = m0; out[k + 1] = m1; out[k + 2] = m2; out[k + 3] = m3
+                k += 4
+            }
+            while k < count {
+                out[k] = Moments(y, from: k * h, count: h)
+                k += 1
+            }
+        }
+
         /// Appends the moments of a run that starts `at` points later and whose first point
         /// lies `offset` above this run's first point.
         mutating func append(_ other: Moments, at position: Int, offset c: Double) {
@@ -129,10 +162,18 @@ public struct HRVNonlinear: Sendable {
         guard n > m + 2 else { return .nan }
         let r = rFactor * Stats.sd(x)
         let count = n - m
-        let order = (0..<count).map { (x[$0], $0) }.sorted { $0 < $1 }.map(\.1)
-        // Column-major templates in sorted order: t[k·count + p] = x[order[p] + k], k = 0 … m.
+        // Sorted by first value; the sort is stable, so equal values keep their order.
+        var order = (0..<count).map { (x[$0], $0) }
+        order.sort { $0.0 < $1.0 }
+        // Column-major templates in sorted order: t[k·count + p] = x[order[p].1 + k], k = 0 … m.
         var templates = [Double](repeating: 0, count: (m + 1) * count)
-        for k in 0...m { for p in 0..<count { templates[k * count + p] = x[order[p] + k] } }
+        x.withUnsafeBufferPointer { x in
+            order.withUnsafeBufferPointer { order in
+                templates.withUnsafeMutableBufferPointer { t in
+                    for k in 0...m { for p in 0..<count { t[k * count + p] = x[order[p].1 + k] } }
+                }
+            }
+        }
         var a = 0, b = 0
         templates.withUnsafeBufferPointer { t in
             for p in 0..<count {

@@ -31,11 +31,17 @@ public final class CSVWriter {
     /// Missing and non-finite numbers are written as an empty field (NA in R/pandas).
     public func field(_ value: Double?) {
         guard let value, value.isFinite else { return field("") }
-        field(CSVWriter.format(value))
+        number(CSVWriter.format(value))
     }
 
-    public func field(_ value: Int) { field(String(value)) }
+    public func field(_ value: Int) { number(String(value)) }
     public func field(_ value: Int?) { field(value.map(String.init) ?? "") }
+
+    /// The text of a number, which never needs quotes.
+    private func number(_ text: String) {
+        separator()
+        row.append(contentsOf: text.utf8)
+    }
     public func field(_ value: Bool) { field(value ? "true" : "false") }
 
     /// A timestamp in the canonical ISO 8601 form; nil → empty.
@@ -50,9 +56,9 @@ public final class CSVWriter {
     public func endRow() throws {
         row.append(10)
         fieldsInRow = 0
-        let done = row
+        // Written before it is emptied, so the row buffer stays unshared and is reused.
+        try file.write(row)
         row.removeAll(keepingCapacity: true)
-        try file.write(done)
     }
 
     public func commit() throws {

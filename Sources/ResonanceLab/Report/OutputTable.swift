@@ -6,7 +6,9 @@ public protocol OutputRow {
 }
 
 extension Sequence where Element: OutputRow {
-    /// Writes the rows, header first, atomically to `path`.
+    /// Writes the rows, header first, atomically to `path`. Inlinable, so that the
+    /// caller's sequence type (e.g. joined per-subject arrays) is iterated specialised.
+    @inlinable
     public func write(to path: String) throws {
         let writer = try CSVWriter(path: path, header: Element.header)
         for row in self {

@@ -19,53 +19,77 @@ public struct CubicSpline: Sendable {
         if n > 2 {
             // Thomas algorithm on the interior equations
             // h[i−1]·m[i−1] + 2(h[i−1]+h[i])·m[i] + h[i]·m[i+1] = 6·(slope[i] − slope[i−1]).
-            var c = [Double](repeating: 0, count: n)
-            var d = [Double](repeating: 0, count: n)
-            for i in 1..<(n - 1) {
-                let h0 = x[i] - x[i - 1], h1 = x[i + 1] - x[i]
-                let rhs = 6 * ((y[i + 1] - y[i]) / h1 - (y[i] - y[i - 1]) / h0)
-                let diag = 2 * (h0 + h1) - h0 * c[i - 1]
-                c[i] = h1 / diag
-                d[i] = (rhs - h0 * d[i - 1]) / diag
-            }
-            for i in stride(from: n - 2, through: 1, by: -1) {
-                m[i] = d[i] - c[i] * m[i + 1]
+            var cStorage = [Double](repeating: 0, count: n)
+            var dStorage = [Double](repeating: 0, count: n)
+            x.withUnsafeBufferPointer { x in
+                y.withUnsafeBufferPointer { y in
+                    cStorage.withUnsafeMutableBufferPointer { c in
+                        dStorage.withUnsafeMutableBufferPointer { d in
+                            m.withUnsafeMutableBufferPointer { m in
+                                for i in 1..<(n - 1) {
+                                    let h0 = x[i] - x[i - 1], h1 = x[i + 1] - x[i]
+                                    let rhs = 6 * ((y[i + 1] - y[i]) / h1 - (y[i] - y[i - 1]) / h0)
+                                    let diag = 2 * (h0 + h1) - h0 * c[i - 1]
+                                    c[i] = h1 / diag
+                                    d[i] = (rhs - h0 * d[i - 1]) / diag
+                                }
+                                for i in stride(from: n - 2, through: 1, by: -1) {
+                                    m[i] = d[i] - c[i] * m[i + 1]
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         self.m = m
     }
 
-    /// Value at `t` on interval `i` (x[i] ≤ t ≤ x[i+1]).
+    /// Value at `t` on interval `i` (x[i] ≤ t ≤ x[i+1]) of the spline with knots `x`,
+    /// values `y` and second derivatives `m`.
     @inline(__always)
-    private func value(_ t: Double, interval i: Int) -> Double {
+    private static func value(_ t: Double, interval i: Int, _ x: UnsafeBufferPointer<Double>,
+                              _ y: UnsafeBufferPointer<Double>, _ m: UnsafeBufferPointer<Double>) -> Double {
         let h = x[i + 1] - x[i]
         let a = (x[i + 1] - t) / h, b = (t - x[i]) / h
         return a * y[i] + b * y[i + 1] + ((a * a * a - a) * m[i] + (b * b * b - b) * m[i + 1]) * h * h / 6
     }
 
+    /// Calls `body` with the knots, values and second derivatives, each accessed once.
+    private func withBuffers<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
+                                         UnsafeBufferPointer<Double>) -> R) -> R {
+        x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in m.withUnsafeBufferPointer { m in body(x, y, m) } } }
+    }
+
     /// Value at `t`; outside the knots the end cubic is extended.
     public func evaluate(at t: Double) -> Double {
-        var lo = 0, hi = x.count - 1
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if x[mid] <= t { lo = mid } else { hi = mid }
+        withBuffers { x, y, m in
+            var lo = 0, hi = x.count - 1
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                if x[mid] <= t { lo = mid } else { hi = mid }
+            }
+            return Self.value(t, interval: lo, x, y, m)
         }
-        return value(t, interval: lo)
     }
 
     /// `count` values on the uniform grid t0, t0 + step, … in one forward sweep (O(n + count)).
     /// Beyond the knots the end values are held rather than extrapolated.
     public func sample(from t0: Double, step: Double, count: Int) -> [Double] {
-        var out = [Double](repeating: 0, count: count)
-        var i = 0
-        let last = x.count - 2
-        for k in 0..<count {
-            let t = t0 + Double(k) * step
-            if t <= x[0] { out[k] = y[0]; continue }
-            if t >= x[last + 1] { out[k] = y[last + 1]; continue }
-            while i < last && x[i + 1] < t { i += 1 }
-            out[k] = value(t, interval: i)
+        var samples = [Double](repeating: 0, count: count)
+        withBuffers { x, y, m in
+            samples.withUnsafeMutableBufferPointer { out in
+                var i = 0
+                let last = x.count - 2
+                for k in 0..<count {
+                    let t = t0 + Double(k) * step
+                    if t <= x[0] { out[k] = y[0]; continue }
+                    if t >= x[last + 1] { out[k] = y[last + 1]; continue }
+                    while i < last && x[i + 1] < t { i += 1 }
+                    out[k] = Self.value(t, interval: i, x, y, m)
+                }
+            }
         }
-        return out
+        return samples
     }
 }

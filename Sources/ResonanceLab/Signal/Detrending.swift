@@ -46,13 +46,15 @@ public struct Detrender {
         let n = Double(x.count)
         let tm = (n - 1) / 2
         let ym = x.reduce(0, +) / n
-        var sxy = 0.0, sxx = 0.0
-        for (i, v) in x.enumerated() {
-            let dt = Double(i) - tm
-            sxy += dt * (v - ym); sxx += dt * dt
+        x.withUnsafeMutableBufferPointer { x in
+            var sxy = 0.0, sxx = 0.0
+            for i in 0..<x.count {
+                let dt = Double(i) - tm
+                sxy += dt * (x[i] - ym); sxx += dt * dt
+            }
+            let slope = sxy / sxx
+            for i in 0..<x.count { x[i] -= ym + slope * (Double(i) - tm) }
         }
-        let slope = sxy / sxx
-        for i in x.indices { x[i] -= ym + slope * (Double(i) - tm) }
     }
 }
 
@@ -94,21 +96,36 @@ final class SmoothnessPriors {
         inverseD = d.map { 1 / $0 }
     }
 
-    /// z ← z − trend: solves L y = z, D w = y, Lᵀ trend = w.
+    /// z ← z − trend: solves L y = z, D w = y, Lᵀ trend = w. The forward pass scales by
+    /// D⁻¹ as it goes and the backward pass subtracts the trend as it goes, each with the
+    /// same operations, in the same order, as three separate passes.
     func removeTrend(_ z: inout [Double]) {
         let n = count
         precondition(z.count == n, "SmoothnessPriors: length mismatch")
-        let e1 = self.e1, e2 = self.e2, inverseD = self.inverseD
-        // One exclusive access to the scratch for the whole solve, not one per element.
-        work.withUnsafeMutableBufferPointer { w in
-            z.withUnsafeMutableBufferPointer { z in
-                w[0] = z[0]
-                w[1] = z[1] - e1[1] * w[0]
-                for i in 2..<n { w[i] = z[i] - e1[i] * w[i - 1] - e2[i] * w[i - 2] }
-                for i in 0..<n { w[i] *= inverseD[i] }
-                w[n - 2] -= e1[n - 1] * w[n - 1]
-                for i in stride(from: n - 3, through: 0, by: -1) { w[i] -= e1[i + 1] * w[i + 1] + e2[i + 2] * w[i + 2] }
-                for i in 0..<n { z[i] -= w[i] }
+        // One exclusive access to each buffer for the whole solve, not one per element.
+        e1.withUnsafeBufferPointer { e1 in
+            e2.withUnsafeBufferPointer { e2 in
+                inverseD.withUnsafeBufferPointer { inverseD in
+                    work.withUnsafeMutableBufferPointer { w in
+                        z.withUnsafeMutableBufferPointer { z in
+                            var y2 = z[0], y1 = z[1] - e1[1] * y2
+                            w[0] = y2 * inverseD[0]
+                            w[1] = y1 * inverseD[1]
+                            for i in 2..<n {
+                                let yi = z[i] - e1[i] * y1 - e2[i] * y2
+                                w[i] = yi * inverseD[i]
+                                y2 = y1; y1 = yi
+                            }
+                            w[n - 2] -= e1[n - 1] * w[n - 1]
+                            z[n - 1] -= w[n - 1]
+                            z[n - 2] -= w[n - 2]
+                            for i in stride(from: n - 3, through: 0, by: -1) {
+                                w[i] -= e1[i + 1] * w[i + 1] + e2[i + 2] * w[i + 2]
+                                z[i] -= w[i]
+                            }
+                        }
+                    }
+                }
             }
         }
     }

@@ -53,8 +53,10 @@ public final class PowerFFT {
     public func accumulate(into accumulator: inout [Double], fill: (UnsafeMutableBufferPointer<Double>) -> Void) {
         fill(input)
         fftw_execute_dft_r2c(plan, input.baseAddress, output)
-        for k in 0..<min(accumulator.count, length / 2 + 1) {
-            accumulator[k] += output[k].0 * output[k].0 + output[k].1 * output[k].1
+        accumulator.withUnsafeMutableBufferPointer { acc in
+            for k in 0..<min(acc.count, length / 2 + 1) {
+                acc[k] += output[k].0 * output[k].0 + output[k].1 * output[k].1
+            }
         }
     }
 }

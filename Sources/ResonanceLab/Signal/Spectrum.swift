@@ -157,26 +157,41 @@ public struct Welch {
         var nfft = seg * max(1, options.padFactor)
         if options.powerOfTwo { nfft = 1 << (Int.bitWidth - (nfft - 1).leadingZeroBitCount) }
         let step = max(1, seg - Int(Double(seg) * options.overlap))
-        if windows[seg] == nil { windows[seg] = options.taper.weights(seg) }
-        if ffts[nfft] == nil { ffts[nfft] = PowerFFT(length: nfft) }
-        let window = windows[seg] ?? []
+        let window: [Double]
+        if let cached = windows[seg] {
+            window = cached
+        } else {
+            window = options.taper.weights(seg)
+            windows[seg] = window
+        }
+        let fft: PowerFFT
+        if let cached = ffts[nfft] {
+            fft = cached
+        } else {
+            fft = PowerFFT(length: nfft)
+            ffts[nfft] = fft
+        }
         var wss = 0.0
         for w in window { wss += w * w }
         var acc = [Double](repeating: 0, count: nfft / 2 + 1)
         var segments = 0
-        for x in runs {
-            var start = x.startIndex
-            while start + seg <= x.endIndex {
-                var mean = 0.0
-                for i in start..<(start + seg) { mean += x[i] }
-                mean /= Double(seg)
-                let s0 = start
-                ffts[nfft]?.accumulate(into: &acc) { buf in
-                    for i in 0..<seg { buf[i] = (x[s0 + i] - mean) * window[i] }
-                    for i in seg..<nfft { buf[i] = 0 }
+        window.withUnsafeBufferPointer { window in
+            for run in runs {
+                run.withUnsafeBufferPointer { x in
+                    var start = 0
+                    while start + seg <= x.count {
+                        var mean = 0.0
+                        for i in start..<(start + seg) { mean += x[i] }
+                        mean /= Double(seg)
+                        let s0 = start
+                        fft.accumulate(into: &acc) { buf in
+                            for i in 0..<seg { buf[i] = (x[s0 + i] - mean) * window[i] }
+                            for i in seg..<nfft { buf[i] = 0 }
+                        }
+                        segments += 1
+                        start += step
+                    }
                 }
-                segments += 1
-                start += step
             }
         }
         // One-sided density: |X|²/(fs·Σw²), doubled except at DC and Nyquist.

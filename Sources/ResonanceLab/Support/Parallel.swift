@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Order-preserving parallel map: results are in input order whatever the number of
 /// jobs, so outputs are identical for `--jobs 1` and `--jobs N`.
@@ -15,16 +16,34 @@ public enum Parallel {
             if workers == 1 {
                 for i in items.indices { results[i] = Result { try transform(items[i]) } }
             } else {
-                // Static striding keeps each worker's share fixed; order is restored by index.
-                DispatchQueue.concurrentPerform(iterations: workers) { w in
-                    var i = w
-                    while i < items.count {
+                // Items are handed out one at a time, so a worker that finishes a small
+                // item takes the next one instead of idling while another works through a
+                // fixed share of large ones; order is restored by index.
+                let queue = WorkQueue(count: items.count)
+                DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                    while let i = queue.next() {
                         results[i] = Result { try transform(items[i]) }
-                        i += workers
                     }
                 }
             }
         }
         return try results.map { try $0!.get() }
+    }
+}
+
+/// The indices 0 ..< count, handed out once each to whichever worker asks first.
+private final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nextIndex = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard nextIndex < count else { return nil }
+        nextIndex += 1
+        return nextIndex - 1
     }
 }
