@@ -93,6 +93,7 @@ validate: build
 	@set -e; for ds in $$(scripts/datasets.sh "$(DATASET)"); do \
 	  name=$$(basename "$$ds"); \
 	  echo "== $$name ($$ds)" >&2; \
-	  $(BIN) run "$$ds" --out "build/work/$$name" --report-dir "reports/$$name"; \
+	  $(BIN) run "$$ds" --out "build/work/$$name" --report-dir "reports/$$name" --figure-tables; \
 	done
 	@if [ -z "$(DATASET)" ]; then $(MAKE) --no-print-directory validate-personas; fi
+	@$(MAKE) --no-print-directory notebooks-run DATASET="$(DATASET)"

@@ -15,7 +15,7 @@ personas: build
 # then its validation report (with the recovery of the planted effects from truth.csv)
 # beside the persona reports.
 validate-personas: personas
-	$(BIN) run --workspace $(PERSONAS_WS) --report-dir $(PERSONAS_REPORTS)
+	$(BIN) run --workspace $(PERSONAS_WS) --report-dir $(PERSONAS_REPORTS) --figure-tables
 
 # Wall time of the `make personas` work (generate + report) against its 60 s budget.
 BENCH_TARGETS += bench-personas

@@ -62,6 +62,10 @@ struct HRV: ParsableCommand {
                                valueName: "file"))
     var nnOut: String?
 
+    @Option(help: ArgumentHelp("Also write each subject's whole-recording PSD to this CSV (subject,frequency_hz,power_ms2_hz,band), 0–0.5 Hz.",
+                               valueName: "file"))
+    var psdOut: String?
+
     @Flag(help: "Print the mean time per window of each index family on stderr.")
     var timing = false
 
@@ -95,7 +99,7 @@ struct HRV: ParsableCommand {
     }
 
     func run() throws {
-        try HRVStage(options: options, nnOut: nnOut, timings: timing ? Self.printTimings : nil)
+        try HRVStage(options: options, nnOut: nnOut, psdOut: psdOut, timings: timing ? Self.printTimings : nil)
             .run(Workspace(path: workspace), try global.context())
     }
 

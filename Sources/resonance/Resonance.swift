@@ -27,6 +27,7 @@ struct Resonance: ParsableCommand {
             Tune.self,
             Constants.self,
             Personas.self,
+            ExportNotebook.self,
         ]
     )
 

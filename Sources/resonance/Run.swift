@@ -33,6 +33,9 @@ struct Run: ParsableCommand {
                                valueName: "dir"))
     var reportDir: String?
 
+    @Flag(help: "Also write hrv_nn.csv and hrv_psd.csv (cleaned NN series, whole-recording PSD) for the notebooks.")
+    var figureTables = false
+
     @OptionGroup var reading: ImportArguments
 
     func validate() throws {
@@ -48,7 +51,8 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let path = workspace ?? out ?? ""
-        var stages = Pipeline.stages(reportDir: reportDir, timeZone: reading.tz.flatMap(TimeZone.init(identifier:)))
+        var stages = Pipeline.stages(reportDir: reportDir, timeZone: reading.tz.flatMap(TimeZone.init(identifier:)),
+                                     figureTables: figureTables ? Workspace(path: path) : nil)
         if workspace == nil {
             stages.insert(reading.stage(sources: sources), at: 0)
         }

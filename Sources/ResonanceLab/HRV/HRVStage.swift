@@ -4,11 +4,21 @@ public struct HRVStage: Stage {
     public var options: HRVOptions
     /// Also write the cleaned NN series to this CSV (`subject,time_ms,nn_ms,artifact,run_start`).
     public var nnOut: String?
+    /// Also write each subject's whole-recording PSD to this CSV
+    /// (`subject,frequency_hz,power_ms2_hz,band`, 0–0.5 Hz), for the notebooks' figures.
+    public var psdOut: String?
     /// Receives the time spent per index family (for `--timing`).
     public var timings: (@Sendable (HRVTimings) -> Void)?
 
-    public init(options: HRVOptions = HRVOptions(), nnOut: String? = nil, timings: (@Sendable (HRVTimings) -> Void)? = nil) {
-        self.options = options; self.nnOut = nnOut; self.timings = timings
+    public init(options: HRVOptions = HRVOptions(), nnOut: String? = nil, psdOut: String? = nil,
+                timings: (@Sendable (HRVTimings) -> Void)? = nil) {
+        self.options = options; self.nnOut = nnOut; self.psdOut = psdOut; self.timings = timings
+    }
+
+    /// The stage as `make validate` runs it: the NN series and whole-recording PSD written
+    /// beside hrv.csv (`hrv_nn.csv`, `hrv_psd.csv`) for the notebooks.
+    public static func withFigureTables(_ ws: Workspace) -> HRVStage {
+        HRVStage(nnOut: ws.file("hrv_nn.csv"), psdOut: ws.file("hrv_psd.csv"))
     }
 
     public var name: String { "hrv" }
@@ -19,10 +29,11 @@ public struct HRVStage: Stage {
         let subjects = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)
         let options = self.options
         let counter = context.progress.counter("hrv: windows", total: subjects.count)
-        let results = try Parallel.map(subjects, jobs: context.jobs) { s -> ([HRVRow], HRVTimings) in
+        let results = try Parallel.map(subjects, jobs: context.jobs) { s -> ([HRVRow], HRVTimings, Spectrum?) in
             defer { counter.tick() }
             var windows = HRVWindows(subject: s.subject, series: s.series, options: options)
-            return (windows.rows(), windows.timings)
+            let rows = windows.rows()
+            return (rows, windows.timings, windows.wholeSpectrum)
         }
         try ws.write(results.lazy.flatMap(\.0))
         if let nnOut {
@@ -36,9 +47,23 @@ public struct HRVStage: Stage {
             }
             try nn.commit()
         }
+        if let psdOut {
+            let out = try CSVWriter(path: psdOut, header: ["subject", "frequency_hz", "power_ms2_hz", "band"])
+            let bands = [("vlf", HRVBand.vlf), ("lf", HRVBand.lf), ("hf", HRVBand.hf)]
+            for (s, result) in zip(subjects, results) {
+                guard let spectrum = result.2, spectrum.df > 0 else { continue }
+                for k in spectrum.psd.indices where spectrum.frequency(k) <= 0.5 {
+                    let f = spectrum.frequency(k)
+                    out.field(s.subject); out.field(f); out.field(spectrum.psd[k])
+                    out.field(bands.first { f >= $0.1.0 && f < $0.1.1 }?.0 ?? "")
+                    try out.endRow()
+                }
+            }
+            try out.commit()
+        }
         if let timings {
             var total = HRVTimings()
-            for (_, t) in results { total.add(t) }
+            for (_, t, _) in results { total.add(t) }
             timings(total)
         }
         context.progress.note("hrv: wrote \(results.reduce(0) { $0 + $1.0.count }) row(s) to \(ws.file(HRVRow.fileName))")

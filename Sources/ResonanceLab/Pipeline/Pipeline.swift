@@ -6,8 +6,11 @@ public enum Pipeline {
     /// Every stage after import, in order, with its default settings (the constants in
     /// force decide the rest). `timeZone` is the listener's for sessions (plays without a UTC
     /// offset); `reportDir` adds `validate` at the end.
-    public static func stages(reportDir: String?, datasetName: String? = nil, timeZone: TimeZone? = nil) -> [any Stage] {
-        var stages: [any Stage] = [HRVStage(), CoherenceStage(), SessionsStage(timeZone: timeZone), EffectsStage(), DailyStage()]
+    /// `figureTables` has hrv also write `hrv_nn.csv` and `hrv_psd.csv` into `ws` (the
+    /// notebooks' inputs), as `make validate` does.
+    public static func stages(reportDir: String?, datasetName: String? = nil, timeZone: TimeZone? = nil,
+                              figureTables ws: Workspace? = nil) -> [any Stage] {
+        var stages: [any Stage] = [ws.map(HRVStage.withFigureTables) ?? HRVStage(), CoherenceStage(), SessionsStage(timeZone: timeZone), EffectsStage(), DailyStage()]
         if let reportDir { stages.append(ValidateStage(reportDir: reportDir, datasetName: datasetName)) }
         return stages
     }
