@@ -218,7 +218,9 @@ public struct ConstantsRegistry: Sendable, Equatable {
         guard let top = root as? [String: Any], let engines = top["engines"] as? [String: Any] else {
             throw ConstantsError(path: path, message: "expected an object with an \"engines\" object")
         }
-        try Self.checkKeys(top, known: ["engines"], in: "the file", path: path)
+        // `constants show` and `resonance tune` write provenance beside the engines; it
+        // describes the file and is not an input.
+        try Self.checkKeys(top, known: ["engines", "constants_version", "constants_digest", "tuning"], in: "the file", path: path)
         var loaded = Self.defaults.engines
         for engineName in engines.keys.sorted() {
             guard let spec = Self.spec(engineName) else {

@@ -18,7 +18,7 @@ final class ConstantsFileTests: XCTestCase {
     func testUnknownKeysAreRejectedAtEveryLevel() throws {
         assertError(#"{"engines":{"readiness":{"constnats":{"ready_from":50}}}}"#,
                     "c.json: engine 'readiness': unknown key 'constnats' (known: version, constants)")
-        assertError(#"{"engines":{},"engine":{"readiness":{}}}"#, "c.json: the file: unknown key 'engine' (known: engines)")
+        assertError(#"{"engines":{},"engine":{"readiness":{}}}"#, "c.json: the file: unknown key 'engine' (known: engines, constants_version, constants_digest, tuning)")
         assertError(#"{"engines":{"readyness":{}}}"#, "c.json: unknown engine 'readyness' (known: sessions, impact, song_effect, mixed_model, stress, state, readiness, trend, zones, coherence)")
         assertError(#"{"engines":{"readiness":{"constants":{"ready_from":{"valeu":50}}}}}"#,
                     "c.json: engine 'readiness': constant 'ready_from': unknown key 'valeu' (known: value, unit, min, max, source)")
@@ -27,6 +27,8 @@ final class ConstantsFileTests: XCTestCase {
         // What `constants show` prints loads back as it is.
         let shown = ConstantsRegistry.defaults.json().render()
         XCTAssertEqual(try load(shown), ConstantsRegistry.defaults)
+        // With the provenance the command line prints beside the engines.
+        XCTAssertEqual(try load(#"{"constants_digest":"0","constants_version":"x","engines":{}}"#), ConstantsRegistry.defaults)
         XCTAssertEqual(try load(#"{"engines":{"readiness":{"constants":{"ready_from":{"value":50,"unit":"score"}}}}}"#).readiness.readyFrom, 50)
     }
 

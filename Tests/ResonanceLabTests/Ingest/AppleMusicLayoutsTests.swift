@@ -1,5 +1,6 @@
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 /// Apple Music Play Activity, current and legacy layouts (Apple's privacy export,
 /// Apple Media Services): event types, empty end times, UTC offsets and songs

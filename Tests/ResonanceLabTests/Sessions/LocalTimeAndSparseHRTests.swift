@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 /// Contexts in the listener's local time, and plays measured from sparse heart rate.
 final class LocalTimeAndSparseHRTests: XCTestCase {
