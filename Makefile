@@ -89,13 +89,17 @@ clean:
 # synthetic personas are validated too, so that the report shows how well the planted
 # song effects are recovered.
 VALIDATE_STAGES := hrv coherence sessions effects
+# Extra flags of a stage ($1) on workspace $2: hrv also writes the cleaned NN series and
+# the whole-recording PSD that the notebooks' tachogram, PSD and Poincaré figures draw.
+STAGE_FLAGS = $$([ "$(1)" = hrv ] && echo "--nn-out $(2)/hrv_nn.csv --psd-out $(2)/hrv_psd.csv")
 DATASET ?=
 validate: build
 	@set -e; for ds in $$(scripts/datasets.sh "$(DATASET)"); do \
 	  name=$$(basename "$$ds"); ws=build/work/$$name; \
 	  echo "== $$name ($$ds)" >&2; \
 	  $(BIN) import "$$ds" --out "$$ws"; \
-	  for stage in $(VALIDATE_STAGES); do $(BIN) $$stage "$$ws"; done; \
+	  for stage in $(VALIDATE_STAGES); do $(BIN) $$stage "$$ws" $(call STAGE_FLAGS,$$stage,$$ws); done; \
 	  $(BIN) validate "$$ws" --out "reports/$$name"; \
 	done
 	@if [ -z "$(DATASET)" ]; then $(MAKE) --no-print-directory validate-personas; fi
+	@$(MAKE) --no-print-directory notebooks-run DATASET="$(DATASET)"

@@ -14,7 +14,7 @@ personas: build
 # The persona workspace through every stage, then its validation report (with the
 # recovery of the planted effects from truth.csv) beside the persona reports.
 validate-personas: personas
-	@set -e; for stage in $(VALIDATE_STAGES); do $(BIN) $$stage $(PERSONAS_WS); done
+	@set -e; for stage in $(VALIDATE_STAGES); do $(BIN) $$stage $(PERSONAS_WS) $(call STAGE_FLAGS,$$stage,$(PERSONAS_WS)); done
 	$(BIN) validate $(PERSONAS_WS) --out $(PERSONAS_REPORTS)
 
 # Wall time of the `make personas` work (generate + report) against its 60 s budget.

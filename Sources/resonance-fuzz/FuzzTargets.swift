@@ -2,8 +2,8 @@ import Foundation
 import ResonanceLab
 
 /// libFuzzer targets for the input parsers. Built with `-sanitize=fuzzer` and
-/// `-D FUZZING` (see `mk/fuzz.mk`), libFuzzer supplies `main` and the target is
-/// chosen by the `FUZZ_TARGET` environment variable. Built plainly (as by
+/// `-D FUZZING` (see `mk/fuzz.mk`), `main` hands over to libFuzzer's driver and the
+/// target is chosen by the `FUZZ_TARGET` environment variable. Built plainly (as by
 /// `swift build`), `resonance-fuzz TARGET FILE…` runs files through a target once,
 /// which replays a corpus or a crash without the sanitizer toolchain.
 ///
@@ -86,7 +86,7 @@ struct FuzzRunner {
 
     private func write(_ data: [UInt8], name: String) -> String {
         let path = scratch + "/in/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(data))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(data))
         return path
     }
 
@@ -139,25 +139,33 @@ struct FuzzRunner {
 }
 
 #if FUZZING
+/// libFuzzer's entry when the program has its own `main` (SwiftPM gives every
+/// executable one): runs the fuzzing loop with the arguments and the callback.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
 nonisolated(unsafe) private var runner: FuzzRunner?
 
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
-    let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
-    guard let target = FuzzTarget(rawValue: name) else {
-        let known = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
-        FileHandle.standardError.write(Data("resonance-fuzz: set FUZZ_TARGET to one of: \(known)\n".utf8))
-        exit(2)
+@main
+struct FuzzMain {
+    static func main() {
+        let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
+        guard let target = FuzzTarget(rawValue: name) else {
+            let known = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
+            FileHandle.standardError.write(Data("resonance-fuzz: set FUZZ_TARGET to one of: \(known)\n".utf8))
+            exit(2)
+        }
+        runner = FuzzRunner(target: target)
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { start, count in
+            let data = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+            runner?.run(data)
+            return 0
+        })
     }
-    runner = FuzzRunner(target: target)
-    return 0
-}
-
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let data = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-    runner?.run(data)
-    return 0
 }
 #else
 @main

@@ -62,6 +62,10 @@ struct HRV: ParsableCommand {
                                valueName: "file"))
     var nnOut: String?
 
+    @Option(help: ArgumentHelp("Also write each subject's whole-recording PSD to this CSV (subject,frequency_hz,power_ms2_hz,band), 0–0.5 Hz.",
+                               valueName: "file"))
+    var psdOut: String?
+
     @Flag(help: "Print the mean time per window of each index family on stderr.")
     var timing = false
 
@@ -99,16 +103,16 @@ struct HRV: ParsableCommand {
             let subjects = SubjectSeries.rr(try ws.readSeries(RRInterval.self, value: "rr_ms"))
             global.progress("hrv: \(subjects.count) subject(s) with RR intervals")
             let options = self.options
-            let results = try Parallel.map(subjects, jobs: global.jobs) { s -> (NNSeries, [HRVRow], HRVTimings) in
+            let results = try Parallel.map(subjects, jobs: global.jobs) { s -> (NNSeries, [HRVRow], HRVTimings, Spectrum?) in
                 let series = NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: options.artifactMethod)
                 var windows = HRVWindows(subject: s.subject, series: series, options: options)
                 let rows = windows.rows()
-                return (series, rows, windows.timings)
+                return (series, rows, windows.timings, windows.wholeSpectrum)
             }
             try results.lazy.flatMap(\.1).write(to: ws.file("hrv.csv"))
             if let nnOut {
                 let nn = try CSVWriter(path: nnOut, header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
-                for (s, (series, _, _)) in zip(subjects, results) {
+                for (s, (series, _, _, _)) in zip(subjects, results) {
                     for k in 0..<series.count {
                         nn.field(s.subject); nn.field(series.timeMs[k]); nn.field(series.nnMs[k])
                         nn.field(series.artifact[k].label); nn.field(series.runStart[k])
@@ -117,14 +121,34 @@ struct HRV: ParsableCommand {
                 }
                 try nn.commit()
             }
+            if let psdOut {
+                try writeSpectra(zip(subjects.map(\.subject), results.map(\.3)), to: psdOut)
+            }
             if timing {
                 var total = HRVTimings()
-                for (_, _, t) in results { total.add(t) }
+                for (_, _, t, _) in results { total.add(t) }
                 let per = { (ns: UInt64) in String(format: "%.1f", Double(ns) / 1000 / Double(max(1, total.windows))) }
                 FileHandle.standardError.write(Data(("timing: \(total.windows) windows; µs per window: time \(per(total.timeNs)), "
                     + "frequency \(per(total.frequencyNs)), nonlinear \(per(total.nonlinearNs))\n").utf8))
             }
             global.progress("hrv: wrote \(results.reduce(0) { $0 + $1.1.count }) row(s) to \(ws.file("hrv.csv"))")
         }
+    }
+
+    /// The whole-recording spectra up to 0.5 Hz, each bin named by the HRV band that holds it
+    /// (lo ≤ f < hi, as the band powers are summed) or empty outside the bands.
+    private func writeSpectra(_ spectra: some Sequence<(String, Spectrum?)>, to path: String) throws {
+        let out = try CSVWriter(path: path, header: ["subject", "frequency_hz", "power_ms2_hz", "band"])
+        let bands = [("vlf", HRVBand.vlf), ("lf", HRVBand.lf), ("hf", HRVBand.hf)]
+        for (subject, spectrum) in spectra {
+            guard let spectrum, spectrum.df > 0 else { continue }
+            for k in spectrum.psd.indices where spectrum.frequency(k) <= 0.5 {
+                let f = spectrum.frequency(k)
+                out.field(subject); out.field(f); out.field(spectrum.psd[k])
+                out.field(bands.first { f >= $0.1.0 && f < $0.1.1 }?.0 ?? "")
+                try out.endRow()
+            }
+        }
+        try out.commit()
     }
 }

@@ -22,6 +22,7 @@ struct Resonance: ParsableCommand {
             Tune.self,
             Constants.self,
             Personas.self,
+            ExportNotebook.self,
         ]
     )
 }

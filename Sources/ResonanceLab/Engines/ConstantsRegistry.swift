@@ -218,8 +218,8 @@ public struct ConstantsRegistry: Sendable, Equatable {
         guard let top = root as? [String: Any], let engines = top["engines"] as? [String: Any] else {
             throw ConstantsError(path: path, message: "expected an object with an \"engines\" object")
         }
-        // `constants show` and `resonance tune` write provenance beside the engines; it
-        // describes the file and is not an input.
+        // Besides `engines`: the provenance a tuned file records, and how it was tuned
+        // (`resonance tune`); both describe the file and do not change any value.
         try Self.checkKeys(top, known: ["engines", "constants_version", "constants_digest", "tuning"], in: "the file", path: path)
         var loaded = Self.defaults.engines
         for engineName in engines.keys.sorted() {

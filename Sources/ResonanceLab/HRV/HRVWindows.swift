@@ -12,6 +12,8 @@ public struct HRVWindows {
     private var detrender: Detrender
     /// Time spent on each index family over the windowed rows so far.
     public private(set) var timings = HRVTimings()
+    /// PSD of the whole recording (ms²/Hz), set by `rows()` when it writes the whole row.
+    public private(set) var wholeSpectrum: Spectrum?
 
     public init(subject: String, series: NNSeries, options: HRVOptions) {
         self.subject = subject
@@ -41,11 +43,15 @@ public struct HRVWindows {
             let all = 0..<series.count
             let span = series.timeMs[series.count - 1] - series.timeMs[0] + series.nnMs[0]
             var whole = row(all, spanMs: span, startMs: nil, endMs: nil, timed: false)
+            wholeSpectrum = lastSpectrum
             whole.longTerm = HRVLongTerm(series, range: all)
             out.append(whole)
         }
         return out
     }
+
+    /// The spectrum of the row computed last.
+    private var lastSpectrum: Spectrum?
 
     /// The row of the window [startMs, endMs): the beats it holds, its artifact share
     /// and reliability, and every index; windows placed by the caller (e.g. inside
@@ -68,7 +74,9 @@ public struct HRVWindows {
         let t0 = DispatchTime.now().uptimeNanoseconds
         let time = HRVTime(w)
         let t1 = DispatchTime.now().uptimeNanoseconds
-        let frequency = HRVFrequency(spectrum(r))
+        let psd = spectrum(r)
+        if !timed { lastSpectrum = psd }
+        let frequency = HRVFrequency(psd)
         let t2 = DispatchTime.now().uptimeNanoseconds
         let nonlinear = HRVNonlinear(w)
         let t3 = DispatchTime.now().uptimeNanoseconds

@@ -64,11 +64,4 @@ struct JSONArrayReader {
     private func bad(_ message: String, _ line: Int) -> ImportError {
         .badMetadata(path: path, line: line, column: 0, message: message)
     }
-
-    /// The first bytes of a file, for format detection.
-    static func head(path: String, count: Int = 4096) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
-        defer { try? handle.close() }
-        return String(decoding: (try? handle.read(upToCount: count)) ?? Data(), as: UTF8.self)
-    }
 }

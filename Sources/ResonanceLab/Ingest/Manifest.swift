@@ -58,6 +58,9 @@ public struct SourceFile: Codable, Equatable, Sendable {
     /// Why the file could not be read; its rows before the failure stay imported
     /// and counted.
     public var failure: String?
+    /// Records of types the importer does not use, counted per type (Apple Health);
+    /// they are not rows read and do not go to rejects.csv.
+    public var unusedRecords: [String: Int]?
 
     public init(path: String, sha256: String, format: String, rowsRead: Int = 0, accepted: Int = 0,
                 rejected: Int = 0, duplicates: Int = 0, notes: [String] = []) {

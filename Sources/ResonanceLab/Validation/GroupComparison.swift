@@ -121,6 +121,26 @@ public enum GroupComparison {
         return (Stats.mean(a) - Stats.mean(b)) / pooled.squareRoot()
     }
 
+    /// ROC curve for telling `positive` from `negative` by larger values: (false-positive
+    /// rate, true-positive rate) from (0, 0) to (1, 1), one point per distinct value taken as
+    /// the threshold "value ≥ t" (Fawcett 2006, "An introduction to ROC analysis", Pattern
+    /// Recognition Letters 27:861, algorithm 2). Its trapezoidal area equals `auc`.
+    public static func rocCurve(positive: [Double], negative: [Double]) -> [(fpr: Double, tpr: Double)] {
+        guard !positive.isEmpty, !negative.isEmpty else { return [] }
+        let scored = (positive.map { ($0, true) } + negative.map { ($0, false) }).sorted { $0.0 > $1.0 }
+        var points = [(fpr: 0.0, tpr: 0.0)]
+        var tp = 0, fp = 0, i = 0
+        while i < scored.count {
+            let t = scored[i].0
+            while i < scored.count && scored[i].0 == t {
+                if scored[i].1 { tp += 1 } else { fp += 1 }
+                i += 1
+            }
+            points.append((Double(fp) / Double(negative.count), Double(tp) / Double(positive.count)))
+        }
+        return points
+    }
+
     /// Percentile bootstrap 95 % CI of the mean (Efron & Tibshirani 1993, §13.3), with a
     /// seeded generator so reports are reproducible.
     public static func bootstrapMeanCI(_ x: [Double], resamples: Int = 2000, seed: UInt64 = 2024) -> (Double, Double) {

@@ -77,7 +77,7 @@ public enum HRVAnalysis {
     }
 
     /// NSR vs CHF over whole-recording rows: means with bootstrap CIs, Kruskal–Wallis p
-    /// (Bonferroni-adjusted over the compared indices) and the AUC of each index.
+    /// (Bonferroni-adjusted over the compared indices), the AUC and the ROC curve of each index.
     static func groupComparison(nsr: [Row], chf: [Row]) -> (String, JSONValue) {
         var md = "### NSR vs CHF (whole recordings, ≈ 24 h)\n\n"
             + "Group means with seeded percentile-bootstrap 95 % CIs (2000 resamples); Kruskal–Wallis p, "
@@ -97,6 +97,9 @@ public enum HRVAnalysis {
             let lower = GroupComparison.auc(positive: a, negative: b)
             let auc = max(lower, 1 - lower)
             let direction = lower >= 0.5 ? "CHF lower" : "CHF higher"
+            // CHF is the positive class, told by the side of the index it lies on.
+            let roc = lower >= 0.5 ? GroupComparison.rocCurve(positive: b.map { -$0 }, negative: a.map { -$0 })
+                : GroupComparison.rocCurve(positive: b, negative: a)
             md += "| \(column) | \(format(Stats.mean(a))) [\(format(ciA.0)), \(format(ciA.1))] (\(a.count)) "
                 + "| \(format(Stats.mean(b))) [\(format(ciB.0)), \(format(ciB.1))] (\(b.count)) "
                 + "| \(published?.nsr ?? "—") | \(published?.chf ?? "—") | \(p.isNaN ? "—" : String(format: "%.2g", p)) "
@@ -105,6 +108,7 @@ public enum HRVAnalysis {
                 "nsr_mean": .num(Stats.mean(a)), "nsr_ci": .array([.num(ciA.0), .num(ciA.1)]), "nsr_n": .int(a.count),
                 "chf_mean": .num(Stats.mean(b)), "chf_ci": .array([.num(ciB.0), .num(ciB.1)]), "chf_n": .int(b.count),
                 "p_bonferroni": .num(p), "auc": .num(auc), "direction": .string(direction),
+                "roc": .array(roc.map { .array([.num($0.fpr), .num($0.tpr)]) }),
                 "published_nsr_ci": published.map { .string($0.nsr) } ?? .null,
                 "published_chf_ci": published.map { .string($0.chf) } ?? .null,
             ])

@@ -70,6 +70,26 @@ final class ImportHardeningTests: XCTestCase {
         XCTAssertEqual(try ws.read(Reject.self).map(\.line), [3])
     }
 
+    /// Every format with a header: E4 (start time and IBI), Apple Health, Stress-Predict labels.
+    func testRowsWiderThanTheHeaderAreRejectedInEveryFormat() throws {
+        let dir = try makeTempDir() + "/S01"
+        let files = [
+            ("IBI.csv", "1644226061.0, IBI\n1.0,0.8\n2.0,0.9,7\n"),
+            ("health.csv", "type,sourceName,unit,startDate,endDate,value\n"
+                + "HKQuantityTypeIdentifierHeartRate,Watch,count/min,2023-11-14 23:10:00 +0000,2023-11-14 23:10:00 +0000,60\n"
+                + "HKQuantityTypeIdentifierHeartRate,Watch,count/min,2023-11-14 23:11:00 +0000,2023-11-14 23:11:00 +0000,61,extra\n"),
+            ("labels.csv", "Participant,HR,respr,Time(sec),Label\n1,68.42,14.2,1700000000,0\n1,66.65,14.2,1700000001,0,9\n"),
+        ]
+        for (name, text) in files {
+            let (ws, manifest) = try importSources([try writeFixture(text, to: dir + "/" + name)])
+            assertAccounting(manifest)
+            XCTAssertEqual(manifest.sources.first?.accepted, 1, name)
+            let rejects = try ws.read(Reject.self)
+            XCTAssertEqual(rejects.map(\.line), [3], name)
+            XCTAssertEqual(rejects.first?.reason.hasSuffix("fields but the header names \(rejects.first.map { $0.column - 1 } ?? 0)"), true, name)
+        }
+    }
+
     func testARepeatedColumnIsAnErrorNamingBoth() throws {
         for (header, message) in [("time,bpm,bpm", "hr.csv:1:3: 'bpm' repeats the heart rate column 'bpm' (column 2)"),
                                   ("time,hr,heart_rate", "hr.csv:1:3: 'heart_rate' repeats the heart rate column 'hr' (column 2)"),

@@ -1,8 +1,10 @@
-/// Apple Health records exported to CSV, one row per record with at least
-/// `type`, `start` (or `startDate`), `end` (or `endDate`), `value` and `unit`.
+/// Apple Health records exported to CSV by the common conversion scripts, one row
+/// per record with at least `type`, `start` (or `startDate`), `end` (or `endDate`)
+/// and `value` — one file for all types or one per type (`HeartRate.csv`, …) — and
+/// `Workout.csv` with `workoutActivityType`, `startDate`, `endDate`.
 /// Heart rate → hr.csv (at start), HRV SDNN → hrv_samples.csv (at start), sleep
-/// analysis → sleep.csv, workouts → workouts.csv; any other type is rejected with
-/// the reason, so the accounting stays complete.
+/// analysis → sleep.csv, workouts → workouts.csv. Rows of other types are counted
+/// per type in the manifest (`unusedRecords`) and are not rows read.
 enum AppleHealth: FormatAdapter {
     static let source = "apple_health"
 
@@ -32,17 +34,20 @@ enum AppleHealth: FormatAdapter {
         let file = input.file
         let subject = sink.subject(input.subject, group: input.group)
         var col = (type: 0, start: 0, end: 0, value: 0)
+        var unused: [String: Int] = [:]
         let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
             let map = ColumnName.index(record)
-            guard let t = map["type"], let s = map["start"] ?? map["startdate"],
-                  let e = map["end"] ?? map["enddate"], let v = map["value"] else {
+            // Workout.csv names the activity in workoutActivityType and has no value.
+            guard let t = map["type"] ?? map["workoutactivitytype"], let s = map["start"] ?? map["startdate"],
+                  let e = map["end"] ?? map["enddate"], let v = map["value"] ?? map["workoutactivitytype"] else {
                 throw ImportError.unknownFormat(path: input.path, columns: record.strings)
             }
             col = (t, s, e, v)
-        }) { record in
+        }, rejectingWiderRowsInto: sink) { record in
             let type = col.type < record.count ? record.trimmed(col.type) : ""
             guard let kind = kind(of: type) else {
-                return try sink.reject(file, record, column: col.type + 1, reason: "unsupported record type")
+                unused[type.isEmpty ? "(no type)" : type, default: 0] += 1
+                return
             }
             guard let start = input.times.parse(record, col.start) else {
                 return try sink.reject(file, record, column: col.start + 1, reason: "unparsable time")
@@ -72,6 +77,7 @@ enum AppleHealth: FormatAdapter {
             }
             sink.accept(file)
         }
-        try sink.endSource(input, rowsRead: rows)
+        sink.setUnused(file, unused)
+        try sink.endSource(input, rowsRead: rows - unused.values.reduce(0, +))
     }
 }

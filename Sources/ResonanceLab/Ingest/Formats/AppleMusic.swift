@@ -37,7 +37,7 @@ enum AppleMusic: FormatAdapter {
                  column("container_name"), column("container_type"), start, column("event_end_timestamp"),
                  column("media_duration_in_milliseconds"), column("play_duration_milliseconds"),
                  column("end_reason_type"), column("event_type"), column("utc_offset_in_seconds"))
-        }) { record in
+        }, rejectingWiderRowsInto: sink) { record in
             func text(_ i: Int?) -> String { i.flatMap { $0 < record.count ? record.trimmed($0) : nil } ?? "" }
             let event = text(c.event).uppercased()
             if notPlays.contains(event) {

@@ -21,11 +21,7 @@ enum CanonicalTable: FormatAdapter {
         let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
             header = (0..<record.count).map { record.trimmed($0) }
             for (i, name) in header.enumerated() { columns[name] = i }
-        }) { record in
-            guard record.count <= header.count else {
-                return try sink.reject(file, record, column: header.count + 1,
-                                       reason: "\(record.count) fields but the header names \(header.count)")
-            }
+        }, rejectingWiderRowsInto: sink) { record in
             let fields = CanonicalFieldReader(record: record, columns: columns, path: input.display)
             do {
                 try importRow(fields, header: header, record: record, input: input, sink: sink)

@@ -43,7 +43,7 @@ enum E4 {
                     throw ImportError.badMetadata(path: input.path, line: record.line, column: 1,
                                                   message: "E4 sample rate must be positive")
                 }
-            }) { record in
+            }, rejectingWiderRowsInto: sink) { record in
                 let offset = Double(index) * 1000 / rateHz
                 index += 1
                 guard let ms = Timestamp.instant(ms: Double(startMs) + offset) else {
@@ -66,7 +66,7 @@ enum E4 {
             var startMs: Int64 = 0
             let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
                 startMs = try startTime(record, input)
-            }) { record in
+            }, rejectingWiderRowsInto: sink) { record in
                 guard let t = record.double(0), let ms = Timestamp.instant(ms: Double(startMs) + t * 1000) else {
                     return try sink.reject(file, record, column: 1, reason: "unparsable time")
                 }

@@ -139,11 +139,7 @@ enum GenericCSV: FormatAdapter {
         let defaultSubject = sink.subject(input.subject, group: input.group)
         var lastSubjectBytes: [UInt8] = []
         var lastSubject = defaultSubject
-        let rows = try input.forEachRow(headerLines: 1) { record in
-            guard record.count <= header.count else {
-                return try sink.reject(file, record, column: header.count + 1,
-                                       reason: "\(record.count) fields but the header names \(header.count)")
-            }
+        let rows = try input.forEachRow(headerLines: 1, rejectingWiderRowsInto: sink) { record in
             var subject = defaultSubject
             if let s = columns.subject {
                 guard s < record.count, !record.bytes(s).isEmpty else {

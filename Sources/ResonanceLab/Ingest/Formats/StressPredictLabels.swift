@@ -37,7 +37,7 @@ enum StressPredictLabels: FormatAdapter {
                 throw ImportError.unknownFormat(path: input.path, columns: record.strings)
             }
             col = (p, t, l)
-        }) { record in
+        }, rejectingWiderRowsInto: sink) { record in
             guard let p = record.double(col.participant), p >= 0, p < 1e6, p == p.rounded() else {
                 return try sink.reject(file, record, column: col.participant + 1, reason: "unparsable participant")
             }

@@ -95,6 +95,10 @@ final class ImportSink {
         sources[i].rowsRead = sources[i].accepted + sources[i].rejected
     }
 
+    func setUnused(_ file: Int32, _ counts: [String: Int]) {
+        if !counts.isEmpty { sources[Int(file)].unusedRecords = counts }
+    }
+
     func setRRStamp(_ file: Int32, _ clock: RRClock) {
         sources[Int(file)].rrStamp = clock.convention.rawValue
         note(file, clock.note)

@@ -96,6 +96,7 @@ public enum Importer {
         case .canonical: return CanonicalTable.self
         case .spotifyExtended, .spotifyAccount: return Spotify.self
         case .lastfm: return LastFM.self
+        case .appleHealthXML: return AppleHealthXML.self
         }
     }
 }

@@ -24,6 +24,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case spotifyAccount = "spotify-account"
     /// Last.fm scrobbles (CSV, with or without header).
     case lastfm = "lastfm"
+    /// Apple Health `export.xml`.
+    case appleHealthXML = "apple-health-xml"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -44,8 +46,15 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         let lower = name.lowercased()
         // E4 tag files are empty when the button was never pressed.
         if lower.hasPrefix("tags_") && lower.hasSuffix(".csv") { return .e4Tags }
+        if (lower as NSString).pathExtension == "xml" {
+            // export_cda.xml and other XML beside export.xml hold no rows we read.
+            guard CSVPeek.headText(path: path).contains("<HealthData") else {
+                throw ImportError.unknownFormat(path: path, columns: [])
+            }
+            return .appleHealthXML
+        }
         if (lower as NSString).pathExtension == "json" {
-            let head = JSONArrayReader.head(path: path)
+            let head = CSVPeek.headText(path: path)
             if head.contains("\"ms_played\"") && head.contains("\"ts\"") { return .spotifyExtended }
             if head.contains("\"msPlayed\"") && head.contains("\"endTime\"") { return .spotifyAccount }
             // Other JSON (a workspace's manifest.json) holds no rows.
@@ -64,6 +73,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         }
         if columns.contains("type") && columns.contains("value")
             && (columns.contains("start") || columns.contains("startdate")) { return .appleHealth }
+        if columns.isSuperset(of: ["workoutactivitytype", "startdate", "enddate"]) { return .appleHealth }
+
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
         if CanonicalTable.matches(header: header) { return .canonical }
         if LastFM.matches(header: header) { return .lastfm }
@@ -88,6 +99,13 @@ enum CSVPeek {
         var out: [[String]] = []
         try each(path: path, delimiter: delimiter, count: count) { out.append($0.strings) }
         return out
+    }
+
+    /// The first bytes of a file as text, for detecting JSON and XML formats.
+    static func headText(path: String, count: Int = 4096) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: (try? handle.read(upToCount: count)) ?? Data(), as: UTF8.self)
     }
 
     /// Calls `body` on the first `count` records of the file.

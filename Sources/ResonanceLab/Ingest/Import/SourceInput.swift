@@ -15,13 +15,23 @@ struct SourceInput {
 
     /// Reads the file: the first `headerLines` records (a header, metadata lines)
     /// go to `header` with their 0-based index, every later record to `body`.
+    /// With `sink`, a data row with more fields than the widest header line is
+    /// rejected there instead (which column would hold the extra value is a guess).
     /// Returns the number of data rows.
     func forEachRow(headerLines: Int = 0, header: (CSVRecord, Int) throws -> Void = { _, _ in },
+                    rejectingWiderRowsInto sink: ImportSink? = nil,
                     _ body: (CSVRecord) throws -> Void) throws -> Int {
-        var seen = 0
+        var seen = 0, width = 0
         try CSVReader(path: path, delimiter: delimiter).forEachRecord { record in
             seen += 1
-            if seen <= headerLines { return try header(record, seen - 1) }
+            if seen <= headerLines {
+                width = max(width, record.count)
+                return try header(record, seen - 1)
+            }
+            if let sink, headerLines > 0, record.count > width {
+                return try sink.reject(file, record, column: width + 1,
+                                       reason: "\(record.count) fields but the header names \(width)")
+            }
             try body(record)
         }
         return max(0, seen - headerLines)

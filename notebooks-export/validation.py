@@ -1,0 +1,438 @@
+# %% [markdown]
+# # Validation figures
+#
+# The figures of one workspace's validation report: HRV per subject (tachogram, Welch
+# PSD, Poincaré plot), NSR vs CHF when the PhysioNet groups are present, heart rate across
+# a labelled stress protocol (and the stress engine's ROC once `validation.json` holds
+# it), coherence over time, and the song effects. Every number drawn is read from the
+# workspace's tables (`hrv.csv`, `hrv_nn.csv`, `hrv_psd.csv`, `coherence.csv`,
+# `song_effects.csv`, `persona_effects.csv`, `truth.csv`, `hr.csv`, `labels.csv`) or from
+# the report's `validation.json`; the notebook computes no index of its own.
+#
+# `hrv_nn.csv` and `hrv_psd.csv` come from `resonance hrv WS --nn-out WS/hrv_nn.csv
+# --psd-out WS/hrv_psd.csv` (as `make validate` runs it); without them the tachogram,
+# PSD and Poincaré figures are skipped.
+
+# %% tags=["parameters"]
+WORKSPACE = "build/work/sample"
+REPORT_DIR = "reports/sample"
+SUBJECT = None  # the subject of the single-subject figures; None = most reliable HRV windows
+
+# %%
+V = read_validation()
+hrv = read_table("hrv.csv", times=("window_start", "window_end"))
+nn = read_table("hrv_nn.csv")
+psd = read_table("hrv_psd.csv")
+coherence = read_table("coherence.csv")
+windows = hrv[hrv["window_start"].notna()] if hrv is not None else None
+whole = hrv[hrv["window_start"].isna()].set_index("subject") if hrv is not None else None
+if SUBJECT is None and windows is not None and not windows.empty:
+    counts = windows[windows["reliable"]].groupby("subject").size()
+    SUBJECT = counts.idxmax() if not counts.empty else windows["subject"].iloc[0]
+print("subject:", SUBJECT)
+
+# %% [markdown]
+# ## HRV per subject
+#
+# Tachogram: the cleaned NN series against time since the subject's first beat, beats the
+# artifact correction replaced marked in red, windows the toolkit marked unreliable
+# (`reliable = false` in `hrv.csv`) shaded — as overlapping windows would cover each
+# other, each window is shaded over the step-wide slice at its centre. PSD: the whole recording's Welch spectrum with
+# the VLF, LF and HF bands the toolkit integrates. Poincaré: each NN interval against the
+# next within a run of beats, with the ellipse whose semi-axes are the recording's SD1
+# (across the identity line) and SD2 (along it), centred on its MeanNN.
+
+# %%
+BAND_COLOURS = {"vlf": "#c6dbef", "lf": "#fdd0a2", "hf": "#c7e9c0"}
+
+
+BY_SUBJECT = {}
+
+
+def rows_of(table, name, subject):
+    """The rows of one subject, grouped once per table (tables can hold millions of beats)."""
+    if name not in BY_SUBJECT:
+        BY_SUBJECT[name] = {k: g for k, g in table.groupby("subject", sort=False)}
+    return BY_SUBJECT[name].get(subject, table.iloc[:0])
+
+
+def subject_nn(subject):
+    s = rows_of(nn, "nn", subject)
+    t0 = s["time_ms"].iloc[0]
+    return s, (s["time_ms"] - t0) / 3.6e6, t0
+
+
+def draw_tachogram(ax, subject, detail=True):
+    s, hours, t0 = subject_nn(subject)
+    ax.plot(*broken(hours, s["nn_ms"], s["run_start"].astype(bool)), lw=0.4 if detail else 0.3, color="#1f4e79",
+            rasterized=True, label="NN interval")
+    w = rows_of(windows, "windows", subject)
+    # Windows overlap (window > step): each is drawn as the step-wide slice at its centre,
+    # so the slices tile the time axis and every one shows its own window's reliability.
+    start_h = (w["window_start"].astype("int64") // 10**6 - t0).to_numpy() / 3.6e6
+    end_h = (w["window_end"].astype("int64") // 10**6 - t0).to_numpy() / 3.6e6
+    step_h = np.median(np.diff(start_h)) if len(start_h) > 1 else (end_h - start_h).max(initial=0)
+    step_h = min(step_h, (end_h - start_h).min(initial=step_h))
+    centre = (start_h + end_h) / 2
+    shaded = spans(centre - step_h / 2, centre + step_h / 2, ~w["reliable"].astype(bool).to_numpy())
+    for i, (a, b) in enumerate(shaded):
+        ax.axvspan(a, b, color="#f4a6a6", alpha=0.45, lw=0,
+                   label="unreliable window (step-wide slice at its centre)" if i == 0 else None)
+    corrected = s["artifact"].notna()
+    if detail:
+        ax.plot(hours[corrected], s["nn_ms"][corrected], "x", ms=3 if corrected.sum() < 500 else 2, color="#c0392b",
+                label=f"corrected beat ({int(corrected.sum())})")
+    ax.set_xlabel("time since first beat (h)")
+    ax.set_ylabel("NN (ms)")
+    return int(corrected.sum()), len(shaded)
+
+
+def draw_psd(ax, subject, detail=True):
+    p = rows_of(psd, "psd", subject)
+    p = p[p["frequency_hz"] > 0]
+    for band, colour in BAND_COLOURS.items():
+        b = p[p["band"] == band]
+        if not b.empty:
+            ax.fill_between(b["frequency_hz"], b["power_ms2_hz"], color=colour, lw=0, label=band.upper())
+    ax.plot(p["frequency_hz"], p["power_ms2_hz"], color="black", lw=0.6)
+    ax.set_yscale("log")
+    ax.set_xlim(0, 0.5)
+    ax.set_xlabel("frequency (Hz)")
+    ax.set_ylabel("PSD (ms²/Hz)")
+    if detail and subject in whole.index:
+        row = whole.loc[subject]
+        ax.text(0.98, 0.97, f"LF {row['LF']:.0f} ms², HF {row['HF']:.0f} ms²\nLF/HF {row['LF_HF']:.2f}",
+                transform=ax.transAxes, ha="right", va="top", fontsize=8,
+                bbox=dict(facecolor="white", alpha=0.8, lw=0))
+
+
+def draw_poincare(ax, subject, detail=True):
+    from matplotlib.patches import Ellipse
+    s = rows_of(nn, "nn", subject)
+    x, y = s["nn_ms"].to_numpy()[:-1], s["nn_ms"].to_numpy()[1:]
+    same_run = ~s["run_start"].to_numpy()[1:].astype(bool)
+    ax.plot(x[same_run], y[same_run], ".", ms=1.5 if detail else 0.8, alpha=0.3 if len(x) < 20000 else 0.1,
+            color="#6b8fb5", rasterized=True)
+    lo, hi = np.nanpercentile(s["nn_ms"], [0.5, 99.5])
+    pad = 0.1 * (hi - lo) + 1
+    ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="grey", lw=0.6, ls="--", label="identity")
+    if subject in whole.index:
+        row = whole.loc[subject]
+        ax.add_patch(Ellipse((row["MeanNN"], row["MeanNN"]), width=2 * row["SD2"], height=2 * row["SD1"], angle=45,
+                             fill=False, color="#c0392b", lw=1.6, zorder=5,
+                             label=f"SD1 {row['SD1']:.1f} ms, SD2 {row['SD2']:.1f} ms"))
+    ax.set_xlim(lo - pad, hi + pad)
+    ax.set_ylim(lo - pad, hi + pad)
+    ax.set_aspect("equal")
+    ax.set_xlabel("NNₙ (ms)")
+    ax.set_ylabel("NNₙ₊₁ (ms)")
+
+
+HAVE_BEATS = nn is not None and psd is not None and windows is not None
+if HAVE_BEATS and SUBJECT in set(nn["subject"]):
+    fig = plt.figure(figsize=(12, 8), layout="constrained")
+    top, bottom = fig.subfigures(2, 1, height_ratios=[1, 1.2])
+    ax = top.subplots()
+    corrected, unreliable = draw_tachogram(ax, SUBJECT)
+    ax.set_title(f"{SUBJECT}: tachogram ({corrected} corrected beats, {unreliable} unreliable stretch(es) shaded)")
+    ax.legend(loc="upper right", fontsize=8)
+    a1, a2 = bottom.subplots(1, 2)
+    draw_psd(a1, SUBJECT)
+    a1.set_title(f"{SUBJECT}: Welch PSD of the whole recording")
+    a1.legend(loc="lower left", fontsize=8)
+    draw_poincare(a2, SUBJECT)
+    a2.set_title(f"{SUBJECT}: Poincaré plot")
+    a2.legend(loc="upper left", fontsize=8)
+    fig.suptitle(f"HRV of {SUBJECT}")
+    save(fig, "hrv_subject", f"HRV of {SUBJECT}: tachogram, Welch PSD, Poincaré plot")
+else:
+    print("no hrv_nn.csv / hrv_psd.csv: per-subject HRV figures skipped")
+
+# %% [markdown]
+# ### Small multiples: every subject
+
+# %%
+if HAVE_BEATS:
+    subjects = sorted(set(nn["subject"]) & set(psd["subject"]))
+    for name, draw, title in [("hrv_tachograms", draw_tachogram, "Tachograms (unreliable windows shaded)"),
+                              ("hrv_psd", draw_psd, "Welch PSD of each whole recording (VLF, LF, HF shaded)"),
+                              ("hrv_poincare", draw_poincare, "Poincaré plots with the SD1/SD2 ellipse")]:
+        columns = 6 if len(subjects) > 24 else 4
+        fig, axes = grid(len(subjects), columns=columns, width=14 if columns == 6 else 12, row_height=2.0)
+        for ax, subject in zip(axes, subjects):
+            draw(ax, subject, detail=False)
+            ax.set_title(subject, fontsize=8)
+            ax.tick_params(labelsize=6)
+            ax.xaxis.label.set_size(7)
+            ax.yaxis.label.set_size(7)
+        fig.suptitle(f"{title}: {len(subjects)} subjects")
+        save(fig, name, f"{title}, all subjects")
+
+# %% [markdown]
+# ## NSR vs CHF
+#
+# The whole-recording (≈ 24 h) SDNN and SDANN of each subject, one dot per subject over a
+# box plot per group; beside each group, our mean with its bootstrap 95 % CI (from
+# `validation.json`) and the published 95 % CI of the group mean (RHRV book, ch. 8).
+# Then the ROC curve of each index for telling CHF from NSR, as `validation.json` lists it.
+
+# %%
+comparison = V.get("HRV", {}).get("nsr_vs_chf")
+if comparison:
+    subjects = pd.DataFrame(V["HRV"]["subjects"])
+    fig, axes = plt.subplots(1, 2, figsize=(11, 5), layout="constrained")
+    rng = np.random.default_rng(0)
+    for ax, index in zip(axes, ["SDNN", "SDANN"]):
+        c = comparison[index]
+        for k, (group, label, colour) in enumerate([("nsr2db", "NSR", "#2c7fb8"), ("chf2db", "CHF", "#d95f0e")]):
+            values = subjects.loc[subjects["group"] == group, f"whole_{index}"].dropna()
+            ax.boxplot([values], positions=[k], widths=0.45, showfliers=False, medianprops=dict(color="black"))
+            ax.plot(k + rng.uniform(-0.15, 0.15, len(values)), values, "o", ms=3.5, alpha=0.6, color=colour)
+            key = label.lower()
+            mean, (lo, hi) = c[f"{key}_mean"], c[f"{key}_ci"]
+            ax.errorbar(k + 0.38, mean, yerr=[[mean - lo], [hi - mean]], fmt="o", color="black", capsize=4,
+                        label="our mean, 95 % CI" if k == 0 else None)
+            published = c.get(f"published_{key}_ci")
+            if published:
+                plo, phi = (float(v) for v in published.replace("–", "-").split("-"))
+                ax.fill_between([k + 0.5, k + 0.62], plo, phi, color="#7b3294", alpha=0.5, lw=0,
+                                label="published 95 % CI (RHRV book)" if k == 0 else None)
+        ax.set_xticks([0, 1], [f"NSR (n={c['nsr_n']})", f"CHF (n={c['chf_n']})"])
+        ax.set_xlim(-0.6, 1.8)
+        ax.set_ylabel(f"{index} (ms)")
+        ax.set_title(f"{index}: AUC {c['auc']:.3f} ({c['direction']}), p = {c['p_bonferroni']:.2g} (Bonferroni)")
+        ax.legend(loc="upper right", fontsize=8)
+    fig.suptitle("NSR vs CHF, whole recordings: ours beside the published 95 % CIs")
+    save(fig, "nsr_vs_chf", "NSR vs CHF: SDNN and SDANN per group with published 95 % CIs")
+
+    with_roc = [(index, c) for index, c in comparison.items() if c.get("roc")]
+    if with_roc:
+        roc_figure([(f"{index}: AUC {c['auc']:.3f}", c["roc"]) for index, c in sorted(with_roc, key=lambda ic: -ic[1]["auc"])],
+                   "nsr_vs_chf_roc", "ROC of each index for telling CHF from NSR", "NSR called CHF", "CHF called CHF",
+                   "ROC curve of each HRV index, CHF vs NSR")
+else:
+    print("no NSR/CHF groups in this workspace")
+
+# %% [markdown]
+# ## Stress protocol
+#
+# Heart rate of each labelled subject across the protocol, stress intervals of
+# `labels.csv` shaded. When `validation.json` carries the stress engine's scoring, its
+# ROC curves (default and tuned constants, when listed) or AUCs with 95 % CIs follow.
+
+# %%
+hr = read_table("hr.csv", times=("timestamp",))
+labels = read_table("labels.csv", times=("start", "end"))
+if hr is not None and labels is not None:
+    tasks = labels[(labels["end"] > labels["start"]) & (labels["label"] != "baseline")]
+    labelled = sorted(set(tasks["subject"]) & set(hr["subject"]))
+    if labelled:
+        fig, axes = grid(len(labelled), columns=3 if len(labelled) > 1 else 1, width=13 if len(labelled) > 1 else 9,
+                         row_height=2.3 if len(labelled) > 1 else 4)
+        for ax, subject in zip(axes, labelled):
+            h = hr[hr["subject"] == subject]
+            t0 = h["timestamp"].min()
+            minutes = lambda ts: (ts - t0).dt.total_seconds() / 60
+            t = minutes(h["timestamp"]).to_numpy()
+            step = np.diff(t)
+            gap = np.concatenate([[False], step > 5 * np.median(step)]) if len(t) > 1 else np.zeros(len(t), bool)
+            ax.plot(*broken(t, h["bpm"], gap), lw=0.6, color="#1f4e79")
+            s = tasks[tasks["subject"] == subject]
+            for i, (a, b, name) in enumerate(zip(minutes(s["start"]), minutes(s["end"]), s["label"])):
+                ax.axvspan(a, b, color="#f4a6a6", alpha=0.45, lw=0, label=name if i == 0 else None)
+            ax.set_title(subject, fontsize=8)
+            ax.set_xlabel("time since first sample (min)", fontsize=7)
+            ax.set_ylabel("HR (bpm)", fontsize=7)
+            ax.tick_params(labelsize=6)
+        axes[0].legend(loc="upper right", fontsize=7)
+        fig.suptitle(f"Heart rate across the protocol, labelled intervals shaded ({len(labelled)} "
+                     f"subject{'s' if len(labelled) > 1 else ''}; lines break at gaps longer than 5 samples)")
+        save(fig, "stress_protocol_hr", "Heart rate per subject across the protocol, stress intervals shaded")
+
+# %%
+def roc_curves(node, path=()):
+    """(name, points, auc) for every `roc` list of [fpr, tpr] pairs under node."""
+    if isinstance(node, dict):
+        if isinstance(node.get("roc"), list) and node["roc"]:
+            auc = next((node[k] for k in ("auc", "pooled") if isinstance(node.get(k), (int, float))), None)
+            yield " / ".join(path) or "engine", np.array(node["roc"], dtype=float), auc
+        for key, value in sorted(node.items()):
+            if key != "roc":
+                yield from roc_curves(value, path + (key,))
+
+
+stress = V.get("stress") or V.get("Stress scoring")
+if stress:
+    curves = list(roc_curves(stress))
+    if curves:
+        roc_figure([(name + (f": AUC {auc:.3f}" if auc is not None else ""), points) for name, points, auc in curves],
+                   "stress_roc", "Stress engine: ROC on the labelled windows", "baseline window called stress",
+                   "stress window called stress", "ROC of the stress engine on labelled windows")
+    aucs = {name: a for name, a in stress.get("auc", {}).items() if isinstance(a, dict) and "pooled" in a}
+    if aucs:
+        fig, ax = plt.subplots(figsize=(8, 1.2 + 0.7 * len(aucs)), layout="constrained")
+        for k, (name, a) in enumerate(sorted(aucs.items())):
+            for offset, kind, colour in [(-0.12, "pooled", "#1f4e79"), (0.12, "subject", "#d95f0e")]:
+                value = a.get(kind) if kind == "pooled" else a.get("subject_median")
+                lo, hi = a.get(f"{kind}_ci_low"), a.get(f"{kind}_ci_high")
+                if value is None:
+                    continue
+                err = [[value - lo], [hi - value]] if lo is not None and hi is not None else None
+                ax.errorbar(value, k + offset, xerr=err, fmt="o", color=colour, capsize=3,
+                            label=("pooled windows" if kind == "pooled" else "median over subjects") if k == 0 else None)
+        ax.axvline(0.5, color="grey", ls="--", lw=0.8)
+        ax.set_yticks(range(len(aucs)), sorted(aucs))
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("AUC, stress vs baseline windows (95 % CI)")
+        ax.set_title("Stress scoring: AUC of the engine and of the naive heart-rate rules")
+        ax.legend(loc="lower right", fontsize=8)
+        save(fig, "stress_auc", "Stress scoring AUCs with 95 % CIs")
+
+# %% [markdown]
+# ## Coherence
+#
+# Coherence over time for one subject: the breathing coach's ratio (power around the
+# paced breathing rate over 0.04–0.15 Hz) and the HeartMath ratio, with the peak
+# frequency of each window against the paced breathing rate and the subject's
+# resonance-frequency estimate (the `resonance` row of `coherence.csv`).
+
+# %%
+if coherence is not None:
+    timed = coherence[coherence["window_start"].notna()]
+    resonance = coherence[coherence["method"] == "resonance"].set_index("subject")
+    counts = timed.groupby("subject").size()
+    subject = SUBJECT if SUBJECT in counts.index else (counts.idxmax() if not counts.empty else None)
+    if subject is not None:
+        c = timed[timed["subject"] == subject].copy()
+        for column in ("window_start", "window_end"):
+            c[column] = pd.to_datetime(c[column], utc=True, format="ISO8601")
+        t0 = c["window_start"].min()
+        span_h = (c["window_start"].max() - t0).total_seconds() / 3600
+        unit, per = ("d", 86400) if span_h > 48 else (("h", 3600) if span_h > 2 else ("min", 60))
+        since = lambda ts: (ts - t0).dt.total_seconds() / per
+        window_s = int((c["window_end"] - c["window_start"]).dt.total_seconds().median())
+        fig, axes = plt.subplots(3, 1, figsize=(12, 8), sharex=True, layout="constrained")
+        for ax, (method, colour, what) in zip(axes, [
+                ("coach", "#1f4e79", "breathing coach: power around the paced rate / 0.04–0.15 Hz"),
+                ("heartmath", "#d95f0e", "HeartMath: peak power / (total − peak)")]):
+            m = c[c["method"] == method]
+            ax.plot(since(m["window_start"]), m["coherence"], ".", ms=2, color=colour, rasterized=True)
+            ax.set_ylabel(f"{method} coherence (ratio)")
+            ax.set_title(f"{what}, per {window_s} s window", fontsize=9)
+        a2 = axes[2]
+        m = c[c["method"] == "coach"]
+        a2.plot(since(m["window_start"]), m["peak_hz"] * 60, ".", ms=2, color="#1f4e79",
+                label="peak frequency of the window", rasterized=True)
+        a2.plot(since(m["window_start"]), m["breathing_hz"] * 60, ".", ms=1, color="#2ca25f",
+                label="paced breathing rate")
+        if subject in resonance.index:
+            f = resonance.loc[subject, "peak_hz"]
+            a2.axhline(f * 60, color="#c0392b", ls="--", lw=1.2,
+                       label=f"resonance-frequency estimate {f:.3f} Hz ({f * 60:.1f} /min)")
+        a2.set_ylabel("breaths or cycles per minute (1/min)")
+        a2.set_xlabel(f"time since first window ({unit})")
+        a2.legend(loc="upper right", fontsize=8, markerscale=4)
+        fig.suptitle(f"Coherence of {subject} over time ({len(m)} windows)")
+        save(fig, "coherence", f"Coherence of {subject} over time with the breathing rate and resonance frequency")
+
+# %% [markdown]
+# ## Song effects
+#
+# A forest plot of the songs with the largest and smallest estimated effects on heart
+# rate and RMSSD (mixed model, 95 % intervals, songs aggregated over contexts). For
+# synthetic personas with `truth.csv`: each model's estimate against the planted effect,
+# with the identity line, and each listener's estimated sensitivity against the planted one.
+
+# %%
+effects = read_table("song_effects.csv")
+if effects is not None:
+    songs = effects[(effects["context"] == "any") & effects["ci_low"].notna() & effects["ci_high"].notna()]
+    metrics = [m for m in ["delta_hr_bpm", "delta_rmssd_ms"] if m in set(songs["metric"])]
+    plays = read_table("plays.csv")
+    titles_by_song = {} if plays is None else {
+        song: f"{title} – {artist}" for song, title, artist in
+        plays.drop_duplicates("song_id")[["song_id", "title", "artist"]].itertuples(index=False)}
+    if metrics:
+        fig, axes = plt.subplots(1, len(metrics), figsize=(6 * len(metrics), 7.5), layout="constrained", squeeze=False)
+        titles = {"delta_hr_bpm": "Δ heart rate (bpm)", "delta_rmssd_ms": "Δ RMSSD (ms)"}
+        for ax, metric in zip(axes[0], metrics):
+            m = songs[(songs["metric"] == metric) & (songs["model"] == "mixed")]
+            if m.empty:
+                m = songs[songs["metric"] == metric]
+            m = m.sort_values(["estimate", "song_id"])
+            shown = pd.concat([m.head(10), m.tail(10)]).drop_duplicates("song_id") if len(m) > 20 else m
+            y = np.arange(len(shown))
+            ax.errorbar(shown["estimate"], y, xerr=[shown["estimate"] - shown["ci_low"], shown["ci_high"] - shown["estimate"]],
+                        fmt="o", ms=4, color="#1f4e79", ecolor="#7fa7d1", capsize=2)
+            ax.axvline(0, color="grey", lw=0.8)
+            if len(m) > 20:
+                ax.axhline(9.5, color="grey", ls=":", lw=0.8)
+            names = [f"{titles_by_song.get(song, song)[:32]}  (n={int(n)})" for song, n in zip(shown["song_id"], shown["plays"])]
+            ax.set_yticks(y, names, fontsize=7)
+            ax.set_xlabel(f"{titles[metric]}, estimate with 95 % CI")
+            ax.set_title(f"{titles[metric]}: {'bottom and top 10 of ' if len(m) > 20 else ''}{len(m)} songs "
+                         f"({m['model'].iloc[0]} model)")
+        fig.suptitle("Song effects per song (all contexts)")
+        save(fig, "song_effects_forest", "Forest plot of the top and bottom song effects with 95 % CIs")
+
+# %%
+truth = read_table("truth.csv")
+if truth is not None and effects is not None:
+    planted = truth[truth["kind"] == "song_effect"][["song_id", "metric", "value"]]
+    any_context = effects[effects["context"] == "any"]
+    models = sorted(set(any_context["model"]))
+    metrics = ["delta_hr_bpm", "delta_rmssd_ms"]
+    fig, axes = plt.subplots(len(models), len(metrics), figsize=(10, 4.6 * len(models)), layout="constrained", squeeze=False)
+    labels_ = {"delta_hr_bpm": "Δ HR (bpm)", "delta_rmssd_ms": "Δ RMSSD (ms)"}
+    for i, model in enumerate(models):
+        for j, metric in enumerate(metrics):
+            ax = axes[i][j]
+            joined = any_context[(any_context["model"] == model) & (any_context["metric"] == metric)].merge(
+                planted[planted["metric"] == metric], on="song_id").dropna(subset=["estimate", "value"])
+            ax.scatter(joined["value"], joined["estimate"], s=8 + 2 * np.sqrt(joined["plays"]), alpha=0.5, color="#1f4e79",
+                       label=f"{len(joined)} songs (size ∝ √plays)")
+            if not joined.empty:
+                lo = min(joined["value"].min(), joined["estimate"].min())
+                hi = max(joined["value"].max(), joined["estimate"].max())
+                ax.plot([lo, hi], [lo, hi], color="#c0392b", lw=1, label="identity")
+            ax.set_xlabel(f"planted {labels_[metric]}")
+            ax.set_ylabel(f"estimated {labels_[metric]}")
+            ax.set_title(f"{model} model: {labels_[metric]}")
+            ax.legend(loc="upper left", fontsize=8)
+    fig.suptitle("Song effects: estimate vs planted truth")
+    save(fig, "effects_vs_truth", "Song effects, estimate vs planted truth, both models")
+
+    persona = read_table("persona_effects.csv")
+    true_sens = truth[truth["kind"] == "persona_sensitivity"]
+    if persona is not None and not true_sens.empty:
+        est = persona[persona.get("kind", pd.Series("sensitivity", index=persona.index)) == "sensitivity"]
+        fig, axes = plt.subplots(1, len(metrics), figsize=(11, 5), layout="constrained")
+        for ax, metric in zip(axes, metrics):
+            t = true_sens[true_sens["metric"] == metric] if metric in set(true_sens["metric"]) else true_sens
+            t = t.drop_duplicates("subject").set_index("subject")["value"]
+            for model, marker, colour in [("ema", "s", "#d95f0e"), ("mixed", "o", "#1f4e79")]:
+                e = est[(est["model"] == model) & (est["metric"] == metric)].set_index("subject")
+                common_ = sorted(set(e.index) & set(t.index))
+                if not common_:
+                    continue
+                e = e.loc[common_]
+                err = None
+                if e["ci_low"].notna().all():
+                    err = [e["estimate"] - e["ci_low"], e["ci_high"] - e["estimate"]]
+                ax.errorbar(t.loc[common_], e["estimate"], yerr=err, fmt=marker, color=colour, ms=5, capsize=2,
+                            label=f"{model}" + (" (95 % CI)" if err is not None else ""))
+                for subject in common_:
+                    if model == "mixed":
+                        ax.annotate(subject, (t.loc[subject], e.loc[subject, "estimate"]), fontsize=6,
+                                    xytext=(3, 3), textcoords="offset points")
+            lo, hi = ax.get_xlim()
+            ax.plot([lo, hi], [lo, hi], color="grey", ls="--", lw=0.8, label="identity")
+            ax.set_xlabel("planted sensitivity (× population effect)")
+            ax.set_ylabel("estimated sensitivity (× population effect)")
+            ax.set_title(f"Per-listener sensitivity, {labels_[metric]}")
+            ax.legend(loc="upper left", fontsize=8)
+        fig.suptitle("Listener sensitivity: estimate vs planted truth")
+        save(fig, "listener_sensitivity", "Per-listener sensitivity, estimate vs planted truth")
+
+# %%
+write_figure_list()
