@@ -42,17 +42,17 @@ struct Tune: ParsableCommand {
     @Option(help: ArgumentHelp("Tuned constants JSON to write.", valueName: "file"))
     var out: String
 
-    @Option(help: ArgumentHelp("Cross-validation over subjects: loso or kfold:K (default: loso).", valueName: "scheme"))
+    @Option(help: ArgumentHelp("Cross-validation over subjects: loso or kfold:K.", valueName: "scheme"))
     var cv: String = "loso"
 
-    @Option(help: ArgumentHelp("auc, balanced-accuracy or brier (default: auc).", valueName: "name"))
+    @Option(help: ArgumentHelp("auc, balanced-accuracy or brier.", valueName: "name"))
     var objective: String = "auc"
 
-    @Option(help: ArgumentHelp("Objective evaluations per search (per fold, and once more on all subjects; default: 500).",
+    @Option(help: ArgumentHelp("Objective evaluations per search (per fold, and once more on all subjects).",
                                valueName: "n"))
     var budget: Int = 500
 
-    @Option(help: ArgumentHelp("Seed of the search and the fold assignment (default: 1).", valueName: "n"))
+    @Option(help: ArgumentHelp("Seed of the search and the fold assignment.", valueName: "n"))
     var seed: UInt64 = 1
 
     @Option(help: ArgumentHelp("Folder for the decision receipt (tuning.md).", valueName: "dir"))

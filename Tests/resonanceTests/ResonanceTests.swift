@@ -3,7 +3,7 @@ import XCTest
 
 /// The root command: help, version, unknown subcommands.
 final class ResonanceCommandTests: XCTestCase {
-    static let subcommands = ["import", "hrv", "coherence", "sessions", "effects", "validate", "constants", "personas"]
+    static let subcommands = ["import", "hrv", "coherence", "sessions", "effects", "validate", "constants", "personas", "tune"]
 
     func testHelpListsEverySubcommand() throws {
         try assertHelp([], usage: "resonance <subcommand>", options: Self.subcommands.map { "  \($0) " } + ["--version"])

@@ -16,20 +16,25 @@ public enum GroupComparison {
             offset += g.count
         }
         var h = 12 / (n * (n + 1)) * sum - 3 * (n + 1)
-        var tieSum = 0.0
-        let sorted = all.sorted()
-        var i = 0
+        let correction = 1 - tieSum(all) / (n * n * n - n)
+        guard correction > 0 else { return (.nan, .nan) }
+        h /= correction
+        return (h, chiSquareSurvival(h, degrees: Double(groups.count - 1)))
+    }
+
+    /// Σ (t³ − t) over the groups of t tied values: the tie term of rank tests'
+    /// variances (Kruskal–Wallis, Mann–Whitney).
+    static func tieSum(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        var sum = 0.0, i = 0
         while i < sorted.count {
             var j = i
             while j + 1 < sorted.count && sorted[j + 1] == sorted[i] { j += 1 }
             let t = Double(j - i + 1)
-            tieSum += t * t * t - t
+            sum += t * t * t - t
             i = j + 1
         }
-        let correction = 1 - tieSum / (n * n * n - n)
-        guard correction > 0 else { return (.nan, .nan) }
-        h /= correction
-        return (h, chiSquareSurvival(h, degrees: Double(groups.count - 1)))
+        return sum
     }
 
     /// P(χ²_k > x) = Q(k/2, x/2), the regularised upper incomplete gamma function, by its
@@ -94,17 +99,7 @@ public enum GroupComparison {
     public static func mannWhitneyP(_ a: [Double], _ b: [Double]) -> Double {
         guard let u = mannWhitneyU(a, b) else { return .nan }
         let n1 = Double(a.count), n2 = Double(b.count), n = n1 + n2
-        var tieSum = 0.0
-        let sorted = (a + b).sorted()
-        var i = 0
-        while i < sorted.count {
-            var j = i
-            while j + 1 < sorted.count && sorted[j + 1] == sorted[i] { j += 1 }
-            let t = Double(j - i + 1)
-            tieSum += t * t * t - t
-            i = j + 1
-        }
-        let variance = n1 * n2 / 12 * ((n + 1) - tieSum / (n * (n - 1)))
+        let variance = n1 * n2 / 12 * ((n + 1) - tieSum(a + b) / (n * (n - 1)))
         guard variance > 0 else { return .nan }
         let z = max(0, abs(u - n1 * n2 / 2) - 0.5) / variance.squareRoot()
         return min(1, erfc(z / 2.squareRoot()))

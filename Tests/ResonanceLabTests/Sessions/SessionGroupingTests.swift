@@ -1,5 +1,6 @@
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 final class SessionGroupingTests: XCTestCase {
     let c = SessionConstants.defaults

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
+import ResonanceTestSupport
 
 final class NumberParsingTests: XCTestCase {
     func testPlainDecimalFastPathAgreesWithStrtod() {
