@@ -29,6 +29,8 @@ final class CoherenceCommandTests: XCTestCase {
                          "--step must be 1–3600 s (the range of coherence.step_seconds), got 0.")
         assertUsageError(try resonance("coherence", ws, "--breathing-rate", "0"),
                          "--breathing-rate must be 2–30 breaths/min (the range of coherence.breathing_rate_per_min), got 0.")
+        assertUsageError(try resonance("coherence", ws, "--breathing-rate", "1e9"),
+                         "--breathing-rate must be 2–30 breaths/min (the range of coherence.breathing_rate_per_min), got 1e+09.")
         assertUsageError(try resonance("coherence", ws, "--artifacts", "magic"),
                          "The value 'magic' is invalid for '--artifacts <artifacts>'")
     }

@@ -32,6 +32,8 @@ final class PersonasCommandTests: XCTestCase {
                          "--personas: unknown persona 'Nobody' (known: NewMom, ")
         assertUsageError(try resonance("personas", "generate", "--out", out, "--start-date", "2026-13-01"),
                          "--start-date must be a date YYYY-MM-DD, got '2026-13-01'.")
+        assertUsageError(try resonance("personas", "generate", "--out", out, "--start-date", "9999-12-30", "--days", "5"),
+                         "--start-date 9999-12-30 with --days 5 leaves the years 0000–9999; use a date from 0000-01-02 to 9999-12-26.")
         assertUsageError(try resonance("personas", "generate", "--out", out, "--seed=-1"),
                          "The value '-1' is invalid for '--seed <seed>'")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
