@@ -27,6 +27,8 @@ final class ConstantsFileTests: XCTestCase {
         // What `constants show` prints loads back as it is.
         let shown = ConstantsRegistry.defaults.json().render()
         XCTAssertEqual(try load(shown), ConstantsRegistry.defaults)
+        // With the provenance the command line prints beside the engines.
+        XCTAssertEqual(try load(#"{"constants_digest":"0","constants_version":"x","engines":{}}"#), ConstantsRegistry.defaults)
         XCTAssertEqual(try load(#"{"engines":{"readiness":{"constants":{"ready_from":{"value":50,"unit":"score"}}}}}"#).readiness.readyFrom, 50)
     }
 
