@@ -217,8 +217,9 @@ else:
 # ## Stress protocol
 #
 # Heart rate of each labelled subject across the protocol, stress intervals of
-# `labels.csv` shaded. When `validation.json` carries the stress engine's scoring, its
-# ROC curves (default and tuned constants, when listed) or AUCs with 95 % CIs follow.
+# `labels.csv` shaded. When `validation.json` carries the stress engine's scoring, the
+# ROC curves of its pooled windows (engine and naive heart-rate scores), the AUCs with
+# 95 % CIs and the engine score's distribution by label follow.
 
 # %%
 hr = read_table("hr.csv", times=("timestamp",))
@@ -265,7 +266,10 @@ stress = V.get("stress") or V.get("Stress scoring")
 if stress:
     curves = list(roc_curves(stress))
     if curves:
-        roc_figure([(name + (f": AUC {auc:.3f}" if auc is not None else ""), points) for name, points, auc in curves],
+        names = {"auc / engine": "stress engine", "auc / naive_hr": "naive: window HR",
+                 "auc / naive_hr_centred": "naive: HR centred on the subject mean"}
+        roc_figure([(names.get(name, name) + (f": AUC {auc:.3f}" if auc is not None else ""), points)
+                    for name, points, auc in curves],
                    "stress_roc", "Stress engine: ROC on the labelled windows", "baseline window called stress",
                    "stress window called stress", "ROC of the stress engine on labelled windows")
     aucs = {name: a for name, a in stress.get("auc", {}).items() if isinstance(a, dict) and "pooled" in a}
@@ -287,6 +291,36 @@ if stress:
         ax.set_title("Stress scoring: AUC of the engine and of the naive heart-rate rules")
         ax.legend(loc="lower right", fontsize=8)
         save(fig, "stress_auc", "Stress scoring AUCs with 95 % CIs")
+
+    # The engine score of the pooled windows by label, as validation.json bins it: each
+    # label's share of its windows per bin (the labels have different window counts),
+    # its median dashed, and the engine's relaxed / elevated thresholds.
+    dist = stress.get("score_distribution")
+    if dist and any(sum(c) for c in dist["counts"].values()):
+        lows, width = np.asarray(dist["bin_low"], dtype=float), dist["bin_width"]
+        fig, ax = plt.subplots(figsize=(9, 4.8), layout="constrained")
+        top = 0.0
+        for label, colour in [("baseline", "#2c7fb8"), ("stress", "#d95f0e")]:
+            counts = np.asarray(dist["counts"][label], dtype=float)
+            q = dist["quantiles"][label]
+            if counts.sum() == 0:
+                continue
+            share = 100 * counts / counts.sum()
+            top = max(top, share.max())
+            ax.stairs(share, np.append(lows, lows[-1] + width), color=colour, lw=1.6, fill=False,
+                      label=f"{label} windows (n={q['n']}, median {q['p50']:.1f})")
+            ax.stairs(share, np.append(lows, lows[-1] + width), color=colour, alpha=0.15, fill=True)
+            ax.axvline(q["p50"], color=colour, ls="--", lw=1)
+        for x, name in [(dist["relaxed_below"], "relaxed below"), (dist["elevated_from"], "elevated from")]:
+            ax.axvline(x, color="black", lw=1.1, ls=":")
+            ax.text(x, top * 1.08, f" {name} {x:g}", fontsize=8, va="top")
+        ax.set_xlim(0, 100)
+        ax.set_ylim(0, top * 1.12)
+        ax.set_xlabel(f"stress engine score (0–100, {width:g}-point bins)")
+        ax.set_ylabel("share of the label's windows (%)")
+        ax.set_title("Stress engine score by label (pooled windows; medians dashed, level thresholds dotted)")
+        ax.legend(loc="upper right", fontsize=8)
+        save(fig, "stress_scores", "Distribution of the stress engine score on baseline and stress windows")
 
 # %% [markdown]
 # ## Coherence

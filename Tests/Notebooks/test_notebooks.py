@@ -21,7 +21,7 @@ BIN = os.environ.get("RESONANCE_BIN", str(ROOT / ".build/release/resonance"))
 WORK = ROOT / "build/notebooks-test"
 
 SAMPLE_FIGURES = {"hrv_subject", "hrv_tachograms", "hrv_psd", "hrv_poincare", "stress_protocol_hr", "stress_auc",
-                  "coherence"}
+                  "stress_roc", "stress_scores", "coherence"}
 PERSONA_VALIDATION_FIGURES = {"song_effects_forest", "effects_vs_truth", "listener_sensitivity"}
 PERSONAS = ["CardiacRehab", "CollegeStudent", "MeditationPractitioner", "NewMom", "NightShiftNurse",
             "RemoteDeveloper", "SeniorFit", "StressedExecutive", "WeekendWarrior", "YoungAthlete"]

@@ -147,8 +147,8 @@ public enum StressAnalysis {
         ]])
 
         // Discrimination: engine and naive scores.
-        func pooledAUC(_ key: KeyPath<Scored, BinaryScores>, centred: Bool = false) -> (Double, (Double, Double)) {
-            let groups = scored.map { s -> BinaryScores in
+        func subjectScores(_ key: KeyPath<Scored, BinaryScores>, centred: Bool) -> [BinaryScores] {
+            scored.map { s -> BinaryScores in
                 var g = s[keyPath: key]
                 if centred && !g.scores.isEmpty {
                     let m = Stats.mean(g.scores)
@@ -156,6 +156,9 @@ public enum StressAnalysis {
                 }
                 return g
             }
+        }
+        func pooledAUC(_ key: KeyPath<Scored, BinaryScores>, centred: Bool = false) -> (Double, (Double, Double)) {
+            let groups = subjectScores(key, centred: centred)
             let pairs = PooledAUC(groups)
             let ci = GroupComparison.bootstrapCI(clusters: groups.count) { pairs.auc($0) }
             return (pairs.auc(Array(groups.indices)), ci)
@@ -164,6 +167,9 @@ public enum StressAnalysis {
             let aucs = scored.map { $0[keyPath: key].auc }.filter(\.isFinite)
             let ci = GroupComparison.bootstrapCI(clusters: aucs.count) { picks in Stats.median(picks.map { aucs[$0] }) }
             return (aucs.isEmpty ? .nan : Stats.median(aucs), ci, aucs.count)
+        }
+        func pooledScores(_ key: KeyPath<Scored, BinaryScores>, centred: Bool = false) -> BinaryScores {
+            BinaryScores.pooled(subjectScores(key, centred: centred), Array(scored.indices))
         }
         let enginePooled = pooledAUC(\.engine), engineSubject = subjectAUC(\.engine)
         let hrPooled = pooledAUC(\.hr), hrCentred = pooledAUC(\.hr, centred: true), hrSubject = subjectAUC(\.hr)
@@ -215,10 +221,12 @@ public enum StressAnalysis {
             "windows_with_hrv": .int(withHRV),
             "stress_share": .num(scoredCount > 0 ? Double(stressWindows) / Double(scoredCount) : nil),
             "auc": .object([
-                "engine": aucJSON(enginePooled, engineSubject),
-                "naive_hr": aucJSON(hrPooled, hrSubject),
-                "naive_hr_centred": aucJSON(hrCentred, hrSubject),
+                "engine": aucJSON(enginePooled, engineSubject, roc: pooledScores(\.engine)),
+                "naive_hr": aucJSON(hrPooled, hrSubject, roc: pooledScores(\.hr)),
+                "naive_hr_centred": aucJSON(hrCentred, hrSubject, roc: pooledScores(\.hr, centred: true)),
             ]),
+            "score_distribution": scoreDistribution(pooledScores(\.engine), relaxedBelow: engine.constants.relaxedBelow,
+                                                    elevatedFrom: engine.constants.elevatedFrom),
             "elevated": .object(["balanced_accuracy": .num(elevated.balancedAccuracy), "sensitivity": .num(elevated.sensitivity),
                                  "specificity": .num(elevated.specificity)]),
             "cohens_d": .object(effects),
@@ -284,11 +292,43 @@ public enum StressAnalysis {
         return out
     }
 
-    static func aucJSON(_ pooled: (Double, (Double, Double)), _ subject: (Double, (Double, Double), Int)) -> JSONValue {
-        .object([
+    /// The AUCs of one score, and the ROC curve of its pooled windows as `[[fpr, tpr], …]`
+    /// (`GroupComparison.rocCurve`: one point per distinct score, from (0, 0) to (1, 1)).
+    static func aucJSON(_ pooled: (Double, (Double, Double)), _ subject: (Double, (Double, Double), Int),
+                        roc windows: BinaryScores) -> JSONValue {
+        let curve = GroupComparison.rocCurve(positive: zip(windows.scores, windows.isStress).filter(\.1).map(\.0),
+                                             negative: zip(windows.scores, windows.isStress).filter { !$0.1 }.map(\.0))
+        return .object([
+            "roc": .array(curve.map { .array([.num($0.fpr), .num($0.tpr)]) }),
             "pooled": .num(pooled.0), "pooled_ci_low": .num(pooled.1.0), "pooled_ci_high": .num(pooled.1.1),
             "subject_median": .num(subject.0), "subject_ci_low": .num(subject.1.0), "subject_ci_high": .num(subject.1.1),
             "subjects": .int(subject.2),
+        ])
+    }
+
+    /// Width (score points) of the bins of `scoreDistribution`.
+    static let scoreBinWidth = 5.0
+
+    /// The engine score (0–100) of the pooled windows by label: counts per 5-point bin
+    /// [lo, lo + 5) (the last bin also holds 100), and per label the count and the 5th,
+    /// 25th, 50th, 75th and 95th percentiles (type 7), beside the engine's level thresholds.
+    static func scoreDistribution(_ windows: BinaryScores, relaxedBelow: Double, elevatedFrom: Double) -> JSONValue {
+        let bins = Int(100 / scoreBinWidth)
+        func side(_ stress: Bool) -> (counts: JSONValue, quantiles: JSONValue) {
+            let x = zip(windows.scores, windows.isStress).filter { $0.1 == stress }.map(\.0)
+            var counts = [Int](repeating: 0, count: bins)
+            for s in x where s.isFinite { counts[min(bins - 1, max(0, Int((s / scoreBinWidth).rounded(.down))))] += 1 }
+            var q: [String: JSONValue] = ["n": .int(x.count)]
+            for p in [5, 25, 50, 75, 95] { q["p\(p)"] = .num(x.isEmpty ? nil : Stats.quantile(x, Double(p) / 100)) }
+            return (.array(counts.map(JSONValue.int)), .object(q))
+        }
+        let stress = side(true), baseline = side(false)
+        return .object([
+            "score": .string("engine"), "bin_width": .num(scoreBinWidth),
+            "bin_low": .array((0..<bins).map { .num(Double($0) * scoreBinWidth) }),
+            "counts": .object(["stress": stress.counts, "baseline": baseline.counts]),
+            "quantiles": .object(["stress": stress.quantiles, "baseline": baseline.quantiles]),
+            "relaxed_below": .num(relaxedBelow), "elevated_from": .num(elevatedFrom),
         ])
     }
 

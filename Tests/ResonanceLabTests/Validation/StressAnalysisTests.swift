@@ -58,6 +58,13 @@ final class StressAnalysisTests: XCTestCase {
         let tasks = try XCTUnwrap(stress["tasks"] as? [[String: Any]])
         // No protocol in the manifest: the three stress intervals are numbered.
         XCTAssertEqual(tasks.map { $0["task"] as? String }, ["task 1", "task 2", "task 3"])
+        // Every scored window is in the distribution once, and each ROC ends at (1, 1).
+        let distribution = try XCTUnwrap(stress["score_distribution"] as? [String: Any])
+        let counts = try XCTUnwrap(distribution["counts"] as? [String: [Int]])
+        XCTAssertEqual(counts.values.map { $0.reduce(0, +) }.reduce(0, +), stress["scored_windows"] as? Int)
+        for (_, value) in try XCTUnwrap(stress["auc"] as? [String: [String: Any]]) {
+            XCTAssertEqual((value["roc"] as? [[Double]])?.last, [1, 1])
+        }
         XCTAssertTrue(report.markdown.contains("## Stress scoring"))
         // Byte-identical on a second run (seeded bootstrap).
         let again = try ValidationReport.build(workspace: Workspace(path: dir), name: "synthetic", analyses: analyses)
@@ -77,5 +84,42 @@ final class StressAnalysisTests: XCTestCase {
                          signals: WindowSignals(hrBpm: 70, sdnnMs: nil), rmssdMs: nil)
         }
         XCTAssertEqual(StressAnalysis.nonOverlapping(w).map(\.startMs), [0, 60_000, 120_000])
+    }
+
+    /// Four windows worked by hand: stress scores 80 and 40, baseline 40 and 10. Thresholds
+    /// "score ≥ t" from the top: 80 → (0, ½); 40 (one of each) → (½, 1); 10 → (1, 1).
+    func testRocAndScoreDistributionOfFourWindows() throws {
+        var w = BinaryScores()
+        w.append(80, stress: true); w.append(40, stress: true)
+        w.append(40, stress: false); w.append(10, stress: false)
+        let json = StressAnalysis.aucJSON((w.auc, (.nan, .nan)), (.nan, (.nan, .nan), 0), roc: w).render()
+        let auc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let roc = try XCTUnwrap(auc["roc"] as? [[Double]])
+        XCTAssertEqual(roc, [[0, 0], [0, 0.5], [0.5, 1], [1, 1]])
+        // Trapezoids: ½·½·(½ + 1) + ½·1 = 0.875 = AUC (pairs: 80>40, 80>10, 40=40 counts ½, 40>10: 3.5 of 4).
+        XCTAssertEqual(w.auc, 0.875, accuracy: 1e-12)
+
+        let text = StressAnalysis.scoreDistribution(w, relaxedBelow: 35, elevatedFrom: 65).render()
+        let d = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        XCTAssertEqual(d["bin_low"] as? [Double], (0..<20).map { Double($0) * 5 })
+        let counts = try XCTUnwrap(d["counts"] as? [String: [Int]])
+        var stress = [Int](repeating: 0, count: 20), baseline = stress
+        stress[16] = 1; stress[8] = 1      // 80 in [80, 85), 40 in [40, 45)
+        baseline[8] = 1; baseline[2] = 1   // 40, 10 in [10, 15)
+        XCTAssertEqual(counts["stress"], stress)
+        XCTAssertEqual(counts["baseline"], baseline)
+        let q = try XCTUnwrap(d["quantiles"] as? [String: [String: Double]])
+        // Type 7 on two values: p-quantile = lo + p·(hi − lo).
+        XCTAssertEqual(q["stress"]?["p50"], 60)
+        XCTAssertEqual(q["stress"]?["p25"], 50)
+        XCTAssertEqual(try XCTUnwrap(q["baseline"]?["p95"]), 38.5, accuracy: 1e-9)
+        XCTAssertEqual(q["baseline"]?["n"], 2)
+        XCTAssertEqual(d["relaxed_below"] as? Double, 35)
+        // A score of exactly 100 falls in the last bin.
+        var top = BinaryScores()
+        top.append(100, stress: true)
+        let last = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(
+            StressAnalysis.scoreDistribution(top, relaxedBelow: 35, elevatedFrom: 65).render().utf8)) as? [String: Any])
+        XCTAssertEqual((last["counts"] as? [String: [Int]])?["stress"]?[19], 1)
     }
 }
