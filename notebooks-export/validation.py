@@ -319,7 +319,7 @@ if stress:
         ax.set_xlabel(f"stress engine score (0–100, {width:g}-point bins)")
         ax.set_ylabel("share of the label's windows (%)")
         ax.set_title("Stress engine score by label (pooled windows; medians dashed, level thresholds dotted)")
-        ax.legend(loc="upper right", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(0, -0.12), ncol=2, fontsize=8, frameon=False)
         save(fig, "stress_scores", "Distribution of the stress engine score on baseline and stress windows")
 
 # %% [markdown]

@@ -48,7 +48,7 @@ def sample():
     resonance("hrv", str(ws), "--nn-out", str(ws / "hrv_nn.csv"), "--psd-out", str(ws / "hrv_psd.csv"))
     for stage in ["coherence", "sessions", "effects"]:
         resonance(stage, str(ws))
-    resonance("validate", str(ws), "--out", str(report))
+    resonance("validate", str(ws), "--report-dir", str(report))
     run_notebooks(ws, report, "validation", "tuning")
     return ws, report
 
@@ -59,8 +59,8 @@ def personas():
     resonance("personas", "generate", "--out", str(ws), "--days", "7", "--seed", "0")
     for stage in ["sessions", "effects"]:
         resonance(stage, str(ws))
-    resonance("personas", "report", str(ws), "--out", str(report))
-    resonance("validate", str(ws), "--out", str(report))
+    resonance("personas", "report", str(ws), "--report-dir", str(report))
+    resonance("validate", str(ws), "--report-dir", str(report))
     run_notebooks(ws, report, "validation", "persona")
     return ws, report
 
