@@ -5,7 +5,7 @@ final class TuneCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["tune"], usage: "resonance tune",
                        options: ["<workspace>", "--engine <name>", "--out <file>", "--cv <scheme>", "--objective <name>",
-                                 "--budget <n>", "--seed <n>", "--report <dir>", "--force"])
+                                 "--budget <n>", "--seed <n>", "--report-dir <dir>", "--force"])
     }
 
     func testBadArgumentsAreUsageErrors() throws {
