@@ -20,11 +20,11 @@ tune: build
 	  $(BIN) import "$$ds" --out "$$ws" --quiet; \
 	  if ! grep -q ',stress$$' "$$ws/labels.csv" 2>/dev/null; then echo "tune: $$name has no stress labels, skipped" >&2; continue; fi; \
 	  echo "== tune $$name" >&2; mkdir -p "$$out"; rm -f "$$out/stress.json"; \
-	  $(BIN) validate "$$ws" --quiet --out "$$out/default"; \
+	  $(BIN) validate "$$ws" --quiet --report-dir "$$out/default"; \
 	  rc=0; $(BIN) tune "$$ws" --engine stress --objective $(TUNE_OBJECTIVE) --budget $(TUNE_BUDGET) --seed $(TUNE_SEED) \
 	    --out "$$out/stress.json" --report-dir "$$out" || rc=$$?; \
 	  if [ $$rc -eq 0 ]; then \
-	    $(BIN) validate "$$ws" --quiet --constants "$$out/stress.json" --out "$$out/tuned"; \
+	    $(BIN) validate "$$ws" --quiet --constants "$$out/stress.json" --report-dir "$$out/tuned"; \
 	    python3 scripts/tune_compare.py "$$out/default/validation.json" "$$out/tuned/validation.json" > "$$out/comparison.md"; \
 	    echo "tune: $$out/comparison.md" >&2; \
 	  elif [ $$rc -eq 3 ]; then echo "tune: $$name: defaults kept (see $$out/tuning.md)" >&2; \
