@@ -9,10 +9,10 @@ peak RSS for resonance.
 """
 import os
 import random
-import re
-import subprocess
 import sys
 import time
+
+from timed_run import measure
 
 BENCH = "build/bench/health"
 TARGET_MB = int(os.environ.get("BENCH_HEALTH_MB", "1000"))
@@ -123,14 +123,6 @@ def generate():
     os.replace(tmp, DATA)
 
 
-def measure(cmd):
-    t0 = time.perf_counter()
-    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    if p.returncode != 0:
-        sys.exit("bench: %s failed:\n%s" % (" ".join(cmd), p.stderr[-2000:]))
-    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
-    return wall, rss_kb / 1024, p.stdout
 
 
 def main():
@@ -138,8 +130,8 @@ def main():
     generate()
     mb = os.path.getsize(DATA) / 1e6
     ws = os.path.join(BENCH, "ws")
-    r_wall, r_rss, _ = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
-    p_wall, p_rss, out = measure([python, "-c", PEER, DATA])
+    r_wall, _, r_rss, _ = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
+    p_wall, _, p_rss, out = measure([python, "-c", PEER, DATA])
     with open(os.path.join(ws, "hr.csv"), "rb") as a:
         rows = sum(1 for _ in a) - 1
     peer_rows = int(out.strip())

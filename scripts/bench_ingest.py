@@ -10,10 +10,11 @@ and the peak RSS of each.
 """
 import os
 import random
-import re
 import subprocess
 import sys
 import time
+
+from timed_run import measure
 
 ROWS = 7_000_000
 SUBJECTS = ["P01", "P02", "P03", "P04"]
@@ -78,15 +79,6 @@ def same_bytes(a, b):
                 return True
 
 
-def measure(cmd):
-    t0 = time.perf_counter()
-    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    if p.returncode != 0:
-        sys.exit("bench: %s failed:\n%s" % (" ".join(cmd), p.stderr[-2000:]))
-    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
-    cpu = sum(float(re.search(r"%s time \(seconds\): ([0-9.]+)" % k, p.stderr).group(1)) for k in ("User", "System"))
-    return wall, cpu, rss_kb / 1024
 
 
 def main():
@@ -95,11 +87,11 @@ def main():
     generate_reversed()
     mb = os.path.getsize(DATA) / 1e6
     ws = os.path.join(BENCH, "ws")
-    r_wall, r_cpu, r_rss = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
-    v_wall, v_cpu, v_rss = measure([resonance, "import", REVERSED, "--out", ws + "_reversed", "--quiet"])
+    r_wall, r_cpu, r_rss, _ = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
+    v_wall, v_cpu, v_rss, _ = measure([resonance, "import", REVERSED, "--out", ws + "_reversed", "--quiet"])
     same = same_bytes(os.path.join(ws, "hr.csv"), os.path.join(ws + "_reversed", "hr.csv"))
     peer_out = os.path.join(BENCH, "pandas_hr.csv")
-    p_wall, p_cpu, p_rss = measure([python, "-c", PANDAS_PEER, DATA, peer_out])
+    p_wall, p_cpu, p_rss, _ = measure([python, "-c", PANDAS_PEER, DATA, peer_out])
     with open(os.path.join(ws, "hr.csv"), "rb") as a:
         rows_r = sum(1 for _ in a) - 1
     agree = same_bytes(os.path.join(ws, "hr.csv"), peer_out)
