@@ -12,6 +12,8 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var timezone: String
     public var sources: [SourceFile]
     public var subjects: [SubjectInfo]
+    /// Present in a shard workspace only: which part of which split it is.
+    public var shard: ShardInfo?
 
     public init(toolkitVersion: String = ResonanceLabInfo.version, registry: ConstantsRegistry = .defaults,
                 timezone: String = "UTC", sources: [SourceFile] = [], subjects: [SubjectInfo] = []) {
