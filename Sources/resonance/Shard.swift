@@ -70,7 +70,6 @@ struct Merge: ParsableCommand {
 
     func validate() throws {
         try global.reject(constants: true, jobs: true, command: "merge")
-        guard !shards.isEmpty else { throw ValidationError("give the shard folders to merge.") }
         for shard in shards { try WorkspaceFolder.requireExisting(shard) }
     }
 

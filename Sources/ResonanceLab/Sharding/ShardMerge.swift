@@ -18,7 +18,7 @@ extension Sharding {
     /// a stage that needs all subjects (those run after the merge).
     public static func merge(_ shards: [Workspace], into out: Workspace) throws -> MergeSummary {
         let ordered = try checkSplit(shards)
-        guard let first = ordered.first else { throw Failure("no shard workspaces given") }
+        let first = ordered[0]  // checkSplit returns every shard of the split, at least one
         let count = ordered.count
         var manifest = first.manifest
         manifest.shard = nil
@@ -27,17 +27,14 @@ extension Sharding {
         let names = try sharedTableNames(ordered.map(\.ws))
         try requireEmptyOutput(out.path)
 
-        var files: [AtomicFile] = []
-        var rows = 0
+        // Every table read and checked before anything is written.
+        var tables: [[RawTable]] = []
         for name in names {
-            let tables = try ordered.map { try RawTable(path: $0.ws.file(name)) }
-            let file = try AtomicFile(path: out.file(name))
-            try copy(tables[0].header, of: tables[0], to: file)
-            for (index, table) in tables.enumerated() {
-                guard table.bytes[table.header] == tables[0].bytes[tables[0].header] else {
-                    throw Failure("\(table.path): header differs from \(tables[0].path)'s")
+            let parts = try ordered.map { try RawTable(path: $0.ws.file(name)) }
+            for (index, table) in parts.enumerated() {
+                guard table.bytes[table.header] == parts[0].bytes[parts[0].header] else {
+                    throw Failure("\(table.path): header differs from \(parts[0].path)'s")
                 }
-                try checkSubjectOrder(table)
                 for block in table.blocks {
                     guard let subject = block.subject else { continue }
                     let owner = SubjectShard.index(of: subject, count: count)
@@ -46,32 +43,10 @@ extension Sharding {
                                          message: "subject \(text(subject)) belongs to shard \(owner) of \(count), not \(index)")
                     }
                 }
+                try checkSubjectOrder(table)
             }
-            if tables[0].subjectColumn == nil {
-                for table in tables {
-                    for block in table.blocks { try copy(block.range, of: table, to: file) }
-                }
-            } else {
-                // Each shard lists its subjects in byte order and no subject is in two
-                // shards: repeatedly take the shard whose next subject is smallest.
-                var next = [Int](repeating: 0, count: count)
-                while true {
-                    var best: Int?
-                    for i in 0..<count where next[i] < tables[i].blocks.count {
-                        guard let b = best else { best = i; continue }
-                        if SubjectOrder.precedes(tables[i].blocks[next[i]].subject ?? [], tables[b].blocks[next[b]].subject ?? []) {
-                            best = i
-                        }
-                    }
-                    guard let i = best else { break }
-                    try copy(tables[i].blocks[next[i]].range, of: tables[i], to: file)
-                    next[i] += 1
-                }
-            }
-            rows += tables.reduce(0) { $0 + $1.rows }
-            files.append(file)
+            tables.append(parts)
         }
-
         let bytes = try manifest.encoded()
         var digest = SHA256()
         digest.update(bytes)
@@ -80,11 +55,39 @@ extension Sharding {
             throw Failure("\(first.ws.file(Manifest.fileName)): the shards' manifests do not add up to the split workspace's "
                 + "(sha256 \(expected.prefix(12))…): a shard's manifest was changed")
         }
+
+        var files: [AtomicFile] = []
+        for (name, parts) in zip(names, tables) {
+            let file = try AtomicFile(path: out.file(name))
+            try copy(parts[0].header, of: parts[0], to: file)
+            if parts[0].subjectColumn == nil {
+                for table in parts {
+                    for block in table.blocks { try copy(block.range, of: table, to: file) }
+                }
+            } else {
+                // Each shard lists its subjects in byte order and no subject is in two
+                // shards: repeatedly take the shard whose next subject is smallest.
+                var next = [Int](repeating: 0, count: count)
+                while true {
+                    var best: Int?
+                    for i in 0..<count where next[i] < parts[i].blocks.count {
+                        guard let b = best else { best = i; continue }
+                        if SubjectOrder.precedes(parts[i].blocks[next[i]].subject ?? [], parts[b].blocks[next[b]].subject ?? []) {
+                            best = i
+                        }
+                    }
+                    guard let i = best else { break }
+                    try copy(parts[i].blocks[next[i]].range, of: parts[i], to: file)
+                    next[i] += 1
+                }
+            }
+            files.append(file)
+        }
         let manifestFile = try AtomicFile(path: out.file(Manifest.fileName))
         try manifestFile.write(bytes)
         for file in files { try file.commit() }
         try manifestFile.commit()
-        return MergeSummary(shards: count, tables: names.count, rows: rows, subjects: manifest.subjects.count)
+        return MergeSummary(shards: count, tables: names.count, rows: tables.joined().reduce(0) { $0 + $1.rows }, subjects: manifest.subjects.count)
     }
 
     /// A shard workspace with its manifest and shard record.

@@ -26,10 +26,10 @@ extension Sharding {
         try requireEmptyOutput(dir)
         let shards = (0..<count).map { Workspace(path: (dir as NSString).appendingPathComponent(folderName(index: $0, count: count))) }
         let names = try tableNames(ws)
-        var rows = 0
-        for name in names {
-            let table = try RawTable(path: ws.file(name))
-            try checkSubjectOrder(table)
+        // Every table read and checked before anything is written.
+        let tables = try names.map { try RawTable(path: ws.file($0)) }
+        for table in tables { try checkSubjectOrder(table) }
+        for (name, table) in zip(names, tables) {
             var parts = [[Range<Int>]](repeating: [], count: count)
             for block in table.blocks {
                 parts[block.subject.map { SubjectShard.index(of: $0, count: count) } ?? 0].append(block.range)
@@ -40,7 +40,6 @@ extension Sharding {
                 for range in ranges { try copy(range, of: table, to: file) }
                 try file.commit()
             }
-            rows += table.rows
         }
         var subjects: [Int] = []
         for (index, shard) in shards.enumerated() {
@@ -50,7 +49,7 @@ extension Sharding {
             try write(part, to: shard)
             subjects.append(part.subjects.count)
         }
-        return SplitSummary(shards: shards, tables: names.count, rows: rows, subjects: subjects)
+        return SplitSummary(shards: shards, tables: names.count, rows: tables.reduce(0) { $0 + $1.rows }, subjects: subjects)
     }
 
     /// Fails unless the table lists each subject in one run of rows, subjects in byte
