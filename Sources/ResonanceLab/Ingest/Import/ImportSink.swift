@@ -2,8 +2,8 @@ import Foundation
 
 /// Receives the rows every format adapter produces, keeps the accounting of each
 /// source file (rows read = accepted + rejected), and writes all canonical tables
-/// of docs/tables.md plus `rejects.csv` and `manifest.json`. Nothing reaches its final
-/// name before `commit()`, so a failed import leaves no partial table.
+/// of docs/tables.md plus `rejects.csv` into the workspace's staging folder; the
+/// manifest it returns is committed with them by the workspace session.
 final class ImportSink {
     /// An interned subject: its name, group, CSV field text (a range of
     /// `subjectFields`) and the time range of its rows.
@@ -38,7 +38,7 @@ final class ImportSink {
     init(workspace: Workspace) throws {
         self.workspace = workspace
         func table<Row: CanonicalRow>(_ type: Row.Type) throws -> SortedTableWriter {
-            try SortedTableWriter(path: workspace.file(Row.fileName), header: Row.header)
+            try SortedTableWriter(path: try workspace.output(Row.fileName), header: Row.header)
         }
         hr = try table(HRSample.self)
         rr = try table(RRInterval.self)
@@ -47,7 +47,7 @@ final class ImportSink {
         labels = try table(LabelInterval.self)
         sleep = try table(SleepEpisode.self)
         workouts = try table(Workout.self)
-        rejects = try CSVWriter(path: workspace.file(Reject.fileName), header: Reject.header)
+        rejects = try CSVWriter(path: try workspace.output(Reject.fileName), header: Reject.header)
         line.reserveCapacity(256)
     }
 
@@ -255,12 +255,9 @@ final class ImportSink {
         return Manifest(registry: registry, timezone: timezone, sources: sources, subjects: info)
     }
 
-    /// Writes the manifest and renames every table into place.
-    func commit(_ manifest: Manifest) throws {
-        let file = try AtomicFile(path: workspace.file(Manifest.fileName))
-        try file.write(try manifest.encoded())
+    /// Renames every finished table to its name in the staging folder.
+    func commit() throws {
         for table in tables { try table.commit() }
         try rejects.commit()
-        try file.commit()
     }
 }
