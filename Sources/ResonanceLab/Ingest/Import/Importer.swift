@@ -97,6 +97,7 @@ public enum Importer {
         case .spotifyExtended, .spotifyAccount: return Spotify.self
         case .lastfm: return LastFM.self
         case .appleHealthXML: return AppleHealthXML.self
+        case .appleHealthZip: return AppleHealthZip.self
         }
     }
 }

@@ -26,6 +26,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case lastfm = "lastfm"
     /// Apple Health `export.xml`.
     case appleHealthXML = "apple-health-xml"
+    /// Apple Health `export.zip` (its `apple_health_export/export.xml`).
+    case appleHealthZip = "apple-health-zip"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -46,6 +48,11 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         let lower = name.lowercased()
         // E4 tag files are empty when the button was never pressed.
         if lower.hasPrefix("tags_") && lower.hasSuffix(".csv") { return .e4Tags }
+        if (lower as NSString).pathExtension == "zip" {
+            // Other archives hold nothing we read.
+            guard AppleHealthZip.matches(path: path) else { throw ImportError.unknownFormat(path: path, columns: []) }
+            return .appleHealthZip
+        }
         if (lower as NSString).pathExtension == "xml" {
             // export_cda.xml and other XML beside export.xml hold no rows we read.
             guard CSVPeek.headText(path: path).contains("<HealthData") else {
