@@ -28,6 +28,12 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case appleHealthXML = "apple-health-xml"
     /// Apple Health `export.zip` (its `apple_health_export/export.xml`).
     case appleHealthZip = "apple-health-zip"
+    /// Fitbit Takeout `heart_rate-YYYY-MM-DD.json`.
+    case fitbitHR = "fitbit-hr"
+    /// Fitbit Takeout `Heart Rate Variability Details - YYYY-MM-DD.csv`.
+    case fitbitHRV = "fitbit-hrv"
+    /// Empatica EmbracePlus aggregated per-minute CSVs (`pulse_rate_bpm`, `prv_rmssd_ms`).
+    case embracePlus = "embrace-plus"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -64,6 +70,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             let head = CSVPeek.headText(path: path)
             if head.contains("\"ms_played\"") && head.contains("\"ts\"") { return .spotifyExtended }
             if head.contains("\"msPlayed\"") && head.contains("\"endTime\"") { return .spotifyAccount }
+            if head.contains("\"dateTime\"") && head.contains("\"bpm\"") { return .fitbitHR }
             // Other JSON (a workspace's manifest.json) holds no rows.
             throw ImportError.unknownFormat(path: path, columns: [])
         }
@@ -83,6 +90,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if columns.isSuperset(of: ["workoutactivitytype", "startdate", "enddate"]) { return .appleHealth }
 
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
+        if Fitbit.HRVDetails.matches(columns: columns) { return .fitbitHRV }
+        if EmbracePlus.matches(columns: columns) { return .embracePlus }
         if CanonicalTable.matches(header: header) { return .canonical }
         if LastFM.matches(header: header) { return .lastfm }
         let bases = header.map { ColumnName.baseAndUnit($0).base }
