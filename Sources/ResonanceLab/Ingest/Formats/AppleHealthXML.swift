@@ -42,7 +42,7 @@ enum AppleHealthXML: FormatAdapter {
         if let error = handler.failure { throw error }
         if !ok {
             throw ImportError.badMetadata(path: input.path, line: parser.lineNumber, column: parser.columnNumber,
-                                          message: "malformed XML: \(parser.parserError.map { "\($0)" } ?? "parse error")")
+                                          message: "malformed XML (libxml2 error \((parser.parserError as NSError?)?.code ?? 0))")
         }
         sink.setUnused(input.file, handler.unused)
         sink.note(input.file, "Record types read: heart rate, resting heart rate, HRV SDNN (with its beat-to-beat list), sleep analysis; Workout elements")
