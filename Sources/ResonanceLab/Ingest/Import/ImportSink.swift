@@ -158,8 +158,16 @@ final class ImportSink {
         try measurement(rr, subject: subject, ms: ms, value: rrMs, source: source, file: file)
     }
 
-    func hrvSample(subject: Int, ms: Int64, sdnnMs: Double, source: String, file: Int32) throws {
-        try measurement(hrv, subject: subject, ms: ms, value: sdnnMs, source: source, file: file)
+    /// An `hrv_samples.csv` row: SDNN and/or RMSSD (ms) of a device's window.
+    func hrvSample(subject: Int, ms: Int64, sdnnMs: Double? = nil, rmssdMs: Double? = nil, source: String,
+                   file: Int32) throws {
+        spans.add(table: ObjectIdentifier(hrv), subject: subject, file: file, ms: ms)
+        startRow(subject, ms)
+        line.append(44); timestamps.append(ms, to: &line)
+        line.append(44); if let sdnnMs { LineEncoder.appendNumber(sdnnMs, to: &line) }
+        line.append(44); if let rmssdMs { LineEncoder.appendNumber(rmssdMs, to: &line) }
+        line.append(44); LineEncoder.appendField(source, to: &line)
+        try hrv.add(line, file: file)
     }
 
     func label(subject: Int, startMs: Int64, endMs: Int64, label text: String, file: Int32) throws {
@@ -190,7 +198,7 @@ final class ImportSink {
         try plays.add(line, file: file)
     }
 
-    /// `subject,timestamp,value,source` rows (hr, rr, hrv_samples).
+    /// `subject,timestamp,value,source` rows (hr, rr).
     private func measurement(_ table: SortedTableWriter, subject: Int, ms: Int64, value: Double,
                              source: String, file: Int32) throws {
         spans.add(table: ObjectIdentifier(table), subject: subject, file: file, ms: ms)

@@ -104,6 +104,10 @@ public enum Importer {
         case .spotifyExtended, .spotifyAccount: return Spotify.self
         case .lastfm: return LastFM.self
         case .appleHealthXML: return AppleHealthXML.self
+        case .appleHealthZip: return AppleHealthZip.self
+        case .fitbitHR: return Fitbit.HeartRate.self
+        case .fitbitHRV: return Fitbit.HRVDetails.self
+        case .embracePlus: return EmbracePlus.self
         }
     }
 }
