@@ -41,7 +41,8 @@ struct Shard: ParsableCommand {
     }
 
     func run() throws {
-        let split = try Sharding.split(Workspace(path: workspace), count: shards, into: out)
+        let warnings = global.warnings
+        let split = try Sharding.split(workspace, count: shards, into: out, verify: !global.noVerify, note: { warnings.note($0) })
         global.reporter.note("shard: \(split.tables) tables, \(split.rows) rows → \(shards) shards in \(out) "
             + "(subjects per shard: \(split.subjects.map(String.init).joined(separator: ", ")))")
     }
@@ -74,7 +75,8 @@ struct Merge: ParsableCommand {
     }
 
     func run() throws {
-        let merged = try Sharding.merge(shards.map(Workspace.init(path:)), into: Workspace(path: out))
+        let warnings = global.warnings
+        let merged = try Sharding.merge(shards, into: out, verify: !global.noVerify, note: { warnings.note($0) })
         global.reporter.note("merge: \(merged.shards) shards, \(merged.tables) tables, \(merged.rows) rows, "
             + "\(merged.subjects) subjects → \(out)")
     }

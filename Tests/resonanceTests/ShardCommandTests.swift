@@ -98,12 +98,20 @@ final class ShardCommandTests: XCTestCase {
         let s0 = dir + "/s/shard-000", s1 = dir + "/s/shard-001"
         func merge() throws -> CommandRun { try resonance("merge", s0, s1, "--out", dir + "/merged") }
 
-        // A row moved to the wrong shard: S01's first heart rate put into shard 0 (S02's).
+        // A value changed in a shard's table: it no longer matches the shard's manifest.
+        let hr1 = try String(contentsOfFile: s1 + "/hr.csv", encoding: .utf8)
+        var lines = hr1.split(separator: "\n", omittingEmptySubsequences: false).map { $0.split(separator: ",").map(String.init) }
+        lines[1][2] = "99.0"  // subject,timestamp,bpm,source
+        try lines.map { $0.joined(separator: ",") }.joined(separator: "\n").write(toFile: s1 + "/hr.csv", atomically: true, encoding: .utf8)
+        assertFailure(try merge(), "\(s1)/hr.csv: does not match manifest.json")
+        try hr1.write(toFile: s1 + "/hr.csv", atomically: true, encoding: .utf8)
+
+        // A row moved to the wrong shard (S01's first heart rate into S02's shard), digests not checked.
         let hr0 = try String(contentsOfFile: s0 + "/hr.csv", encoding: .utf8)
-        let hr1 = try String(contentsOfFile: s1 + "/hr.csv", encoding: .utf8).split(separator: "\n")
-        try (hr0 + hr1[1] + "\n").write(toFile: s0 + "/hr.csv", atomically: true, encoding: .utf8)
+        try (hr0 + hr1.split(separator: "\n")[1] + "\n").write(toFile: s0 + "/hr.csv", atomically: true, encoding: .utf8)
         let line = hr0.split(separator: "\n").count + 1
-        assertFailure(try merge(), "\(s0)/hr.csv:\(line):1: subject 'S01' belongs to shard 1 of 2, not 0")
+        assertFailure(try resonance("merge", s0, s1, "--out", dir + "/merged", "--no-verify"),
+                      "\(s0)/hr.csv:\(line):1: subject 'S01' belongs to shard 1 of 2, not 0")
         try hr0.write(toFile: s0 + "/hr.csv", atomically: true, encoding: .utf8)
 
         // A subject dropped from a shard's manifest: the manifests no longer add up.
@@ -116,16 +124,13 @@ final class ShardCommandTests: XCTestCase {
         assertFailure(try merge(), "the shards' manifests do not add up to the split workspace's")
         try manifest.write(to: URL(fileURLWithPath: manifestPath))
 
-        // A table missing from one shard, a stage run on one shard only, and effects on the shards.
-        try FileManager.default.moveItem(atPath: s1 + "/labels.csv", toPath: dir + "/labels.csv")
-        assertFailure(try merge(), "\(s1): has no labels.csv, which \(s0) has")
-        try FileManager.default.moveItem(atPath: dir + "/labels.csv", toPath: s1 + "/labels.csv")
+        // A stage run on one shard only, and effects run on the shards.
         try run("run", "-w", s0, "--stages", "hrv")
         assertFailure(try merge(), "\(s1): has no hrv.csv, which \(s0) has; run the same stages on every shard")
         try run("run", "-w", s1, "--stages", "hrv")
         try run("run", "-w", s0, "--stages", "sessions,effects")
         try run("run", "-w", s1, "--stages", "sessions,effects")
-        assertFailure(try merge(), "\(s0)/", "`effects` needs all subjects; run it on the merged workspace")
+        assertFailure(try merge(), "\(s0)/song_effects.csv: `effects` needs all subjects; run it on the merged workspace")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/merged"), "a refused merge writes nothing")
     }
 
@@ -137,7 +142,7 @@ final class ShardCommandTests: XCTestCase {
                       "\(dir)/s/shard-000: is already shard 0 of 2; merge the split first")
         assertFailure(try resonance("shard", dir + "/ws", "--shards", "2", "--out", dir + "/s"),
                       "\(dir)/s: already exists and is not empty")
-        assertFailure(try resonance("shard", dir, "--shards", "2", "--out", dir + "/u"), "\(dir)/manifest.json")
+        assertFailure(try resonance("shard", dir, "--shards", "2", "--out", dir + "/u"), "\(dir): not a workspace: no manifest.json")
         assertUsageError(try resonance("shard", dir + "/ws", "--shards", "0", "--out", dir + "/t"),
                          "--shards must be between 1 and 10000.")
         assertUsageError(try resonance("shard", dir + "/ws", "--shards", "2", "--out", dir + "/t", "--jobs", "2"),

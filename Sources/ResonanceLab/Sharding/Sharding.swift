@@ -18,17 +18,6 @@ public enum Sharding {
         return "shard-" + String(repeating: "0", count: max(0, digits - number.count)) + number
     }
 
-    /// The tables of a workspace: its `.csv` files, by name.
-    static func tableNames(_ ws: Workspace) throws -> [String] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: ws.path)
-        } catch {
-            throw Failure("\(ws.path): cannot list the workspace: \(error.localizedDescription)")
-        }
-        return names.filter { $0.hasSuffix(".csv") && !$0.hasPrefix(".") }.sorted()
-    }
-
     /// Fails unless `path` is absent or an empty folder.
     static func requireEmptyOutput(_ path: String) throws {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
@@ -53,12 +42,5 @@ public enum Sharding {
                 at = end
             }
         }
-    }
-
-    /// Writes a manifest atomically.
-    static func write(_ manifest: Manifest, to ws: Workspace) throws {
-        let file = try AtomicFile(path: ws.file(Manifest.fileName))
-        try file.write(try manifest.encoded())
-        try file.commit()
     }
 }
