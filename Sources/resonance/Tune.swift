@@ -84,8 +84,9 @@ struct Tune: ParsableCommand {
         }
         guard CrossValidation(argument: cv) != nil else { throw ValidationError("--cv must be loso or kfold:K with K ≥ 2 (got '\(cv)').") }
         if let objective, !objectives.map(\.rawValue).contains(objective) {
-            throw ValidationError("--objective must be one of \(objectives.map(\.rawValue).joined(separator: ", ")) "
-                + "for --engine \(engine).")
+            let names = objectives.map(\.rawValue)
+            throw ValidationError("--objective for --engine \(engine) must be "
+                + (names.count == 1 ? names[0] : "one of \(names.joined(separator: ", "))") + ".")
         }
         guard budget >= 20, budget <= 1_000_000 else { throw ValidationError("--budget must be between 20 and 1000000 evaluations.") }
     }

@@ -17,10 +17,28 @@ final class TuneCommandTests: XCTestCase {
         assertUsageError(try resonance("tune", "--engine", "stress", "--out", out), "Missing expected argument '<workspace> ...'")
         assertUsageError(try resonance("tune", dir + "/absent", "--engine", "stress", "--out", out),
                          "\(dir)/absent: no such workspace folder")
-        assertUsageError(try tune("--engine", "readiness"), "--engine must be stress (got 'readiness').")
+        assertUsageError(try tune("--engine", "readiness"), "--engine must be stress or song_effect (got 'readiness').")
         assertUsageError(try tune("--engine", "stress", "--cv", "kfold:1"), "--cv must be loso or kfold:K with K ≥ 2 (got 'kfold:1').")
-        assertUsageError(try tune("--engine", "stress", "--objective", "f1"), "--objective must be one of auc, balanced-accuracy, brier.")
+        assertUsageError(try tune("--engine", "stress", "--objective", "f1"), "--objective for --engine stress must be one of auc, balanced-accuracy, brier.")
+        assertUsageError(try tune("--engine", "song_effect", "--objective", "auc"), "--objective for --engine song_effect must be correlation.")
         assertUsageError(try tune("--engine", "stress", "--budget", "19"), "--budget must be between 20 and 1000000 evaluations.")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
+    }
+
+    /// A workspace without planted effects or without measured plays is a one-line error
+    /// naming the missing table, exit code 1, and no file.
+    func testSongEffectNeedsTruthAndSessionPlays() throws {
+        let dir = try makeTempDir()
+        let ws = dir + "/ws", out = dir + "/tuned.json"
+        try FileManager.default.createDirectory(atPath: ws, withIntermediateDirectories: true)
+        let noTruth = try resonance("tune", ws, "--engine", "song_effect", "--out", out)
+        XCTAssertEqual(noTruth.status, 1)
+        XCTAssertEqual(noTruth.stderr, "error: \(ws)/truth.csv: missing; tuning the song_effect engine needs planted effects "
+            + "(a persona workspace from `resonance personas generate`)\n")
+        try "kind,subject,song_id,metric,value\nsong_effect,,S1,delta_hr_bpm,-1.5\n".write(toFile: ws + "/truth.csv", atomically: true, encoding: .utf8)
+        let noPlays = try resonance("tune", ws, "--engine", "song_effect", "--out", out)
+        XCTAssertEqual(noPlays.status, 1)
+        XCTAssertEqual(noPlays.stderr, "error: \(ws)/session_plays.csv: missing; run `resonance sessions` first\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
 }
