@@ -61,6 +61,18 @@ def check(condition, message):
         sys.exit(f"tune_cli_test: FAILED: {message}")
 
 
+def check_loads(binary, path, engine):
+    """`constants show --constants PATH` loads it, `engine` at 1.1.0, every other engine as shipped."""
+    defaults = json.loads(run(binary, "constants", "show").stdout)["engines"]
+    shown = run(binary, "constants", "show", "--constants", path)
+    check(shown.returncode == 0, f"constants show --constants {path} failed: {shown.stderr}")
+    engines = json.loads(shown.stdout)["engines"]
+    for name, values in defaults.items():
+        if name != engine:
+            check(values == engines[name], f"engine {name} changed by {engine} tuning")
+    check(engines[engine]["version"] == "1.1.0", f"{engine} does not load as 1.1.0")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
@@ -93,13 +105,7 @@ def main():
     check(len(t["inputs"][0]["sha256"]["labels.csv"]) == 64, "labels.csv digest missing")
     check(os.path.exists(out("receipt/tuning.md")), "no decision receipt")
 
-    defaults = json.loads(run(args.bin, "constants", "show").stdout)["engines"]
-    shown = run(args.bin, "constants", "show", "--constants", out("a.json"))
-    check(shown.returncode == 0, f"constants show --constants failed: {shown.stderr}")
-    engines = json.loads(shown.stdout)["engines"]
-    for name, engine in defaults.items():
-        if name != "stress":
-            check(engine == engines[name], f"engine {name} changed")
+    check_loads(args.bin, out("a.json"), "stress")
     v = run(args.bin, "validate", ws, "--constants", out("a.json"), "--report-dir", out("report"), "--quiet")
     check(v.returncode == 0, f"validate --constants failed: {v.stderr}")
     with open(out("report/validation.json"), encoding="utf-8") as f:
@@ -146,14 +152,7 @@ def song_effect(args):
               f"held-out {f['held_out']} among training listeners")
     check(len(t["inputs"][0]["sha256"]["truth.csv"]) == 64, "truth.csv digest missing")
     check(os.path.exists(out("song-receipt/tuning.md")), "no song_effect decision receipt")
-    defaults = json.loads(run(args.bin, "constants", "show").stdout)["engines"]
-    shown = run(args.bin, "constants", "show", "--constants", out("song-a.json"))
-    check(shown.returncode == 0, f"constants show --constants (song_effect) failed: {shown.stderr}")
-    engines = json.loads(shown.stdout)["engines"]
-    for name, engine in defaults.items():
-        if name != "song_effect":
-            check(engine == engines[name], f"engine {name} changed by song_effect tuning")
-    check(engines["song_effect"]["version"] == "1.1.0", "song_effect file does not load as 1.1.0")
+    check_loads(args.bin, out("song-a.json"), "song_effect")
 
     no_truth = os.path.join(args.work, "no-truth")
     os.makedirs(no_truth)

@@ -6,6 +6,14 @@ final class TuneCommandTests: XCTestCase {
         try assertHelp(["tune"], usage: "resonance tune",
                        options: ["<workspace>", "--engine <name>", "--out <file>", "--cv <scheme>", "--objective <name>",
                                  "--budget <n>", "--seed <n>", "--report-dir <dir>", "--force"])
+        // Units and the cross-validation scheme of both engines.
+        let help = try resonance("tune", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
+            .split(separator: " ").joined(separator: " ")
+        for phrase in ["Subjects are the cross-validation unit", "Listeners are the cross-validation unit",
+                       "ΔHR (bpm) and ΔRMSSD (ms)", "early_plays (plays, searched 0–30)", "correlation (Pearson r, unitless)",
+                       "auc (ROC AUC, unitless; default)", "--cv loso (default) holds out one subject or listener per fold"] {
+            XCTAssertTrue(help.contains(phrase), phrase)
+        }
     }
 
     func testBadArgumentsAreUsageErrors() throws {

@@ -118,14 +118,7 @@ final class SongEffectTunerTests: XCTestCase {
         }
         let (a, result) = try file(seed: 1), (b, _) = try file(seed: 1)
         XCTAssertEqual(a, b)
-        let dir = try makeTempDir()
-        try writeFixture(a, to: dir + "/tuned.json")
-        let loaded = try ConstantsRegistry(contentsOf: dir + "/tuned.json")
-        XCTAssertEqual(loaded.engines["song_effect"]?.version, "1.1.0")
-        for spec in ConstantsRegistry.specs where spec.name != "song_effect" {
-            XCTAssertEqual(loaded.values(of: spec.name), ConstantsRegistry.defaults.values(of: spec.name), spec.name)
-            XCTAssertEqual(loaded.engines[spec.name]?.version, spec.version, spec.name)
-        }
+        let loaded = try loadTunedFile(a, engine: "song_effect")
         for (name, value) in result.tuned { XCTAssertEqual(loaded.values(of: "song_effect")[name] ?? .nan, value, accuracy: 1e-12, name) }
         XCTAssertEqual(loaded.values(of: "song_effect")["ema_start"], 0.5)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(a.utf8)) as? [String: Any])

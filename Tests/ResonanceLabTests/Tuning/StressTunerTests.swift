@@ -91,14 +91,22 @@ final class StressTunerTests: XCTestCase {
         }
         let a = try file(seed: 1), b = try file(seed: 1)
         XCTAssertEqual(a, b)
-        let dir = try makeTempDir()
-        try writeFixture(a, to: dir + "/tuned.json")
-        let loaded = try ConstantsRegistry(contentsOf: dir + "/tuned.json")
-        XCTAssertEqual(loaded.engines["stress"]?.version, "1.1.0")
-        for spec in ConstantsRegistry.specs where spec.name != "stress" {
-            XCTAssertEqual(loaded.values(of: spec.name), ConstantsRegistry.defaults.values(of: spec.name), spec.name)
-        }
+        let loaded = try loadTunedFile(a, engine: "stress")
         XCTAssertNotEqual(loaded.digest, ConstantsRegistry.defaults.digest)
         XCTAssertEqual(TuningReport.minorBump("1.4.2"), "1.5.0")
     }
+}
+
+/// Writes a tuned constants file, loads it as `--constants` does, and checks that only
+/// `engine` changed, its version raised to 1.1.0.
+func loadTunedFile(_ json: String, engine: String, file: StaticString = #filePath, line: UInt = #line) throws -> ConstantsRegistry {
+    let dir = try makeTempDir()
+    try writeFixture(json, to: dir + "/tuned.json")
+    let loaded = try ConstantsRegistry(contentsOf: dir + "/tuned.json")
+    XCTAssertEqual(loaded.engines[engine]?.version, "1.1.0", file: file, line: line)
+    for spec in ConstantsRegistry.specs where spec.name != engine {
+        XCTAssertEqual(loaded.values(of: spec.name), ConstantsRegistry.defaults.values(of: spec.name), spec.name, file: file, line: line)
+        XCTAssertEqual(loaded.engines[spec.name]?.version, spec.version, spec.name, file: file, line: line)
+    }
+    return loaded
 }
