@@ -81,7 +81,7 @@ bench-tune-stress: build
 	if [ ! -d "$$sp" ]; then echo "bench-tune: skipped ($$sp not found)"; exit 0; fi; \
 	$(BIN) import "$$sp" --quiet --out build/bench/stress-predict && \
 	start=$$(date +%s%N); \
-	$(BIN) tune build/bench/stress-predict --engine stress --budget 500 --force --out build/bench/stress-tuned.json \
+	$(BIN) tune build/bench/stress-predict --engine stress --budget 500 --force --progress --out build/bench/stress-tuned.json \
 	  2> build/bench/tune.log; \
 	end=$$(date +%s%N); \
 	grep 'candidate evaluations' build/bench/tune.log | sed 's/^tune:/bench-tune:/'; \
@@ -93,7 +93,7 @@ bench-tune-song-effect: build
 	if [ ! -f "$$ws/session_plays.csv" ]; then \
 	  $(BIN) personas generate --quiet --out "$$ws" --days 30 --seed 0 && $(BIN) sessions --quiet "$$ws" || exit 1; fi; \
 	start=$$(date +%s%N); \
-	$(BIN) tune "$$ws" --engine song_effect --budget 500 --force --out build/bench/song-effect-tuned.json \
+	$(BIN) tune "$$ws" --engine song_effect --budget 500 --force --progress --out build/bench/song-effect-tuned.json \
 	  2> build/bench/tune-song-effect.log || { cat build/bench/tune-song-effect.log; exit 1; }; \
 	end=$$(date +%s%N); \
 	grep 'candidate evaluations' build/bench/tune-song-effect.log | sed 's/^tune:/bench-tune: song_effect:/'; \
