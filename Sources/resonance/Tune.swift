@@ -98,15 +98,19 @@ struct Tune: ParsableCommand {
 
     func run() throws {
         let registry = try global.registry()
-        let inputs = workspaces.map { (name: ((($0 as NSString).standardizingPath) as NSString).lastPathComponent, path: $0) }
+        func open(_ reads: [String]) throws -> [(name: String, workspace: Workspace)] {
+            try workspaces.map {
+                (name: ((($0 as NSString).standardizingPath) as NSString).lastPathComponent, workspace: try global.open($0, reads: reads))
+            }
+        }
         let cv = CrossValidation(argument: cv) ?? .loso, objective = objective.flatMap(TuningObjective.init(rawValue:))
         let written: Bool
         if engine == SongEffectTuningData.engine {
             let tuner = try Tuner(SongEffectTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
-            written = try tune(SongEffectTuningData(workspaces: inputs, registry: registry), tuner)
+            written = try tune(SongEffectTuningData(workspaces: open(SongEffectTuningData.reads), registry: registry), tuner)
         } else {
             let tuner = try Tuner(StressTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
-            written = try tune(StressTuningData(workspaces: inputs, engine: StressEngine(constants: StressConstants(registry: registry)),
+            written = try tune(StressTuningData(workspaces: open(StressTuningData.reads), engine: StressEngine(constants: StressConstants(registry: registry)),
                                                 options: StressScoringOptions(), jobs: global.workers), tuner)
         }
         if !written { throw ExitCode(Self.notBetterExitCode) }

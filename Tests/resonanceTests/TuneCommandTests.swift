@@ -33,20 +33,15 @@ final class TuneCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
     }
 
-    /// A workspace without planted effects or without measured plays is a one-line error
+    /// A workspace without planted effects (the imported sample) is a one-line error
     /// naming the missing table, exit code 1, and no file.
-    func testSongEffectNeedsTruthAndSessionPlays() throws {
+    func testSongEffectNeedsPlantedEffects() throws {
         let dir = try makeTempDir()
-        let ws = dir + "/ws", out = dir + "/tuned.json"
-        try FileManager.default.createDirectory(atPath: ws, withIntermediateDirectories: true)
-        let noTruth = try resonance("tune", ws, "--engine", "song_effect", "--out", out)
-        XCTAssertEqual(noTruth.status, 1)
-        XCTAssertEqual(noTruth.stderr, "error: \(ws)/truth.csv: missing; tuning the song_effect engine needs planted effects "
+        let ws = try importSample(into: dir), out = dir + "/tuned.json"
+        let run = try resonance("tune", ws, "--engine", "song_effect", "--out", out)
+        XCTAssertEqual(run.status, ExitStatus.failure)
+        XCTAssertEqual(run.stderr, "error: \(ws)/truth.csv: missing; tuning the song_effect engine needs planted effects "
             + "(a persona workspace from `resonance personas generate`)\n")
-        try "kind,subject,song_id,metric,value\nsong_effect,,S1,delta_hr_bpm,-1.5\n".write(toFile: ws + "/truth.csv", atomically: true, encoding: .utf8)
-        let noPlays = try resonance("tune", ws, "--engine", "song_effect", "--out", out)
-        XCTAssertEqual(noPlays.status, 1)
-        XCTAssertEqual(noPlays.stderr, "error: \(ws)/session_plays.csv: missing; run `resonance sessions` first\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
 }

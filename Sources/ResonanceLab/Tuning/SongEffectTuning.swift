@@ -43,12 +43,14 @@ public struct SongEffectTuningData: TuningProblem {
     /// Per metric: the (listener, song) pairs of the units that count.
     public private(set) var pairs: [Int] = []
 
+    /// The tables the plays and the truth come from.
+    public static let reads = [Manifest.fileName, SessionPlayRow.fileName, PlantedEffect.fileName]
+
     /// From each workspace's `session_plays.csv` and `truth.csv` (one-line errors when
     /// either is missing).
-    public init(workspaces: [(name: String, path: String)], registry: ConstantsRegistry) throws {
+    public init(workspaces: [(name: String, workspace: Workspace)], registry: ConstantsRegistry) throws {
         var data: [(name: String, plays: [SessionPlayRow], truth: [PlantedEffect])] = [], inputs: [TuningInput] = []
-        for (name, path) in workspaces {
-            let ws = Workspace(path: path)
+        for (name, ws) in workspaces {
             guard ws.exists(PlantedEffect.fileName) else {
                 throw TuningError(message: "\(ws.file(PlantedEffect.fileName)): missing; tuning the song_effect engine needs "
                     + "planted effects (a persona workspace from `resonance personas generate`)")
@@ -57,12 +59,12 @@ public struct SongEffectTuningData: TuningProblem {
                 throw TuningError(message: "\(ws.file(SessionPlayRow.fileName)): missing; run `resonance sessions` first")
             }
             data.append((name, try ws.read(SessionPlayRow.self), try ws.read(PlantedEffect.self)))
-            inputs.append(try TuningInput(workspace: name, ws, tables: [SessionPlayRow.fileName, PlantedEffect.fileName]))
+            inputs.append(try TuningInput(workspace: name, ws, tables: Self.reads))
         }
         try self.init(data, registry: registry)
         self.inputs = inputs
         for (k, w) in workspaces.enumerated() where !unitOf.contains(where: { $0.part == k }) {
-            throw TuningError(message: "\(w.path): no listener has 3 songs with a planted effect and ≥ \(Self.minPlays) "
+            throw TuningError(message: "\(w.workspace.path): no listener has 3 songs with a planted effect and ≥ \(Self.minPlays) "
                 + "plays that measured ΔHR or ΔRMSSD")
         }
     }

@@ -20,10 +20,13 @@ public struct TuningInput: Sendable {
     public var workspace: String
     public var files: [(name: String, sha256: String)]
 
-    /// Digests of the tables `names` of `ws` that exist.
+    /// Digests of the tables `names` of `ws` that exist (the manifest itself left out):
+    /// the SHA-256 the manifest records, else that of the file.
     init(workspace: String, _ ws: Workspace, tables names: [String]) throws {
         self.workspace = workspace
-        files = try names.filter { ws.exists($0) }.map { ($0, try SHA256.hex(ofFile: ws.file($0))) }
+        files = try names.filter { $0 != Manifest.fileName && ws.exists($0) }.map { name in
+            (name, try ws.session?.manifest?.table(name)?.sha256 ?? SHA256.hex(ofFile: ws.file(name)))
+        }
     }
 }
 
@@ -40,6 +43,8 @@ public protocol TuningProblem: Sendable {
     static var objectives: [TuningObjective] { get }
     /// The constants tuned unless others are named.
     static var defaultNames: [String] { get }
+    /// The workspace tables the problem reads (opened and verified by the caller).
+    static var reads: [String] { get }
     /// Search bounds narrower than the registry range, for constants whose registry
     /// range is far wider than any sensible value.
     static var searchBounds: [String: ClosedRange<Double>] { get }
