@@ -97,16 +97,19 @@ final class StressTunerTests: XCTestCase {
     }
 }
 
-/// Writes a tuned constants file, loads it as `--constants` does, and checks that only
-/// `engine` changed, its version raised to 1.1.0.
-func loadTunedFile(_ json: String, engine: String, file: StaticString = #filePath, line: UInt = #line) throws -> ConstantsRegistry {
-    let dir = try makeTempDir()
-    try writeFixture(json, to: dir + "/tuned.json")
-    let loaded = try ConstantsRegistry(contentsOf: dir + "/tuned.json")
-    XCTAssertEqual(loaded.engines[engine]?.version, "1.1.0", file: file, line: line)
-    for spec in ConstantsRegistry.specs where spec.name != engine {
-        XCTAssertEqual(loaded.values(of: spec.name), ConstantsRegistry.defaults.values(of: spec.name), spec.name, file: file, line: line)
-        XCTAssertEqual(loaded.engines[spec.name]?.version, spec.version, spec.name, file: file, line: line)
+extension XCTestCase {
+    /// Writes a tuned constants file, loads it as `--constants` does, and checks that only
+    /// `engine` changed, its version raised to 1.1.0.
+    func loadTunedFile(_ json: String, engine: String, file: StaticString = #filePath, line: UInt = #line) throws -> ConstantsRegistry {
+        let dir = try makeTempDir()
+        try writeFixture(json, to: dir + "/tuned.json")
+        let loaded = try ConstantsRegistry(contentsOf: dir + "/tuned.json")
+        XCTAssertEqual(loaded.engines[engine]?.version, "1.1.0", file: file, line: line)
+        for spec in ConstantsRegistry.specs where spec.name != engine {
+            XCTAssertEqual(loaded.values(of: spec.name), ConstantsRegistry.defaults.values(of: spec.name), spec.name,
+                           file: file, line: line)
+            XCTAssertEqual(loaded.engines[spec.name]?.version, spec.version, spec.name, file: file, line: line)
+        }
+        return loaded
     }
-    return loaded
 }
