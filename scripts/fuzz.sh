@@ -23,8 +23,8 @@ max_len() {
   case $1 in
     number|timestamp) echo 64 ;;
     constants) echo 1024 ;;
-    format-apple-health-xml) echo 4096 ;;
-    format-spotify-*) echo 2048 ;;
+    format-apple-health-xml|format-apple-health-zip) echo 4096 ;;
+    format-spotify-*|format-fitbit-hr) echo 2048 ;;
     *) echo 1024 ;;
   esac
 }

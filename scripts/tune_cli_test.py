@@ -17,6 +17,8 @@ import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 
+from workspace_manifest import write_manifest
+
 T0 = datetime(2022, 2, 7, 8, 0, tzinfo=timezone.utc)
 
 
@@ -46,6 +48,7 @@ def write_workspace(path, subjects=6, delta=3.0, sd=3.0, seed=7):
         f.write("\n".join(hr) + "\n")
     with open(os.path.join(path, "labels.csv"), "w", encoding="utf-8") as f:
         f.write("\n".join(labels) + "\n")
+    write_manifest(path, "generator: scripts/tune_cli_test.py")
 
 
 def run(binary, *args):
@@ -106,6 +109,7 @@ def main():
     unlabelled = os.path.join(args.work, "unlabelled")
     os.makedirs(unlabelled)
     shutil.copy(os.path.join(ws, "hr.csv"), unlabelled)
+    write_manifest(unlabelled, "generator: scripts/tune_cli_test.py, labels left out")
     e = run(args.bin, "tune", unlabelled, "--engine", "stress", "--out", out("none.json"))
     lines = e.stderr.strip().splitlines()
     check(e.returncode != 0, "tune without labels succeeded")

@@ -54,6 +54,8 @@ enum FuzzTarget: Equatable {
         .polarSensorLogger: "Polar_H10_1A2B3C4D_20240301_080000_RR.txt", .hrvLogger: "rr.csv",
         .kubiosRR: "kubios_rr.txt", .spotifyExtended: "Streaming_History_Audio_2023.json",
         .spotifyAccount: "StreamingHistory0.json", .lastfm: "scrobbles.csv", .appleHealthXML: "export.xml",
+        .appleHealthZip: "export.zip", .fitbitHR: "heart_rate-2024-03-01.json",
+        .fitbitHRV: "Heart Rate Variability Details - 2024-03-01.csv", .embracePlus: "1-1-001_2024-03-01_pulse-rate.csv",
     ]
 
     static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }

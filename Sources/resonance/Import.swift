@@ -37,7 +37,7 @@ struct Import: ParsableCommand {
     @OptionGroup var reading: ImportArguments
 
     func run() throws {
-        try reading.stage(sources: sources).run(Workspace(path: out), try global.context())
+        try reading.stage(sources: sources).runCommitted(Workspace(path: out), try global.context())
     }
 }
 

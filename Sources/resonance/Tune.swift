@@ -81,7 +81,10 @@ struct Tune: ParsableCommand {
             let tuner = try StressTuner(registry: registry, objective: TuningObjective(rawValue: objective) ?? .auc,
                                         cv: CrossValidation(argument: cv) ?? .loso, budget: budget, seed: seed)
             let options = StressScoringOptions()
-            let inputs = workspaces.map { (name: ((($0 as NSString).standardizingPath) as NSString).lastPathComponent, path: $0) }
+            let inputs = try workspaces.map {
+                (name: ((($0 as NSString).standardizingPath) as NSString).lastPathComponent,
+                 workspace: try global.open($0, reads: StressTuningData.reads))
+            }
             let data = try StressTuningData(workspaces: inputs, engine: StressEngine(constants: StressConstants(registry: registry)),
                                             options: options, jobs: global.workers)
             progress.note("tune: \(data.subjects.count) subjects, \(data.signals.count) windows; cv \(tuner.cv), objective \(objective)")

@@ -47,22 +47,25 @@ public struct StressTuningData: Sendable {
 
     public init() {}
 
+    /// The tables the windows come from.
+    public static let reads = [Manifest.fileName, LabelInterval.fileName, HRSample.fileName, RRInterval.fileName]
+
     /// Windows of every subject with stress and baseline labels. The signals depend on
     /// the engine's window-count constants of `engine` (held fixed while tuning) only.
     /// Windows where the engine has no signal are left out. Throws when a workspace has
     /// no labelled subject.
-    public init(workspaces: [(name: String, path: String)], engine: StressEngine, options: StressScoringOptions,
+    public init(workspaces: [(name: String, workspace: Workspace)], engine: StressEngine, options: StressScoringOptions,
                 jobs: Int = 1) throws {
-        for (name, path) in workspaces {
-            let ws = Workspace(path: path)
+        for (name, ws) in workspaces {
+            let path = ws.path
             let loaded = try StressWindows.load(ws, options: options, jobs: jobs)
             guard !loaded.isEmpty else {
                 throw TuningError(message: "\(path): no subject has both 'stress' and 'baseline' intervals in labels.csv; "
                     + "tuning the stress engine needs labelled recordings")
             }
             var files: [(String, String)] = []
-            for table in [LabelInterval.fileName, HRSample.fileName, RRInterval.fileName] where ws.exists(table) {
-                files.append((table, try SHA256.hex(ofFile: ws.file(table))))
+            for table in Self.reads.dropFirst() where ws.exists(table) {
+                files.append((table, try ws.session?.manifest?.table(table)?.sha256 ?? SHA256.hex(ofFile: ws.file(table))))
             }
             inputs.append((name, files))
             for s in loaded {

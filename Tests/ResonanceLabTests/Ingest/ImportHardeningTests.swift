@@ -141,12 +141,14 @@ final class ImportHardeningTests: XCTestCase {
         XCTAssertTrue(progress.contains("skipped \(partial): temporary file, not data"), "\(progress)")
 
         progress = []
-        try Importer.run(sources: [source], workspace: ws, options: .init(progress: { progress.append($0) }))
+        var options = Importer.Options()
+        options.warning = { progress.append($0) }
+        try Importer.run(sources: [source], workspace: ws, options: options)
         XCTAssertFalse(FileManager.default.fileExists(atPath: partial))
         XCTAssertFalse(FileManager.default.fileExists(atPath: run))
         XCTAssertTrue(FileManager.default.fileExists(atPath: live), "a live process's file was removed")
-        XCTAssertTrue(progress.contains("removed \(partial): temporary file of an interrupted run"), "\(progress)")
-        XCTAssertTrue(progress.contains("removed \(run): temporary file of an interrupted run"), "\(progress)")
+        XCTAssertTrue(progress.contains("removed \(partial): left by an interrupted run"), "\(progress)")
+        XCTAssertTrue(progress.contains("removed \(run): left by an interrupted run"), "\(progress)")
         XCTAssertEqual(TemporaryFiles.ownerPID("hr.csv.123.tmp"), 123)
         XCTAssertEqual(TemporaryFiles.ownerPID(".hr.csv.run2.123-4.tmp"), 123)
         XCTAssertNil(TemporaryFiles.ownerPID("hr.csv"))

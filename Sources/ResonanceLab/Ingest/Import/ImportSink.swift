@@ -2,8 +2,8 @@ import Foundation
 
 /// Receives the rows every format adapter produces, keeps the accounting of each
 /// source file (rows read = accepted + rejected), and writes all canonical tables
-/// of docs/tables.md plus `rejects.csv` and `manifest.json`. Nothing reaches its final
-/// name before `commit()`, so a failed import leaves no partial table.
+/// of docs/tables.md plus `rejects.csv` into the workspace's staging folder; the
+/// manifest it returns is committed with them by the workspace session.
 final class ImportSink {
     /// An interned subject: its name, group, CSV field text (a range of
     /// `subjectFields`) and the time range of its rows.
@@ -44,7 +44,7 @@ final class ImportSink {
     init(workspace: Workspace) throws {
         self.workspace = workspace
         func table<Row: CanonicalRow>(_ type: Row.Type) throws -> SortedTableWriter {
-            try SortedTableWriter(path: workspace.file(Row.fileName), header: Row.header)
+            try SortedTableWriter(path: try workspace.output(Row.fileName), header: Row.header)
         }
         hr = try table(HRSample.self)
         rr = try table(RRInterval.self)
@@ -53,7 +53,7 @@ final class ImportSink {
         labels = try table(LabelInterval.self)
         sleep = try table(SleepEpisode.self)
         workouts = try table(Workout.self)
-        rejects = try CSVWriter(path: workspace.file(Reject.fileName), header: Reject.header)
+        rejects = try CSVWriter(path: try workspace.output(Reject.fileName), header: Reject.header)
         line.reserveCapacity(256)
     }
 
@@ -74,6 +74,10 @@ final class ImportSink {
     }
 
     static func inMemory() -> ImportSink { ImportSink() }
+
+    /// Folder for an adapter's temporary files (an archive entry being extracted): the
+    /// workspace, or the system's temporary folder for an in-memory sink.
+    var scratchFolder: String { workspace?.path ?? NSTemporaryDirectory() }
 
     private var tables: [SortedTableWriter] { [hr, rr, hrv, plays, labels, sleep, workouts] }
 
@@ -196,8 +200,16 @@ final class ImportSink {
         try measurement(rr, subject: subject, ms: ms, value: rrMs, source: source, file: file)
     }
 
-    func hrvSample(subject: Int, ms: Int64, sdnnMs: Double, source: String, file: Int32) throws {
-        try measurement(hrv, subject: subject, ms: ms, value: sdnnMs, source: source, file: file)
+    /// An `hrv_samples.csv` row: SDNN and/or RMSSD (ms) of a device's window.
+    func hrvSample(subject: Int, ms: Int64, sdnnMs: Double? = nil, rmssdMs: Double? = nil, source: String,
+                   file: Int32) throws {
+        spans.add(table: ObjectIdentifier(hrv), subject: subject, file: file, ms: ms)
+        try startRow(subject, ms)
+        line.append(44); timestamps.append(ms, to: &line)
+        line.append(44); if let sdnnMs { LineEncoder.appendNumber(sdnnMs, to: &line) }
+        line.append(44); if let rmssdMs { LineEncoder.appendNumber(rmssdMs, to: &line) }
+        line.append(44); LineEncoder.appendField(source, to: &line)
+        try hrv.add(line, file: file)
     }
 
     func label(subject: Int, startMs: Int64, endMs: Int64, label text: String, file: Int32) throws {
@@ -228,7 +240,7 @@ final class ImportSink {
         try plays.add(line, file: file)
     }
 
-    /// `subject,timestamp,value,source` rows (hr, rr, hrv_samples).
+    /// `subject,timestamp,value,source` rows (hr, rr).
     private func measurement(_ table: SortedTableWriter, subject: Int, ms: Int64, value: Double,
                              source: String, file: Int32) throws {
         spans.add(table: ObjectIdentifier(table), subject: subject, file: file, ms: ms)
@@ -296,13 +308,10 @@ final class ImportSink {
         return Manifest(registry: registry, timezone: timezone, sources: sources, subjects: info)
     }
 
-    /// Writes the manifest and renames every table into place.
-    func commit(_ manifest: Manifest) throws {
-        guard let workspace, let rejects else { throw ImportError.badOption(message: "an in-memory import has no tables to commit") }
-        let file = try AtomicFile(path: workspace.file(Manifest.fileName))
-        try file.write(try manifest.encoded())
+    /// Renames every finished table to its name in the staging folder.
+    func commit() throws {
+        guard let rejects else { throw ImportError.badOption(message: "an in-memory import has no tables to commit") }
         for table in tables { try table.commit() }
         try rejects.commit()
-        try file.commit()
     }
 }

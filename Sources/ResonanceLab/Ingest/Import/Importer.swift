@@ -40,18 +40,24 @@ public enum Importer {
     }
 
     /// Imports every source (files or dataset folders) into `workspace`; all tables
-    /// are renamed into place only after every source was read.
+    /// are committed together with the manifest only after every source was read
+    /// (within the workspace's session, or one opened here).
     @discardableResult
     public static func run(sources: [String], workspace: Workspace, options: Options = Options()) throws -> Manifest {
+        guard let session = workspace.session else {
+            let session = try WorkspaceSession(path: workspace.path, reads: [], writes: ImportStage.tables,
+                                               creating: true, note: options.warning)
+            let manifest = try run(sources: sources, workspace: Workspace(path: workspace.path, session: session),
+                                   options: options)
+            try session.commit()
+            return manifest
+        }
         let layout = DatasetLayout(forcedFormat: options.format, subject: options.subject,
                                    naming: try SubjectNaming(pattern: options.subjectFromName),
                                    delimiter: options.columns.delimiter?.asciiValue, strict: options.strict,
                                    progress: options.progress)
         var planned: [PlannedFile] = []
         for source in sources { planned += try layout.plan(source) }
-        for name in TemporaryFiles.removeLeftovers(in: workspace.path) {
-            options.progress("removed \(workspace.file(name)): temporary file of an interrupted run")
-        }
         let sink = try ImportSink(workspace: workspace)
         sink.maxSubjects = options.maxSubjects
         for plan in planned {
@@ -74,7 +80,8 @@ public enum Importer {
             for warning in sink.warnings[warningsBefore...] { options.warning(warning) }
         }
         let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry)
-        try sink.commit(manifest)
+        try sink.commit()
+        session.replacement = manifest
         return manifest
     }
 
@@ -126,6 +133,10 @@ public enum Importer {
         case .spotifyExtended, .spotifyAccount: return Spotify.self
         case .lastfm: return LastFM.self
         case .appleHealthXML: return AppleHealthXML.self
+        case .appleHealthZip: return AppleHealthZip.self
+        case .fitbitHR: return Fitbit.HeartRate.self
+        case .fitbitHRV: return Fitbit.HRVDetails.self
+        case .embracePlus: return EmbracePlus.self
         }
     }
 }
@@ -142,10 +153,12 @@ public struct ImportStage: Stage {
 
     public var name: String { "import" }
     public var reads: [String] { [] }
-    public var writes: [String] {
-        [HRSample.fileName, RRInterval.fileName, HRVSample.fileName, Play.fileName, LabelInterval.fileName,
-         SleepEpisode.fileName, Workout.fileName, Reject.fileName, Manifest.fileName]
-    }
+    public var writes: [String] { ImportStage.tables }
+    public var createsWorkspace: Bool { true }
+
+    /// The tables an import writes (it replaces the manifest too).
+    static let tables = [HRSample.fileName, RRInterval.fileName, HRVSample.fileName, Play.fileName, LabelInterval.fileName,
+                         SleepEpisode.fileName, Workout.fileName, Reject.fileName, Manifest.fileName]
 
     /// Throws `ImportFailures` after writing the workspace when some files could not be read.
     public func run(_ ws: Workspace, _ context: StageContext) throws {
