@@ -52,7 +52,8 @@ public struct PersonaGenerator: Sendable {
     }
 
     /// Every planted effect: the catalogue's song effects, then each persona's
-    /// sensitivity (once per metric).
+    /// sensitivity (once per metric), personas in byte order of their names like every
+    /// table's subjects.
     public func truth() -> [PlantedEffect] {
         var rows: [PlantedEffect] = []
         for song in catalogue.songs {
@@ -61,7 +62,7 @@ public struct PersonaGenerator: Sendable {
             rows.append(PlantedEffect(kind: .songEffect, subject: "", songId: song.songId,
                                       metric: PlantedEffect.metrics[1], value: song.deltaRMSSDMs))
         }
-        for p in personas {
+        for p in personas.sorted(by: { SubjectOrder.precedes($0.name, $1.name) }) {
             for metric in PlantedEffect.metrics {
                 rows.append(PlantedEffect(kind: .personaSensitivity, subject: p.name, songId: "", metric: metric,
                                           value: p.sensitivity))
@@ -70,13 +71,16 @@ public struct PersonaGenerator: Sendable {
         return rows
     }
 
-    /// Simulates and writes the whole workspace.
-    public func generate(into ws: Workspace, jobs: Int, progress: (String) -> Void = { _ in }) throws {
-        try FileManager.default.createDirectory(atPath: ws.path, withIntermediateDirectories: true)
-        // Canonical tables are ordered by subject (byte order), then time, as an import writes them.
-        let records = try simulate(jobs: jobs).sorted {
-            Array($0.profile.name.utf8).lexicographicallyPrecedes(Array($1.profile.name.utf8))
+    /// Simulates and writes the whole workspace, committed as one (`WorkspaceSession`).
+    public func generate(into ws: Workspace, jobs: Int, progress: (String) -> Void = { _ in },
+                         warning: @escaping (String) -> Void = { _ in }) throws {
+        guard ws.session != nil else {
+            let session = try WorkspaceSession(path: ws.path, reads: [], writes: Self.tables, creating: true, note: warning)
+            try generate(into: Workspace(path: ws.path, session: session), jobs: jobs, progress: progress)
+            return try session.commit()
         }
+        // Canonical tables are ordered by subject (byte order), then time, as an import writes them.
+        let records = try simulate(jobs: jobs).sorted { SubjectOrder.precedes($0.profile.name, $1.profile.name) }
         progress("personas: simulated \(records.count) personas × \(days) days")
         try ws.write(records.flatMap(\.hr))
         try ws.write(records.flatMap(\.rr))
@@ -110,7 +114,7 @@ public struct PersonaGenerator: Sendable {
         ]
         var sources: [SourceFile] = []
         for (name, rows) in counts {
-            let digest = try SHA256.hex(ofFile: ws.file(name))
+            let digest = try SHA256.hex(ofFile: try ws.output(name))
             sources.append(SourceFile(path: name, sha256: digest, format: PersonaSimulator.source,
                                       rowsRead: rows, accepted: rows, notes: notes))
         }
@@ -120,9 +124,10 @@ public struct PersonaGenerator: Sendable {
                         start: Timestamp.iso(r.hr.first?.timestampMs ?? Int64(firstDay) * 86_400_000),
                         end: Timestamp.iso(r.hr.last?.timestampMs ?? endMs))
         }
-        let manifest = Manifest(registry: registry, sources: sources, subjects: subjects)
-        let file = try AtomicFile(path: ws.file(Manifest.fileName))
-        try file.write(try manifest.encoded())
-        try file.commit()
+        ws.session?.replacement = Manifest(registry: registry, sources: sources, subjects: subjects)
     }
+
+    /// The tables a generated workspace has (besides manifest.json).
+    static let tables = [HRSample.fileName, RRInterval.fileName, Play.fileName, SleepEpisode.fileName, Workout.fileName,
+                         LabelInterval.fileName, Reject.fileName, DailyRow.fileName, PlantedEffect.fileName]
 }

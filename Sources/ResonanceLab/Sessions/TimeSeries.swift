@@ -55,7 +55,7 @@ public struct ListenerPhysiology: Sendable {
         var h: [String: [(Int64, Double)]] = [:], r: [String: [(Int64, Double)]] = [:], s: [String: [(Int64, Double)]] = [:]
         for x in hr { h[x.subject, default: []].append((x.timestampMs, x.bpm)) }
         for x in rr { r[x.subject, default: []].append((x.timestampMs, x.rrMs)) }
-        for x in sdnn { s[x.subject, default: []].append((x.timestampMs, x.sdnnMs)) }
+        for x in sdnn { if let v = x.sdnnMs { s[x.subject, default: []].append((x.timestampMs, v)) } }
         var out: [String: ListenerPhysiology] = [:]
         for subject in Set(h.keys).union(r.keys).union(s.keys) {
             out[subject] = ListenerPhysiology(hr: TimeSeries(h[subject] ?? []), rr: TimeSeries(r[subject] ?? []),
