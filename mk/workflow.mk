@@ -20,3 +20,22 @@ validate-workflow: build venv
 	  resonance=$(BIN) python=$(PY) "$(workflow_datasets)"
 	scripts/workflow_check.sh $(BIN) $(WORKFLOW_WORK) "validate-workflow ($(SHARDS) shards)" \
 	  $$(scripts/datasets.sh "$(DATASET)")
+
+# `make bench-shards` (part of `make bench`): the scaling table of sharded runs on this
+# machine (scripts/bench_shards.py) — wall time for 1, 2 and 4 shards (BENCH_SHARDS)
+# against one `resonance run`, CPU time, peak memory per shard, and the byte-identity of
+# every sharded result — on a generated cohort of COHORT_SUBJECTS subjects × 24 h
+# (scripts/cohort_workload.py, made once into build/bench and again when its generator
+# changes).
+BENCH_TARGETS += bench-shards
+BENCH_SHARDS ?= 1,2,4
+COHORT_SUBJECTS ?= 1000
+COHORT_WS := build/bench/cohort-$(COHORT_SUBJECTS)
+
+.PHONY: bench-shards
+$(COHORT_WS)/workspace/manifest.json: scripts/cohort_workload.py | build venv
+	$(PY) scripts/cohort_workload.py --bin $(BIN) --subjects $(COHORT_SUBJECTS) --out $(COHORT_WS)
+
+bench-shards: build venv $(COHORT_WS)/workspace/manifest.json
+	@$(PY) scripts/bench_shards.py $(BIN) $(COHORT_WS)/workspace build/bench/shards --shards $(BENCH_SHARDS) \
+	  --cores $(WORKFLOW_CORES)

@@ -20,7 +20,7 @@ host=$(hostname -s)
 port=${SLURM_TEST_PORT:-6817}
 say() { echo "test-slurm: $*" >&2; }
 
-for tool in munged mungekey slurmctld slurmd sbatch squeue sinfo; do
+for tool in munged mungekey slurmctld slurmd sbatch srun squeue sinfo; do
   command -v "$tool" >/dev/null || { say "$tool not found: install slurm-wlm and munge (make deps-slurm)"; exit 2; }
 done
 [ "$(id -u)" -eq 0 ] || { say "must run as root: slurmd starts jobs as their user"; exit 2; }
@@ -86,6 +86,14 @@ NodeName=$host NodeAddr=127.0.0.1 CPUs=2 RealMemory=$memory State=UNKNOWN
 PartitionName=main Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 export SLURM_CONF=$cluster/slurm.conf
+# Inside each job, the Slurm job-step plugin (snakemake-executor-plugin-slurm-jobstep
+# 0.6.1) starts the rule with `srun` after removing every SLURM_* variable but the job's
+# identity, SLURM_CONF included; clusters keep slurm.conf where srun finds it without
+# one, this one keeps it here, so jobs see an srun that puts SLURM_CONF back.
+mkdir -p "$cluster/bin"
+printf '#!/bin/sh\nexport SLURM_CONF=%q\nexec %q "$@"\n' "$SLURM_CONF" "$(command -v srun)" > "$cluster/bin/srun"
+chmod +x "$cluster/bin/srun"
+export PATH=$cluster/bin:$PATH
 
 slurmctld -D -c -f "$SLURM_CONF" > "$cluster/slurmctld.out" 2>&1 &
 pids+=($!)
@@ -109,9 +117,9 @@ datasets=$(printf '"%s",' "$@")
 rm -rf "$work/workflow" "$work/slurm-logs"
 set +o pipefail
 "$snakemake" --executor slurm --jobs 4 --latency-wait 10 \
-  --slurm-no-account --slurm-status-command squeue --slurm-init-seconds-before-status-checks 5 \
+  --slurm-status-command squeue --slurm-init-seconds-before-status-checks 5 \
   --slurm-logdir "$work/slurm-logs" --slurm-keep-successful-logs \
-  --default-resources slurm_partition=main runtime=60 \
+  --default-resources slurm_account=resonance slurm_partition=main runtime=60 \
   --config shards="$shards" work="$work/workflow" resonance="$bin" python="$(dirname "$snakemake")/python" \
     "datasets=[${datasets%,}]" \
   2>&1 | tee "$work/snakemake.log" | grep --line-buffered -E 'submitted with SLURM jobid|steps \(.*\) done' >&2
@@ -124,7 +132,7 @@ if [ "$status" -ne 0 ]; then
 fi
 
 echo "test-slurm: Slurm jobs of the workflow (squeue --states=all):"
-squeue --states=all --noheader --sort=i --format='%.6i  %.10T  %N  %k' | sed 's/^/  /'
+squeue --states=all --noheader --sort=i --format='%.6i  %.10T  %.8M  %N  %k' | sed 's/^/  /'
 jobs=$(squeue --states=all --noheader --format=%i | wc -l)
 completed=$(grep -c 'JobState=COMPLETED' "$cluster/jobcomp.txt" || true)
 echo "test-slurm: $jobs jobs, $completed completed in the job completion log ($cluster/jobcomp.txt)"
