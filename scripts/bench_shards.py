@@ -30,10 +30,12 @@ from timed_run import measure  # noqa: E402
 
 
 def link_copy(src, dst):
-    """Hard-linked copy of a workspace: stages replace files by renaming, so the source
-    never changes."""
+    """Hard-linked copy of a workspace, as the workflow makes (workflow/Snakefile): stages
+    rename finished files into place, so the source never changes; the lock file is
+    the folder's own."""
     shutil.rmtree(dst, ignore_errors=True)
     subprocess.run(["cp", "-al", str(src), str(dst)], check=True)
+    (Path(dst) / ".lock").unlink(missing_ok=True)
 
 
 def identical(a, b):
