@@ -180,7 +180,7 @@ final class ImportHardeningTests: XCTestCase {
         options.warning = { warnings.append($0) }
         let out = Workspace(path: try makeTempDir() + "/ws")
         let m = try Importer.run(sources: [try writeFixture(rows, to: dir + "/rows.csv")], workspace: out, options: options)
-        let warning = "1200 subjects in 1200 rows: the subject column looks like a row id (each subject is held in memory until the import ends)"
+        let warning = "1200 subjects in 1200 rows: the subject column looks like a row id (each subject holds about 1 KB of memory until the import ends, at most --max-subjects 100000)"
         XCTAssertTrue(m.sources[0].notes.contains(warning), "\(m.sources[0].notes)")
         XCTAssertEqual(warnings, ["P7/rows.csv: " + warning])
     }
