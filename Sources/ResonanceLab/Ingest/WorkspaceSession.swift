@@ -144,7 +144,7 @@ public final class WorkspaceSession: @unchecked Sendable {
     }
 
     /// Commits the staged tables (and the replacement manifest, if set): nothing when
-    /// the command wrote no table and creates nothing.
+    /// the command wrote no table and creates nothing, or has committed already.
     public func commit() throws {
         mutex.lock()
         let staging = stagingDir
@@ -171,6 +171,7 @@ public final class WorkspaceSession: @unchecked Sendable {
             throw OutputError.cannotWrite(path: file(WorkspaceSession.journalName), reason: String(cString: strerror(errno)))
         }
         try WorkspaceSession.rollForward(path)
+        replacement = nil
         for d in digests { DigestCache.shared.record(file(d.name), sha256: d.sha256) }
         mutex.lock()
         stagingDir = nil
