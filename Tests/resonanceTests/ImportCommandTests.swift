@@ -39,6 +39,24 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
     }
 
+    /// One subject more than `--max-subjects` (default 100 000 in the help) stops the
+    /// import with one line naming the file, and writes no workspace.
+    func testSubjectsOverTheLimitFailNamingTheFile() throws {
+        let dir = try makeTempDir()
+        let path = try writeFixture("subject,time,bpm\na,2024-03-01T08:00:00Z,60\nb,2024-03-01T08:00:00Z,61\n",
+                                    to: dir + "/P7/rows.csv")
+        assertFailure(try resonance("import", path, "--out", dir + "/ws", "--max-subjects", "2"),
+                      "P7/rows.csv: more than 2 distinct subjects", "--subject-column", "--max-subjects")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ws/manifest.json"))
+        let run = try resonance("import", path, "--out", dir + "/ws", "--max-subjects", "3")
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        assertUsageError(try resonance("import", path, "--out", dir + "/ws", "--max-subjects", "0"),
+                         "--max-subjects: at least 1, got 0.")
+        let help = try resonance("import", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
+            .split(separator: " ").joined(separator: " ")
+        XCTAssertTrue(help.contains("about 1 KB of memory until the import ends, and one more is an error. (default: 100000)"), help)
+    }
+
     func testMissingSourceFailsNamingIt() throws {
         let dir = try makeTempDir()
         assertFailure(try resonance("import", dir + "/absent.csv", "--out", dir + "/ws"),

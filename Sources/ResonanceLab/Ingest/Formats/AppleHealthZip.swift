@@ -38,7 +38,7 @@ enum AppleHealthZip: FormatAdapter {
             throw ImportError.badMetadata(path: input.path, line: 0, column: 0,
                                           message: "no apple_health_export/export.xml in the archive")
         }
-        let temp = (sink.workspace.path as NSString).appendingPathComponent(".export.xml.\(getpid()).tmp")
+        let temp = (sink.scratchFolder as NSString).appendingPathComponent(".export.xml.\(getpid()).tmp")
         defer { unlink(temp) }
         let fd = open(temp, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
