@@ -79,6 +79,15 @@ seed() {
       local tmp; tmp=$(mktemp -d)
       fixtures "$tmp"
       for f in "$tmp"/*; do [ -f "$f" ] && addfile "$f"; done
+      # Apple Health archives: each XML fixture as the export.xml entry of a zip.
+      if command -v zip > /dev/null; then
+        mkdir "$tmp/apple_health_export"
+        for f in $(grep -l '<HealthData' "$tmp"/fixture*); do
+          cp "$f" "$tmp/apple_health_export/export.xml"
+          (cd "$tmp" && rm -f export.zip && zip -q -X export.zip apple_health_export/export.xml)
+          addfile "$tmp/export.zip"
+        done
+      fi
       rm -rf "$tmp" ;;
   esac
   # The detect target reads its first byte as the choice of file name.
