@@ -111,7 +111,7 @@ for t in "${targets[@]}"; do
   [ -d /dev/shm ] && { rmdir "$scratch"; scratch=$(mktemp -d /dev/shm/resonance-fuzz.XXXXXX); }
   started=$(date +%s)
   # The Swift runtime's backtracer would take a crash before libFuzzer keeps its input.
-  SWIFT_BACKTRACE=enable=no FUZZ_SCRATCH=$scratch FUZZ_TARGET=$t "$bin" -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=10 \
+  SWIFT_BACKTRACE=enable=no FUZZ_SCRATCH=$scratch TMPDIR=$scratch FUZZ_TARGET=$t "$bin" -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$out/$t/" "$out/$t/corpus" "$out/$t/seeds" \
     > "$log" 2>&1 || status=$?
   elapsed=$(( $(date +%s) - started ))
