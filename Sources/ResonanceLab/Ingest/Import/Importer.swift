@@ -181,7 +181,7 @@ public struct ImportStage: Stage {
 }
 
 /// Some source files could not be read (the rest was imported; `manifest.json` says which).
-public struct ImportFailures: Error, CustomStringConvertible {
+public struct ImportFailures: OutputsComplete, CustomStringConvertible {
     public let failed: Int
     public let files: Int
     public var description: String { "\(failed) of \(files) files failed (see manifest.json)" }
