@@ -70,7 +70,13 @@ enum AppleHealthXML: FormatAdapter {
             let status: Int32
             if first {
                 first = false
-                status = blankDoctype(Array(buffer[0..<n])).withUnsafeBufferPointer(feed)
+                let head = blankDoctype(Array(buffer[0..<n]))
+                // A second DOCTYPE would be read in place of the blanked one, entities and all.
+                if let line = doctypeLine(head) {
+                    throw ImportError.badMetadata(path: input.path, line: line, column: 0,
+                                                  message: "malformed XML: a second DOCTYPE (a document has one)")
+                }
+                status = head.withUnsafeBufferPointer(feed)
             } else {
                 status = buffer.withUnsafeBufferPointer { feed(UnsafeBufferPointer(rebasing: $0[0..<n])) }
             }
@@ -164,6 +170,15 @@ enum AppleHealthXML: FormatAdapter {
 
     /// `bytes` with the first `<!DOCTYPE … ]>` (or `<!DOCTYPE …>`) replaced by the
     /// line breaks it contained, so line numbers stay right.
+    /// The line of the first `<!DOCTYPE` in `bytes`, if any.
+    static func doctypeLine(_ bytes: [UInt8]) -> Int? {
+        let marker = Array("<!DOCTYPE".utf8)
+        guard bytes.count >= marker.count,
+              let at = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) })
+        else { return nil }
+        return 1 + bytes[..<at].filter { $0 == 10 }.count
+    }
+
     static func blankDoctype(_ bytes: [UInt8]) -> [UInt8] {
         let marker = Array("<!DOCTYPE".utf8)
         guard let start = (0...max(0, bytes.count - marker.count)).first(where: { bytes[$0..<min(bytes.count, $0 + marker.count)].elementsEqual(marker) })
