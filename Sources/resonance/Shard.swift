@@ -16,7 +16,8 @@ struct Shard: ParsableCommand {
             Run the per-subject stages on each shard (`resonance run -w DIR/shard-000 --stages \
             hrv,coherence,sessions,daily`), join them with `resonance merge`, then run effects and \
             validate on the merged workspace: its files are byte-identical to those of one \
-            `resonance run`.
+            `resonance run`. Tables are checked against the manifest's SHA-256 before they are \
+            split (unless --no-verify). See docs/sharding.md.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -54,11 +55,13 @@ struct Merge: ParsableCommand {
         abstract: "Join the shard workspaces of one split back into one workspace.",
         discussion: """
             Give every shard folder of the split, in any order. Each table's rows are joined \
-            with subjects in byte order (the order one process writes), the manifests combined \
-            and checked against the split workspace's manifest digest. Refused with one line on \
-            stderr: a missing, duplicate or foreign shard, shards with different tables (run the \
-            same stages on each), a row in the wrong shard, and outputs of stages that need all \
-            subjects (effects: run it after the merge, e.g. `resonance run -w WS --stages effects`).
+            with subjects in byte order (the order one process writes) and the manifests \
+            combined; every shard table is first checked against its shard's manifest (SHA-256, \
+            unless --no-verify) and the combined manifest against the split's identity. Refused \
+            with one line on stderr, writing nothing: a missing, duplicate or foreign shard, a \
+            changed table, shards with different tables (run the same stages on each), a row in \
+            the wrong shard, and outputs of stages that need all subjects (effects: run it after \
+            the merge, e.g. `resonance run -w WS --stages effects`). See docs/sharding.md.
             """)
 
     @OptionGroup var global: GlobalOptions

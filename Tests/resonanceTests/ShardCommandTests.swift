@@ -19,11 +19,11 @@ final class ShardCommandTests: XCTestCase {
     /// The synthetic sample: S02 lands in shard 0 of 2 and S01 in shard 1, both in shard 0 of 3.
     func testShardedSampleEqualsOneRun() throws {
         let dir = try makeTempDir()
-        try run("run", Sample.path, "--out", dir + "/reference")
-        try run("import", Sample.path, "--out", dir + "/ws")
+        try run("run", Sample.path, "--out", dir + "/reference/ws", "--report-dir", dir + "/reference/report")
+        try run("import", Sample.path, "--out", dir + "/input")
         for shards in [1, 2, 3, 7] {
-            let merged = try shardedRun(dir + "/ws", shards: shards, in: dir + "/\(shards)")
-            try assertSameFiles(merged, dir + "/reference", "\(shards) shards")
+            try shardedRun(dir + "/input", shards: shards, in: dir + "/\(shards)")
+            try assertSameFiles(dir + "/\(shards)", dir + "/reference", "\(shards) shards")
         }
         XCTAssertEqual(try subjects(inShardsOf: dir + "/2/shards"), [["S02"], ["S01"]])
         XCTAssertEqual(try subjects(inShardsOf: dir + "/3/shards"), [["S01", "S02"], [], []])
@@ -32,12 +32,12 @@ final class ShardCommandTests: XCTestCase {
     /// A generated persona workspace (ten personas, one day).
     func testShardedPersonasEqualOneRun() throws {
         let dir = try makeTempDir()
-        try run("personas", "generate", "--out", dir + "/ws", "--days", "1")
-        try run("personas", "generate", "--out", dir + "/reference", "--days", "1")
-        try run("run", "-w", dir + "/reference")
+        try run("personas", "generate", "--out", dir + "/input", "--days", "1")
+        try run("personas", "generate", "--out", dir + "/reference/ws", "--days", "1")
+        try run("run", "-w", dir + "/reference/ws", "--report-dir", dir + "/reference/report")
         for shards in [1, 3, 7] {
-            let merged = try shardedRun(dir + "/ws", shards: shards, in: dir + "/\(shards)")
-            try assertSameFiles(merged, dir + "/reference", "\(shards) shards")
+            try shardedRun(dir + "/input", shards: shards, in: dir + "/\(shards)")
+            try assertSameFiles(dir + "/\(shards)", dir + "/reference", "\(shards) shards")
         }
         // The ten personas are spread over the shards, each in exactly one.
         let seven = try subjects(inShardsOf: dir + "/7/shards")
@@ -50,11 +50,11 @@ final class ShardCommandTests: XCTestCase {
     func testShardedStressPredictEqualsOneRun() throws {
         let source = try datasetsRoot() + "/stress-predict"
         let dir = try makeTempDir()
-        try run("run", source, "--out", dir + "/reference")
-        try run("import", source, "--out", dir + "/ws")
+        try run("run", source, "--out", dir + "/reference/ws", "--report-dir", dir + "/reference/report")
+        try run("import", source, "--out", dir + "/input")
         for shards in [1, 3, 7] {
-            let merged = try shardedRun(dir + "/ws", shards: shards, in: dir + "/\(shards)")
-            try assertSameFiles(merged, dir + "/reference", "\(shards) shards")
+            try shardedRun(dir + "/input", shards: shards, in: dir + "/\(shards)")
+            try assertSameFiles(dir + "/\(shards)", dir + "/reference", "\(shards) shards")
         }
         // FNV-1a 64 of "S01" is 0x978fee19fa010ba5: shard 6 of 7; of "S26" 0x97896719f9fbba92: shard 0.
         let seven = try subjects(inShardsOf: dir + "/7/shards")
@@ -86,7 +86,10 @@ final class ShardCommandTests: XCTestCase {
 
         // The parts of one split, in any order, merge.
         try run("merge", dir + "/a/shard-001", dir + "/a/shard-000", "--out", out)
-        try assertSameFiles(out, dir + "/ws", "merge of an unprocessed split")
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/ws") where !name.hasPrefix(".") {
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)),
+                           try Data(contentsOf: URL(fileURLWithPath: dir + "/ws/" + name)), name)
+        }
         assertFailure(try resonance("merge", dir + "/a/shard-000", dir + "/a/shard-001", "--out", out),
                       "\(out): already exists and is not empty")
     }
@@ -175,37 +178,37 @@ final class ShardCommandTests: XCTestCase {
                        file: file, line: line)
     }
 
-    /// shard → the per-subject stages on every shard → merge → effects; the merged workspace.
-    private func shardedRun(_ ws: String, shards: Int, in dir: String,
-                            file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        try run("shard", ws, "--shards", String(shards), "--out", dir + "/shards", file: file, line: line)
+    /// shard → the per-subject stages on every shard → merge into `dir/ws` → effects and
+    /// validate (report in `dir/report`), each a separate process.
+    private func shardedRun(_ input: String, shards: Int, in dir: String,
+                            file: StaticString = #filePath, line: UInt = #line) throws {
+        try run("shard", input, "--shards", String(shards), "--out", dir + "/shards", file: file, line: line)
         let parts = try FileManager.default.contentsOfDirectory(atPath: dir + "/shards").sorted()
         XCTAssertEqual(parts, (0..<shards).map { String(format: "shard-%03d", $0) }, file: file, line: line)
         for part in parts {
             try run("run", "-w", dir + "/shards/" + part, "--stages", Self.perSubjectStages, file: file, line: line)
         }
         // Folders given in reverse: merge orders them by their manifests.
-        try resonanceMerge(parts.reversed().map { dir + "/shards/" + $0 }, out: dir + "/merged", file: file, line: line)
-        try run("run", "-w", dir + "/merged", "--stages", "effects", file: file, line: line)
-        return dir + "/merged"
+        let merge = try resonance(["merge"] + parts.reversed().map { dir + "/shards/" + $0 } + ["--out", dir + "/ws", "--quiet"])
+        XCTAssertEqual(merge.status, ExitStatus.success, merge.stderr, file: file, line: line)
+        try run("run", "-w", dir + "/ws", "--stages", "effects,validate", "--report-dir", dir + "/report", file: file, line: line)
     }
 
-    private func resonanceMerge(_ shards: [String], out: String, file: StaticString, line: UInt) throws {
-        let result = try resonance(["merge"] + shards + ["--out", out, "--quiet"])
-        XCTAssertEqual(result.status, ExitStatus.success, result.stderr, file: file, line: line)
-    }
-
-    /// Every file of `a` is byte-identical to the file of the same name in `b`, and neither has more.
+    /// Every file of `a/ws` and `a/report` is byte-identical to the file of the same name
+    /// in `b`, and neither has more.
     private func assertSameFiles(_ a: String, _ b: String, _ label: String,
                                  file: StaticString = #filePath, line: UInt = #line) throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: a).sorted()
-        XCTAssertEqual(names, try FileManager.default.contentsOfDirectory(atPath: b).sorted(), label, file: file, line: line)
-        XCTAssertTrue(names.contains("manifest.json") && names.contains("rejects.csv") && names.contains("hr.csv"),
-                      "\(label): \(names)", file: file, line: line)
-        for name in names {
-            let x = try Data(contentsOf: URL(fileURLWithPath: a + "/" + name))
-            let y = try Data(contentsOf: URL(fileURLWithPath: b + "/" + name))
-            XCTAssertTrue(x == y, "\(label): \(name) differs (\(x.count) vs \(y.count) bytes)", file: file, line: line)
+        for folder in ["ws", "report"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: a + "/" + folder).sorted()
+            XCTAssertEqual(names, try FileManager.default.contentsOfDirectory(atPath: b + "/" + folder).sorted(), label,
+                           file: file, line: line)
+            let expected = folder == "ws" ? ["manifest.json", "rejects.csv", "hr.csv", "song_effects.csv"] : ["validation.md"]
+            XCTAssertTrue(Set(expected).isSubset(of: names), "\(label): \(names)", file: file, line: line)
+            for name in names where !name.hasPrefix(".") {
+                let x = try Data(contentsOf: URL(fileURLWithPath: a + "/" + folder + "/" + name))
+                let y = try Data(contentsOf: URL(fileURLWithPath: b + "/" + folder + "/" + name))
+                XCTAssertTrue(x == y, "\(label): \(folder)/\(name) differs (\(x.count) vs \(y.count) bytes)", file: file, line: line)
+            }
         }
     }
 
