@@ -80,7 +80,8 @@ struct Tune: ParsableCommand {
             let registry = try global.registry()
             let tuner = try StressTuner(registry: registry, objective: TuningObjective(rawValue: objective) ?? .auc,
                                         cv: CrossValidation(argument: cv) ?? .loso, budget: budget, seed: seed)
-            let options = StressScoringOptions()
+            var options = StressScoringOptions()
+            options.rr = registry.rr
             let inputs = workspaces.map { (name: ((($0 as NSString).standardizingPath) as NSString).lastPathComponent, path: $0) }
             let data = try StressTuningData(workspaces: inputs, engine: StressEngine(constants: StressConstants(registry: registry)),
                                             options: options, jobs: global.workers)

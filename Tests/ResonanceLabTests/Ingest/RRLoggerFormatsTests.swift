@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// R-R logger exports, fixtures written from each app's documented layout: the
 /// format detected, rows read / accepted / rejected, the beat times worked by hand

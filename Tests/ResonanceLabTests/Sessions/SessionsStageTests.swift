@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class SessionsStageTests: XCTestCase {
     func testEndToEndThroughAWorkspace() throws {
@@ -18,7 +17,7 @@ final class SessionsStageTests: XCTestCase {
         }
         try ws.write(plays)
         try ws.write(hr)
-        let out = try SessionsStage.run(plays: try ws.read(Play.self), hr: try ws.read(HRSample.self), rr: [], sdnn: [],
+        let out = try SessionsStage.run(plays: try ws.read(Play.self), hr: try ws.read(HRSample.self), nn: [:], sdnn: [],
                                         sleep: [], workouts: [], constants: .defaults)
         XCTAssertEqual(out.sessions.map(\.sessionId), ["u1:1", "u1:2"])
         let s = out.sessions[0]
@@ -47,7 +46,7 @@ final class SessionsStageTests: XCTestCase {
     }
 
     func testEmptyWorkspaceGivesEmptyTables() throws {
-        let out = try SessionsStage.run(plays: [], hr: [], rr: [], sdnn: [], sleep: [], workouts: [], constants: .defaults)
+        let out = try SessionsStage.run(plays: [], hr: [], nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
         XCTAssertTrue(out.sessions.isEmpty); XCTAssertTrue(out.plays.isEmpty)
     }
 }

@@ -16,6 +16,8 @@ final class ImportSink {
     }
 
     let workspace: Workspace
+    /// The plausible R-R intervals (the registry's `rr` constants in force).
+    let rrRange: RRConstants
     private let hr, rr, hrv, plays, labels, sleep, workouts: SortedTableWriter
     private let rejects: CSVWriter
     private(set) var sources: [SourceFile] = []
@@ -24,6 +26,8 @@ final class ImportSink {
     /// Encoded subject fields, back to back: rows copy from here without retaining.
     private var subjectFields: [UInt8] = []
     private var line: [UInt8] = []
+    /// Encodes play rows (`Play.writeFieldsAfterSubject`).
+    private let playRow = CSVWriter()
     private var spans = SeriesSpans()
     private var timestamps = LineEncoder.TimestampCache()
     private let digests = FileDigests()
@@ -35,8 +39,9 @@ final class ImportSink {
     /// Warnings for stderr, one line each (also among the source's manifest notes).
     private(set) var warnings: [String] = []
 
-    init(workspace: Workspace) throws {
+    init(workspace: Workspace, rrRange: RRConstants) throws {
         self.workspace = workspace
+        self.rrRange = rrRange
         func table<Row: CanonicalRow>(_ type: Row.Type) throws -> SortedTableWriter {
             try SortedTableWriter(path: workspace.file(Row.fileName), header: Row.header)
         }
@@ -174,20 +179,13 @@ final class ImportSink {
         try interval(workouts, subject: subject, startMs: startMs, endMs: endMs, text: activity, file: file)
     }
 
+    /// A play row: the interned subject field, then `Play`'s own fields.
     func play(_ play: Play, subject: Int, file: Int32) throws {
         startRow(subject, play.startedAtMs)
         touch(subject, play.endedAtMs ?? play.startedAtMs)
-        for text in [play.playId, play.songId, play.title, play.artist, play.album, play.playlist] {
-            line.append(44); LineEncoder.appendField(text, to: &line)
-        }
-        line.append(44); LineEncoder.appendTimestamp(play.startedAtMs, to: &line)
-        line.append(44); if let end = play.endedAtMs { LineEncoder.appendTimestamp(end, to: &line) }
-        line.append(44); if let v = play.mediaDurationS { LineEncoder.appendNumber(v, to: &line) }
-        line.append(44); if let v = play.playedS { LineEncoder.appendNumber(v, to: &line) }
-        line.append(44); LineEncoder.appendField(play.endReason, to: &line)
-        line.append(44); line.append(contentsOf: (play.skipped ? "true" : "false").utf8)
-        line.append(44); if let offset = play.utcOffsetMin { line.append(contentsOf: Play.offsetText(offset).utf8) }
-        try plays.add(line, file: file)
+        line.withUnsafeBufferPointer { playRow.beginRow(after: $0) }
+        play.writeFieldsAfterSubject(to: playRow)
+        try plays.add(playRow.rowBytes, file: file)
     }
 
     /// `subject,timestamp,value,source` rows (hr, rr, hrv_samples).

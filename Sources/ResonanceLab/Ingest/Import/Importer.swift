@@ -47,7 +47,7 @@ public enum Importer {
         for name in TemporaryFiles.removeLeftovers(in: workspace.path) {
             options.progress("removed \(workspace.file(name)): temporary file of an interrupted run")
         }
-        let sink = try ImportSink(workspace: workspace)
+        let sink = try ImportSink(workspace: workspace, rrRange: RRConstants(registry: options.registry))
         let local = options.timeZone.map(LocalTime.init(zone:))
         let settings = ReadSettings(rrStamp: options.rrStamp, startMs: options.startMs, mapping: options.columns)
         for plan in planned {
