@@ -13,22 +13,28 @@ public final class CSVWriter {
         try endRow()
     }
 
-    /// A writer without a file, whose rows are taken as bytes (`beginRow`, `rowBytes`):
-    /// for callers that store rows themselves, e.g. the importer's sorted tables.
+    /// A writer without a file, which keeps every row it encodes in `bytes`: for rows
+    /// encoded in parallel workers (`Workspace.encode`) or stored by the caller, as the
+    /// importer's sorted tables do.
     public init() {
         file = nil
     }
 
-    /// Starts a row with `fields` already encoded (e.g. an interned subject field):
-    /// the next field follows them after a comma.
+    /// Starts over with `fields` already encoded (e.g. an interned subject field): the
+    /// next field follows them after a comma.
     public func beginRow(after fields: UnsafeBufferPointer<UInt8>) {
         row.removeAll(keepingCapacity: true)
         row.append(contentsOf: fields)
         fieldsInRow = fields.isEmpty ? 0 : 1
     }
 
-    /// The current row's bytes, without its line end.
-    public var rowBytes: [UInt8] { row }
+    /// Without a file: every byte encoded so far (since `beginRow`), line ends included.
+    public var bytes: [UInt8] { row }
+
+    /// Appends rows another writer encoded (`bytes`), as they are.
+    public func write(encoded: [UInt8]) throws {
+        try file?.write(encoded)
+    }
 
     public func field(_ text: String) {
         separator()
@@ -62,8 +68,9 @@ public final class CSVWriter {
     public func endRow() throws {
         row.append(10)
         fieldsInRow = 0
+        guard let file else { return }
         // Written before it is emptied, so the row buffer stays unshared and is reused.
-        try file?.write(row)
+        try file.write(row)
         row.removeAll(keepingCapacity: true)
     }
 

@@ -185,7 +185,7 @@ final class ImportSink {
         touch(subject, play.endedAtMs ?? play.startedAtMs)
         line.withUnsafeBufferPointer { playRow.beginRow(after: $0) }
         play.writeFieldsAfterSubject(to: playRow)
-        try plays.add(playRow.rowBytes, file: file)
+        try plays.add(playRow.bytes, file: file)
     }
 
     /// `subject,timestamp,value,source` rows (hr, rr, hrv_samples).
