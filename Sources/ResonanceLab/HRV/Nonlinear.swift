@@ -21,11 +21,8 @@ public struct HRVNonlinear: Sendable {
         (sd1, sd2) = HRVNonlinear.poincare(w)
         sd1sd2 = sd1 / sd2
         let nn = Array(w.nnMs)
-        if nn.count > 2 * 16 {
-            let profile = Profile(nn)
-            dfaAlpha1 = HRVNonlinear.dfa(profile, scales: 4...16)
-            dfaAlpha2 = HRVNonlinear.dfa(profile, scales: 16...64)
-        }
+        dfaAlpha1 = HRVNonlinear.dfa(nn, scales: 4...16)
+        dfaAlpha2 = HRVNonlinear.dfa(nn, scales: 16...64)
         if nn.count <= HRVNonlinear.sampleEntropyMaxBeats {
             sampEn = HRVNonlinear.sampleEntropy(nn, m: 2, rFactor: 0.2)
         }
@@ -49,35 +46,43 @@ public struct HRVNonlinear: Sendable {
     /// (cumulative sum of NN − mean) is cut into segments of each scale s, here
     /// overlapping by half (starts 0, s/2, s, … < n − s, as NeuroKit2's `fractal_dfa`),
     /// a least-squares line is removed from each and F(s) = √(mean residual variance);
-    /// α is the slope of log F against log s. Each segment's sums come from running sums
-    /// of the profile in O(1) (`Profile`), so a scale costs O(n / s). NaN when the series
-    /// is shorter than twice the largest scale.
+    /// α is the slope of log F against log s. Each segment's fit is one pass, so a scale
+    /// costs O(n). NaN when the series is shorter than twice the largest scale.
     public static func dfa(_ x: [Double], scales: ClosedRange<Int>) -> Double {
-        guard x.count > 2 * scales.upperBound else { return .nan }
-        return dfa(Profile(x), scales: scales)
-    }
-
-    static func dfa(_ profile: Profile, scales: ClosedRange<Int>) -> Double {
-        let n = profile.count
+        let n = x.count
         guard n > 2 * scales.upperBound else { return .nan }
+        let mean = x.reduce(0, +) / Double(n)
+        var y = [Double](repeating: 0, count: n)
+        var acc = 0.0
+        for i in 0..<n { acc += x[i] - mean; y[i] = acc }
         var logS: [Double] = [], logF: [Double] = []
-        for s in scales {
-            let h = max(1, s / 2)
-            let xm = Double(s - 1) / 2
-            let sxx = Double(s) * Double(s * s - 1) / 12
-            var total = 0.0, count = 0
-            var a = 0
-            while a < n - s {
-                let m = profile.moments(from: a, count: s)
-                let cxz = m.sxz - xm * m.sz
-                let variance = (m.szz - m.sz * m.sz / Double(s) - cxz * cxz / sxx) / Double(s)
-                // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
-                if variance > 1e-8 { total += variance; count += 1 }
-                a += h
+        var blockStorage = [Moments](repeating: Moments(), count: n)
+        y.withUnsafeBufferPointer { y in
+            blockStorage.withUnsafeMutableBufferPointer { blocks in
+                for s in scales {
+                    // Segments start every h = ⌊s/2⌋ points: each is two consecutive blocks of h
+                    // points (plus one point when s is odd), so the blocks' moments are computed
+                    // once and combined, touching every point once per scale.
+                    let h = max(1, s / 2)
+                    Moments.blocks(y, length: h, into: blocks)
+                    let xm = Double(s - 1) / 2
+                    let sxx = Double(s) * Double(s * s - 1) / 12
+                    var total = 0.0, count = 0
+                    // Segment k starts at a = k·h, with blocks k and k + 1.
+                    for (k, a) in stride(from: 0, to: n - s, by: h).enumerated() {
+                        var m = blocks[k]
+                        m.append(blocks[k + 1], at: h, offset: y[a + h] - y[a])
+                        if 2 * h < s { m.append(Moments(y, from: a + 2 * h, count: 1), at: 2 * h, offset: y[a + 2 * h] - y[a]) }
+                        let cxz = m.sxz - xm * m.sz
+                        let variance = (m.szz - m.sz * m.sz / Double(s) - cxz * cxz / sxx) / Double(s)
+                        // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
+                        if variance > 1e-8 { total += variance; count += 1 }
+                    }
+                    guard count > 0 else { continue }
+                    logS.append(log(Double(s)))
+                    logF.append(0.5 * log(total / Double(count)))
+                }
             }
-            guard count > 0 else { continue }
-            logS.append(log(Double(s)))
-            logF.append(0.5 * log(total / Double(count)))
         }
         guard logS.count >= 2 else { return .nan }
         let ms = logS.reduce(0, +) / Double(logS.count), mf = logF.reduce(0, +) / Double(logF.count)
@@ -86,70 +91,55 @@ public struct HRVNonlinear: Sendable {
         return num / den
     }
 
-    /// The DFA profile y (cumulative sum of x − mean) with running sums inside chunks of
-    /// `chunk` points, each relative to its chunk's first point b: Σ (y_k − y_b),
-    /// Σ (k − b)(y_k − y_b) and Σ (y_k − y_b)² from b through k. Any run's moments then
-    /// cost O(1) per chunk it touches, and the sums never span more than a chunk, so they
-    /// stay small where running sums over a whole 24-hour profile would cancel.
-    struct Profile {
-        static let chunk = 128
-        private let y: [Double]
-        private var s0: [Double], s1: [Double], s2: [Double]
-
-        init(_ x: [Double]) {
-            let n = x.count
-            let mean = x.reduce(0, +) / Double(n)
-            var y = [Double](repeating: 0, count: n)
-            var acc = 0.0
-            for i in 0..<n { acc += x[i] - mean; y[i] = acc }
-            s0 = [Double](repeating: 0, count: n); s1 = s0; s2 = s0
-            var a0 = 0.0, a1 = 0.0, a2 = 0.0, base = 0.0
-            for i in 0..<n {
-                let j = i % Self.chunk
-                if j == 0 { a0 = 0; a1 = 0; a2 = 0; base = y[i] }
-                let z = y[i] - base
-                a0 += z; a1 += Double(j) * z; a2 += z * z
-                s0[i] = a0; s1[i] = a1; s2[i] = a2
-            }
-            self.y = y
-        }
-
-        var count: Int { y.count }
-
-        /// Moments of the points a ..< a + count, relative to y_a (`Moments`).
-        func moments(from a: Int, count: Int) -> Moments {
-            let last = a + count - 1
-            var m = Moments()
-            var start = a
-            while start <= last {
-                let b = start - start % Self.chunk
-                let end = min(last, b + Self.chunk - 1)
-                let part = chunkMoments(from: start, through: end, base: b)
-                if start == a { m = part } else { m.append(part, at: start - a, offset: y[start] - y[a]) }
-                start = end + 1
-            }
-            return m
-        }
-
-        /// Moments of the points start … end of the chunk that begins at `b`, relative to
-        /// y_start: the chunk's sums over them, moved from (b, y_b) to (start, y_start).
-        private func chunkMoments(from start: Int, through end: Int, base b: Int) -> Moments {
-            var t0 = s0[end], t1 = s1[end], t2 = s2[end]
-            if start > b { t0 -= s0[start - 1]; t1 -= s1[start - 1]; t2 -= s2[start - 1] }
-            let c = Double(end - start + 1), d = y[start] - y[b], shift = Double(start - b)
-            var m = Moments()
-            m.count = c
-            m.sz = t0 - c * d
-            m.sxz = t1 - shift * t0 - d * c * (c - 1) / 2
-            m.szz = t2 - 2 * d * t0 + c * d * d
-            return m
-        }
-    }
-
     /// Sums over a run of profile points z_j = y[start + j] − y[start], j = 0 … count − 1:
-    /// Σz, Σj·z, Σz², and the run length.
+    /// Σz, Σj·z, Σz², and the run length; relative to the run's first point, so sums stay
+    /// small and the residual variance is free of cancellation.
     struct Moments {
         var count = 0.0, sz = 0.0, sxz = 0.0, szz = 0.0
+
+        init() {}
+
+        init(_ y: UnsafeBufferPointer<Double>, from start: Int, count: Int) {
+            let y0 = y[start]
+            var j = 0.0
+            for i in start..<(start + count) {
+                let z = y[i] - y0
+                sz += z; sxz += j * z; szz += z * z
+                j += 1
+            }
+            self.count = Double(count)
+        }
+
+        /// The moments of the consecutive blocks of `length` points starting at 0, length,
+        /// 2·length, … while a whole block fits, into `out[0]`, `out[1]`, …. Four blocks are
+        /// summed side by side: each block's sums are one chain of dependent additions, so
+        /// interleaving four keeps the floating-point units busy, and every sum is formed in
+        /// the same order as `init(_:from:count:)` forms it, so the results are identical.
+        static func blocks(_ y: UnsafeBufferPointer<Double>, length h: Int, into out: UnsafeMutableBufferPointer<Moments>) {
+            let count = y.count >= h ? (y.count - h) / h + 1 : 0
+            var k = 0
+            while k + 4 <= count {
+                let b0 = k * h, b1 = b0 + h, b2 = b1 + h, b3 = b2 + h
+                let y0 = y[b0], y1 = y[b1], y2 = y[b2], y3 = y[b3]
+                var m0 = Moments(), m1 = Moments(), m2 = Moments(), m3 = Moments()
+                var j = 0.0
+                for i in 0..<h {
+                    let z0 = y[b0 + i] - y0, z1 = y[b1 + i] - y1, z2 = y[b2 + i] - y2, z3 = y[b3 + i] - y3
+                    m0.sz += z0; m0.sxz += j * z0; m0.szz += z0 * z0
+                    m1.sz += z1; m1.sxz += j * z1; m1.szz += z1 * z1
+                    m2.sz += z2; m2.sxz += j * z2; m2.szz += z2 * z2
+                    m3.sz += z3; m3.sxz += j * z3; m3.szz += z3 * z3
+                    j += 1
+                }
+                m0.count = Double(h); m1.count = Double(h); m2.count = Double(h); m3.count = Double(h)
+                out[k] = m0; out[k + 1] = m1; out[k + 2] = m2; out[k + 3] = m3
+                k += 4
+            }
+            while k < count {
+                out[k] = Moments(y, from: k * h, count: h)
+                k += 1
+            }
+        }
 
         /// Appends the moments of a run that starts `at` points later and whose first point
         /// lies `offset` above this run's first point.

@@ -80,9 +80,8 @@ final class NonlinearTests: XCTestCase {
         return num / logS.reduce(0.0) { $0 + ($1 - ms) * ($1 - ms) }
     }
 
-    /// The running-sum DFA equals the definition on a window and on a day-long recording
-    /// whose mean interval drifts from 600 to 1100 ms (a profile reaching ~10⁶ ms, where
-    /// sums over the whole profile would cancel), and for scales wider than its chunks.
+    /// DFA equals the definition on a window and on a long recording whose mean interval
+    /// drifts from 600 to 1100 ms (a profile reaching ~10⁶ ms, where careless sums cancel).
     func testDFAMatchesTheDefinitionOnLongDriftingSeries() {
         var rng = SeededRandom(seed: 5)
         let window = (0..<400).map { _ in 800 + 40 * rng.normal() }
