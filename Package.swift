@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Apple Health export.zip (read in place, streamed entry by entry).
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         // Debian: libcsv-dev (installed by `make deps`).
@@ -18,7 +20,7 @@ let package = Package(
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", providers: [.apt(["libfftw3-dev"])]),
         .target(
             name: "ResonanceLab",
-            dependencies: ["CCSV", "CFFTW"]
+            dependencies: ["CCSV", "CFFTW", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .executableTarget(
             name: "resonance",
@@ -32,7 +34,9 @@ let package = Package(
         // Helpers shared by the test targets (temporary folders, fixtures, the datasets root).
         .target(name: "ResonanceTestSupport", dependencies: ["ResonanceLab"], path: "Tests/ResonanceTestSupport"),
         // Unit tests: formulas, known answers, small fixtures.
-        .testTarget(name: "ResonanceLabTests", dependencies: ["ResonanceLab", "ResonanceTestSupport"]),
+        .testTarget(name: "ResonanceLabTests", dependencies: [
+            "ResonanceLab", "ResonanceTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         // Slow simulations: the ten personas over 30 days, planted-effect and mixed-model
         // recovery, imports of the whole public datasets (`make test-simulations`).
         .testTarget(name: "ResonanceLabSimulationTests", dependencies: ["ResonanceLab", "ResonanceTestSupport"]),

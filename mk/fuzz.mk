@@ -1,17 +1,21 @@
-# Fuzzing: libFuzzer targets for the input parsers (Sources/resonance-fuzz).
+# Fuzzing: libFuzzer targets for the input parsers (Sources/resonance-fuzz): the CSV
+# reader, numbers, timestamps, the constants loader, format detection and one target
+# per import format (`FUZZ_TARGET=list .build-fuzz/release/resonance-fuzz` names them).
 # `make fuzz` builds them with `-sanitize=fuzzer` in their own build folder and runs
-# each for FUZZ_SECONDS, from a seed corpus of the sample dataset and small valid
-# inputs; the corpus grows in build/fuzz/TARGET/corpus across runs, and the
-# executions of every run are added up in build/fuzz/TARGET/executions. A crash is
-# kept as build/fuzz/TARGET/crash-* and fails the run: replay it with
-# `FUZZ_TARGET=TARGET .build-fuzz/release/resonance-fuzz FILE`, fix it, and turn it
+# each for FUZZ_SECONDS, from a seed corpus of the sample dataset and the import
+# tests' fixtures; inputs are parsed in memory (no workspace per input). The corpus
+# grows in build/fuzz/TARGET/corpus across runs, and the executions and seconds of
+# every run are added up in build/fuzz/TARGET/{executions,seconds}; the run ends with
+# a summary table. A crash is kept as build/fuzz/TARGET/crash-* and fails the run:
+# replay it with `FUZZ_TARGET=TARGET .build-fuzz/release/resonance-fuzz FILE` (or
+# `swift run resonance-fuzz TARGET FILE` without the sanitizer), fix it, and turn it
 # into a unit test. `make fuzz-ci`, part of `make test`, is the short run for CI:
-# FUZZ_CI_SECONDS (30) per target, about 7 minutes plus the instrumented build.
+# FUZZ_CI_SECONDS (20) per target, about 7 minutes for 21 targets plus the
+# instrumented build. FUZZ_TARGETS picks targets (default: all).
 FUZZ_SECONDS ?= 120
 FUZZ_SANITIZERS ?= fuzzer
-FUZZ_TARGETS ?= csv number timestamp constants detect format-csv format-e4-hr format-e4-ibi format-e4-tags \
-  format-physionet-rr format-apple-music format-apple-health format-stress-predict-labels format-canonical
-FUZZ_CI_SECONDS ?= 30
+FUZZ_TARGETS ?=
+FUZZ_CI_SECONDS ?= 20
 FUZZ_BIN := .build-fuzz/release/resonance-fuzz
 TEST_EXTRA_TARGETS += fuzz-ci
 

@@ -15,8 +15,11 @@ effect per song.
 """
 import argparse
 import os
+import sys
 
 import numpy as np
+
+from workspace_manifest import write_manifest
 
 TAU_ON, TAU_OFF = 45.0, 6.0
 
@@ -166,6 +169,7 @@ def main():
         values = np.r_[values, np.round(rmssd_effect, 6)]
     write_csv(os.path.join(a.out, "truth.csv"), "kind,subject,song_id,metric,value",
               [kinds, subjects, song_ids, metrics, values])
+    write_manifest(a.out, "generator: scripts/effects_workload.py " + " ".join(sys.argv[1:]))
 
 
 if __name__ == "__main__":

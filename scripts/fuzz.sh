@@ -1,24 +1,69 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target for SECONDS each and prints, per target, the executions
-# of this run, the executions of all runs so far, and the crashes kept.
-# Usage: scripts/fuzz.sh BIN OUTDIR SECONDS TARGET...
+# Runs libFuzzer targets for SECONDS each and prints, per target, the executions of
+# this run and, summed over all runs so far (build/fuzz/TARGET/executions and
+# seconds), the executions, seconds and crashes kept; a summary table of every
+# target closes the output. With no TARGET, every target the binary lists.
+# Usage: scripts/fuzz.sh BIN OUTDIR SECONDS [TARGET...]
 set -euo pipefail
 bin=$1; out=$2; seconds=$3; shift 3
 root=$(cd "$(dirname "$0")/.." && pwd)
 sample=$root/datasets/sample
+if [ $# -eq 0 ]; then
+  mapfile -t targets < <(FUZZ_TARGET=list "$bin")
+else
+  targets=("$@")
+fi
 
-# Seed inputs per target: the sample dataset's files and small valid values.
+# Longest input per target, in bytes: a number or a timestamp is one short field; a
+# constants file a few engines; row formats a header, metadata lines and some 30 rows
+# (every row rule, and the unit and clock checks on the first rows); JSON exports a
+# few objects; an Apple Health export its DTD and a few records. Longer inputs only
+# repeat rows, and cost executions.
+max_len() {
+  case $1 in
+    number|timestamp) echo 64 ;;
+    constants) echo 1024 ;;
+    format-apple-health-xml|format-apple-health-zip) echo 4096 ;;
+    format-spotify-*|format-fitbit-hr) echo 2048 ;;
+    *) echo 1024 ;;
+  esac
+}
+
+# Every multi-line string literal of the import tests, one file each, without the
+# indentation of its closing quotes: the formats' test fixtures.
+fixtures() {
+  local dir=$1
+  awk -v dir="$dir" '
+    !inside && /"""[[:space:]]*$/ && !/^[[:space:]]*"""/ { inside = 1; n = 0; next }
+    inside && /^[[:space:]]*"""/ {
+      indent = match($0, /"""/) - 1; k += 1; file = dir "/fixture" k
+      printf "" > file
+      for (i = 1; i <= n; i++) {
+        line = lines[i]
+        if (substr(line, 1, indent) ~ /^[[:space:]]*$/) line = substr(line, indent + 1)
+        print line >> file
+      }
+      close(file); inside = 0; next
+    }
+    inside { lines[++n] = $0 }
+  ' "$root"/Tests/ResonanceLabTests/Ingest/*.swift "$root"/Tests/resonanceTests/ImportCommandTests.swift
+}
+
+# Seed inputs per target: small valid values, or the sample dataset, the PhysioNet
+# files and the import tests' fixtures (each cut to the target's longest input).
 seed() {
-  local target=$1 dir=$out/$1/seeds
+  local target=$1 dir=$out/$1/seeds limit
+  limit=$(max_len "$target")
   rm -rf "$dir"; mkdir -p "$dir"
   local n=0
   add() { n=$((n + 1)); printf '%s' "$1" > "$dir/seed$n"; }
-  addfile() { n=$((n + 1)); head -c 4096 "$1" > "$dir/seed$n"; }
+  addfile() { n=$((n + 1)); head -c "$limit" "$1" > "$dir/seed$n"; }
   case $target in
     number) for v in 60 -0.5 1e3 72.25 .5 1. +7 0x3C nan 1e400 '  8 '; do add "$v"; done ;;
     timestamp)
       for v in 2022-02-07T09:29:00.000Z '2022-02-07 09:29:00' 2022-02-07T09:29:00+05:30 2022-02-07T09:29Z \
-               2022-02-07 9999-12-31T23:59:59.999Z 0000-01-01T00:00:00-0800 2024-02-29T12:00:00,5; do add "$v"; done ;;
+               2022-02-07 9999-12-31T23:59:59.999Z 0000-01-01T00:00:00-0800 2024-02-29T12:00:00,5 \
+               '2024-03-01 06:00:00 -0800'; do add "$v"; done ;;
     constants)
       add '{"engines":{"readiness":{"version":"1.1.0","constants":{"ready_from":50}}}}'
       add '{"engines":{"coherence":{"constants":{"coach_band_low_hz":{"value":0.05,"unit":"Hz"}}}}}'
@@ -30,36 +75,54 @@ seed() {
         [ -f "$f" ] && addfile "$f"
       done
       add $'time,bpm,rr\n2024-03-01T08:00:00Z,60,1000\n1709280001,61,0.98\n'
-      add $'subject,timestamp,bpm,source\nA,2024-03-01T08:00:00.000Z,60,csv\n' ;;
+      add $'subject,timestamp,bpm,source\nA,2024-03-01T08:00:00.000Z,60,csv\n'
+      local tmp; tmp=$(mktemp -d)
+      fixtures "$tmp"
+      for f in "$tmp"/*; do [ -f "$f" ] && addfile "$f"; done
+      rm -rf "$tmp" ;;
   esac
   # The detect target reads its first byte as the choice of file name.
   if [ "$target" = detect ]; then
-    for f in "$dir"/*; do for k in 0 1 2 3 4 5 6 7 8 9 10 11; do
+    local names; names=$(FUZZ_TARGET=list "$bin" | grep -c '^format-'); names=$((names + 1))
+    for f in "$dir"/*; do for ((k = 0; k < names; k++)); do
       { printf "\\$(printf %03o $k)"; cat "$f"; } > "$f.$k"; done; rm "$f"; done
   fi
 }
 
-printf '%-30s %14s %16s %8s %8s\n' target executions total exec/s crashes
+row() { printf '%-30s %12s %12s %14s %10s %8s\n' "$@"; }
+row target runs exec/s executions seconds crashes
+summary=()
 failed=0
-for t in "$@"; do
+for t in "${targets[@]}"; do
   mkdir -p "$out/$t/corpus"
   seed "$t"
   log=$out/$t/last.log
   status=0
   scratch=$(mktemp -d "${TMPDIR:-/tmp}/resonance-fuzz.XXXXXX")
   [ -d /dev/shm ] && { rmdir "$scratch"; scratch=$(mktemp -d /dev/shm/resonance-fuzz.XXXXXX); }
-  FUZZ_SCRATCH=$scratch FUZZ_TARGET=$t "$bin" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$out/$t/" "$out/$t/corpus" "$out/$t/seeds" > "$log" 2>&1 || status=$?
+  started=$(date +%s)
+  FUZZ_SCRATCH=$scratch FUZZ_TARGET=$t "$bin" -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$out/$t/" "$out/$t/corpus" "$out/$t/seeds" \
+    > "$log" 2>&1 || status=$?
+  elapsed=$(( $(date +%s) - started ))
   rm -rf "$scratch"
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   total=$(( $(cat "$out/$t/executions" 2>/dev/null || echo 0) + ${runs:-0} ))
+  time_total=$(( $(cat "$out/$t/seconds" 2>/dev/null || echo 0) + elapsed ))
   echo "$total" > "$out/$t/executions"
+  echo "$time_total" > "$out/$t/seconds"
   crashes=$(find "$out/$t" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
-  printf '%-30s %14s %16s %8s %8s\n' "$t" "${runs:-0}" "$total" "${speed:-0}" "$crashes"
+  line=$(row "$t" "${runs:-0}" "${speed:-0}" "$total" "$time_total" "$crashes")
+  echo "$line"
+  summary+=("$line")
   if [ "$status" -ne 0 ]; then
     failed=1
     grep -m3 -E 'ERROR|Fatal error|precondition' "$log" >&2 || tail -5 "$log" >&2
   fi
 done
+echo
+echo "Summary (runs and exec/s: this run; executions, seconds and crashes: all runs in $out):"
+row target runs exec/s executions seconds crashes
+printf '%s\n' "${summary[@]}"
 exit $failed

@@ -6,6 +6,10 @@ the same seed gives a byte-identical constants file, the file loads through
 --constants (`constants show`, `validate`) with the stress engine's minor version
 raised and every other engine unchanged; a workspace without stress labels and a bad
 --cv are one-line errors with a non-zero exit code and no file written.
+On a four-day persona workspace (`personas generate`, `sessions`), the same for
+`tune --engine song_effect`: byte-identical files for one seed, listeners as the
+folds, the file loading through --constants with only song_effect changed, and a
+workspace without truth.csv a one-line error.
 Standard library only.
 """
 import argparse
@@ -16,6 +20,8 @@ import shutil
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
+
+from workspace_manifest import write_manifest
 
 T0 = datetime(2022, 2, 7, 8, 0, tzinfo=timezone.utc)
 
@@ -46,6 +52,7 @@ def write_workspace(path, subjects=6, delta=3.0, sd=3.0, seed=7):
         f.write("\n".join(hr) + "\n")
     with open(os.path.join(path, "labels.csv"), "w", encoding="utf-8") as f:
         f.write("\n".join(labels) + "\n")
+    write_manifest(path, "generator: scripts/tune_cli_test.py")
 
 
 def run(binary, *args):
@@ -55,6 +62,18 @@ def run(binary, *args):
 def check(condition, message):
     if not condition:
         sys.exit(f"tune_cli_test: FAILED: {message}")
+
+
+def check_loads(binary, path, engine):
+    """`constants show --constants PATH` loads it, `engine` at 1.1.0, every other engine as shipped."""
+    defaults = json.loads(run(binary, "constants", "show").stdout)["engines"]
+    shown = run(binary, "constants", "show", "--constants", path)
+    check(shown.returncode == 0, f"constants show --constants {path} failed: {shown.stderr}")
+    engines = json.loads(shown.stdout)["engines"]
+    for name, values in defaults.items():
+        if name != engine:
+            check(values == engines[name], f"engine {name} changed by {engine} tuning")
+    check(engines[engine]["version"] == "1.1.0", f"{engine} does not load as 1.1.0")
 
 
 def main():
@@ -89,13 +108,7 @@ def main():
     check(len(t["inputs"][0]["sha256"]["labels.csv"]) == 64, "labels.csv digest missing")
     check(os.path.exists(out("receipt/tuning.md")), "no decision receipt")
 
-    defaults = json.loads(run(args.bin, "constants", "show").stdout)["engines"]
-    shown = run(args.bin, "constants", "show", "--constants", out("a.json"))
-    check(shown.returncode == 0, f"constants show --constants failed: {shown.stderr}")
-    engines = json.loads(shown.stdout)["engines"]
-    for name, engine in defaults.items():
-        if name != "stress":
-            check(engine == engines[name], f"engine {name} changed")
+    check_loads(args.bin, out("a.json"), "stress")
     v = run(args.bin, "validate", ws, "--constants", out("a.json"), "--report-dir", out("report"), "--quiet")
     check(v.returncode == 0, f"validate --constants failed: {v.stderr}")
     with open(out("report/validation.json"), encoding="utf-8") as f:
@@ -106,6 +119,7 @@ def main():
     unlabelled = os.path.join(args.work, "unlabelled")
     os.makedirs(unlabelled)
     shutil.copy(os.path.join(ws, "hr.csv"), unlabelled)
+    write_manifest(unlabelled, "generator: scripts/tune_cli_test.py, labels left out")
     e = run(args.bin, "tune", unlabelled, "--engine", "stress", "--out", out("none.json"))
     lines = e.stderr.strip().splitlines()
     check(e.returncode != 0, "tune without labels succeeded")
@@ -113,7 +127,46 @@ def main():
     check(not os.path.exists(out("none.json")), "file written despite the error")
     bad = run(args.bin, "tune", ws, "--engine", "stress", "--cv", "holdout", "--out", out("bad.json"))
     check(bad.returncode != 0 and "--cv" in bad.stderr, f"bad --cv accepted: {bad.stderr!r}")
+    song_effect(args)
     print("tune_cli_test: ok")
+
+
+def song_effect(args):
+    ws = os.path.join(args.work, "personas")
+    out = lambda name: os.path.join(args.work, name)
+    g = run(args.bin, "personas", "generate", "--out", ws, "--days", "4", "--seed", "0", "--quiet")
+    check(g.returncode == 0, f"personas generate failed: {g.stderr}")
+    s = run(args.bin, "sessions", ws, "--quiet")
+    check(s.returncode == 0, f"sessions failed: {s.stderr}")
+    common = [ws, "--engine", "song_effect", "--budget", "40", "--force", "--quiet"]
+    a = run(args.bin, "tune", *common, "--out", out("song-a.json"), "--report-dir", out("song-receipt"))
+    check(a.returncode == 0, f"tune --engine song_effect exited {a.returncode}: {a.stderr}")
+    b = run(args.bin, "tune", *common, "--out", out("song-b.json"), "--jobs", "1")
+    check(b.returncode == 0, f"second song_effect tune exited {b.returncode}: {b.stderr}")
+    with open(out("song-a.json"), "rb") as fa, open(out("song-b.json"), "rb") as fb:
+        check(fa.read() == fb.read(), "song_effect: same seed (and --jobs 1 vs default) gave different files")
+    with open(out("song-a.json"), encoding="utf-8") as f:
+        tuned = json.load(f)
+    t = tuned["tuning"]
+    check(tuned["engines"]["song_effect"]["version"] == "1.1.0", "song_effect version not raised to 1.1.0")
+    check(t["objective"] == "correlation" and t["cv"] == "loso", "song_effect objective or cv not recorded")
+    check(len(t["folds"]) == t["listeners"] >= 2, "song_effect LOSO folds are not one per listener")
+    for f in t["folds"]:
+        check(len(f["held_out"]) == 1 and f["held_out"][0] not in f["train_listeners"],
+              f"held-out {f['held_out']} among training listeners")
+    check(len(t["inputs"][0]["sha256"]["truth.csv"]) == 64, "truth.csv digest missing")
+    check(os.path.exists(out("song-receipt/tuning.md")), "no song_effect decision receipt")
+    check_loads(args.bin, out("song-a.json"), "song_effect")
+
+    no_truth = os.path.join(args.work, "no-truth")
+    os.makedirs(no_truth)
+    shutil.copy(os.path.join(ws, "session_plays.csv"), no_truth)
+    write_manifest(no_truth, "generator: scripts/tune_cli_test.py, truth.csv left out")
+    e = run(args.bin, "tune", no_truth, "--engine", "song_effect", "--out", out("song-none.json"))
+    lines = e.stderr.strip().splitlines()
+    check(e.returncode == 1, f"song_effect tune without truth.csv exited {e.returncode}")
+    check(len(lines) == 1 and lines[0].startswith("error:") and "truth.csv" in lines[0], f"not a one-line error: {e.stderr!r}")
+    check(not os.path.exists(out("song-none.json")), "file written despite the error")
 
 
 if __name__ == "__main__":

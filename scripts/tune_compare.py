@@ -1,22 +1,29 @@
 #!/usr/bin/env python3
-"""Stress scoring with the default and the tuned constants, side by side (Markdown).
+"""An engine's validation with the default and the tuned constants, side by side (Markdown).
 
-Usage: tune_compare.py DEFAULT/validation.json TUNED/validation.json
-Reads the `stress` object of each report (written by `resonance validate`).
+Usage: tune_compare.py [--engine stress|song_effect] DEFAULT/validation.json TUNED/validation.json
+stress (default) reads the `stress` object of each report (written by `resonance validate`);
+song_effect reads the `ema` rows of the recovery of the planted effects in the section
+"Listening sessions and song effects" (persona workspaces, after `resonance effects`).
 """
+import argparse
 import json
 import sys
 
+EFFECTS_SECTION = "Listening sessions and song effects"
 
-def metrics(path):
-    with open(path, encoding="utf-8") as f:
-        report = json.load(f)
+
+def constants(report, engine):
+    return next(p for p in report["constants_version"].split() if p.startswith(engine + "@"))
+
+
+def stress_metrics(path, report):
     s = report.get("stress")
     if s is None:
         sys.exit(f"{path}: no stress section")
     engine = s["auc"]["engine"]
-    rows = {
-        "constants": next(p for p in report["constants_version"].split() if p.startswith("stress@")),
+    return {
+        "constants": constants(report, "stress"),
         "pooled AUC": engine["pooled"],
         "pooled AUC 95 % CI": (engine["pooled_ci_low"], engine["pooled_ci_high"]),
         "median per-subject AUC": engine["subject_median"],
@@ -25,6 +32,21 @@ def metrics(path):
         "elevated: sensitivity": s["elevated"]["sensitivity"],
         "elevated: specificity": s["elevated"]["specificity"],
     }
+
+
+def song_effect_metrics(path, report):
+    section = next((s["data"] for s in report["sections"] if s["title"] == EFFECTS_SECTION), None)
+    if section is None or "recovery" not in section:
+        sys.exit(f"{path}: no recovery of planted effects (a persona workspace after `resonance effects`)")
+    rows = {"constants": constants(report, "song_effect")}
+    for r in section["recovery"]:
+        if r["model"] != "ema":
+            continue
+        m = r["metric"]
+        rows[f"{m}: songs (≥ 10 plays)"] = r["songs"]
+        rows[f"{m}: r (song estimate vs planted)"] = r["pearson"]
+        rows[f"{m}: bias"] = r["bias"]
+        rows[f"{m}: listener sensitivity Spearman"] = r["sensitivity_spearman"]
     return rows
 
 
@@ -37,13 +59,22 @@ def fmt(v):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    a, b = metrics(sys.argv[1]), metrics(sys.argv[2])
-    print("# Stress scoring: default vs tuned constants\n")
+    parser = argparse.ArgumentParser(usage=__doc__)
+    parser.add_argument("--engine", choices=["stress", "song_effect"], default="stress")
+    parser.add_argument("default")
+    parser.add_argument("tuned")
+    args = parser.parse_args()
+    metrics = stress_metrics if args.engine == "stress" else song_effect_metrics
+    reports = []
+    for path in (args.default, args.tuned):
+        with open(path, encoding="utf-8") as f:
+            reports.append(metrics(path, json.load(f)))
+    a, b = reports
+    title = "Stress scoring" if args.engine == "stress" else "Song effects learned by the ema model"
+    print(f"# {title}: default vs tuned constants\n")
     print("| metric | default | tuned |\n|---|---|---|")
     for k in a:
-        print(f"| {k} | {fmt(a[k])} | {fmt(b[k])} |")
+        print(f"| {k} | {fmt(a[k])} | {fmt(b.get(k))} |")
 
 
 if __name__ == "__main__":

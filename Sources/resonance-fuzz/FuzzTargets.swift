@@ -5,11 +5,12 @@ import ResonanceLab
 /// `-D FUZZING` (see `mk/fuzz.mk`), `main` hands over to libFuzzer's driver and the
 /// target is chosen by the `FUZZ_TARGET` environment variable. Built plainly (as by
 /// `swift build`), `resonance-fuzz TARGET FILE…` runs files through a target once,
-/// which replays a corpus or a crash without the sanitizer toolchain.
+/// which replays a corpus or a crash without the sanitizer toolchain. `list` (as
+/// `FUZZ_TARGET` or as the argument) prints the target names.
 ///
 /// Every target only feeds bytes to public entry points and checks invariants that
 /// hold for any input; an error thrown for bad input is a pass, a trap is a crash.
-enum FuzzTarget: String, CaseIterable {
+enum FuzzTarget: Equatable {
     /// `CSVReader` on arbitrary bytes: the same records whatever the chunk size.
     case csv
     /// `NumberParsing.double`: finite whenever it returns a value.
@@ -18,47 +19,60 @@ enum FuzzTarget: String, CaseIterable {
     case timestamp
     /// `ConstantsRegistry(contentsOf:)`: a loaded registry respects every range.
     case constants
-    /// `resonance import` with format detection; the first byte picks the file name.
+    /// Format detection on the file name and bytes, then that format's adapter; the
+    /// first byte picks the file name.
     case detect
-    /// `resonance import` with one forced format per target.
-    case csvFormat = "format-csv"
-    case e4HR = "format-e4-hr"
-    case e4IBI = "format-e4-ibi"
-    case e4Tags = "format-e4-tags"
-    case physionetRR = "format-physionet-rr"
-    case appleMusic = "format-apple-music"
-    case appleHealth = "format-apple-health"
-    case stressPredictLabels = "format-stress-predict-labels"
-    case canonical = "format-canonical"
+    /// `format-NAME`: one import format's adapter, forced (as `--format NAME`). Every
+    /// format `resonance import` knows has its target.
+    case format(SourceFormat)
 
-    /// File names that lead detection to each format (and name forced inputs).
-    static let detectNames = [
-        "input.csv", "HR.csv", "IBI.csv", "tags_S01.csv", "nsr001_rr_secs.txt", "000.txt",
-        "Apple Music Play Activity.csv", "health.csv", "labels.csv", "hr.csv", "rr.csv", "plays.csv",
-    ]
+    static let allCases: [FuzzTarget] = [.csv, .number, .timestamp, .constants, .detect]
+        + SourceFormat.allCases.map(FuzzTarget.format)
 
-    var forced: (format: SourceFormat, fileName: String)? {
+    var rawValue: String {
         switch self {
-        case .csvFormat: return (.genericCSV, "input.csv")
-        case .e4HR: return (.e4HR, "HR.csv")
-        case .e4IBI: return (.e4IBI, "IBI.csv")
-        case .e4Tags: return (.e4Tags, "tags_S01.csv")
-        case .physionetRR: return (.physionetRR, "nsr001_rr_secs.txt")
-        case .appleMusic: return (.appleMusic, "Apple Music Play Activity.csv")
-        case .appleHealth: return (.appleHealth, "health.csv")
-        case .stressPredictLabels: return (.stressPredictLabels, "labels.csv")
-        case .canonical: return (.canonical, "hr.csv")
-        case .csv, .number, .timestamp, .constants, .detect: return nil
+        case .csv: return "csv"
+        case .number: return "number"
+        case .timestamp: return "timestamp"
+        case .constants: return "constants"
+        case .detect: return "detect"
+        case let .format(format): return "format-" + format.rawValue
         }
     }
+
+    init?(rawValue: String) {
+        guard let target = FuzzTarget.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = target
+    }
+
+    /// The file name each format is read under: one that detection maps to it (a
+    /// format missing here is read as `input.csv`).
+    static let fileNames: [SourceFormat: String] = [
+        .genericCSV: "input.csv", .e4HR: "HR.csv", .e4IBI: "IBI.csv", .e4Tags: "tags_S01.csv",
+        .physionetRR: "nsr001_rr_secs.txt", .appleMusic: "Apple Music Play Activity.csv", .appleHealth: "health.csv",
+        .stressPredictLabels: "labels.csv", .canonical: "hr.csv",
+        .polarSensorLogger: "Polar_H10_1A2B3C4D_20240301_080000_RR.txt", .hrvLogger: "rr.csv",
+        .kubiosRR: "kubios_rr.txt", .spotifyExtended: "Streaming_History_Audio_2023.json",
+        .spotifyAccount: "StreamingHistory0.json", .lastfm: "scrobbles.csv", .appleHealthXML: "export.xml",
+        .appleHealthZip: "export.zip", .fitbitHR: "heart_rate-2024-03-01.json",
+        .fitbitHRV: "Heart Rate Variability Details - 2024-03-01.csv", .embracePlus: "1-1-001_2024-03-01_pulse-rate.csv",
+    ]
+
+    static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }
+
+    /// File names the detect target chooses from (every format's, and a PhysioNet
+    /// text file without the `_rr_secs` suffix).
+    static let detectNames = SourceFormat.allCases.map(fileName) + ["000.txt"]
 }
 
 /// Runs one input through one target; traps (a crash for libFuzzer) when an
-/// invariant fails.
+/// invariant fails. Inputs are parsed in memory: the bytes go to one file on tmpfs
+/// (the parsers read paths) and format targets read it into an in-memory import
+/// (`Importer.readInMemory`), so no workspace, table or manifest is written per input.
 struct FuzzRunner {
     let target: FuzzTarget
-    /// Private scratch folder (inputs and workspaces): `$FUZZ_SCRATCH`, else one on
-    /// tmpfs when available.
+    /// Private scratch folder for the input file: `$FUZZ_SCRATCH`, else one on tmpfs
+    /// when available.
     let scratch: String
 
     init(target: FuzzTarget) {
@@ -66,7 +80,7 @@ struct FuzzRunner {
         let base = ProcessInfo.processInfo.environment["FUZZ_SCRATCH"]
             ?? (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory())
         scratch = (base as NSString).appendingPathComponent("resonance-fuzz-\(target.rawValue)-\(getpid())")
-        try? FileManager.default.createDirectory(atPath: scratch + "/in", withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     }
 
     func run(_ data: [UInt8]) {
@@ -78,15 +92,26 @@ struct FuzzRunner {
         case .detect:
             guard let first = data.first else { return }
             let name = FuzzTarget.detectNames[Int(first) % FuzzTarget.detectNames.count]
-            importFile(Array(data.dropFirst()), name: name, format: nil)
-        default:
-            if let (format, name) = target.forced { importFile(data, name: name, format: format) }
+            read(Array(data.dropFirst()), name: name, format: nil)
+        case let .format(format): read(data, name: FuzzTarget.fileName(format), format: format)
         }
     }
 
+    /// Writes the input to `scratch/name` with plain system calls (truncating the
+    /// previous input) and returns its path.
     private func write(_ data: [UInt8], name: String) -> String {
-        let path = scratch + "/in/" + name
-        _ = FileManager.default.createFile(atPath: path, contents: Data(data))
+        let path = scratch + "/" + name
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        precondition(fd >= 0, "cannot write the fuzz input \(path)")
+        data.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                precondition(n > 0, "cannot write the fuzz input \(path)")
+                done += n
+            }
+        }
+        close(fd)
         return path
     }
 
@@ -131,10 +156,16 @@ struct FuzzRunner {
         }
     }
 
-    private func importFile(_ data: [UInt8], name: String, format: SourceFormat?) {
+    /// Detects (unless forced) and reads one file in memory. Bad input may throw; an
+    /// accounting error (rows read ≠ accepted + rejected) is a defect, so it traps.
+    private func read(_ data: [UInt8], name: String, format: SourceFormat?) {
         let path = write(data, name: name)
-        let workspace = Workspace(path: scratch + "/ws")
-        _ = try? Importer.run(sources: [path], workspace: workspace, options: .init(format: format))
+        do {
+            let file = try Importer.readInMemory(path, options: .init(format: format))
+            precondition(file.rowsRead == file.accepted + file.rejected, "rows read != accepted + rejected")
+        } catch let error as ImportError {
+            if case .accounting = error { preconditionFailure("\(error)") }
+        } catch {}
     }
 }
 
@@ -152,9 +183,13 @@ nonisolated(unsafe) private var runner: FuzzRunner?
 struct FuzzMain {
     static func main() {
         let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
+        if name == "list" {
+            print(FuzzTarget.allCases.map(\.rawValue).joined(separator: "\n"))
+            exit(0)
+        }
         guard let target = FuzzTarget(rawValue: name) else {
             let known = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
-            FileHandle.standardError.write(Data("resonance-fuzz: set FUZZ_TARGET to one of: \(known)\n".utf8))
+            FileHandle.standardError.write(Data("resonance-fuzz: set FUZZ_TARGET to one of: \(known) (or list)\n".utf8))
             exit(2)
         }
         runner = FuzzRunner(target: target)
@@ -172,6 +207,10 @@ struct FuzzMain {
 struct ReplayFuzzInputs {
     static func main() {
         let args = CommandLine.arguments.dropFirst()
+        if args.first == "list" {
+            print(FuzzTarget.allCases.map(\.rawValue).joined(separator: "\n"))
+            return
+        }
         guard let name = args.first, let target = FuzzTarget(rawValue: name) else {
             let known = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
             FileHandle.standardError.write(Data("usage: resonance-fuzz TARGET FILE… (targets: \(known))\n".utf8))

@@ -53,6 +53,6 @@ struct CoherenceCommand: ParsableCommand {
         if let step { options.stepSeconds = step }
         if let breathingRate { options.breathingRate = breathingRate }
         options.artifactMethod = artifacts
-        try CoherenceStage(options: options).run(Workspace(path: workspace), context)
+        try CoherenceStage(options: options).runCommitted(Workspace(path: workspace), context)
     }
 }

@@ -35,6 +35,6 @@ struct Daily: ParsableCommand {
     }
 
     func run() throws {
-        try DailyStage(ageYears: age).run(Workspace(path: workspace), try global.context())
+        try DailyStage(ageYears: age).runCommitted(Workspace(path: workspace), try global.context())
     }
 }

@@ -32,6 +32,6 @@ struct Effects: ParsableCommand {
     }
 
     func run() throws {
-        try EffectsStage(models: model.models).run(Workspace(path: workspace), try global.context())
+        try EffectsStage(models: model.models).runCommitted(Workspace(path: workspace), try global.context())
     }
 }

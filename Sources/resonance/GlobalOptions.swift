@@ -17,6 +17,9 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Print progress on stderr even when it is not a terminal.")
     var progress = false
 
+    @Flag(help: "Skip checking workspace tables against the SHA-256 recorded in manifest.json (headers are still checked).")
+    var noVerify = false
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         if quiet && progress { throw ValidationError("--quiet and --progress exclude each other.") }
@@ -36,7 +39,22 @@ struct GlobalOptions: ParsableArguments {
     }
 
     func context() throws -> StageContext {
-        StageContext(registry: try registry(), jobs: workers, progress: reporter)
+        StageContext(registry: try registry(), jobs: workers, progress: reporter, verify: !noVerify, warnings: warnings)
+    }
+
+    /// Notes on stderr that `--quiet` does not silence: a lock waited for, leftovers of a
+    /// killed run removed or completed.
+    var warnings: ProgressLog {
+        ProgressLog { FileHandle.standardError.write(Data(("note: " + $0 + "\n").utf8)) }
+    }
+
+    /// Opens workspace `path` for a command that only reads (tables `reads`), verified
+    /// unless `--no-verify`.
+    func open(_ path: String, reads: [String]) throws -> Workspace {
+        let warnings = self.warnings
+        let session = try WorkspaceSession(path: path, reads: reads, writes: [], verify: !noVerify,
+                                           note: { warnings.note($0) })
+        return Workspace(path: path, session: session)
     }
 
     /// Rejects the flags a command has no use for, naming them.

@@ -100,7 +100,7 @@ struct HRV: ParsableCommand {
 
     func run() throws {
         try HRVStage(options: options, nnOut: nnOut, psdOut: psdOut, timings: timing ? Self.printTimings : nil)
-            .run(Workspace(path: workspace), try global.context())
+            .runCommitted(Workspace(path: workspace), try global.context())
     }
 
     /// `--timing`: mean time per window of each index family, on stderr.

@@ -37,7 +37,7 @@ struct Import: ParsableCommand {
     @OptionGroup var reading: ImportArguments
 
     func run() throws {
-        try reading.stage(sources: sources).run(Workspace(path: out), try global.context())
+        try reading.stage(sources: sources).runCommitted(Workspace(path: out), try global.context())
     }
 }
 
@@ -93,6 +93,11 @@ struct ImportArguments: ParsableArguments {
     @Flag(help: "Stop at the first file that cannot be read (default: record it as failed and go on).")
     var strict = false
 
+    @Option(help: ArgumentHelp(
+        "Most distinct subjects one import holds; each takes about 1 KB of memory until the import ends, and one more is an error.",
+        valueName: "count"))
+    var maxSubjects = Importer.Options.defaultMaxSubjects
+
     func validate() throws {
         if let tz, TimeZone(identifier: tz) == nil {
             throw ValidationError("--tz: unknown IANA time zone '\(tz)'.")
@@ -101,6 +106,7 @@ struct ImportArguments: ParsableArguments {
         if let start, Timestamp.parseISO(start)?.hasZone != true {
             throw ValidationError("--start: '\(start)' is not an ISO 8601 time with a zone (e.g. 2024-03-01T08:00:00Z).")
         }
+        if maxSubjects < 1 { throw ValidationError("--max-subjects: at least 1, got \(maxSubjects).") }
         if let delimiter {
             let allowed = delimiter == "\\t" ? true : delimiter.count == 1 && delimiter.first?.asciiValue != nil
             if !allowed { throw ValidationError("--delimiter: one ASCII character (or \\t), got '\(delimiter)'.") }
@@ -116,6 +122,7 @@ struct ImportArguments: ParsableArguments {
                                         time: timeColumn, bpm: bpmColumn, rr: rrColumn,
                                         subject: subjectColumn, timeFormat: timeFormat)
         options.strict = strict
+        options.maxSubjects = maxSubjects
         options.warning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
         return ImportStage(sources: sources, options: options)
     }

@@ -79,7 +79,8 @@ struct PersonasGenerate: ParsableCommand {
     func run() throws {
         let generator = PersonaGenerator(personas: try selectedProfiles(), days: days, seed: seed,
                                          firstDay: try firstDay(), registry: try global.registry())
-        let progress = global.reporter
-        try generator.generate(into: Workspace(path: out), jobs: global.workers, progress: { progress.note($0) })
+        let progress = global.reporter, warnings = global.warnings
+        try generator.generate(into: Workspace(path: out), jobs: global.workers, progress: { progress.note($0) },
+                               warning: { warnings.note($0) })
     }
 }

@@ -32,7 +32,7 @@ struct PersonasReport: ParsableCommand {
 
     func run() throws {
         let progress = global.reporter
-        let paths = try PersonaReports.write(workspace: Workspace(path: workspace), to: reportDir,
+        let paths = try PersonaReports.write(workspace: try global.open(workspace, reads: PersonaReportInputs.reads), to: reportDir,
                                              registry: try global.registry(), jobs: global.workers,
                                              progress: { progress.note($0) })
         progress.note("wrote \(paths.count - 1) persona reports and index.md to \(reportDir)")

@@ -33,6 +33,6 @@ struct Sessions: ParsableCommand {
     }
 
     func run() throws {
-        try SessionsStage(timeZone: tz.flatMap(TimeZone.init(identifier:))).run(Workspace(path: workspace), try global.context())
+        try SessionsStage(timeZone: tz.flatMap(TimeZone.init(identifier:))).runCommitted(Workspace(path: workspace), try global.context())
     }
 }

@@ -2,29 +2,41 @@ import ArgumentParser
 import Foundation
 import ResonanceLab
 
-/// `resonance tune WS... --engine stress --out FILE.json`: engine constants chosen offline
-/// by cross-validation on labelled recordings.
+/// `resonance tune WS... --engine stress|song_effect --out FILE.json`: engine constants
+/// chosen offline by cross-validation, on labelled recordings (stress) or on persona
+/// workspaces with planted song effects (song_effect).
 struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Tune an engine's constants on labelled workspaces, by cross-validation over subjects.",
+        abstract: "Tune an engine's constants offline, by cross-validation over subjects or listeners.",
         discussion: """
             --engine stress: every subject with `stress` and `baseline` intervals in labels.csv is cut \
             into 60-s windows every 30 s and scored by the stress engine in window mode (as in \
             `resonance validate`). The search varies the engine's scoring constants (signal points, \
-            weights, logistic, the `elevated` threshold) within the registry's ranges, weight groups and \
-            order rules, with Nelder–Mead and restarts (seeded; --budget evaluations per search).
+            weights, logistic, the `elevated` threshold). Subjects are the cross-validation unit. \
+            Objectives: auc (ROC AUC, unitless; default), balanced-accuracy (of the `elevated` level, \
+            0–1), brier (score/100 as the probability of stress; lower is better).
 
-            Cross-validation has subjects as the unit: --cv loso (default) holds out one subject per \
-            fold, kfold:K splits subjects into K folds. In each fold constants are chosen on the training \
-            subjects only and scored on the held-out ones; one final search on every subject gives the \
-            written constants. Objectives: auc (ROC AUC, unitless), balanced-accuracy (of the `elevated` \
-            level, 0–1), brier (score/100 as the probability of stress; lower is better).
+            --engine song_effect: on persona workspaces (`resonance personas generate`, then \
+            `resonance sessions`), the product's song learning is replayed over every play's measured \
+            ΔHR (bpm) and ΔRMSSD (ms) from session_plays.csv and compared with truth.csv. The search \
+            varies alpha_early and alpha_late (EMA weights, 0–1), early_plays (plays, searched 0–30), \
+            confidence_full_plays (plays, searched 1–100) and no_biometrics_confidence_cap (0–1). \
+            Listeners are the cross-validation unit. Objective: correlation (Pearson r, unitless): per \
+            metric, the learned effect of each (listener, song) pair with ≥ 5 plays measuring it vs the \
+            planted song effect × listener sensitivity, pooled over the fold's listeners; the mean of \
+            the ΔHR and ΔRMSSD r.
+
+            Both engines: Nelder–Mead with restarts (seeded; --budget evaluations per search) within \
+            the registry's ranges, weight groups and order rules. --cv loso (default) holds out one \
+            subject or listener per fold, kfold:K splits them into K folds. In each fold constants are \
+            chosen on the training units only and scored on the held-out ones; one final search on all \
+            of them gives the written constants.
 
             The output has the shape `constants show` prints, with the engine's minor version raised and a \
-            `tuning` object: input digests, subjects per fold, seed, budget, objective, and the default vs \
-            tuned held-out objective per fold with mean and bootstrap 95 % CI. When the tuned constants do \
-            not beat the defaults on held-out folds, nothing is written unless --force and the exit code \
-            is 3. The same inputs and seed give a byte-identical file.
+            `tuning` object: input digests, subjects or listeners per fold, seed, budget, objective, and \
+            the default vs tuned held-out objective per fold with mean and bootstrap 95 % CI. When the \
+            tuned constants do not beat the defaults on held-out folds, nothing is written unless --force \
+            and the exit code is 3. The same inputs and seed give a byte-identical file.
             """
     )
 
@@ -33,22 +45,25 @@ struct Tune: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Labelled workspaces (from `resonance import`).", valueName: "workspace"))
+    @Argument(help: ArgumentHelp("Workspaces: labelled (stress, from `resonance import`) or persona workspaces after "
+                                 + "`resonance sessions` (song_effect).", valueName: "workspace"))
     var workspaces: [String]
 
-    @Option(help: ArgumentHelp("Engine to tune: stress.", valueName: "name"))
+    @Option(help: ArgumentHelp("Engine to tune: stress or song_effect.", valueName: "name"))
     var engine: String
 
     @Option(help: ArgumentHelp("Tuned constants JSON to write.", valueName: "file"))
     var out: String
 
-    @Option(help: ArgumentHelp("Cross-validation over subjects: loso or kfold:K.", valueName: "scheme"))
+    @Option(help: ArgumentHelp("Cross-validation over subjects (stress) or listeners (song_effect): loso (one held out "
+                               + "per fold) or kfold:K.", valueName: "scheme"))
     var cv: String = "loso"
 
-    @Option(help: ArgumentHelp("auc, balanced-accuracy or brier.", valueName: "name"))
-    var objective: String = "auc"
+    @Option(help: ArgumentHelp("stress: auc (default), balanced-accuracy or brier; song_effect: correlation (default).",
+                               valueName: "name"))
+    var objective: String?
 
-    @Option(help: ArgumentHelp("Objective evaluations per search (per fold, and once more on all subjects).",
+    @Option(help: ArgumentHelp("Objective evaluations per search (per fold, and once more on all units).",
                                valueName: "n"))
     var budget: Int = 500
 
@@ -64,51 +79,71 @@ struct Tune: ParsableCommand {
     func validate() throws {
         for ws in workspaces { try WorkspaceFolder.requireExisting(ws) }
         guard !workspaces.isEmpty else { throw ValidationError("give at least one workspace.") }
-        guard engine == "stress" else {
-            throw ValidationError("--engine must be stress (got '\(engine)').")
+        guard let objectives = Self.objectives[engine] else {
+            throw ValidationError("--engine must be stress or song_effect (got '\(engine)').")
         }
         guard CrossValidation(argument: cv) != nil else { throw ValidationError("--cv must be loso or kfold:K with K ≥ 2 (got '\(cv)').") }
-        guard TuningObjective(rawValue: objective) != nil else {
-            throw ValidationError("--objective must be one of \(TuningObjective.allCases.map(\.rawValue).joined(separator: ", ")).")
+        if let objective, !objectives.map(\.rawValue).contains(objective) {
+            let names = objectives.map(\.rawValue)
+            throw ValidationError("--objective for --engine \(engine) must be "
+                + (names.count == 1 ? names[0] : "one of \(names.joined(separator: ", "))") + ".")
         }
         guard budget >= 20, budget <= 1_000_000 else { throw ValidationError("--budget must be between 20 and 1000000 evaluations.") }
     }
 
+    /// Per engine, the objectives it is tuned on (the first is the default).
+    static let objectives: [String: [TuningObjective]] = [
+        StressTuningData.engine: StressTuningData.objectives, SongEffectTuningData.engine: SongEffectTuningData.objectives,
+    ]
+
     func run() throws {
-        let progress = global.reporter
-        let written = try { () -> Bool in
-            let registry = try global.registry()
-            let tuner = try StressTuner(registry: registry, objective: TuningObjective(rawValue: objective) ?? .auc,
-                                        cv: CrossValidation(argument: cv) ?? .loso, budget: budget, seed: seed)
+        let registry = try global.registry()
+        func open(_ reads: [String]) throws -> [(name: String, workspace: Workspace)] {
+            try workspaces.map {
+                (name: ((($0 as NSString).standardizingPath) as NSString).lastPathComponent, workspace: try global.open($0, reads: reads))
+            }
+        }
+        let cv = CrossValidation(argument: cv) ?? .loso, objective = objective.flatMap(TuningObjective.init(rawValue:))
+        let written: Bool
+        if engine == SongEffectTuningData.engine {
+            let tuner = try Tuner(SongEffectTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
+            written = try tune(SongEffectTuningData(workspaces: open(SongEffectTuningData.reads), registry: registry), tuner)
+        } else {
+            let tuner = try Tuner(StressTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
             var options = StressScoringOptions()
             options.rr = registry.rr
-            let inputs = workspaces.map { (name: ((($0 as NSString).standardizingPath) as NSString).lastPathComponent, path: $0) }
-            let data = try StressTuningData(workspaces: inputs, engine: StressEngine(constants: StressConstants(registry: registry)),
-                                            options: options, jobs: global.workers)
-            progress.note("tune: \(data.subjects.count) subjects, \(data.signals.count) windows; cv \(tuner.cv), objective \(objective)")
-            let result = try tuner.run(data, jobs: global.workers)
-            progress.note(String(format: "tune: %d candidate evaluations in %.2f s (%.3f ms per candidate)",
-                                   result.evaluations, result.seconds, 1000 * result.seconds / Double(max(1, result.evaluations))))
-            let tuningReport = TuningReport(tuner: tuner, data: data, result: result, options: options)
-            if let reportDir {
-                try AtomicFile.write(tuningReport.receipt(), to: (reportDir as NSString).appendingPathComponent("tuning.md"))
-            }
-            let gain = tuningReport.improvement
-            if tuningReport.overfitting {
-                progress.note(String(format: "tune: warning: over-fitting suspected (train–held-out gap %.3f above the defaults')",
-                                       tuningReport.overfitExcess))
-            }
-            guard tuningReport.beatsDefaults || force else {
-                FileHandle.standardError.write(Data(("tune: tuned constants do not beat the defaults on held-out folds "
-                    + "(mean improvement \(String(format: "%.4f", gain.mean))); nothing written to \(out) "
-                    + "(use --force to write them anyway)\n").utf8))
-                return false
-            }
-            try AtomicFile.write(try tuningReport.constantsJSON(), to: out)
-            progress.note("tune: held-out \(objective) improvement "
-                + String(format: "%.4f (95 %% CI %.4f–%.4f)", gain.mean, gain.ci.0, gain.ci.1) + "; wrote \(out)")
-            return true
-        }()
+            written = try tune(StressTuningData(workspaces: open(StressTuningData.reads), engine: StressEngine(constants: StressConstants(registry: registry)),
+                                                options: options, jobs: global.workers), tuner)
+        }
         if !written { throw ExitCode(Self.notBetterExitCode) }
+    }
+
+    /// Tunes, writes the receipt and (when better, or forced) the constants file.
+    func tune<P: TuningProblem>(_ problem: P, _ tuner: Tuner) throws -> Bool {
+        let progress = global.reporter
+        progress.note("tune: \(problem.units.count) \(problem.unitNoun), \(problem.dataSummary); cv \(tuner.cv), "
+            + "objective \(tuner.objective.rawValue)")
+        let result = try tuner.run(problem, jobs: global.workers)
+        progress.note(String(format: "tune: %d candidate evaluations in %.2f s (%.3f ms per candidate)",
+                               result.evaluations, result.seconds, 1000 * result.seconds / Double(max(1, result.evaluations))))
+        let tuningReport = TuningReport(tuner: tuner, problem: problem, result: result)
+        if let reportDir {
+            try AtomicFile.write(tuningReport.receipt(), to: (reportDir as NSString).appendingPathComponent("tuning.md"))
+        }
+        let gain = tuningReport.improvement
+        if tuningReport.overfitting {
+            progress.note(String(format: "tune: warning: over-fitting suspected (train–held-out gap %.3f above the defaults')",
+                                   tuningReport.overfitExcess))
+        }
+        guard tuningReport.beatsDefaults || force else {
+            FileHandle.standardError.write(Data(("tune: tuned constants do not beat the defaults on held-out folds "
+                + "(mean improvement \(String(format: "%.4f", gain.mean))); nothing written to \(out) "
+                + "(use --force to write them anyway)\n").utf8))
+            return false
+        }
+        try AtomicFile.write(try tuningReport.constantsJSON(), to: out)
+        progress.note("tune: held-out \(tuner.objective.rawValue) improvement "
+            + String(format: "%.4f (95 %% CI %.4f–%.4f)", gain.mean, gain.ci.0, gain.ci.1) + "; wrote \(out)")
+        return true
     }
 }

@@ -50,6 +50,6 @@ struct Validate: ParsableCommand {
     }
 
     func run() throws {
-        try ValidateStage(reportDir: reportDir, stress: stressOptions).run(Workspace(path: workspace), try global.context())
+        try ValidateStage(reportDir: reportDir, stress: stressOptions).runCommitted(Workspace(path: workspace), try global.context())
     }
 }

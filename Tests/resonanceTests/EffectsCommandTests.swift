@@ -18,7 +18,7 @@ final class EffectsCommandTests: XCTestCase {
     }
 
     func testWithoutSessionsFailsSayingWhatToRun() throws {
-        let ws = try makeTempDir()
+        let ws = try importSample(into: try makeTempDir())
         assertFailure(try resonance("effects", ws), "\(ws)/session_plays.csv", "resonance sessions")
     }
 

@@ -38,6 +38,24 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
     }
 
+    /// One subject more than `--max-subjects` (default 100 000 in the help) stops the
+    /// import with one line naming the file, and writes no workspace.
+    func testSubjectsOverTheLimitFailNamingTheFile() throws {
+        let dir = try makeTempDir()
+        let path = try writeFixture("subject,time,bpm\na,2024-03-01T08:00:00Z,60\nb,2024-03-01T08:00:00Z,61\n",
+                                    to: dir + "/P7/rows.csv")
+        assertFailure(try resonance("import", path, "--out", dir + "/ws", "--max-subjects", "2"),
+                      "P7/rows.csv: more than 2 distinct subjects", "--subject-column", "--max-subjects")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ws/manifest.json"))
+        let run = try resonance("import", path, "--out", dir + "/ws", "--max-subjects", "3")
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        assertUsageError(try resonance("import", path, "--out", dir + "/ws", "--max-subjects", "0"),
+                         "--max-subjects: at least 1, got 0.")
+        let help = try resonance("import", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
+            .split(separator: " ").joined(separator: " ")
+        XCTAssertTrue(help.contains("about 1 KB of memory until the import ends, and one more is an error. (default: 100000)"), help)
+    }
+
     func testMissingSourceFailsNamingIt() throws {
         let dir = try makeTempDir()
         assertFailure(try resonance("import", dir + "/absent.csv", "--out", dir + "/ws"),
@@ -69,5 +87,38 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertEqual(rejects.count, 1 + 1)
         XCTAssertTrue(rejects[1].contains(",3,"), String(rejects[1]))
         XCTAssertTrue(rejects[1].contains("fast"), String(rejects[1]))
+    }
+
+    /// A folder with one file that cannot be read: the rest imports, the failed file
+    /// is named on stderr and in manifest.json, and the exit code is 3; with
+    /// --strict the first such file stops the import and nothing is written.
+    func testFolderImportRecordsAFailedFileAndExitsThree() throws {
+        let dir = try makeTempDir()
+        try writeFixture("timestamp,bpm\n2024-03-01T08:00:00Z,61\n2024-03-01T08:00:01Z,62\n", to: dir + "/study/P1/hr_log.csv")
+        let bad = try writeFixture("<HealthData>\n<Record type=\"x\"\n</HealthData>\n", to: dir + "/study/P2/export.xml")
+        try writeFixture("timestamp,bpm\n2024-03-01T09:00:00Z,70\n", to: dir + "/study/P3/hr_log.csv")
+
+        let ws = dir + "/ws"
+        let run = try resonance("import", dir + "/study", "--out", ws, "--quiet")
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertEqual(run.stdout, "")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, run.stderr)
+        XCTAssertTrue(lines[0].hasPrefix("warning: study/P2/export.xml: failed: \(bad):3:"), lines[0])
+        XCTAssertTrue(lines[0].contains("malformed XML"), lines[0])
+        XCTAssertEqual(lines.last, "error: 1 of 3 files failed (see manifest.json)")
+        // The other two files are imported.
+        let hr = try String(contentsOfFile: ws + "/hr.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(hr.count, 1 + 3)
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ws + "/manifest.json"))) as? [String: Any]
+        let sources = manifest?["sources"] as? [[String: Any]] ?? []
+        XCTAssertEqual(sources.map { $0["path"] as? String }, ["study/P1/hr_log.csv", "study/P2/export.xml", "study/P3/hr_log.csv"])
+        XCTAssertEqual(sources.map { $0["failure"] != nil }, [false, true, false])
+        XCTAssertTrue((sources[1]["failure"] as? String)?.contains("malformed XML") == true, "\(sources[1])")
+
+        let strictWS = dir + "/strict"
+        let strict = try resonance("import", dir + "/study", "--out", strictWS, "--quiet", "--strict")
+        assertFailure(strict, "\(bad):3:", "malformed XML")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: strictWS + "/hr.csv"), "--strict writes no table")
     }
 }

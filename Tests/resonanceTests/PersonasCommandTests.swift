@@ -39,7 +39,7 @@ final class PersonasCommandTests: XCTestCase {
     }
 
     func testReportOnAWorkspaceWithoutDailyFails() throws {
-        let ws = try makeTempDir()
+        let ws = try importSample(into: try makeTempDir())
         assertFailure(try resonance("personas", "report", ws, "--report-dir", ws + "/reports"), "daily.csv", "not a persona workspace")
     }
 }

@@ -36,45 +36,22 @@ struct EMAAggregate {
 /// a toolkit choice so songs compare with the population model).
 enum EMAEffects {
     static func run(_ x: PlayIndex, registry: ConstantsRegistry) -> EffectTables {
-        let s = SongEffectConstants(registry: registry), k = ImpactConstants(registry: registry)
+        let s = SongEffectConstants(registry: registry)
         let nc = max(1, x.contexts.count), ns = max(1, x.songIds.count)
-        // Plays grouped by (listener, song, context), play order kept within a group
-        // (stable sort of play indices by key; no hashing over a million plays).
-        let key = (0..<x.count).map { p in (x.listener[p] * ns + x.song[p]) * nc + x.context[p] }
-        let order = (0..<x.count).sorted { (key[$0], $0) < (key[$1], $1) }
         var songAny = [EMAAggregate](repeating: EMAAggregate(), count: ns)
         var songContext = [EMAAggregate](repeating: EMAAggregate(), count: ns * nc)
         var familiarity = [Double](repeating: 0, count: ns), listeners = [Int](repeating: 0, count: ns)
         var cellListeners = [Int](repeating: 0, count: ns * nc)
         var perListener = [[(song: Int, state: EMAState)]](repeating: [], count: x.subjects.count)
-        var listenerSong = EMAAggregate()
-        var g = 0
-        while g < order.count {
-            // One (listener, song, context) state, replayed in play order.
-            var state = EMAState(constants: s)
-            let k0 = key[order[g]]
-            while g < order.count && key[order[g]] == k0 {
-                let p = order[g], row = x.plays[p], bio = row.biometrics
-                let scores = Impact.of(hrDeltaBpm: bio.hrDelta, hrvDeltaMs: bio.hrvDelta, listenFraction: row.listenFraction,
-                                       skipped: row.skipped, constants: k)
-                EMALearner.update(&state, scores: scores, hrDeltaBpm: bio.hrDelta,
-                                  rmssdDeltaMs: bio.hrvSource == "rr" ? bio.hrvDelta : nil, skipped: row.skipped, constants: s)
-                g += 1
-            }
-            let i = (k0 / nc) % ns, cell = i * nc + k0 % nc
-            listenerSong.add(state)
-            songContext[cell].add(state)
-            cellListeners[cell] += 1
-            // Last context of this listener × song: close the listener's song aggregate.
-            if g == order.count || key[order[g]] / nc != k0 / nc {
-                let agg = listenerSong.state(s)
-                songAny[i].add(agg)
-                familiarity[i] += min(1, Double(agg.plays) / s.familiarityFullPlays)
-                listeners[i] += 1
-                perListener[k0 / nc / ns].append((i, agg))
-                listenerSong = EMAAggregate()
-            }
-        }
+        EMAReplay(x, impact: ImpactConstants(registry: registry)).replay(s, context: { _, i, c, state in
+            songContext[i * nc + c].add(state)
+            cellListeners[i * nc + c] += 1
+        }, listenerSong: { j, i, agg in
+            songAny[i].add(agg)
+            familiarity[i] += min(1, Double(agg.plays) / s.familiarityFullPlays)
+            listeners[i] += 1
+            perListener[j].append((i, agg))
+        })
         var out = EffectTables()
         var summaries: [EffectMetric: [SongSummary]] = [:]
         for i in 0..<x.songIds.count {

@@ -102,7 +102,10 @@ public struct DailyStage: Stage {
 
         // HRV: wearable SDNN samples, else the reliable windows of hrv.csv.
         var sdnn: [Key: [Double]] = [:]
-        try ws.forEachRow(HRVSample.self) { sdnn[Key(subject: $0.subject, day: Self.day($0.timestampMs)), default: []].append($0.sdnnMs) }
+        try ws.forEachRow(HRVSample.self) { row in
+            guard let v = row.sdnnMs else { return }
+            sdnn[Key(subject: row.subject, day: Self.day(row.timestampMs)), default: []].append(v)
+        }
         var windowSDNN: [Key: [Double]] = [:]
         try ws.forEachRow(HRVRow.self) { row in
             guard let start = row.windowStartMs, row.reliable, row.time.sdnn.isFinite else { return }

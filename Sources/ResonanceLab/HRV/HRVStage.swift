@@ -1,3 +1,5 @@
+import Foundation
+
 /// `resonance hrv`: each subject's R-R cleaned into NN intervals, then HRV indices over
 /// sliding windows and the whole recording → `hrv.csv`.
 public struct HRVStage: Stage {
@@ -23,7 +25,9 @@ public struct HRVStage: Stage {
 
     public var name: String { "hrv" }
     public var reads: [String] { [RRInterval.fileName] }
-    public var writes: [String] { [HRVRow.fileName] }
+    public var writes: [String] {
+        [HRVRow.fileName] + [nnOut, psdOut].compactMap { $0.map { ($0 as NSString).lastPathComponent } }
+    }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let subjects = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)
@@ -38,7 +42,7 @@ public struct HRVStage: Stage {
         }
         try ws.write(HRVRow.self, encoded: results.map(\.1))
         if let nnOut {
-            let nn = try CSVWriter(path: nnOut, header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
+            let nn = try CSVWriter(path: try ws.output(path: nnOut), header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
             for s in subjects {
                 for k in 0..<s.series.count {
                     nn.field(s.subject); nn.field(s.series.timeMs[k]); nn.field(s.series.nnMs[k])
@@ -49,7 +53,7 @@ public struct HRVStage: Stage {
             try nn.commit()
         }
         if let psdOut {
-            let out = try CSVWriter(path: psdOut, header: ["subject", "frequency_hz", "power_ms2_hz", "band"])
+            let out = try CSVWriter(path: try ws.output(path: psdOut), header: ["subject", "frequency_hz", "power_ms2_hz", "band"])
             let bands = [("vlf", HRVBand.vlf), ("lf", HRVBand.lf), ("hf", HRVBand.hf)]
             for (s, result) in zip(subjects, results) {
                 guard let spectrum = result.3, spectrum.df > 0 else { continue }

@@ -245,12 +245,13 @@ extension Reject: CanonicalRow {
 
 extension HRVSample: MeasurementRow {
     public static let fileName = "hrv_samples.csv"
-    public static let header = ["subject", "timestamp", "sdnn_ms", "source"]
+    public static let header = ["subject", "timestamp", "sdnn_ms", "rmssd_ms", "source"]
     public func write(to w: CSVWriter) {
-        w.field(subject); w.field(timestampMs: timestampMs); w.field(sdnnMs); w.field(source)
+        w.field(subject); w.field(timestampMs: timestampMs); w.field(sdnnMs); w.field(rmssdMs); w.field(source)
     }
     public init(_ r: CanonicalFieldReader) throws {
         self.init(subject: try r.string("subject"), timestampMs: try r.timestamp("timestamp"),
-                  sdnnMs: try r.double("sdnn_ms"), source: try r.string("source"))
+                  sdnnMs: try r.optionalDouble("sdnn_ms"), rmssdMs: try r.optionalDouble("rmssd_ms"),
+                  source: try r.string("source"))
     }
 }

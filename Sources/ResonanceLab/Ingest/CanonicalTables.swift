@@ -115,15 +115,19 @@ public struct Reject: Equatable, Sendable {
     }
 }
 
-/// An HRV SDNN sample as wearables export it (e.g. Apple Health's
-/// HeartRateVariabilitySDNN). `hrv_samples.csv`: `subject,timestamp,sdnn_ms,source`.
+/// An HRV value as a wearable reports it for a short window: SDNN (Apple Health's
+/// HeartRateVariabilitySDNN) and/or RMSSD (Fitbit's 5-minute HRV details,
+/// EmbracePlus's per-minute `prv_rmssd_ms`); at least one is present.
+/// `hrv_samples.csv`: `subject,timestamp,sdnn_ms,rmssd_ms,source`.
 public struct HRVSample: Equatable, Sendable {
     public var subject: String
     public var timestampMs: Int64
-    public var sdnnMs: Double
+    public var sdnnMs: Double?
+    public var rmssdMs: Double?
     public var source: String
 
-    public init(subject: String, timestampMs: Int64, sdnnMs: Double, source: String) {
-        self.subject = subject; self.timestampMs = timestampMs; self.sdnnMs = sdnnMs; self.source = source
+    public init(subject: String, timestampMs: Int64, sdnnMs: Double? = nil, rmssdMs: Double? = nil, source: String) {
+        self.subject = subject; self.timestampMs = timestampMs; self.sdnnMs = sdnnMs; self.rmssdMs = rmssdMs
+        self.source = source
     }
 }

@@ -3,13 +3,16 @@ import Foundation
 /// Streaming reader of a JSON file whose top level is an array of objects (Spotify
 /// and Fitbit exports): the file is read in fixed-size chunks and each top-level
 /// object is decoded on its own, so memory is bounded by the chunk and the largest
-/// object, whatever the file size.
+/// object, whatever the file size. The array itself is read strictly (RFC 8259):
+/// only white space around it, elements separated by single commas, no trailing
+/// comma, and every element an object.
 struct JSONArrayReader {
     let path: String
     var chunkSize = 1 << 20
 
     /// Calls `body` with each element object and the 1-based line it starts on.
-    /// Elements that are not objects, or not valid JSON, throw with file and line.
+    /// Elements that are not objects, or not valid JSON, and anything but white space
+    /// and commas between them throw with file and line.
     func forEachObject(_ body: ([String: Any], Int) throws -> Void) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CSVError.cannotOpen(path: path, reason: "cannot open")
@@ -18,43 +21,67 @@ struct JSONArrayReader {
         var pending: [UInt8] = []   // bytes of the element being collected
         var depth = 0               // nesting depth, the top-level array is 1
         var inString = false, escaped = false, sawArray = false
+        /// Inside the top-level array, between elements: a comma was the last token
+        /// (an element must follow), or an element was (a comma or `]` must follow).
+        var afterComma = false, afterElement = false
         var line = 1, elementLine = 1
+        var offset = 0              // bytes read, to skip a UTF-8 byte-order mark
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         while true {
             let chunk = try handle.read(upToCount: chunkSize) ?? Data()
             if chunk.isEmpty { break }
             for byte in chunk {
+                defer { offset += 1 }
+                if offset < 3, byte == bom[offset], !sawArray { continue }
                 if byte == 10 { line += 1 }
                 if inString {
-                    if depth >= 2 { pending.append(byte) }
+                    pending.append(byte)
                     if escaped { escaped = false } else if byte == 92 { escaped = true } else if byte == 34 { inString = false }
                     continue
                 }
+                if depth <= 1, byte == 32 || byte == 9 || byte == 10 || byte == 13 { continue }
+                if depth == 0 {
+                    guard byte == 91, !sawArray else {
+                        throw bad(sawArray ? "text after the top-level array" : "the top level is not an array", line)
+                    }
+                    sawArray = true
+                    depth = 1
+                    continue
+                }
+                if depth == 1 {
+                    switch byte {
+                    case 44:  // ,
+                        guard afterElement else { throw bad("comma without an element before it", line) }
+                        afterElement = false; afterComma = true
+                        continue
+                    case 93:  // ]
+                        guard !afterComma else { throw bad("comma after the last element", line) }
+                        depth = 0
+                        continue
+                    case 91, 123:  // [ {
+                        guard !afterElement else { throw bad("elements not separated by a comma", line) }
+                        elementLine = line
+                        pending.removeAll(keepingCapacity: true)
+                    default:
+                        throw bad("element is not a JSON object", line)
+                    }
+                }
+                pending.append(byte)
                 switch byte {
                 case 34: inString = true
-                case 91, 123:  // [ {
-                    if depth == 0 {
-                        guard byte == 91 else { throw bad("the top level is not an array", line) }
-                        sawArray = true
-                        depth = 1
-                        continue
-                    }
-                    if depth == 1 { elementLine = line; pending.removeAll(keepingCapacity: true) }
-                    depth += 1
-                case 93, 125:  // ] }
+                case 91, 123: depth += 1
+                case 93, 125:
                     depth -= 1
                     if depth == 1 {
-                        pending.append(byte)
                         guard let object = try? JSONSerialization.jsonObject(with: Data(pending)) as? [String: Any] else {
                             throw bad("element is not a JSON object", elementLine)
                         }
                         try body(object, elementLine)
                         pending.removeAll(keepingCapacity: true)
-                        continue
+                        afterElement = true; afterComma = false
                     }
-                    if depth < 0 { throw bad("unbalanced brackets", line) }
                 default: break
                 }
-                if depth >= 2 { pending.append(byte) }
             }
         }
         guard sawArray else { throw bad("no JSON array", line) }

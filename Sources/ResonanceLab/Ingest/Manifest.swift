@@ -12,12 +12,30 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var timezone: String
     public var sources: [SourceFile]
     public var subjects: [SubjectInfo]
+    /// Every table of the workspace as last committed: name, data rows and SHA-256, in
+    /// byte order of the names. Stages read only the tables listed here, and refuse one
+    /// whose bytes no longer match (docs/workspace.md).
+    public var tables: [TableDigest]
 
     public init(toolkitVersion: String = ResonanceLabInfo.version, registry: ConstantsRegistry = .defaults,
-                timezone: String = "UTC", sources: [SourceFile] = [], subjects: [SubjectInfo] = []) {
+                timezone: String = "UTC", sources: [SourceFile] = [], subjects: [SubjectInfo] = [],
+                tables: [TableDigest] = []) {
         self.toolkitVersion = toolkitVersion; self.timezone = timezone
         constantsVersion = registry.version; constantsDigest = registry.digest
-        self.sources = sources; self.subjects = subjects
+        self.sources = sources; self.subjects = subjects; self.tables = tables
+    }
+
+    /// The entry of table `name`, if the workspace has it.
+    public func table(_ name: String) -> TableDigest? {
+        tables.first { $0.name == name }
+    }
+
+    /// Sets the entries of `updated` (replacing those of the same names), keeping the
+    /// list in byte order of the names.
+    mutating func record(_ updated: [TableDigest]) {
+        let names = Set(updated.map(\.name))
+        tables = (tables.filter { !names.contains($0.name) } + updated)
+            .sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }
 
     public static let fileName = "manifest.json"
@@ -29,13 +47,67 @@ public struct Manifest: Codable, Equatable, Sendable {
         return Array(try encoder.encode(self)) + [10]
     }
 
+    /// The manifest of `ws`: the one its session checked when it opened, else read from disk.
     public static func read(from ws: Workspace) throws -> Manifest {
-        let path = ws.file(fileName)
-        do {
-            return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw TableError(path: path, line: 0, column: 0, message: "cannot read manifest: \(error)")
+        if let manifest = ws.session?.manifest { return manifest }
+        return try read(path: ws.file(fileName))
+    }
+
+    /// Reads and checks a manifest file: valid JSON of this shape, table names that are
+    /// plain file names, digests of 64 hex digits.
+    static func read(path: String) throws -> Manifest {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw TableError(path: (path as NSString).deletingLastPathComponent, line: 0, column: 0,
+                             message: "not a workspace: no manifest.json (make one with `resonance import` or `resonance personas generate`)")
         }
+        let manifest: Manifest
+        do {
+            manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw TableError(path: path, line: 0, column: 0,
+                             message: "not a valid workspace manifest: no '\(key.stringValue)' (written by an older version? import again)")
+        } catch {
+            throw TableError(path: path, line: 0, column: 0, message: "not a valid workspace manifest: \(error)")
+        }
+        for t in manifest.tables where !TableDigest.isPlainName(t.name) || !TableDigest.isDigest(t.sha256) || t.rows < 0 {
+            throw TableError(path: path, line: 0, column: 0, message: "not a valid workspace manifest: bad table entry '\(t.name)'")
+        }
+        return manifest
+    }
+}
+
+/// One table of a workspace: file name, data rows (records after the header) and the
+/// SHA-256 of its bytes.
+public struct TableDigest: Codable, Equatable, Sendable {
+    public var name: String
+    public var rows: Int
+    public var sha256: String
+
+    public init(name: String, rows: Int, sha256: String) {
+        self.name = name; self.rows = rows; self.sha256 = sha256
+    }
+
+    /// Digest and row count of the CSV file at `path`, in one pass. A record ends at a
+    /// line feed outside quotes (RFC 4180: inside a quoted field the quotes come in
+    /// pairs), so quoted line breaks do not count as rows.
+    static func of(file path: String, name: String) throws -> TableDigest {
+        var records = 0
+        var quoted = false
+        let sha = try SHA256.hex(ofFile: path) { chunk in
+            for byte in chunk {
+                if byte == 34 { quoted.toggle() } else if byte == 10, !quoted { records += 1 }
+            }
+        }
+        return TableDigest(name: name, rows: max(0, records - 1), sha256: sha)
+    }
+
+    /// A file name inside the workspace folder: no separators, not hidden, not `..`.
+    static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\0")
+    }
+
+    static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 }
 

@@ -22,8 +22,7 @@ extension Workspace {
     public func scanMeasurements<Row: MeasurementRow>(
         _ type: Row.Type, _ body: (_ subject: Int, _ timeMs: Int64, _ value: Double) throws -> Void
     ) throws -> [String] {
-        guard exists(Row.fileName) else { return [] }
-        let path = file(Row.fileName)
+        guard let path = try readable(Row.fileName) else { return [] }
         let valueName = Row.header[2]
         var subjects: [String] = []
         var index: [String: Int] = [:]

@@ -1,11 +1,15 @@
 import Foundation
 
 /// A workspace folder holding canonical tables and stage outputs (docs/tables.md, Workspace).
+/// Within a `WorkspaceSession` (every command does that), only tables listed in the
+/// manifest exist, each is verified before it is read, and outputs go to the staging
+/// folder until the session commits.
 public struct Workspace: Sendable {
     public let path: String
+    public let session: WorkspaceSession?
 
-    public init(path: String) {
-        self.path = path
+    public init(path: String, session: WorkspaceSession? = nil) {
+        self.path = path; self.session = session
     }
 
     public func file(_ name: String) -> String {
@@ -13,7 +17,28 @@ public struct Workspace: Sendable {
     }
 
     public func exists(_ name: String) -> Bool {
-        FileManager.default.fileExists(atPath: file(name))
+        session?.lists(name) ?? FileManager.default.fileExists(atPath: file(name))
+    }
+
+    /// The path of table `name` to read: nil when the workspace has no such table;
+    /// verified against the manifest first within a session.
+    func readable(_ name: String) throws -> String? {
+        guard exists(name) else { return nil }
+        try session?.check(name)
+        return file(name)
+    }
+
+    /// Where output `name` is written: the staging folder within a session.
+    public func output(_ name: String) throws -> String {
+        try session?.stagedPath(name) ?? file(name)
+    }
+
+    /// Where an output file given by path is written: staged when it lies in this
+    /// workspace folder (so that the commit lists it), else the path itself.
+    public func output(path: String) throws -> String {
+        let dir = ((path as NSString).deletingLastPathComponent as NSString).standardizingPath
+        guard session != nil, dir == (self.path as NSString).standardizingPath else { return path }
+        return try output((path as NSString).lastPathComponent)
     }
 
     /// Reads a table; a table that is absent reads as empty.
@@ -30,13 +55,13 @@ public struct Workspace: Sendable {
 
     /// Streams the rows of a table in file order (absent: none), memory one row.
     public func forEachRow<Row: CanonicalRow>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
-        guard exists(Row.fileName) else { return }
-        try Workspace.forEachRow(Row.self, path: file(Row.fileName), body)
+        guard let path = try readable(Row.fileName) else { return }
+        try Workspace.forEachRow(Row.self, path: path, body)
     }
 
     /// Writes a table atomically, header first.
     public func write<S: Sequence>(_ rows: S) throws where S.Element: CanonicalRow {
-        let writer = try CSVWriter(path: file(S.Element.fileName), header: S.Element.header)
+        let writer = try CSVWriter(path: try output(S.Element.fileName), header: S.Element.header)
         for row in rows {
             row.write(to: writer)
             try writer.endRow()
@@ -59,7 +84,7 @@ public struct Workspace: Sendable {
     /// Writes a table atomically: the header, then the parts (`encode`) in order; the
     /// same bytes as `write(_:)` of the parts' rows.
     public func write<Row: CanonicalRow>(_ type: Row.Type, encoded parts: [[UInt8]]) throws {
-        let writer = try CSVWriter(path: file(Row.fileName), header: Row.header)
+        let writer = try CSVWriter(path: try output(Row.fileName), header: Row.header)
         for part in parts { try writer.write(encoded: part) }
         try writer.commit()
     }

@@ -70,9 +70,14 @@ public struct PersonaGenerator: Sendable {
         return rows
     }
 
-    /// Simulates and writes the whole workspace.
-    public func generate(into ws: Workspace, jobs: Int, progress: (String) -> Void = { _ in }) throws {
-        try FileManager.default.createDirectory(atPath: ws.path, withIntermediateDirectories: true)
+    /// Simulates and writes the whole workspace, committed as one (`WorkspaceSession`).
+    public func generate(into ws: Workspace, jobs: Int, progress: (String) -> Void = { _ in },
+                         warning: @escaping (String) -> Void = { _ in }) throws {
+        guard ws.session != nil else {
+            let session = try WorkspaceSession(path: ws.path, reads: [], writes: Self.tables, creating: true, note: warning)
+            try generate(into: Workspace(path: ws.path, session: session), jobs: jobs, progress: progress)
+            return try session.commit()
+        }
         // Canonical tables are ordered by subject (byte order), then time, as an import writes them.
         let records = try simulate(jobs: jobs).sorted {
             Array($0.profile.name.utf8).lexicographicallyPrecedes(Array($1.profile.name.utf8))
@@ -110,7 +115,7 @@ public struct PersonaGenerator: Sendable {
         ]
         var sources: [SourceFile] = []
         for (name, rows) in counts {
-            let digest = try SHA256.hex(ofFile: ws.file(name))
+            let digest = try SHA256.hex(ofFile: try ws.output(name))
             sources.append(SourceFile(path: name, sha256: digest, format: PersonaSimulator.source,
                                       rowsRead: rows, accepted: rows, notes: notes))
         }
@@ -120,9 +125,10 @@ public struct PersonaGenerator: Sendable {
                         start: Timestamp.iso(r.hr.first?.timestampMs ?? Int64(firstDay) * 86_400_000),
                         end: Timestamp.iso(r.hr.last?.timestampMs ?? endMs))
         }
-        let manifest = Manifest(registry: registry, sources: sources, subjects: subjects)
-        let file = try AtomicFile(path: ws.file(Manifest.fileName))
-        try file.write(try manifest.encoded())
-        try file.commit()
+        ws.session?.replacement = Manifest(registry: registry, sources: sources, subjects: subjects)
     }
+
+    /// The tables a generated workspace has (besides manifest.json).
+    static let tables = [HRSample.fileName, RRInterval.fileName, Play.fileName, SleepEpisode.fileName, Workout.fileName,
+                         LabelInterval.fileName, Reject.fileName, DailyRow.fileName, PlantedEffect.fileName]
 }

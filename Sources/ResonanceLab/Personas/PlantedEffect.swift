@@ -20,6 +20,20 @@ public struct PlantedEffect: Equatable, Sendable {
     public init(kind: Kind, subject: String, songId: String, metric: String, value: Double) {
         self.kind = kind; self.subject = subject; self.songId = songId; self.metric = metric; self.value = value
     }
+
+    /// The planted effects of `metric` in `truth`: per song at sensitivity 1, and per
+    /// listener the sensitivity (a row for this metric wins over one for another or no
+    /// metric). A song's true effect on a listener is their product.
+    public static func planted(_ truth: [PlantedEffect], metric: String) -> (songs: [String: Double], sensitivity: [String: Double]) {
+        var songs: [String: Double] = [:], sensitivity: [String: Double] = [:]
+        for t in truth {
+            if t.kind == .songEffect && t.metric == metric { songs[t.songId] = t.value }
+            if t.kind == .personaSensitivity && (t.metric == metric || sensitivity[t.subject] == nil) {
+                sensitivity[t.subject] = t.value
+            }
+        }
+        return (songs, sensitivity)
+    }
 }
 
 extension PlantedEffect: CanonicalRow {

@@ -15,13 +15,14 @@ public enum Pipeline {
         return stages
     }
 
-    /// Runs `stages` in order on `ws`, sharing each subject's cleaned R-R between them.
+    /// Runs `stages` in order on `ws`, each committed on its own (`Stage.runCommitted`),
+    /// sharing each subject's cleaned R-R between them.
     public static func run(_ stages: [any Stage], on ws: Workspace, context: StageContext) throws {
         var context = context
         if context.nn == nil { context.nn = NNCache() }
         for stage in stages {
             context.progress.note("== \(stage.name)")
-            try stage.run(ws, context)
+            try stage.runCommitted(ws, context)
         }
     }
 }

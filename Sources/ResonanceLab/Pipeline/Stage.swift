@@ -8,6 +8,8 @@ public protocol Stage {
     var reads: [String] { get }
     /// Tables (or report files) written.
     var writes: [String] { get }
+    /// Whether the stage makes a new workspace (no manifest needed before it runs).
+    var createsWorkspace: Bool { get }
     func run(_ ws: Workspace, _ context: StageContext) throws
 }
 
@@ -20,8 +22,29 @@ public struct StageContext: Sendable {
     public var progress: ProgressLog
     /// Cleaned NN series shared by the stages of one `resonance run`; nil cleans per stage.
     public var nn: NNCache?
+    /// Check every table read against its SHA-256 in the manifest (`--no-verify` turns it off;
+    /// headers are checked either way).
+    public var verify: Bool
+    /// Notes that are shown even without progress: locks waited for, leftovers of killed runs removed.
+    public var warnings: ProgressLog
 
-    public init(registry: ConstantsRegistry = .defaults, jobs: Int = 1, progress: ProgressLog = .silent, nn: NNCache? = nil) {
+    public init(registry: ConstantsRegistry = .defaults, jobs: Int = 1, progress: ProgressLog = .silent, nn: NNCache? = nil,
+                verify: Bool = true, warnings: ProgressLog = .silent) {
         self.registry = registry; self.jobs = jobs; self.progress = progress; self.nn = nn
+        self.verify = verify; self.warnings = warnings
     }
+}
+
+extension Stage {
+    /// Runs the stage within a `WorkspaceSession` on `ws`: its reads locked and verified,
+    /// its outputs staged, then committed together with the updated manifest.
+    public func runCommitted(_ ws: Workspace, _ context: StageContext) throws {
+        let warnings = context.warnings
+        let session = try WorkspaceSession(path: ws.path, reads: reads, writes: writes, creating: createsWorkspace,
+                                           verify: context.verify, note: { warnings.note($0) })
+        try run(Workspace(path: ws.path, session: session), context)
+        try session.commit()
+    }
+
+    public var createsWorkspace: Bool { false }
 }

@@ -23,6 +23,9 @@ public struct PersonaReportInputs: Sendable {
         return seen
     }
 
+    /// The tables read.
+    public static let reads = [DailyRow.fileName, Play.fileName, HRVRow.fileName, CoherenceRow.fileName, PlantedEffect.fileName]
+
     /// Reads the workspace; `daily.csv` must exist, the other tables are optional.
     public init(workspace ws: Workspace) throws {
         guard ws.exists(DailyRow.fileName) else {

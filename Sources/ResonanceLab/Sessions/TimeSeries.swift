@@ -50,7 +50,7 @@ public struct ListenerPhysiology: Sendable {
     public static func bySubject(hr: [HRSample], nn: [String: NNSeries], sdnn: [HRVSample]) -> [String: ListenerPhysiology] {
         var h: [String: [(Int64, Double)]] = [:], s: [String: [(Int64, Double)]] = [:]
         for x in hr { h[x.subject, default: []].append((x.timestampMs, x.bpm)) }
-        for x in sdnn { s[x.subject, default: []].append((x.timestampMs, x.sdnnMs)) }
+        for x in sdnn { if let v = x.sdnnMs { s[x.subject, default: []].append((x.timestampMs, v)) } }
         var out: [String: ListenerPhysiology] = [:]
         for subject in Set(h.keys).union(nn.keys).union(s.keys) {
             out[subject] = ListenerPhysiology(hr: TimeSeries(h[subject] ?? []), nn: nn[subject] ?? .empty,

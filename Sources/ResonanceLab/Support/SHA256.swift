@@ -61,8 +61,8 @@ public struct SHA256 {
         }.joined()
     }
 
-    /// Digest of a file's bytes, read in 1 MiB chunks.
-    public static func hex(ofFile path: String) throws -> String {
+    /// Digest of a file's bytes, read in 1 MiB chunks; `inspect` sees each chunk too.
+    public static func hex(ofFile path: String, inspect: (UnsafeRawBufferPointer) -> Void = { _ in }) throws -> String {
         guard let handle = fopen(path, "rb") else {
             throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
@@ -72,7 +72,11 @@ public struct SHA256 {
         while true {
             let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
             if n == 0 { break }
-            buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            buffer.withUnsafeBytes {
+                let chunk = UnsafeRawBufferPointer(rebasing: $0[0..<n])
+                hash.update(chunk)
+                inspect(chunk)
+            }
         }
         return hash.finalizeHex()
     }

@@ -4,17 +4,16 @@ import Foundation
 /// the decision receipt. Neither holds a wall-clock time, so the same inputs and seed
 /// give byte-identical files.
 public struct TuningReport {
-    public var tuner: StressTuner
-    public var data: StressTuningData
+    public var tuner: Tuner
+    public var problem: any TuningProblem
     public var result: TuningResult
-    public var options: StressScoringOptions
 
     /// Train − held-out gap of the tuned constants beyond that of the defaults, in
     /// objective units, above which over-fitting is suspected.
     public static let overfitGap = 0.05
 
-    public init(tuner: StressTuner, data: StressTuningData, result: TuningResult, options: StressScoringOptions) {
-        self.tuner = tuner; self.data = data; self.result = result; self.options = options
+    public init(tuner: Tuner, problem: any TuningProblem, result: TuningResult) {
+        self.tuner = tuner; self.problem = problem; self.result = result
     }
 
     var objective: TuningObjective { tuner.objective }
@@ -32,7 +31,7 @@ public struct TuningReport {
 
     /// How much more the tuned constants lose from training to held-out folds than the
     /// defaults do (objective units; positive = the tuned constants fit the training
-    /// subjects better than they generalise).
+    /// units better than they generalise).
     public var overfitExcess: Double {
         let sign = objective.higherIsBetter ? 1.0 : -1.0
         let tunedGap = result.folds.map { sign * ($0.tunedTrain - $0.tunedHeldOut) }.filter(\.isFinite)
@@ -52,7 +51,7 @@ public struct TuningReport {
     /// The registry with the tuned constants and the engine's minor version bumped.
     public func tunedRegistry() throws -> ConstantsRegistry {
         let engine = tuner.space.engine
-        let version = tuner.registry.engines[engine]?.version ?? StressConstants.spec.version
+        let version = tuner.registry.engines[engine]?.version ?? ConstantsRegistry.spec(engine)?.version ?? "1.0.0"
         return try tuner.registry.replacing(engine, with: result.tuned, version: Self.minorBump(version))
     }
 
@@ -65,22 +64,22 @@ public struct TuningReport {
         fields.merge(provenance) { current, _ in current }
         let held = Self.summary(result.folds.map(\.tunedHeldOut)), base = Self.summary(result.folds.map(\.defaultHeldOut))
         let gain = improvement
-        fields["tuning"] = .object([
+        let unit = problem.unitNoun
+        var tuning: [String: JSONValue] = [
             "engine": .string(tuner.space.engine),
             "from_version": .string(tuner.registry.engines[tuner.space.engine]?.version ?? ""),
             "objective": .string(objective.rawValue),
             "cv": .string(tuner.cv.description), "seed": .int(Int(truncatingIfNeeded: tuner.seed)), "budget": .int(tuner.budget),
-            "window_s": .num(options.windowSeconds), "step_s": .num(options.stepSeconds),
             "tuned_constants": .array(tuner.space.names.map(JSONValue.string)),
-            "inputs": .array(data.inputs.map { input in
+            "inputs": .array(problem.inputs.map { input in
                 .object(["workspace": .string(input.workspace),
                          "sha256": .object(Dictionary(uniqueKeysWithValues: input.files.map { ($0.name, JSONValue.string($0.sha256)) }))])
             }),
-            "subjects": .int(data.subjects.count), "windows": .int(data.signals.count),
+            unit: .int(problem.units.count),
             "folds": .array(result.folds.enumerated().map { i, f in
                 .object([
                     "fold": .int(i + 1), "held_out": .array(f.heldOut.map(JSONValue.string)),
-                    "train_subjects": .array(f.searched.map(JSONValue.string)),
+                    "train_\(unit)": .array(f.searched.map(JSONValue.string)),
                     "default_held_out": .num(f.defaultHeldOut), "tuned_held_out": .num(f.tunedHeldOut),
                     "default_train": .num(f.defaultTrain), "tuned_train": .num(f.tunedTrain),
                 ])
@@ -93,7 +92,9 @@ public struct TuningReport {
             ]),
             "beats_defaults": .bool(beatsDefaults),
             "overfit_excess_gap": .num(overfitExcess), "overfitting_suspected": .bool(overfitting),
-        ])
+        ]
+        tuning.merge(problem.provenance) { current, _ in current }
+        fields["tuning"] = .object(tuning)
         return JSONValue.object(fields).render()
     }
 
@@ -108,20 +109,20 @@ public struct TuningReport {
         let gain = improvement
         let better = objective.higherIsBetter ? "higher" : "lower"
         var md = "# Tuning receipt: \(engine) \(from) → \(Self.minorBump(from))\n\n"
-        md += "Objective: \(objective.rawValue) (\(better) is better), cross-validation \(tuner.cv) over \(data.subjects.count) "
-            + "subjects (\(data.signals.count) windows of \(decimals(options.windowSeconds, 0)) s every "
-            + "\(decimals(options.stepSeconds, 0)) s), Nelder–Mead with restarts, \(tuner.budget) evaluations per search, "
-            + "seed \(tuner.seed). Constants are chosen on the training subjects of each fold only; the shipped constants "
-            + "come from one more search on every subject.\n\n"
+        let unit = problem.unitNoun
+        md += "Objective: \(objective.rawValue) (\(better) is better), cross-validation \(tuner.cv) over \(problem.units.count) "
+            + "\(unit) (\(problem.dataSummary)), Nelder–Mead with restarts, \(tuner.budget) evaluations per search, "
+            + "seed \(tuner.seed). Constants are chosen on the training \(unit) of each fold only; the shipped constants "
+            + "come from one more search on all \(unit).\n\n"
         md += "## Verdict\n\n"
         md += beatsDefaults
-            ? "The tuned constants beat the defaults on held-out subjects: mean improvement \(f(gain.mean)) (95 % CI \(ci(gain.ci))), "
+            ? "The tuned constants beat the defaults on held-out \(unit): mean improvement \(f(gain.mean)) (95 % CI \(ci(gain.ci))), "
                 + "\(result.improvement(objective).filter { $0 > 0 }.count) of \(result.folds.count) folds improved.\n"
-            : "The tuned constants do **not** beat the defaults on held-out subjects (mean improvement \(f(gain.mean)), "
+            : "The tuned constants do **not** beat the defaults on held-out \(unit) (mean improvement \(f(gain.mean)), "
                 + "95 % CI \(ci(gain.ci))): keep the defaults.\n"
         if overfitting {
             md += "\n**Warning: over-fitting suspected.** The tuned constants lose \(f(overfitExcess)) more from training to "
-                + "held-out subjects than the defaults do (threshold \(f(Self.overfitGap, 2))).\n"
+                + "held-out \(unit) than the defaults do (threshold \(f(Self.overfitGap, 2))).\n"
         }
         md += "\n## What changed\n\n"
         md += markdownTable(["constant", "default", "tuned", "change"], tuner.space.names.map { n in
@@ -137,7 +138,7 @@ public struct TuningReport {
                                  f(fold.defaultTrain), f(fold.tunedTrain)]
                             })
         md += "\n## Inputs\n\n"
-        for input in data.inputs {
+        for input in problem.inputs {
             md += "- `\(input.workspace)`: " + input.files.map { "\($0.name) \($0.sha256)" }.joined(separator: ", ") + "\n"
         }
         return md

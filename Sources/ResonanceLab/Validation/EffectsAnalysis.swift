@@ -18,14 +18,7 @@ public struct EffectRecovery: Equatable, Sendable {
     /// Compares `song_effects` / `persona_effects` rows of `model` with the truth.
     public static func compute(model: String, metric: String, songs: [SongEffectRow], personas: [PersonaEffectRow],
                                truth: [PlantedEffect], minPlays: Int = 10) -> EffectRecovery? {
-        var planted: [String: Double] = [:], sensitivity: [String: Double] = [:]
-        // A sensitivity row for this metric wins over one for another (or no) metric.
-        for t in truth {
-            if t.kind == .songEffect && t.metric == metric { planted[t.songId] = t.value }
-            if t.kind == .personaSensitivity && (t.metric == metric || sensitivity[t.subject] == nil) {
-                sensitivity[t.subject] = t.value
-            }
-        }
+        let (planted, sensitivity) = PlantedEffect.planted(truth, metric: metric)
         var est: [Double] = [], tru: [Double] = [], covered = 0, intervals = 0
         for row in songs where row.model == model && row.metric == metric && row.context == "any" && row.plays >= minPlays {
             guard let e = row.effect.value, let t = planted[row.songId] else { continue }

@@ -140,12 +140,14 @@ final class ImportHardeningTests: XCTestCase {
         XCTAssertTrue(progress.contains("skipped \(partial): temporary file, not data"), "\(progress)")
 
         progress = []
-        try Importer.run(sources: [source], workspace: ws, options: .init(progress: { progress.append($0) }))
+        var options = Importer.Options()
+        options.warning = { progress.append($0) }
+        try Importer.run(sources: [source], workspace: ws, options: options)
         XCTAssertFalse(FileManager.default.fileExists(atPath: partial))
         XCTAssertFalse(FileManager.default.fileExists(atPath: run))
         XCTAssertTrue(FileManager.default.fileExists(atPath: live), "a live process's file was removed")
-        XCTAssertTrue(progress.contains("removed \(partial): temporary file of an interrupted run"), "\(progress)")
-        XCTAssertTrue(progress.contains("removed \(run): temporary file of an interrupted run"), "\(progress)")
+        XCTAssertTrue(progress.contains("removed \(partial): left by an interrupted run"), "\(progress)")
+        XCTAssertTrue(progress.contains("removed \(run): left by an interrupted run"), "\(progress)")
         XCTAssertEqual(TemporaryFiles.ownerPID("hr.csv.123.tmp"), 123)
         XCTAssertEqual(TemporaryFiles.ownerPID(".hr.csv.run2.123-4.tmp"), 123)
         XCTAssertNil(TemporaryFiles.ownerPID("hr.csv"))
@@ -177,7 +179,7 @@ final class ImportHardeningTests: XCTestCase {
         options.warning = { warnings.append($0) }
         let out = Workspace(path: try makeTempDir() + "/ws")
         let m = try Importer.run(sources: [try writeFixture(rows, to: dir + "/rows.csv")], workspace: out, options: options)
-        let warning = "1200 subjects in 1200 rows: the subject column looks like a row id (each subject is held in memory until the import ends)"
+        let warning = "1200 subjects in 1200 rows: the subject column looks like a row id (each subject holds about 1 KB of memory until the import ends, at most --max-subjects 100000)"
         XCTAssertTrue(m.sources[0].notes.contains(warning), "\(m.sources[0].notes)")
         XCTAssertEqual(warnings, ["P7/rows.csv: " + warning])
     }

@@ -62,6 +62,34 @@ final class RRLoggerFormatsTests: XCTestCase {
         XCTAssertEqual(rejects.map(\.reason), ["unparsable rr"])
     }
 
+    /// HRV Logger's unix variant: a `timestamp` column in unix milliseconds, still
+    /// stamped at each interval's opening beat.
+    func testHRVLoggerUnixTimestamps() throws {
+        let path = try writeFixture("""
+            timestamp, rr, since start
+            1709280000000, 812, 0
+            1709280000812, 790, 812
+            1709280001602, 845, 1602
+            1709280002447, 830, 2447
+            1709280003277, 800, 3277
+            1709280004077, 2600, 4077
+            1709280004077, 820, 4077
+
+            """, to: try makeTempDir() + "/P4/rr.csv")
+        let (ws, m) = try importSources([path])
+        let s = m.sources[0]
+        XCTAssertEqual(s.format, "hrv-logger")
+        XCTAssertEqual([s.rowsRead, s.accepted, s.rejected], [7, 6, 1])
+        XCTAssertEqual(s.rrStamp, "start")
+        XCTAssertTrue(s.notes.contains("time column 'timestamp': ISO 8601, or unix ms when ≥ 1e11 else unix s"), "\(s.notes)")
+        XCTAssertFalse(s.notes.contains { $0.hasPrefix("naive local times") }, "unix times carry no zone question")
+        let rows = try ws.read(RRInterval.self)
+        XCTAssertEqual(rows.map(\.rrMs), [812, 790, 845, 830, 800, 820])
+        XCTAssertEqual(rows.map { $0.timestampMs - 1_709_280_000_000 }, [812, 1602, 2447, 3277, 4077, 4897])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), [RRConstants.defaults.rejectReason])
+        XCTAssertEqual(m.subjects.map(\.subject), ["P4"])
+    }
+
     /// Kubios two-column text: seconds since the recording's start, anchored at --start.
     func testKubiosTwoColumnAnchoredAtStart() throws {
         let path = try writeFixture("Time(s)\tRR(s)\n0.812\t0.812\n1.602\t0.790\n2.447\t0.845\n3.277\t0.830\n4.077\t0.800\n4.897\t0.820\n",

@@ -27,7 +27,7 @@ final class PipelineTests: XCTestCase {
                          on: Workspace(path: together), context: context)
         let single = StageContext(registry: .defaults, jobs: 1)
         for stage in [ImportStage(sources: [Self.sample])] + Pipeline.stages(reportDir: reports2, datasetName: "sample") {
-            try stage.run(Workspace(path: apart), single)
+            try stage.runCommitted(Workspace(path: apart), single)
         }
         let a = try files(together), b = try files(apart)
         XCTAssertEqual(a.keys.sorted(), b.keys.sorted())

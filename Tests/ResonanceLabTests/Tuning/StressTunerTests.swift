@@ -24,7 +24,7 @@ final class StressTunerTests: XCTestCase {
 
     func testRecoversPlantedWeights() throws {
         let data = try plantedData(subjects: 20, windowsPerSubject: 400, weights: (0.7, 0.1, 0.2), seed: 11)
-        let tuner = try StressTuner(names: ["weight_rhr", "weight_hrv", "weight_cv"], objective: .brier, cv: .kfold(2),
+        let tuner = try Tuner(StressTuningData.self, names: ["weight_rhr", "weight_hrv", "weight_cv"], objective: .brier, cv: .kfold(2),
                                     budget: 200, seed: 3)
         let result = try tuner.run(data)
         XCTAssertEqual(result.tuned["weight_rhr"] ?? .nan, 0.7, accuracy: 0.06)
@@ -37,7 +37,7 @@ final class StressTunerTests: XCTestCase {
 
     func testLeaveOneSubjectOutNeverSearchesTheHeldOutSubject() throws {
         let data = try plantedData(subjects: 6, windowsPerSubject: 30, weights: (0.5, 0.3, 0.2), seed: 5)
-        let tuner = try StressTuner(cv: .loso, budget: 40, seed: 9)
+        let tuner = try Tuner(StressTuningData.self, cv: .loso, budget: 40, seed: 9)
         let result = try tuner.run(data, jobs: 2)
         XCTAssertEqual(result.folds.count, 6)
         for (i, fold) in result.folds.enumerated() {
@@ -59,7 +59,7 @@ final class StressTunerTests: XCTestCase {
     }
 
     func testSearchSpaceKeepsWeightGroupsSummingToOne() throws {
-        let space = try SearchSpace(engine: "stress", names: StressTuner.defaultNames)
+        let space = try SearchSpace(engine: "stress", names: StressTuningData.defaultNames)
         var rng = SeededRandom(seed: 1)
         for _ in 0..<100 {
             let v = space.values((0..<space.names.count).map { _ in rng.uniform() })
@@ -85,19 +85,30 @@ final class StressTunerTests: XCTestCase {
     func testTunedFileIsReproducibleAndLoadsAsConstants() throws {
         let data = try plantedData(subjects: 6, windowsPerSubject: 60, weights: (0.8, 0.1, 0.1), seed: 2)
         func file(seed: UInt64) throws -> String {
-            let tuner = try StressTuner(objective: .brier, cv: .loso, budget: 60, seed: seed)
-            return try TuningReport(tuner: tuner, data: data, result: tuner.run(data, jobs: 2), options: .init()).constantsJSON()
+            let tuner = try Tuner(StressTuningData.self, objective: .brier, cv: .loso, budget: 60, seed: seed)
+            return try TuningReport(tuner: tuner, problem: data, result: tuner.run(data, jobs: 2)).constantsJSON()
         }
         let a = try file(seed: 1), b = try file(seed: 1)
         XCTAssertEqual(a, b)
-        let dir = try makeTempDir()
-        try writeFixture(a, to: dir + "/tuned.json")
-        let loaded = try ConstantsRegistry(contentsOf: dir + "/tuned.json")
-        XCTAssertEqual(loaded.engines["stress"]?.version, "1.1.0")
-        for spec in ConstantsRegistry.specs where spec.name != "stress" {
-            XCTAssertEqual(loaded.values(of: spec.name), ConstantsRegistry.defaults.values(of: spec.name), spec.name)
-        }
+        let loaded = try loadTunedFile(a, engine: "stress")
         XCTAssertNotEqual(loaded.digest, ConstantsRegistry.defaults.digest)
         XCTAssertEqual(TuningReport.minorBump("1.4.2"), "1.5.0")
+    }
+}
+
+extension XCTestCase {
+    /// Writes a tuned constants file, loads it as `--constants` does, and checks that only
+    /// `engine` changed, its version raised to 1.1.0.
+    func loadTunedFile(_ json: String, engine: String, file: StaticString = #filePath, line: UInt = #line) throws -> ConstantsRegistry {
+        let dir = try makeTempDir()
+        try writeFixture(json, to: dir + "/tuned.json")
+        let loaded = try ConstantsRegistry(contentsOf: dir + "/tuned.json")
+        XCTAssertEqual(loaded.engines[engine]?.version, "1.1.0", file: file, line: line)
+        for spec in ConstantsRegistry.specs where spec.name != engine {
+            XCTAssertEqual(loaded.values(of: spec.name), ConstantsRegistry.defaults.values(of: spec.name), spec.name,
+                           file: file, line: line)
+            XCTAssertEqual(loaded.engines[spec.name]?.version, spec.version, spec.name, file: file, line: line)
+        }
+        return loaded
     }
 }

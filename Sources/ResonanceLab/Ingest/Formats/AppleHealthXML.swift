@@ -24,7 +24,13 @@ enum AppleHealthXML: FormatAdapter {
     static let beatAgreement = 0.1
 
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
-        guard let stream = ExportStream(path: input.path) else {
+        try read(input, xmlPath: input.path, into: sink)
+    }
+
+    /// Reads the export from `xmlPath` (the file itself, or an archive's entry
+    /// decompressed to a temporary file); errors name `input.path`.
+    static func read(_ input: SourceInput, xmlPath: String, into sink: ImportSink) throws {
+        guard let stream = ExportStream(path: xmlPath) else {
             throw CSVError.cannotOpen(path: input.path, reason: "cannot open")
         }
         let handler = Handler(input: input, sink: sink)
@@ -36,7 +42,7 @@ enum AppleHealthXML: FormatAdapter {
         if let error = handler.failure { throw error }
         if !ok {
             throw ImportError.badMetadata(path: input.path, line: parser.lineNumber, column: parser.columnNumber,
-                                          message: "malformed XML: \(parser.parserError.map { "\($0)" } ?? "parse error")")
+                                          message: "malformed XML (libxml2 error \((parser.parserError as NSError?)?.code ?? 0))")
         }
         sink.setUnused(input.file, handler.unused)
         sink.note(input.file, "Record types read: heart rate, resting heart rate, HRV SDNN (with its beat-to-beat list), sleep analysis; Workout elements")

@@ -60,8 +60,13 @@ enum CanonicalTable: FormatAdapter {
             try sink.rrInterval(subject: subject(row.subject), ms: row.timestampMs, rrMs: row.rrMs, source: row.source, file: file)
         case HRVSample.header:
             let row = try HRVSample(fields)
-            guard row.sdnnMs > 0 else { return try sink.reject(file, record, column: 3, reason: "sdnn not positive") }
-            try sink.hrvSample(subject: subject(row.subject), ms: row.timestampMs, sdnnMs: row.sdnnMs, source: row.source, file: file)
+            guard row.sdnnMs != nil || row.rmssdMs != nil else {
+                return try sink.reject(file, record, column: 3, reason: "neither sdnn nor rmssd")
+            }
+            if let v = row.sdnnMs, v <= 0 { return try sink.reject(file, record, column: 3, reason: "sdnn not positive") }
+            if let v = row.rmssdMs, v <= 0 { return try sink.reject(file, record, column: 4, reason: "rmssd not positive") }
+            try sink.hrvSample(subject: subject(row.subject), ms: row.timestampMs, sdnnMs: row.sdnnMs, rmssdMs: row.rmssdMs,
+                               source: row.source, file: file)
         case Play.header:
             let row = try Play(fields)
             if let end = row.endedAtMs, end < row.startedAtMs {

@@ -11,6 +11,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
     /// Two files hold series of one subject that overlap in time (and are not
     /// exact duplicates of each other).
     case overlap(subject: String, table: String, first: String, second: String)
+    /// A source named more distinct subjects than an import may hold (`--max-subjects`).
+    case tooManySubjects(path: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
         case let .badOption(message): return message
         case let .overlap(subject, table, first, second):
             return "\(second): \(table) of subject '\(subject)' overlaps in time with \(first); give each file its subject (--subject-from-name, a subject column) or import them separately"
+        case let .tooManySubjects(path, limit):
+            return "\(path): more than \(limit) distinct subjects, each held in memory until the import ends (about 1 KB); if its subject column is a row id, name the right one with --subject-column, else raise --max-subjects"
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Receives the rows every format adapter produces, keeps the accounting of each
 /// source file (rows read = accepted + rejected), and writes all canonical tables
-/// of docs/tables.md plus `rejects.csv` and `manifest.json`. Nothing reaches its final
-/// name before `commit()`, so a failed import leaves no partial table.
+/// of docs/tables.md plus `rejects.csv` into the workspace's staging folder; the
+/// manifest it returns is committed with them by the workspace session.
 final class ImportSink {
     /// An interned subject: its name, group, CSV field text (a range of
     /// `subjectFields`) and the time range of its rows.
@@ -15,11 +15,12 @@ final class ImportSink {
         var lastMs: Int64?
     }
 
-    let workspace: Workspace
+    /// Nil for a sink that keeps its tables in memory (`inMemory(rrRange:)`).
+    let workspace: Workspace?
     /// The plausible R-R intervals (the registry's `rr` constants in force).
     let rrRange: RRConstants
     private let hr, rr, hrv, plays, labels, sleep, workouts: SortedTableWriter
-    private let rejects: CSVWriter
+    private let rejects: CSVWriter?
     private(set) var sources: [SourceFile] = []
     private var subjects: [Subject] = []
     private var subjectIndex: [String: Int] = [:]
@@ -38,12 +39,17 @@ final class ImportSink {
     static let rowIDSubjects = 1000
     /// Warnings for stderr, one line each (also among the source's manifest notes).
     private(set) var warnings: [String] = []
+    /// Distinct subjects this import may hold (`Importer.Options.maxSubjects`).
+    var maxSubjects = Importer.Options.defaultMaxSubjects
+    /// The source that named a subject past `maxSubjects`. `subject(_:)` does not throw,
+    /// so the next row or the end of that source fails the import.
+    private var overflow: Int?
 
     init(workspace: Workspace, rrRange: RRConstants) throws {
         self.workspace = workspace
         self.rrRange = rrRange
         func table<Row: CanonicalRow>(_ type: Row.Type) throws -> SortedTableWriter {
-            try SortedTableWriter(path: workspace.file(Row.fileName), header: Row.header)
+            try SortedTableWriter(path: try workspace.output(Row.fileName), header: Row.header)
         }
         hr = try table(HRSample.self)
         rr = try table(RRInterval.self)
@@ -52,9 +58,32 @@ final class ImportSink {
         labels = try table(LabelInterval.self)
         sleep = try table(SleepEpisode.self)
         workouts = try table(Workout.self)
-        rejects = try CSVWriter(path: workspace.file(Reject.fileName), header: Reject.header)
+        rejects = try CSVWriter(path: try workspace.output(Reject.fileName), header: Reject.header)
         line.reserveCapacity(256)
     }
+
+    /// A sink that checks, accounts and encodes rows exactly as an import does but keeps
+    /// them in memory and opens no file, for running adapters on in-memory input
+    /// (the fuzz targets). It cannot `finish` or `commit`.
+    private init(rrRange: RRConstants) {
+        workspace = nil
+        self.rrRange = rrRange
+        func table<Row: CanonicalRow>(_ type: Row.Type) -> SortedTableWriter { SortedTableWriter(inMemory: Row.header) }
+        hr = table(HRSample.self)
+        rr = table(RRInterval.self)
+        hrv = table(HRVSample.self)
+        plays = table(Play.self)
+        labels = table(LabelInterval.self)
+        sleep = table(SleepEpisode.self)
+        workouts = table(Workout.self)
+        rejects = nil
+    }
+
+    static func inMemory(rrRange: RRConstants) -> ImportSink { ImportSink(rrRange: rrRange) }
+
+    /// Folder for an adapter's temporary files (an archive entry being extracted): the
+    /// workspace, or the system's temporary folder for an in-memory sink.
+    var scratchFolder: String { workspace?.path ?? NSTemporaryDirectory() }
 
     private var tables: [SortedTableWriter] { [hr, rr, hrv, plays, labels, sleep, workouts] }
 
@@ -65,7 +94,7 @@ final class ImportSink {
     func beginSource(path: String, display: String, format: String) -> Int32 {
         subjectsBefore = subjects.count
         sources.append(SourceFile(path: display, sha256: "", format: format))
-        digests.start(sources.count - 1, path: path)
+        if workspace != nil { digests.start(sources.count - 1, path: path) }
         return Int32(sources.count - 1)
     }
 
@@ -76,12 +105,13 @@ final class ImportSink {
     /// Closes a source: `rowsRead` (counted by the adapter) must equal accepted +
     /// rejected; notes how zone-less times were read, if there were any.
     func endSource(_ input: SourceInput, rowsRead: Int) throws {
+        try checkSubjectLimit()
         let file = input.file
         if let zone = input.times.zoneNote() { note(file, zone) }
         let newSubjects = subjects[subjectsBefore...].lazy.filter { $0.firstMs != nil }.count
         if newSubjects >= ImportSink.rowIDSubjects, newSubjects * 2 > rowsRead {
             let warning = "\(newSubjects) subjects in \(rowsRead) rows: the subject column looks like a row id "
-                + "(each subject is held in memory until the import ends)"
+                + "(each subject holds about 1 KB of memory until the import ends, at most --max-subjects \(maxSubjects))"
             note(file, warning)
             warnings.append("\(sources[Int(file)].path): \(warning)")
         }
@@ -114,6 +144,10 @@ final class ImportSink {
             if subjects[i].group == nil { subjects[i].group = group }
             return i
         }
+        if subjects.count >= maxSubjects, !subjects.isEmpty {
+            if overflow == nil { overflow = sources.count - 1 }
+            return subjects.count - 1
+        }
         let start = subjectFields.count
         LineEncoder.appendField(name, to: &subjectFields)
         subjects.append(Subject(name: name, group: group, field: start..<subjectFields.count))
@@ -131,10 +165,19 @@ final class ImportSink {
     }
 
     func reject(_ file: Int32, line: Int, column: Int, reason: String, raw: String) throws {
+        try checkSubjectLimit()
         sources[Int(file)].rejected += 1
+        let excerpt = ImportSink.excerpt(raw)
+        guard let rejects else { return }
         rejects.field(sources[Int(file)].path); rejects.field(line); rejects.field(column)
-        rejects.field(reason); rejects.field(ImportSink.excerpt(raw))
+        rejects.field(reason); rejects.field(excerpt)
         try rejects.endRow()
+    }
+
+    /// Fails the import once a source named more distinct subjects than `maxSubjects`.
+    private func checkSubjectLimit() throws {
+        guard let overflow else { return }
+        throw ImportError.tooManySubjects(path: sources[overflow].path, limit: maxSubjects)
     }
 
     /// Longest raw text copied into `rejects.csv`, in bytes.
@@ -163,8 +206,16 @@ final class ImportSink {
         try measurement(rr, subject: subject, ms: ms, value: rrMs, source: source, file: file)
     }
 
-    func hrvSample(subject: Int, ms: Int64, sdnnMs: Double, source: String, file: Int32) throws {
-        try measurement(hrv, subject: subject, ms: ms, value: sdnnMs, source: source, file: file)
+    /// An `hrv_samples.csv` row: SDNN and/or RMSSD (ms) of a device's window.
+    func hrvSample(subject: Int, ms: Int64, sdnnMs: Double? = nil, rmssdMs: Double? = nil, source: String,
+                   file: Int32) throws {
+        spans.add(table: ObjectIdentifier(hrv), subject: subject, file: file, ms: ms)
+        try startRow(subject, ms)
+        line.append(44); timestamps.append(ms, to: &line)
+        line.append(44); if let sdnnMs { LineEncoder.appendNumber(sdnnMs, to: &line) }
+        line.append(44); if let rmssdMs { LineEncoder.appendNumber(rmssdMs, to: &line) }
+        line.append(44); LineEncoder.appendField(source, to: &line)
+        try hrv.add(line, file: file)
     }
 
     func label(subject: Int, startMs: Int64, endMs: Int64, label text: String, file: Int32) throws {
@@ -181,18 +232,18 @@ final class ImportSink {
 
     /// A play row: the interned subject field, then `Play`'s own fields.
     func play(_ play: Play, subject: Int, file: Int32) throws {
-        startRow(subject, play.startedAtMs)
+        try startRow(subject, play.startedAtMs)
         touch(subject, play.endedAtMs ?? play.startedAtMs)
         line.withUnsafeBufferPointer { playRow.beginRow(after: $0) }
         play.writeFieldsAfterSubject(to: playRow)
         try plays.add(playRow.bytes, file: file)
     }
 
-    /// `subject,timestamp,value,source` rows (hr, rr, hrv_samples).
+    /// `subject,timestamp,value,source` rows (hr, rr).
     private func measurement(_ table: SortedTableWriter, subject: Int, ms: Int64, value: Double,
                              source: String, file: Int32) throws {
         spans.add(table: ObjectIdentifier(table), subject: subject, file: file, ms: ms)
-        startRow(subject, ms)
+        try startRow(subject, ms)
         line.append(44); timestamps.append(ms, to: &line)
         line.append(44); LineEncoder.appendNumber(value, to: &line)
         line.append(44); LineEncoder.appendField(source, to: &line)
@@ -202,7 +253,7 @@ final class ImportSink {
     /// `subject,start,end,text` rows (labels, sleep, workouts).
     private func interval(_ table: SortedTableWriter, subject: Int, startMs: Int64, endMs: Int64,
                           text: String, file: Int32) throws {
-        startRow(subject, startMs)
+        try startRow(subject, startMs)
         touch(subject, endMs)
         line.append(44); LineEncoder.appendTimestamp(startMs, to: &line)
         line.append(44); LineEncoder.appendTimestamp(endMs, to: &line)
@@ -211,7 +262,8 @@ final class ImportSink {
     }
 
     /// Starts a table line with the subject field.
-    private func startRow(_ subject: Int, _ ms: Int64) {
+    private func startRow(_ subject: Int, _ ms: Int64) throws {
+        try checkSubjectLimit()
         touch(subject, ms)
         line.removeAll(keepingCapacity: true)
         let field = subjects[subject].field
@@ -233,6 +285,8 @@ final class ImportSink {
     /// Sorts and merges every table into temporary files and returns the manifest
     /// (subjects with rows, in byte order of their names).
     func finish(timezone: String, registry: ConstantsRegistry) throws -> Manifest {
+        guard workspace != nil else { throw ImportError.badOption(message: "an in-memory import has no tables to finish") }
+        try checkSubjectLimit()
         for (i, digest) in try digests.wait() { sources[i].sha256 = digest }
         for table in tables {
             try table.finish()
@@ -253,12 +307,10 @@ final class ImportSink {
         return Manifest(registry: registry, timezone: timezone, sources: sources, subjects: info)
     }
 
-    /// Writes the manifest and renames every table into place.
-    func commit(_ manifest: Manifest) throws {
-        let file = try AtomicFile(path: workspace.file(Manifest.fileName))
-        try file.write(try manifest.encoded())
+    /// Renames every finished table to its name in the staging folder.
+    func commit() throws {
+        guard let rejects else { throw ImportError.badOption(message: "an in-memory import has no tables to commit") }
         for table in tables { try table.commit() }
         try rejects.commit()
-        try file.commit()
     }
 }

@@ -21,6 +21,11 @@ public enum Importer {
         /// Stop at the first file that cannot be read (otherwise it is recorded as
         /// failed and the rest imports).
         public var strict = false
+        /// Distinct subjects the import may hold (`--max-subjects`); one more is an error
+        /// naming the file. Each costs about 1 KB until the import ends: its name, time
+        /// range, series spans and manifest entry.
+        public var maxSubjects = Options.defaultMaxSubjects
+        public static let defaultMaxSubjects = 100_000
         /// Constants recorded in the manifest's provenance.
         public var registry: ConstantsRegistry
         public var progress: (String) -> Void
@@ -35,21 +40,26 @@ public enum Importer {
     }
 
     /// Imports every source (files or dataset folders) into `workspace`; all tables
-    /// are renamed into place only after every source was read.
+    /// are committed together with the manifest only after every source was read
+    /// (within the workspace's session, or one opened here).
     @discardableResult
     public static func run(sources: [String], workspace: Workspace, options: Options = Options()) throws -> Manifest {
+        guard let session = workspace.session else {
+            let session = try WorkspaceSession(path: workspace.path, reads: [], writes: ImportStage.tables,
+                                               creating: true, note: options.warning)
+            let manifest = try run(sources: sources, workspace: Workspace(path: workspace.path, session: session),
+                                   options: options)
+            try session.commit()
+            return manifest
+        }
         let layout = DatasetLayout(forcedFormat: options.format, subject: options.subject,
                                    naming: try SubjectNaming(pattern: options.subjectFromName),
                                    delimiter: options.columns.delimiter?.asciiValue, strict: options.strict,
                                    progress: options.progress)
         var planned: [PlannedFile] = []
         for source in sources { planned += try layout.plan(source) }
-        for name in TemporaryFiles.removeLeftovers(in: workspace.path) {
-            options.progress("removed \(workspace.file(name)): temporary file of an interrupted run")
-        }
         let sink = try ImportSink(workspace: workspace, rrRange: RRConstants(registry: options.registry))
-        let local = options.timeZone.map(LocalTime.init(zone:))
-        let settings = ReadSettings(rrStamp: options.rrStamp, startMs: options.startMs, mapping: options.columns)
+        sink.maxSubjects = options.maxSubjects
         for plan in planned {
             let warningsBefore = sink.warnings.count
             let file = sink.beginSource(path: plan.path, display: plan.display, format: plan.format?.rawValue ?? "unknown")
@@ -58,12 +68,9 @@ public enum Importer {
                 options.warning("\(plan.display): failed: \(plan.failure ?? "unreadable")")
                 continue
             }
-            let input = SourceInput(path: plan.path, display: plan.display, subject: plan.subject ?? "",
-                                    group: plan.group, file: file, times: TimeFieldParser(local: local, format: format == .genericCSV ? options.columns.timeFormat : nil),
-                                    delimiter: plan.delimiter, format: format, settings: settings)
             do {
-                try adapter(format).read(input, into: sink)
-            } catch let error where plan.inFolder && !options.strict && !isInternal(error) {
+                try adapter(format).read(input(plan, format: format, file: file, options: options), into: sink)
+            } catch let error where plan.inFolder && !options.strict && !stopsImport(error) {
                 sink.fail(file, reason: "\(error)")
                 options.warning("\(plan.display): failed: \(error)")
                 continue
@@ -73,14 +80,43 @@ public enum Importer {
             for warning in sink.warnings[warningsBefore...] { options.warning(warning) }
         }
         let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry)
-        try sink.commit(manifest)
+        try sink.commit()
+        session.replacement = manifest
         return manifest
     }
 
-    /// Accounting errors are defects of the importer, never a property of one file.
-    private static func isInternal(_ error: Error) -> Bool {
-        if case ImportError.accounting = error { return true }
-        return false
+    /// How the adapter of `format` sees a planned file.
+    private static func input(_ plan: PlannedFile, format: SourceFormat, file: Int32, options: Options) -> SourceInput {
+        let times = TimeFieldParser(local: options.timeZone.map(LocalTime.init(zone:)),
+                                    format: format == .genericCSV ? options.columns.timeFormat : nil)
+        let settings = ReadSettings(rrStamp: options.rrStamp, startMs: options.startMs, mapping: options.columns)
+        return SourceInput(path: plan.path, display: plan.display, subject: plan.subject ?? "", group: plan.group,
+                           file: file, times: times, delimiter: plan.delimiter, format: format, settings: settings)
+    }
+
+    /// Reads one file (format detected unless `options.format` forces one) through the
+    /// import's checks into memory, writing nothing: its accounting and notes as the
+    /// manifest would record them (without SHA-256). This is what the fuzz targets
+    /// run, with no file system work beyond reading `path`.
+    public static func readInMemory(_ path: String, options: Options = Options()) throws -> SourceFile {
+        let delimiter = options.columns.delimiter?.asciiValue ?? SourceFormat.delimiter(path: path)
+        let format = try options.format ?? SourceFormat.detect(path: path, delimiter: delimiter)
+        let plan = PlannedFile(path: path, display: path, format: format, subject: options.subject ?? "subject",
+                               group: nil, delimiter: delimiter)
+        let sink = ImportSink.inMemory(rrRange: RRConstants(registry: options.registry))
+        sink.maxSubjects = options.maxSubjects
+        let file = sink.beginSource(path: path, display: path, format: format.rawValue)
+        try adapter(format).read(input(plan, format: format, file: file, options: options), into: sink)
+        return sink.sources[Int(file)]
+    }
+
+    /// Errors that stop the whole import even in a folder: accounting errors are defects
+    /// of the importer, and the subject limit holds for the import, not for one file.
+    private static func stopsImport(_ error: Error) -> Bool {
+        switch error {
+        case ImportError.accounting, ImportError.tooManySubjects: return true
+        default: return false
+        }
     }
 
     static func adapter(_ format: SourceFormat) -> FormatAdapter.Type {
@@ -97,6 +133,10 @@ public enum Importer {
         case .spotifyExtended, .spotifyAccount: return Spotify.self
         case .lastfm: return LastFM.self
         case .appleHealthXML: return AppleHealthXML.self
+        case .appleHealthZip: return AppleHealthZip.self
+        case .fitbitHR: return Fitbit.HeartRate.self
+        case .fitbitHRV: return Fitbit.HRVDetails.self
+        case .embracePlus: return EmbracePlus.self
         }
     }
 }
@@ -113,10 +153,12 @@ public struct ImportStage: Stage {
 
     public var name: String { "import" }
     public var reads: [String] { [] }
-    public var writes: [String] {
-        [HRSample.fileName, RRInterval.fileName, HRVSample.fileName, Play.fileName, LabelInterval.fileName,
-         SleepEpisode.fileName, Workout.fileName, Reject.fileName, Manifest.fileName]
-    }
+    public var writes: [String] { ImportStage.tables }
+    public var createsWorkspace: Bool { true }
+
+    /// The tables an import writes (it replaces the manifest too).
+    static let tables = [HRSample.fileName, RRInterval.fileName, HRVSample.fileName, Play.fileName, LabelInterval.fileName,
+                         SleepEpisode.fileName, Workout.fileName, Reject.fileName, Manifest.fileName]
 
     /// Throws `ImportFailures` after writing the workspace when some files could not be read.
     public func run(_ ws: Workspace, _ context: StageContext) throws {

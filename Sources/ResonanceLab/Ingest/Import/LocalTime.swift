@@ -60,12 +60,9 @@ final class TimeFieldParser {
         if bytes.count >= 10, bytes[4] == 45 {
             guard let (ms, hasZone) = canonicalISO(bytes) ?? Timestamp.parseISO(bytes: bytes) else { return nil }
             if hasZone { return ms }
-            sawNaive = true
-            guard let local else { return ms }
             // A wall-clock time near either end of the years 0000–9999 can leave them
             // after the zone's offset is applied; such a row is rejected.
-            let utc = local.utc(fromLocal: ms)
-            return Timestamp.representable.contains(utc) ? utc : nil
+            return instant(fromNaive: ms)
         }
         guard let value = record.double(i) else { return nil }
         let ms: Double
@@ -75,6 +72,15 @@ final class TimeFieldParser {
         case .byMagnitude: ms = value.magnitude >= 1e11 ? value : value * 1000
         }
         return Timestamp.instant(ms: ms)
+    }
+
+    /// The instant of a zone-less wall-clock time `localMs` (epoch-style) read by a
+    /// format's own parser (Fitbit's `MM/dd/yy HH:mm:ss`): in `--tz`, else UTC.
+    func instant(fromNaive localMs: Int64) -> Int64? {
+        sawNaive = true
+        guard let local else { return localMs }
+        let utc = local.utc(fromLocal: localMs)
+        return Timestamp.representable.contains(utc) ? utc : nil
     }
 
     private var cachedDate = -1

@@ -44,6 +44,14 @@ final class SortedTableWriter {
         stream = file
     }
 
+    /// A writer that keeps every row in memory and opens no file, for an in-memory
+    /// import of small inputs (`ImportSink.inMemory(rrRange:)`); it is never finished.
+    init(inMemory header: [String]) {
+        path = ""
+        self.header = header
+        memoryBudget = .max
+    }
+
     deinit {
         for run in runPaths { unlink(run) }
     }

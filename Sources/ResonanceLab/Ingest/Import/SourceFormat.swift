@@ -26,6 +26,14 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case lastfm = "lastfm"
     /// Apple Health `export.xml`.
     case appleHealthXML = "apple-health-xml"
+    /// Apple Health `export.zip` (its `apple_health_export/export.xml`).
+    case appleHealthZip = "apple-health-zip"
+    /// Fitbit Takeout `heart_rate-YYYY-MM-DD.json`.
+    case fitbitHR = "fitbit-hr"
+    /// Fitbit Takeout `Heart Rate Variability Details - YYYY-MM-DD.csv`.
+    case fitbitHRV = "fitbit-hrv"
+    /// Empatica EmbracePlus aggregated per-minute CSVs (`pulse_rate_bpm`, `prv_rmssd_ms`).
+    case embracePlus = "embrace-plus"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -46,6 +54,11 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         let lower = name.lowercased()
         // E4 tag files are empty when the button was never pressed.
         if lower.hasPrefix("tags_") && lower.hasSuffix(".csv") { return .e4Tags }
+        if (lower as NSString).pathExtension == "zip" {
+            // Other archives hold nothing we read.
+            guard AppleHealthZip.matches(path: path) else { throw ImportError.unknownFormat(path: path, columns: []) }
+            return .appleHealthZip
+        }
         if (lower as NSString).pathExtension == "xml" {
             // export_cda.xml and other XML beside export.xml hold no rows we read.
             guard CSVPeek.headText(path: path).contains("<HealthData") else {
@@ -57,6 +70,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             let head = CSVPeek.headText(path: path)
             if head.contains("\"ms_played\"") && head.contains("\"ts\"") { return .spotifyExtended }
             if head.contains("\"msPlayed\"") && head.contains("\"endTime\"") { return .spotifyAccount }
+            if head.contains("\"dateTime\"") && head.contains("\"bpm\"") { return .fitbitHR }
             // Other JSON (a workspace's manifest.json) holds no rows.
             throw ImportError.unknownFormat(path: path, columns: [])
         }
@@ -76,6 +90,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if columns.isSuperset(of: ["workoutactivitytype", "startdate", "enddate"]) { return .appleHealth }
 
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
+        if Fitbit.HRVDetails.matches(columns: columns) { return .fitbitHRV }
+        if EmbracePlus.matches(columns: columns) { return .embracePlus }
         if CanonicalTable.matches(header: header) { return .canonical }
         if LastFM.matches(header: header) { return .lastfm }
         let bases = header.map { ColumnName.baseAndUnit($0).base }

@@ -1,0 +1,70 @@
+/// The inputs of the product's learning rule, computed once from a `PlayIndex`: plays
+/// grouped by (listener, song, context), in play order within a group, each with its
+/// product scores (the impact constants held fixed), measured ΔHR (bpm), ΔRMSSD (ms,
+/// from R-R only) and skip. `replay` runs the song-effect EMA over these flat arrays,
+/// so the `ema` model and the song-effect tuner learn from the same plays the same way.
+public struct EMAReplay: Sendable {
+    /// Per play, in group order.
+    var scores: [PlayScores] = []
+    var hrDeltaBpm: [Double?] = []
+    var rmssdDeltaMs: [Double?] = []
+    var skipped: [Bool] = []
+    /// Per group: its first play (the group ends where the next begins), listener,
+    /// song and context indices of the `PlayIndex`. Groups are sorted by listener,
+    /// song, context.
+    var groupStart: [Int] = []
+    var groupListener: [Int] = []
+    var groupSong: [Int] = []
+    var groupContext: [Int] = []
+    /// Per listener: the range of its groups.
+    public private(set) var listenerGroups: [Range<Int>] = []
+
+    public init(_ x: PlayIndex, impact k: ImpactConstants) {
+        let nc = max(1, x.contexts.count), ns = max(1, x.songIds.count)
+        // Plays grouped by (listener, song, context), play order kept within a group
+        // (stable sort of play indices by key; no hashing over a million plays).
+        let key = (0..<x.count).map { p in (x.listener[p] * ns + x.song[p]) * nc + x.context[p] }
+        let order = (0..<x.count).sorted { (key[$0], $0) < (key[$1], $1) }
+        listenerGroups = [Range<Int>](repeating: 0..<0, count: x.subjects.count)
+        for (n, p) in order.enumerated() {
+            if n == 0 || key[p] != key[order[n - 1]] {
+                let j = x.listener[p]
+                if listenerGroups[j].isEmpty { listenerGroups[j] = groupStart.count..<groupStart.count }
+                groupStart.append(n); groupListener.append(j); groupSong.append(x.song[p]); groupContext.append(x.context[p])
+                listenerGroups[j] = listenerGroups[j].lowerBound..<groupStart.count
+            }
+            let row = x.plays[p], bio = row.biometrics
+            scores.append(Impact.of(hrDeltaBpm: bio.hrDelta, hrvDeltaMs: bio.hrvDelta, listenFraction: row.listenFraction,
+                                    skipped: row.skipped, constants: k))
+            hrDeltaBpm.append(bio.hrDelta)
+            rmssdDeltaMs.append(bio.hrvSource == "rr" ? bio.hrvDelta : nil)
+            skipped.append(row.skipped)
+        }
+    }
+
+    /// Replays the learning of the listeners `listeners` (all when nil), in listener
+    /// order: `context` receives each (listener, song, context) state after its last
+    /// play, `listenerSong` each listener × song aggregate (confidence-weighted over
+    /// its contexts, docs/engines.md, Song effect) after its last context.
+    func replay(_ s: SongEffectConstants, listeners: [Int]? = nil,
+                context: (_ listener: Int, _ song: Int, _ context: Int, EMAState) -> Void = { _, _, _, _ in },
+                listenerSong: (_ listener: Int, _ song: Int, EMAState) -> Void) {
+        for j in listeners ?? Array(listenerGroups.indices) {
+            var aggregate = EMAAggregate()
+            for g in listenerGroups[j] {
+                var state = EMAState(constants: s)
+                for p in groupStart[g]..<(g + 1 < groupStart.count ? groupStart[g + 1] : scores.count) {
+                    EMALearner.update(&state, scores: scores[p], hrDeltaBpm: hrDeltaBpm[p], rmssdDeltaMs: rmssdDeltaMs[p],
+                                      skipped: skipped[p], constants: s)
+                }
+                context(j, groupSong[g], groupContext[g], state)
+                aggregate.add(state)
+                // Last context of this listener × song: close the aggregate.
+                if g + 1 == listenerGroups[j].upperBound || groupSong[g + 1] != groupSong[g] {
+                    listenerSong(j, groupSong[g], aggregate.state(s))
+                    aggregate = EMAAggregate()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// One command's use of a workspace, from opening to commit (docs/workspace.md):
+///
+/// 1. `open` locks the tables the command reads (shared) and writes (exclusive), then,
+///    under the commit lock, completes or discards what killed runs left (`recover`) and
+///    reads `manifest.json`: a folder without a valid one is not a workspace.
+/// 2. Reads go through `check`: only tables the manifest lists exist, and each is
+///    verified against its SHA-256 once (unless verification is off) before it is read.
+/// 3. Outputs are written into a private staging folder `.staging.PID.tmp`.
+/// 4. `commit` digests the staged tables, then under the commit lock reads the current
+///    manifest, records them in it, writes it into the staging folder too, and renames
+///    the journal `.journal` into the workspace: from that moment the commit counts,
+///    and the renames of the tables and finally of `manifest.json` into place are
+///    completed by whichever run comes next if this one is killed.
+public final class WorkspaceSession: @unchecked Sendable {
+    public let path: String
+    /// The manifest as it stood when the session opened; nil when creating a workspace.
+    public let manifest: Manifest?
+    /// A command creating the workspace (import, persona generation) sets the
+    /// provenance of the manifest it commits here; its table list is filled in by `commit`.
+    public var replacement: Manifest?
+    private let verify: Bool
+    private let lock: WorkspaceLock
+    private let note: (String) -> Void
+    private let mutex = NSLock()
+    private var verified: Set<String> = []
+    private var stagingDir: String?
+    static let journalName = ".journal"
+
+    /// Opens `path` for a command reading `reads` and writing `writes` (file names).
+    /// `creating`: the folder is made if missing and needs no manifest yet.
+    /// `note` receives one line per lock waited for and per leftover removed.
+    public init(path: String, reads: [String], writes: [String], creating: Bool = false,
+                verify: Bool = true, note: @escaping (String) -> Void) throws {
+        self.path = path; self.verify = verify; self.note = note
+        let manifestPath = (path as NSString).appendingPathComponent(Manifest.fileName)
+        if creating {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw OutputError.cannotCreate(path: path, reason: error.localizedDescription)
+            }
+        } else {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+                throw TableError(path: path, line: 0, column: 0, message: "no such workspace folder")
+            }
+            // Checked before anything is created in the folder.
+            if !FileManager.default.fileExists(atPath: manifestPath) { _ = try Manifest.read(path: manifestPath) }
+        }
+        let lock = try WorkspaceLock(directory: path)
+        let written = Set(writes)
+        let tables = Set(reads).union(written).subtracting([Manifest.fileName])
+            .map { (name: $0, byte: WorkspaceLock.byte(forTable: $0)) }
+            .sorted { ($0.byte, $0.name) < ($1.byte, $1.name) }
+        // Always taken in byte order, so two runs never wait for each other in a cycle.
+        var taken: [Int64: Bool] = [:]
+        for (name, byte) in tables {
+            let exclusive = written.contains(name) || taken[byte] == true
+            if taken[byte] == exclusive { continue }
+            if try !lock.lock(byte, exclusive: exclusive, wait: false) {
+                note("\(path): waiting for another run \(exclusive ? "using" : "writing") \(name)")
+                try lock.lock(byte, exclusive: exclusive, wait: true)
+            }
+            taken[byte] = exclusive
+        }
+        try lock.lock(WorkspaceLock.commitByte, exclusive: true, wait: true)
+        defer { lock.unlock(WorkspaceLock.commitByte) }
+        try WorkspaceSession.recover(path, note: note)
+        self.lock = lock
+        manifest = creating && !FileManager.default.fileExists(atPath: manifestPath) ? nil
+            : try Manifest.read(path: manifestPath)
+        if creating { return }
+        for name in Set(reads).subtracting([Manifest.fileName]).sorted()
+        where manifest?.table(name) == nil && FileManager.default.fileExists(atPath: file(name)) {
+            note("\(file(name)): not listed in manifest.json, ignored (re-run the stage that writes it)")
+        }
+    }
+
+    deinit {
+        if let stagingDir { try? FileManager.default.removeItem(atPath: stagingDir) }
+    }
+
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    // MARK: - Reading
+
+    /// Whether table `name` is part of the workspace: listed in its manifest (when the
+    /// session creates the workspace, present on disk).
+    func lists(_ name: String) -> Bool {
+        guard let manifest else { return FileManager.default.fileExists(atPath: file(name)) }
+        return name == Manifest.fileName || manifest.table(name) != nil
+    }
+
+    /// Verifies table `name` before it is read: it must be on disk and, unless
+    /// verification is off, its bytes must have the SHA-256 the manifest records.
+    func check(_ name: String) throws {
+        guard let entry = manifest?.table(name) else { return }
+        mutex.lock()
+        let done = verified.contains(name)
+        mutex.unlock()
+        if done { return }
+        let path = file(name)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw TableError(path: path, line: 0, column: 0, message: "listed in manifest.json but missing")
+        }
+        if verify {
+            let actual = try SHA256.hex(ofFile: path)
+            guard actual == entry.sha256 else {
+                throw TableError(path: path, line: 0, column: 0, message:
+                    "does not match manifest.json (SHA-256 \(actual.prefix(12))…, recorded \(entry.sha256.prefix(12))…): "
+                    + "changed or cut after it was written; re-run the command that writes it")
+            }
+        }
+        mutex.lock()
+        verified.insert(name)
+        mutex.unlock()
+    }
+
+    // MARK: - Writing
+
+    /// Where output `name` is written until the commit: inside the staging folder.
+    func stagedPath(_ name: String) throws -> String {
+        mutex.lock()
+        defer { mutex.unlock() }
+        if stagingDir == nil {
+            for attempt in 0..<100 {
+                let candidate = file(".staging.\(getpid())" + (attempt == 0 ? "" : "-\(attempt)") + ".tmp")
+                if mkdir(candidate, 0o700) == 0 {
+                    stagingDir = candidate
+                    break
+                }
+                if errno != EEXIST {
+                    throw OutputError.cannotCreate(path: candidate, reason: String(cString: strerror(errno)))
+                }
+            }
+        }
+        guard let stagingDir else {
+            throw OutputError.cannotCreate(path: path, reason: "every staging folder name is taken")
+        }
+        return (stagingDir as NSString).appendingPathComponent(name)
+    }
+
+    /// Commits the staged tables (and the replacement manifest, if set): nothing when
+    /// the command wrote no table and creates nothing.
+    public func commit() throws {
+        mutex.lock()
+        let staging = stagingDir
+        mutex.unlock()
+        var names: [String] = []
+        if let staging {
+            names = try FileManager.default.contentsOfDirectory(atPath: staging)
+                .filter { TableDigest.isPlainName($0) && TemporaryFiles.ownerPID($0) == nil && $0 != Manifest.fileName }
+                .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        }
+        if names.isEmpty && replacement == nil { return }
+        let dir = try staging ?? (stagedPath(Manifest.fileName) as NSString).deletingLastPathComponent
+        let digests = try names.map { try TableDigest.of(file: (dir as NSString).appendingPathComponent($0), name: $0) }
+        try lock.lock(WorkspaceLock.commitByte, exclusive: true, wait: true)
+        defer { lock.unlock(WorkspaceLock.commitByte) }
+        try WorkspaceSession.recover(path, note: note)
+        var updated = try replacement ?? Manifest.read(path: file(Manifest.fileName))
+        updated.record(digests)
+        try WorkspaceSession.writeNew((dir as NSString).appendingPathComponent(Manifest.fileName), try updated.encoded())
+        let journal = ((dir as NSString).lastPathComponent + "\n" + (names + [Manifest.fileName]).joined(separator: "\n") + "\n")
+        let staged = (dir as NSString).appendingPathComponent(WorkspaceSession.journalName)
+        try WorkspaceSession.writeNew(staged, Array(journal.utf8))
+        guard rename(staged, file(WorkspaceSession.journalName)) == 0 else {
+            throw OutputError.cannotWrite(path: file(WorkspaceSession.journalName), reason: String(cString: strerror(errno)))
+        }
+        try WorkspaceSession.rollForward(path)
+        mutex.lock()
+        stagingDir = nil
+        mutex.unlock()
+    }
+
+    /// Writes a new file with exclusive create.
+    private static func writeNew(_ path: String, _ bytes: [UInt8]) throws {
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw OutputError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard n == bytes.count else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    // MARK: - Recovery
+
+    /// Completes a commit whose journal is in place (a run killed while renaming), then
+    /// removes the staging folders and temporary files of runs that no longer exist.
+    /// Runs under the commit lock.
+    static func recover(_ path: String, note: (String) -> Void) throws {
+        let journal = (path as NSString).appendingPathComponent(journalName)
+        if FileManager.default.fileExists(atPath: journal) {
+            try rollForward(path)
+            note("\(path): completed the commit of an interrupted run")
+        }
+        for name in TemporaryFiles.removeLeftovers(in: path) {
+            note("removed \((path as NSString).appendingPathComponent(name)): left by an interrupted run")
+        }
+    }
+
+    /// Renames every file the journal lists from its staging folder into the workspace
+    /// (those already renamed are gone from there), then removes the journal and the folder.
+    static func rollForward(_ path: String) throws {
+        let journal = (path as NSString).appendingPathComponent(journalName)
+        let text = try String(contentsOfFile: journal, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        guard let stagingName = lines.first, stagingName.hasPrefix(".staging."), !stagingName.contains("/"),
+              lines.dropFirst().allSatisfy(TableDigest.isPlainName) else {
+            throw TableError(path: journal, line: 0, column: 0, message: "not a commit journal; remove it to continue")
+        }
+        let staging = (path as NSString).appendingPathComponent(stagingName)
+        for name in lines.dropFirst() {
+            let from = (staging as NSString).appendingPathComponent(name)
+            let to = (path as NSString).appendingPathComponent(name)
+            if rename(from, to) != 0, errno != ENOENT {
+                throw OutputError.cannotWrite(path: to, reason: String(cString: strerror(errno)))
+            }
+        }
+        guard unlink(journal) == 0 else {
+            throw OutputError.cannotWrite(path: journal, reason: String(cString: strerror(errno)))
+        }
+        try? FileManager.default.removeItem(atPath: staging)
+    }
+}
