@@ -24,6 +24,8 @@ struct Resonance: ParsableCommand {
             Effects.self,
             Daily.self,
             Validate.self,
+            Shard.self,
+            Merge.self,
             Tune.self,
             Constants.self,
             Personas.self,

@@ -14,6 +14,8 @@ struct Run: ParsableCommand {
             instead of sources, the stages after import run on an existing workspace (e.g. one \
             from `resonance personas generate`); of the import options only --tz applies there, \
             as the listeners' zone for sessions.
+
+            --stages runs only the named stages (still in pipeline order), e.g. the per-subject             stages on each shard of a split (`resonance shard`): --stages hrv,coherence,sessions,daily,             then --stages effects on the merged workspace.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -33,6 +35,11 @@ struct Run: ParsableCommand {
                                valueName: "dir"))
     var reportDir: String?
 
+    @Option(help: ArgumentHelp("Stages to run after import, comma-separated, in pipeline order whatever the order given: "
+                               + "\(Run.stageNames.joined(separator: ", ")) (validate needs --report-dir). Default: all.",
+                               valueName: "list"))
+    var stages: String?
+
     @Flag(help: "Also write hrv_nn.csv and hrv_psd.csv (cleaned NN series, whole-recording PSD) for the notebooks.")
     var figureTables = false
 
@@ -47,12 +54,32 @@ struct Run: ParsableCommand {
         } else {
             guard !sources.isEmpty, out != nil else { throw ValidationError("give sources with --out, or --workspace.") }
         }
+        if let names = selectedStages {
+            if let unknown = names.first(where: { !Run.stageNames.contains($0) }) {
+                throw ValidationError("--stages: unknown stage '\(unknown)' (stages: \(Run.stageNames.joined(separator: ", "))).")
+            }
+            if names.contains("validate"), reportDir == nil {
+                throw ValidationError("--stages: validate needs --report-dir.")
+            }
+            if !names.contains("validate"), reportDir != nil {
+                throw ValidationError("--report-dir: only validate writes a report, and --stages leaves it out.")
+            }
+        }
+    }
+
+    /// Every stage after import, in pipeline order.
+    static let stageNames = Pipeline.stages(reportDir: "").map(\.name)
+
+    /// The names given with --stages; nil when all run.
+    var selectedStages: Set<String>? {
+        stages.map { Set($0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }) }
     }
 
     func run() throws {
         let path = workspace ?? out ?? ""
         var stages = Pipeline.stages(reportDir: reportDir, timeZone: reading.tz.flatMap(TimeZone.init(identifier:)),
                                      figureTables: figureTables ? Workspace(path: path) : nil)
+        if let names = selectedStages { stages.removeAll { !names.contains($0.name) } }
         if workspace == nil {
             stages.insert(reading.stage(sources: sources), at: 0)
         }

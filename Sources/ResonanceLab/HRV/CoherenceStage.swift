@@ -19,8 +19,18 @@ public struct CoherenceStage: Stage {
         let withRR = Set(rr.map(\.subject))
         let hrOnly = SubjectSeries.hr(try ws.readSeries(HRSample.self)).filter { !withRR.contains($0.subject) }
         context.progress.note("coherence: \(rr.count) subject(s) from RR, \(hrOnly.count) from HR")
-        enum Job { case rr(String, NNSeries), hr(MeasurementSeries) }
-        let jobs = rr.map { Job.rr($0.subject, $0.series) } + hrOnly.map { Job.hr($0) }
+        enum Job {
+            case rr(String, NNSeries), hr(MeasurementSeries)
+            var subject: String {
+                switch self {
+                case let .rr(subject, _): return subject
+                case let .hr(s): return s.subject
+                }
+            }
+        }
+        // Subjects in byte order, as in every table, whichever series each one uses.
+        let jobs = (rr.map { Job.rr($0.subject, $0.series) } + hrOnly.map { Job.hr($0) })
+            .sorted { SubjectOrder.precedes($0.subject, $1.subject) }
         let counter = context.progress.counter("coherence", total: jobs.count)
         // Each subject's rows are encoded in its worker (2 M rows for the 69 PhysioNet records).
         let results = try Parallel.map(jobs, jobs: context.jobs) { job -> (rows: Int, csv: [UInt8]) in

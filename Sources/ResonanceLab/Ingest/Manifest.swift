@@ -16,6 +16,8 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// byte order of the names. Stages read only the tables listed here, and refuse one
     /// whose bytes no longer match (docs/workspace.md).
     public var tables: [TableDigest]
+    /// Present in a shard workspace only: which part of which split it is.
+    public var shard: ShardInfo?
 
     public init(toolkitVersion: String = ResonanceLabInfo.version, registry: ConstantsRegistry = .defaults,
                 timezone: String = "UTC", sources: [SourceFile] = [], subjects: [SubjectInfo] = [],

@@ -52,7 +52,8 @@ public struct PersonaGenerator: Sendable {
     }
 
     /// Every planted effect: the catalogue's song effects, then each persona's
-    /// sensitivity (once per metric).
+    /// sensitivity (once per metric), personas in byte order of their names like every
+    /// table's subjects.
     public func truth() -> [PlantedEffect] {
         var rows: [PlantedEffect] = []
         for song in catalogue.songs {
@@ -61,7 +62,7 @@ public struct PersonaGenerator: Sendable {
             rows.append(PlantedEffect(kind: .songEffect, subject: "", songId: song.songId,
                                       metric: PlantedEffect.metrics[1], value: song.deltaRMSSDMs))
         }
-        for p in personas {
+        for p in personas.sorted(by: { SubjectOrder.precedes($0.name, $1.name) }) {
             for metric in PlantedEffect.metrics {
                 rows.append(PlantedEffect(kind: .personaSensitivity, subject: p.name, songId: "", metric: metric,
                                           value: p.sensitivity))
@@ -79,9 +80,7 @@ public struct PersonaGenerator: Sendable {
             return try session.commit()
         }
         // Canonical tables are ordered by subject (byte order), then time, as an import writes them.
-        let records = try simulate(jobs: jobs).sorted {
-            Array($0.profile.name.utf8).lexicographicallyPrecedes(Array($1.profile.name.utf8))
-        }
+        let records = try simulate(jobs: jobs).sorted { SubjectOrder.precedes($0.profile.name, $1.profile.name) }
         progress("personas: simulated \(records.count) personas × \(days) days")
         try ws.write(records.flatMap(\.hr))
         try ws.write(records.flatMap(\.rr))

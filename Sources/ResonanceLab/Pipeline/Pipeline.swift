@@ -15,6 +15,10 @@ public enum Pipeline {
         return stages
     }
 
+    /// The stages that need no other subject's rows, so that each shard of a split runs
+    /// them alone (docs/sharding.md); the others (effects, validate) need all subjects.
+    public static let perSubject: Set<String> = ["hrv", "coherence", "sessions", "daily"]
+
     /// Runs `stages` in order on `ws`, each committed on its own (`Stage.runCommitted`),
     /// sharing each subject's cleaned R-R between them.
     public static func run(_ stages: [any Stage], on ws: Workspace, context: StageContext) throws {

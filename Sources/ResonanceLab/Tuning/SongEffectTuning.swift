@@ -27,11 +27,14 @@ public struct SongEffectTuningData: TuningProblem {
     public static let metrics: [EffectMetric] = [.deltaHR, .deltaRMSSD]
 
     /// One workspace: its plays as learner inputs and, per metric, the planted effect of
-    /// each (listener, song) at `listener * songs + song` (NaN where none is planted).
+    /// each song (NaN where none is planted) and each listener's sensitivity.
     struct Part: Sendable {
         var replay: EMAReplay
-        var songs: Int
-        var planted: [[Double]]
+        var songEffect: [[Double]]
+        var sensitivity: [[Double]]
+
+        /// The planted effect of song `i` on listener `j` for metric `m` (NaN when none).
+        func planted(_ m: Int, listener j: Int, song i: Int) -> Double { songEffect[m][i] * sensitivity[m][j] }
     }
 
     var parts: [Part] = []
@@ -76,18 +79,10 @@ public struct SongEffectTuningData: TuningProblem {
         pairs = [Int](repeating: 0, count: Self.metrics.count)
         for (name, rows, truth) in data {
             let index = PlayIndex(rows)
-            let ns = max(1, index.songIds.count)
-            let planted = Self.metrics.map { m -> [Double] in
-                let (songs, sensitivity) = PlantedEffect.planted(truth, metric: m.rawValue)
-                var out = [Double](repeating: .nan, count: index.subjects.count * ns)
-                for (j, subject) in index.subjects.enumerated() {
-                    for (i, song) in index.songIds.enumerated() {
-                        if let e = songs[song] { out[j * ns + i] = e * (sensitivity[subject] ?? 1) }
-                    }
-                }
-                return out
-            }
-            let part = Part(replay: EMAReplay(index, impact: impact), songs: ns, planted: planted)
+            let planted = Self.metrics.map { PlantedEffect.planted(truth, metric: $0.rawValue) }
+            let part = Part(replay: EMAReplay(index, impact: impact),
+                            songEffect: planted.map { p in index.songIds.map { p.songs[$0] ?? .nan } },
+                            sensitivity: planted.map { p in index.subjects.map { p.sensitivity[$0] ?? 1 } })
             // Which pairs count does not depend on the constants: count them once.
             var counted = [[Int]](repeating: [Int](repeating: 0, count: Self.metrics.count), count: index.subjects.count)
             part.replay.replay(learner) { j, i, state in
@@ -105,7 +100,7 @@ public struct SongEffectTuningData: TuningProblem {
     /// The pair (listener `j`, song `i`) has a planted effect and enough measured plays.
     static func counts(_ part: Part, _ m: Int, _ metric: EffectMetric, _ j: Int, _ i: Int, _ state: EMAState) -> Bool {
         let measured = metric == .deltaHR ? state.hrPlays : state.rmssdPlays
-        return measured >= minPlays && part.planted[m][j * part.songs + i].isFinite
+        return measured >= minPlays && part.planted(m, listener: j, song: i).isFinite
     }
 
     public var unitNoun: String { "listeners" }
@@ -140,7 +135,7 @@ public struct SongEffectTuningData: TuningProblem {
             part.replay.replay(s, listeners: listeners) { j, i, state in
                 for (m, metric) in Self.metrics.enumerated() where Self.counts(part, m, metric, j, i, state) {
                     guard let e = EMAEffects.value(state, metric) else { continue }
-                    learned[m].append(e); planted[m].append(part.planted[m][j * part.songs + i])
+                    learned[m].append(e); planted[m].append(part.planted(m, listener: j, song: i))
                 }
             }
         }
