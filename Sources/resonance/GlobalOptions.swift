@@ -58,7 +58,10 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Rejects the flags a command has no use for, naming them.
-    func reject(jobs noJobs: Bool = false, command: String) throws {
+    func reject(constants noConstants: Bool = false, jobs noJobs: Bool = false, command: String) throws {
+        if noConstants, constants != nil {
+            throw ValidationError("--constants: `\(command)` uses no engine constants.")
+        }
         if noJobs, jobs != nil { throw ValidationError("--jobs: `\(command)` does no per-subject work.") }
     }
 }
