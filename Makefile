@@ -21,9 +21,10 @@ all: build
 # Stage targets, included before the rules below read the lists they extend.
 include $(wildcard mk/*.mk)
 
-# Debian packages the targets need: the C libraries the Swift targets link, the
-# Python venv module for the peers, and GNU time for the ingest benchmark's peak memory.
-DEBIAN_PACKAGES := libcsv-dev libfftw3-dev python3-venv time
+# Debian packages the targets need: the C libraries the Swift targets link (libcsv,
+# FFTW, libxml2), the Python venv module for the peers, and GNU time for the
+# benchmarks' peak memory.
+DEBIAN_PACKAGES := libcsv-dev libfftw3-dev libxml2-dev python3-venv time
 
 # Installs whichever of them is missing (with sudo when not root), quietly; does
 # nothing when all are installed. `env` carries DEBIAN_FRONTEND through sudo.

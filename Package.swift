@@ -18,9 +18,13 @@ let package = Package(
         .systemLibrary(name: "CCSV", path: "Sources/CCSV", providers: [.apt(["libcsv-dev"])]),
         // Debian: libfftw3-dev (installed by `make deps`).
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", providers: [.apt(["libfftw3-dev"])]),
+        // Debian: libxml2-dev (installed by `make deps`); Apple Health export.xml is
+        // read with its SAX2 push parser.
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
         .target(
             name: "ResonanceLab",
-            dependencies: ["CCSV", "CFFTW", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["CCSV", "CFFTW", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .executableTarget(
             name: "resonance",

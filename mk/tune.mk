@@ -73,25 +73,24 @@ tune-cli-test: build
 # `tune --engine stress --budget 500` on Stress-Predict against its 60 s budget, with the
 # time per candidate evaluation (skipped without the shared datasets); then
 # `tune --engine song_effect --budget 500` on the ten personas x 30 days (generated and
-# sessions reconstructed once into build/bench/personas-tune), with its time per candidate.
+# sessions reconstructed afresh into build/bench/personas-tune), with its time per candidate.
 bench-tune: build bench-tune-stress bench-tune-song-effect
 
 bench-tune-stress: build
 	@sp="$(RESONANCE_DATASETS)/stress-predict"; \
 	if [ ! -d "$$sp" ]; then echo "bench-tune: skipped ($$sp not found)"; exit 0; fi; \
-	$(BIN) import "$$sp" --quiet --out build/bench/stress-predict && \
+	$(BIN) import "$$sp" --quiet --out build/bench/stress-predict || exit 1; \
 	start=$$(date +%s%N); \
 	$(BIN) tune build/bench/stress-predict --engine stress --budget 500 --force --progress --out build/bench/stress-tuned.json \
-	  2> build/bench/tune.log; \
+	  2> build/bench/tune.log || { cat build/bench/tune.log; exit 1; }; \
 	end=$$(date +%s%N); \
 	grep 'candidate evaluations' build/bench/tune.log | sed 's/^tune:/bench-tune:/'; \
 	awk -v ns=$$((end - start)) 'BEGIN { s = ns / 1e9; \
 	  printf "bench-tune: stress-predict (26 subjects, 25 labelled), tune --budget 500 LOSO %.2f s wall (budget 60 s, ratio %.2f)\n", s, s / 60 }'
 
 bench-tune-song-effect: build
-	@ws=build/bench/personas-tune; \
-	if [ ! -f "$$ws/session_plays.csv" ]; then \
-	  $(BIN) personas generate --quiet --out "$$ws" --days 30 --seed 0 && $(BIN) sessions --quiet "$$ws" || exit 1; fi; \
+	@ws=build/bench/personas-tune; rm -rf "$$ws"; \
+	$(BIN) personas generate --quiet --out "$$ws" --days 30 --seed 0 && $(BIN) sessions --quiet "$$ws" || exit 1; \
 	start=$$(date +%s%N); \
 	$(BIN) tune "$$ws" --engine song_effect --budget 500 --force --progress --out build/bench/song-effect-tuned.json \
 	  2> build/bench/tune-song-effect.log || { cat build/bench/tune-song-effect.log; exit 1; }; \

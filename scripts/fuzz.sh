@@ -79,6 +79,15 @@ seed() {
       local tmp; tmp=$(mktemp -d)
       fixtures "$tmp"
       for f in "$tmp"/*; do [ -f "$f" ] && addfile "$f"; done
+      # Apple Health archives: each XML fixture as the export.xml entry of a zip.
+      if command -v zip > /dev/null; then
+        mkdir "$tmp/apple_health_export"
+        for f in $(grep -l '<HealthData' "$tmp"/fixture*); do
+          cp "$f" "$tmp/apple_health_export/export.xml"
+          (cd "$tmp" && rm -f export.zip && zip -q -X export.zip apple_health_export/export.xml)
+          addfile "$tmp/export.zip"
+        done
+      fi
       rm -rf "$tmp" ;;
   esac
   # The detect target reads its first byte as the choice of file name.
@@ -101,7 +110,8 @@ for t in "${targets[@]}"; do
   scratch=$(mktemp -d "${TMPDIR:-/tmp}/resonance-fuzz.XXXXXX")
   [ -d /dev/shm ] && { rmdir "$scratch"; scratch=$(mktemp -d /dev/shm/resonance-fuzz.XXXXXX); }
   started=$(date +%s)
-  FUZZ_SCRATCH=$scratch FUZZ_TARGET=$t "$bin" -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=10 \
+  # The Swift runtime's backtracer would take a crash before libFuzzer keeps its input.
+  SWIFT_BACKTRACE=enable=no FUZZ_SCRATCH=$scratch TMPDIR=$scratch FUZZ_TARGET=$t "$bin" -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$out/$t/" "$out/$t/corpus" "$out/$t/seeds" \
     > "$log" 2>&1 || status=$?
   elapsed=$(( $(date +%s) - started ))

@@ -15,7 +15,9 @@ struct Run: ParsableCommand {
             from `resonance personas generate`); of the import options only --tz applies there, \
             as the listeners' zone for sessions.
 
-            --stages runs only the named stages (still in pipeline order), e.g. the per-subject             stages on each shard of a split (`resonance shard`): --stages hrv,coherence,sessions,daily,             then --stages effects on the merged workspace.
+            --stages runs only the named stages (still in pipeline order), e.g. the per-subject \
+            stages on each shard of a split (`resonance shard`): --stages hrv,coherence,sessions,daily, \
+            then --stages effects on the merged workspace (docs/sharding.md).
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -27,30 +27,51 @@ let resonanceExecutable: String = {
     return Bundle.main.bundleURL.appendingPathComponent("resonance").path
 }()
 
-extension XCTestCase {
-    /// Runs `resonance ARGUMENTS…` in a separate process, in `directory` when given, and
-    /// returns its exit status and everything it printed.
-    func resonance(_ arguments: [String], in directory: String? = nil) throws -> CommandRun {
-        let process = Process()
+/// A `resonance` process started and not yet waited for (`LaunchedCommand.finish()`).
+final class LaunchedCommand {
+    let process = Process()
+    private let outPath: String, errPath: String
+    private let out: FileHandle, err: FileHandle
+
+    init(_ arguments: [String], in directory: String?, outputs: String) throws {
         process.executableURL = URL(fileURLWithPath: resonanceExecutable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         // Files rather than pipes: a full pipe buffer can never block the child.
-        let outputs = try makeTempDir()
-        let outPath = outputs + "/stdout", errPath = outputs + "/stderr"
+        outPath = outputs + "/stdout"; errPath = outputs + "/stderr"
         try Data().write(to: URL(fileURLWithPath: outPath))
         try Data().write(to: URL(fileURLWithPath: errPath))
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        defer { try? out.close(); try? err.close() }
+        out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
         try process.run()
+    }
+
+    /// What it printed on stderr so far.
+    var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+
+    /// Waits for the process and returns its exit status and everything it printed.
+    func finish() throws -> CommandRun {
         process.waitUntilExit()
+        try? out.close(); try? err.close()
         return CommandRun(status: process.terminationStatus,
                           stdout: try String(contentsOfFile: outPath, encoding: .utf8),
                           stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+    }
+}
+
+extension XCTestCase {
+    /// Runs `resonance ARGUMENTS…` in a separate process, in `directory` when given, and
+    /// returns its exit status and everything it printed.
+    func resonance(_ arguments: [String], in directory: String? = nil) throws -> CommandRun {
+        try launch(arguments, in: directory).finish()
+    }
+
+    /// Starts `resonance ARGUMENTS…` in a separate process and returns at once.
+    func launch(_ arguments: [String], in directory: String? = nil) throws -> LaunchedCommand {
+        try LaunchedCommand(arguments, in: directory, outputs: try makeTempDir())
     }
 
     func resonance(_ arguments: String..., in directory: String? = nil) throws -> CommandRun {

@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceLab
 import XCTest
 
 /// Folders shared by the tests of one class: made in `setUp()` of the class, removed
@@ -33,5 +34,29 @@ extension XCTestCase {
         let run = try resonance("import", Sample.path, "--out", ws, "--quiet")
         XCTAssertEqual(run.status, ExitStatus.success, run.stderr, file: file, line: line)
         return ws
+    }
+}
+
+/// Reading a workspace's integrity state (docs/workspace.md).
+extension XCTestCase {
+    func readManifest(_ ws: String) throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: ws + "/manifest.json")))
+    }
+
+    /// Hidden entries other than the lock file: staging folders, journals, temporary runs.
+    func leftovers(_ ws: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: ws)
+            .filter { ($0.hasPrefix(".") && $0 != ".lock") || $0.hasSuffix(".tmp") }.sorted()
+    }
+
+    /// Asserts that every table the manifest lists has the digest and row count it records
+    /// and that no other table lies in the folder.
+    func assertManifestMatchesTables(_ ws: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let tables = try readManifest(ws).tables
+        for t in tables {
+            XCTAssertEqual(try SHA256.hex(ofFile: ws + "/" + t.name), t.sha256, t.name, file: file, line: line)
+        }
+        let visible = try FileManager.default.contentsOfDirectory(atPath: ws).filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(Set(visible), Set(tables.map(\.name) + ["manifest.json"]), file: file, line: line)
     }
 }

@@ -68,7 +68,7 @@ public struct DailyStage: Stage {
             let subject: String
             let day: Int
             static func < (a: Key, b: Key) -> Bool {
-                a.subject != b.subject ? Array(a.subject.utf8).lexicographicallyPrecedes(Array(b.subject.utf8)) : a.day < b.day
+                a.subject != b.subject ? SubjectOrder.precedes(a.subject, b.subject) : a.day < b.day
             }
         }
         var days: [Key: DailySnapshot] = [:]

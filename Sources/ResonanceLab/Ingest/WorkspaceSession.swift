@@ -106,12 +106,13 @@ public final class WorkspaceSession: @unchecked Sendable {
             throw TableError(path: path, line: 0, column: 0, message: "listed in manifest.json but missing")
         }
         if verify {
-            let actual = try SHA256.hex(ofFile: path)
+            let actual = try DigestCache.shared.digest(of: path) ?? SHA256.hex(ofFile: path)
             guard actual == entry.sha256 else {
                 throw TableError(path: path, line: 0, column: 0, message:
                     "does not match manifest.json (SHA-256 \(actual.prefix(12))…, recorded \(entry.sha256.prefix(12))…): "
                     + "changed or cut after it was written; re-run the command that writes it")
             }
+            DigestCache.shared.record(path, sha256: actual)
         }
         mutex.lock()
         verified.insert(name)
@@ -143,7 +144,7 @@ public final class WorkspaceSession: @unchecked Sendable {
     }
 
     /// Commits the staged tables (and the replacement manifest, if set): nothing when
-    /// the command wrote no table and creates nothing.
+    /// the command wrote no table and creates nothing, or has committed already.
     public func commit() throws {
         mutex.lock()
         let staging = stagingDir
@@ -170,6 +171,8 @@ public final class WorkspaceSession: @unchecked Sendable {
             throw OutputError.cannotWrite(path: file(WorkspaceSession.journalName), reason: String(cString: strerror(errno)))
         }
         try WorkspaceSession.rollForward(path)
+        replacement = nil
+        for d in digests { DigestCache.shared.record(file(d.name), sha256: d.sha256) }
         mutex.lock()
         stagingDir = nil
         mutex.unlock()
@@ -222,5 +225,39 @@ public final class WorkspaceSession: @unchecked Sendable {
             throw OutputError.cannotWrite(path: journal, reason: String(cString: strerror(errno)))
         }
         try? FileManager.default.removeItem(atPath: staging)
+    }
+}
+
+/// Tables this process has digested (committed or verified), by path, with the identity
+/// of the file at that moment (device, inode, size, modification time): a file whose
+/// identity is unchanged is not digested again, so that `resonance run`, whose stages
+/// read what the earlier ones committed, hashes each table once.
+final class DigestCache: @unchecked Sendable {
+    static let shared = DigestCache()
+    private struct Identity: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+    }
+    private var entries: [String: (identity: Identity, sha256: String)] = [:]
+    private let lock = NSLock()
+
+    private static func identity(_ path: String) -> Identity? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        return Identity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                        seconds: Int(st.st_mtim.tv_sec), nanoseconds: Int(st.st_mtim.tv_nsec))
+    }
+
+    /// The digest recorded for `path`, if the file is still the one it was recorded for.
+    func digest(of path: String) -> String? {
+        guard let now = DigestCache.identity(path) else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        guard let entry = entries[path], entry.identity == now else { return nil }
+        return entry.sha256
+    }
+
+    func record(_ path: String, sha256: String) {
+        guard let now = DigestCache.identity(path) else { return }
+        lock.lock(); defer { lock.unlock() }
+        entries[path] = (now, sha256)
     }
 }

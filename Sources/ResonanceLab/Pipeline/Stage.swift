@@ -35,6 +35,11 @@ public struct StageContext: Sendable {
     }
 }
 
+/// An error a stage throws after its outputs are complete and correct (an import in
+/// which some files failed, the rest imported): the outputs are committed, then the
+/// error is reported.
+public protocol OutputsComplete: Error {}
+
 extension Stage {
     /// Runs the stage within a `WorkspaceSession` on `ws`: its reads locked and verified,
     /// its outputs staged, then committed together with the updated manifest.
@@ -42,7 +47,12 @@ extension Stage {
         let warnings = context.warnings
         let session = try WorkspaceSession(path: ws.path, reads: reads, writes: writes, creating: createsWorkspace,
                                            verify: context.verify, note: { warnings.note($0) })
-        try run(Workspace(path: ws.path, session: session), context)
+        do {
+            try run(Workspace(path: ws.path, session: session), context)
+        } catch let error as OutputsComplete {
+            try session.commit()
+            throw error
+        }
         try session.commit()
     }
 

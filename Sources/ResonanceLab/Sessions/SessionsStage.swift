@@ -51,7 +51,9 @@ public struct SessionsStage: Stage {
         let sleepBySubject = Dictionary(grouping: sleep, by: \.subject)
         let workoutsBySubject = Dictionary(grouping: workouts, by: \.subject).mapValues { $0.sorted { $0.startMs < $1.startMs } }
         let empty = ListenerPhysiology(hr: TimeSeries([]), nn: .empty, sdnn: TimeSeries([]))
-        let parts = try Parallel.map(playsBySubject.keys.sorted(), jobs: jobs) { subject in
+        // Listeners in byte order of their ids, as in every table (not Swift's String
+        // order, which compares canonically equivalent forms as equal).
+        let parts = try Parallel.map(playsBySubject.keys.sorted(by: SubjectOrder.precedes), jobs: jobs) { subject in
             listener(plays: playsBySubject[subject] ?? [], physiology: physiology[subject] ?? empty,
                      sleep: SleepLink.periods(sleepBySubject[subject] ?? [], constants: c),
                      workouts: workoutsBySubject[subject] ?? [], constants: c, clock: clock)

@@ -45,6 +45,17 @@ final class SessionsStageTests: XCTestCase {
         XCTAssertEqual(try ws.read(SessionPlayRow.self), out.plays)
     }
 
+    /// Listeners in byte order of their UTF-8 ids: "e\u{301}x" (bytes 65 CC 81 78)
+    /// before "f" (66), where Swift's String order, on the composed form é (U+00E9),
+    /// puts "f" first.
+    func testListenersAreInByteOrder() throws {
+        let plays = ["f", "e\u{301}x"].map {
+            play("a", "2022-02-07T20:00:00.000Z", "2022-02-07T20:10:00.000Z", media: 600, subject: $0)
+        }
+        let out = try SessionsStage.run(plays: plays, hr: [], nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
+        XCTAssertEqual(out.sessions.map { Array($0.subject.utf8) }, [[0x65, 0xCC, 0x81, 0x78], [0x66]])
+    }
+
     func testEmptyWorkspaceGivesEmptyTables() throws {
         let out = try SessionsStage.run(plays: [], hr: [], nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
         XCTAssertTrue(out.sessions.isEmpty); XCTAssertTrue(out.plays.isEmpty)

@@ -1,11 +1,12 @@
+import CLibXML2
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Apple Health `export.xml` (Health app → profile → Export All Health Data), read
-/// with Foundation's streaming `XMLParser` (libxml2 on Linux) from a file stream,
-/// so memory stays bounded whatever the export's size.
+/// with libxml2's SAX2 push parser from 64 KB chunks of the file, so memory stays
+/// bounded whatever the export's size. The element callbacks see attribute values
+/// as byte ranges in libxml2's buffer: types, dates and numbers are matched and
+/// parsed from those bytes, and Swift strings are made only for what is rare
+/// (a workout's activity, a record type seen for the first time, a rejected row).
 ///
 /// Read: `Record` elements of type heart rate (→ hr.csv, source `apple_health`),
 /// resting heart rate (→ hr.csv, source `apple_health_resting`), HRV SDNN (→
@@ -20,8 +21,14 @@ import FoundationXML
 ///
 /// Rows read are the records and workouts of these types; every other record type
 /// is counted per type in the manifest (`unusedRecords`), not rejected row by row.
+///
+/// The export's internal DTD (`<!DOCTYPE HealthData [ … ]>`) is blanked out before
+/// parsing (`blankDoctype`): nothing in it is needed, and a document without one
+/// cannot declare entities, so no entity is ever expanded.
 enum AppleHealthXML: FormatAdapter {
     static let beatAgreement = 0.1
+    /// Bytes handed to the parser at a time (also the head searched for the DTD).
+    static let chunkBytes = 1 << 16
 
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         try read(input, xmlPath: input.path, into: sink)
@@ -30,221 +37,148 @@ enum AppleHealthXML: FormatAdapter {
     /// Reads the export from `xmlPath` (the file itself, or an archive's entry
     /// decompressed to a temporary file); errors name `input.path`.
     static func read(_ input: SourceInput, xmlPath: String, into sink: ImportSink) throws {
-        guard let stream = ExportStream(path: xmlPath) else {
-            throw CSVError.cannotOpen(path: input.path, reason: "cannot open")
-        }
+        let fd = open(xmlPath, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CSVError.cannotOpen(path: input.path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
         let handler = Handler(input: input, sink: sink)
-        let parser = XMLParser(stream: stream)
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = handler
-        handler.parser = parser
-        let ok = parser.parse()
-        if let error = handler.failure { throw error }
-        if !ok {
-            throw ImportError.badMetadata(path: input.path, line: parser.lineNumber, column: parser.columnNumber,
-                                          message: "malformed XML (libxml2 error \((parser.parserError as NSError?)?.code ?? 0))")
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { context, name, _, _, _, _, count, _, attributes in
+            guard let context, let name else { return }
+            Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue().start(name, Int(count), attributes)
         }
-        sink.setUnused(input.file, handler.unused)
+        sax.endElementNs = { context, name, _, _ in
+            guard let context, let name else { return }
+            Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue().end(name)
+        }
+        // Errors are read from the context after a failed chunk, not printed.
+        sax.serror = { _, _ in }
+        guard let parser = xmlCreatePushParserCtxt(&sax, Unmanaged.passUnretained(handler).toOpaque(), nil, 0, xmlPath)
+        else { throw CSVError.outOfMemory(path: input.path, line: 0) }
+        defer { xmlFreeParserCtxt(parser) }
+        _ = xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue))
+        handler.parser = parser
+
+        var buffer = [UInt8](repeating: 0, count: chunkBytes)
+        var first = true
+        while true {
+            let n = buffer.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress, chunkBytes) }
+            guard n >= 0 else { throw CSVError.cannotOpen(path: input.path, reason: String(cString: strerror(errno))) }
+            func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+                bytes.withMemoryRebound(to: CChar.self) { xmlParseChunk(parser, $0.baseAddress, Int32($0.count), n == 0 ? 1 : 0) }
+            }
+            let status: Int32
+            if first {
+                first = false
+                let head = blankDoctype(Array(buffer[0..<n]))
+                // A second DOCTYPE would be read in place of the blanked one, entities and all.
+                if let line = doctypeLine(head) {
+                    throw ImportError.badMetadata(path: input.path, line: line, column: 0,
+                                                  message: "malformed XML: a second DOCTYPE (a document has one)")
+                }
+                status = head.withUnsafeBufferPointer(feed)
+            } else {
+                status = buffer.withUnsafeBufferPointer { feed(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            }
+            if let failure = handler.failure { throw failure }
+            if status != 0 { throw malformed(input.path, parser) }
+            if n == 0 { break }
+        }
+        sink.setUnused(input.file, handler.unusedCounts())
         sink.note(input.file, "Record types read: heart rate, resting heart rate, HRV SDNN (with its beat-to-beat list), sleep analysis; Workout elements")
         try sink.endSource(input, rowsRead: handler.rows)
     }
 
+    /// The parser's error as one line naming file, line and column.
+    static func malformed(_ path: String, _ parser: xmlParserCtxtPtr) -> ImportError {
+        guard let error = xmlCtxtGetLastError(parser) else {
+            return .badMetadata(path: path, line: Int(xmlSAX2GetLineNumber(parser)), column: 0, message: "malformed XML")
+        }
+        let message = error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        return .badMetadata(path: path, line: Int(error.pointee.line), column: Int(error.pointee.int2),
+                            message: "malformed XML (libxml2 error \(error.pointee.code)): \(message)")
+    }
+
     /// Instant and UTC offset (minutes) of an Apple Health date `2024-03-01 06:00:00 -0800`.
     static func date(_ text: String) -> (ms: Int64, offsetMin: Int)? {
-        guard let (ms, hasZone) = Timestamp.parseISO(text), hasZone,
-              let (local, _) = Timestamp.parseISO(String(text.prefix(19))) else { return nil }
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { date(UnsafeBufferPointer($0)) }
+    }
+
+    /// `date` from bytes: the export's fixed `YYYY-MM-DD hh:mm:ss ±hhmm` layout
+    /// directly, any other ISO 8601 shape with a zone through `Timestamp.parseISO`.
+    static func date(_ b: UnsafeBufferPointer<UInt8>) -> (ms: Int64, offsetMin: Int)? {
+        if b.count == 25, b[4] == 45, b[7] == 45, b[10] == 32, b[13] == 58, b[16] == 58, b[19] == 32,
+           b[20] == 43 || b[20] == 45 {
+            func two(_ at: Int) -> Int? {
+                let x = Int(b[at]) &- 48, y = Int(b[at + 1]) &- 48
+                guard x >= 0, x <= 9, y >= 0, y <= 9 else { return nil }
+                return x * 10 + y
+            }
+            guard let c = two(0), let yy = two(2), let mo = two(5), let d = two(8), let h = two(11), let mi = two(14),
+                  let s = two(17), let oh = two(21), let om = two(23), (1...12).contains(mo), h < 24, mi < 60, s < 60,
+                  oh <= 14, om < 60 else { return nil }
+            let year = c * 100 + yy
+            guard d >= 1, d <= Timestamp.daysInMonth(year, mo) else { return nil }
+            let offset = (b[20] == 45 ? -1 : 1) * (oh * 60 + om)
+            let local = (Int64(Timestamp.daysFromCivil(year, mo, d)) * 86_400 + Int64(h * 3600 + mi * 60 + s)) * 1000
+            let ms = local - Int64(offset) * 60_000
+            guard Timestamp.representable.contains(ms) else { return nil }
+            return (ms, offset)
+        }
+        guard let (ms, hasZone) = Timestamp.parseISO(bytes: b), hasZone, b.count >= 19,
+              let (local, _) = Timestamp.parseISO(bytes: UnsafeBufferPointer(rebasing: b[0..<19])) else { return nil }
         return (ms, Int((local - ms) / 60_000))
     }
 
     /// Milliseconds since local midnight of `6:00:01.23 AM` (12-hour clock) or `18:00:01.23`.
-    static func timeOfDay(_ text: String) -> Int64? {
-        let parts = text.split(separator: " ")
-        guard let clock = parts.first else { return nil }
-        let hms = clock.split(separator: ":")
-        guard hms.count == 3, var h = Int(hms[0]), let m = Int(hms[1]), let s = Double(hms[2]),
-              (0..<60).contains(m), s >= 0, s < 61 else { return nil }
-        if parts.count == 2 {
-            let half = parts[1].uppercased()
-            guard (1...12).contains(h), half == "AM" || half == "PM" else { return nil }
-            h = h % 12 + (half == "PM" ? 12 : 0)
+    static func timeOfDay(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var i = 0
+        let n = b.count
+        func integer() -> Int? {
+            var v = 0, k = 0
+            while i < n, k < 2, b[i] >= 48, b[i] <= 57 { v = v * 10 + Int(b[i] - 48); i += 1; k += 1 }
+            return k == 0 ? nil : v
         }
-        guard (0..<24).contains(h) else { return nil }
+        guard var h = integer(), i < n, b[i] == 58 else { return nil }
+        i += 1
+        guard let m = integer(), m < 60, i < n, b[i] == 58 else { return nil }
+        i += 1
+        let secondsStart = i
+        while i < n, (b[i] >= 48 && b[i] <= 57) || b[i] == 46 { i += 1 }
+        guard let s = number(UnsafeBufferPointer(rebasing: b[secondsStart..<i])), s >= 0, s < 61 else { return nil }
+        if i < n {
+            guard n - i == 3, b[i] == 32 else { return nil }
+            let half = b[i + 1] | 0x20, mark = b[i + 2] | 0x20  // a/p, m in either case
+            guard mark == 109, half == 97 || half == 112, (1...12).contains(h) else { return nil }
+            h = h % 12 + (half == 112 ? 12 : 0)
+        }
+        guard h < 24 else { return nil }
         return Int64(h) * 3_600_000 + Int64(m) * 60_000 + Int64((s * 1000).rounded())
     }
 
-    final class Handler: NSObject, XMLParserDelegate {
-        let input: SourceInput
-        let sink: ImportSink
-        weak var parser: XMLParser?
-        let subject: Int
-        var rows = 0
-        var unused: [String: Int] = [:]
-        var failure: Error?
-        /// The HRV record whose beat list is being read: its local midnight (as
-        /// an instant) and the previous beat's instant.
-        private var beats: (midnightMs: Int64, previousMs: Int64?, line: Int)?
-
-        init(input: SourceInput, sink: ImportSink) {
-            self.input = input
-            self.sink = sink
-            subject = sink.subject(input.subject, group: input.group)
+    /// A number from an attribute's bytes (the rules of `NumberParsing.double`).
+    static func number(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard let base = b.baseAddress, b.count > 0, b.count < 64 else { return nil }
+        if let v = base.withMemoryRebound(to: CChar.self, capacity: b.count, { NumberParsing.plainDecimal($0, length: b.count) }) {
+            return v
         }
-
-        private var file: Int32 { input.file }
-        private var line: Int { parser?.lineNumber ?? 0 }
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
-            do {
-                switch name {
-                case "Record": try record(attributes)
-                case "Workout": try workout(attributes)
-                case "InstantaneousBeatsPerMinute": try beat(attributes)
-                default: break
-                }
-            } catch {
-                failure = error
-                parser.abortParsing()
-            }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            if name == "Record" { beats = nil }
-        }
-
-        private func raw(_ a: [String: String]) -> String {
-            a.keys.sorted().map { "\($0)=\(a[$0] ?? "")" }.joined(separator: " ")
-        }
-
-        private func reject(_ a: [String: String], _ reason: String) throws {
-            try sink.reject(file, line: line, column: 0, reason: reason, raw: raw(a))
-        }
-
-        private func record(_ a: [String: String]) throws {
-            let type = a["type"] ?? ""
-            let kind: AppleHealth.Kind
-            var resting = false
-            if type == "HKQuantityTypeIdentifierRestingHeartRate" {
-                kind = .heartRate
-                resting = true
-            } else if let k = AppleHealth.kind(of: type), type.hasPrefix("HK") {
-                kind = k
-            } else {
-                unused[type.isEmpty ? "(no type)" : type, default: 0] += 1
-                return
-            }
-            rows += 1
-            guard let start = a["startDate"].flatMap(AppleHealthXML.date) else { return try reject(a, "unparsable startDate") }
-            guard let end = a["endDate"].flatMap(AppleHealthXML.date) else { return try reject(a, "unparsable endDate") }
-            guard end.ms >= start.ms else { return try reject(a, "end before start") }
-            let value = a["value"] ?? ""
-            switch kind {
-            case .heartRate:
-                guard let bpm = Double(value) else { return try reject(a, "unparsable bpm") }
-                guard PlausibleRange.bpm.contains(bpm) else { return try reject(a, PlausibleRange.bpmReason) }
-                try sink.heartRate(subject: subject, ms: start.ms, bpm: bpm,
-                                   source: resting ? "apple_health_resting" : AppleHealth.source, file: file)
-            case .hrvSDNN:
-                guard let sdnn = Double(value), sdnn > 0 else { return try reject(a, "unparsable sdnn") }
-                try sink.hrvSample(subject: subject, ms: start.ms, sdnnMs: sdnn, source: AppleHealth.source, file: file)
-                let localMidnight = Timestamp.floorDivMod(start.ms + Int64(start.offsetMin) * 60_000, 86_400_000).0 * 86_400_000
-                beats = (localMidnight - Int64(start.offsetMin) * 60_000, nil, line)
-            case .sleep:
-                guard let stage = AppleHealth.sleepStages[value.lowercased()] else { return try reject(a, "unknown sleep value") }
-                try sink.sleep(subject: subject, startMs: start.ms, endMs: end.ms, stage: stage, file: file)
-            case .workout:
-                unused[type, default: 0] += 1
-                rows -= 1
-                return
-            }
-            sink.accept(file)
-        }
-
-        private func workout(_ a: [String: String]) throws {
-            rows += 1
-            guard let start = a["startDate"].flatMap(AppleHealthXML.date) else { return try reject(a, "unparsable startDate") }
-            guard let end = a["endDate"].flatMap(AppleHealthXML.date) else { return try reject(a, "unparsable endDate") }
-            guard end.ms >= start.ms else { return try reject(a, "end before start") }
-            let type = a["workoutActivityType"] ?? ""
-            let prefix = "HKWorkoutActivityType"
-            let activity = (type.hasPrefix(prefix) ? String(type.dropFirst(prefix.count)) : type).lowercased()
-            try sink.workout(subject: subject, startMs: start.ms, endMs: end.ms, activity: activity, file: file)
-            sink.accept(file)
-        }
-
-        /// One beat of an HRV record's list: an R-R interval when the step from the
-        /// previous beat agrees with its bpm. Beats are not rows of their own.
-        private func beat(_ a: [String: String]) throws {
-            guard var b = beats, let bpm = a["bpm"].flatMap(Double.init), bpm > 0,
-                  let tod = a["time"].flatMap(AppleHealthXML.timeOfDay) else { return }
-            var t = b.midnightMs + tod
-            if let previous = b.previousMs, t < previous { t += 86_400_000 }  // past midnight
-            if let previous = b.previousMs {
-                let rr = Double(t - previous)
-                if abs(rr - 60_000 / bpm) <= AppleHealthXML.beatAgreement * rr, sink.rrRange.isPlausible(rr) {
-                    try sink.rrInterval(subject: subject, ms: t, rrMs: rr, source: "apple_health_ibi", file: file)
-                }
-            }
-            b.previousMs = t
-            beats = b
-        }
-    }
-}
-
-/// The export file as a stream for `XMLParser`, with its `<!DOCTYPE …]>` block
-/// replaced by as many line breaks (line numbers stay right). swift-corelibs-
-/// foundation's `XMLParser` crashes on the attribute declarations of the export's
-/// internal DTD (`#REQUIRED` / `#IMPLIED` have no default value); nothing in the
-/// DTD is needed to read the records.
-final class ExportStream: InputStream {
-    private let handle: FileHandle
-    private var head: [UInt8] = []
-    private var headOffset = 0
-    private var atEnd = false
-    private var status: Stream.Status = .notOpen
-    /// Bytes read before looking for the DOCTYPE block.
-    static let headBytes = 1 << 16
-
-    init?(path: String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        self.handle = handle
-        super.init(data: Data())
-    }
-
-    override func open() {
-        let bytes = [UInt8]((try? handle.read(upToCount: ExportStream.headBytes)) ?? Data())
-        head = ExportStream.blankDoctype(bytes)
-        status = .open
-    }
-
-    override func close() {
-        try? handle.close()
-        status = .closed
-    }
-
-    override var streamStatus: Stream.Status { status }
-    override var streamError: Error? { nil }
-    override var hasBytesAvailable: Bool { !atEnd }
-
-    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
-        if headOffset < head.count {
-            let n = min(len, head.count - headOffset)
-            head.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + headOffset, count: n) }
-            headOffset += n
-            return n
-        }
-        let data = (try? handle.read(upToCount: len)) ?? Data()
-        if data.isEmpty {
-            atEnd = true
-            status = .atEnd
-            return 0
-        }
-        data.copyBytes(to: buffer, count: data.count)
-        return data.count
+        var text = [CChar](repeating: 0, count: b.count + 1)
+        for i in 0..<b.count { text[i] = CChar(bitPattern: b[i]) }
+        return NumberParsing.double(text, length: b.count)
     }
 
     /// `bytes` with the first `<!DOCTYPE … ]>` (or `<!DOCTYPE …>`) replaced by the
-    /// line breaks it contained.
+    /// line breaks it contained, so line numbers stay right.
+    /// The line of the first `<!DOCTYPE` in `bytes`, if any.
+    static func doctypeLine(_ bytes: [UInt8]) -> Int? {
+        let marker = Array("<!DOCTYPE".utf8)
+        guard bytes.count >= marker.count,
+              let at = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) })
+        else { return nil }
+        return 1 + bytes[..<at].filter { $0 == 10 }.count
+    }
+
     static func blankDoctype(_ bytes: [UInt8]) -> [UInt8] {
         let marker = Array("<!DOCTYPE".utf8)
         guard let start = (0...max(0, bytes.count - marker.count)).first(where: { bytes[$0..<min(bytes.count, $0 + marker.count)].elementsEqual(marker) })
@@ -259,4 +193,189 @@ final class ExportStream: InputStream {
         let breaks = bytes[start...i].filter { $0 == 10 }
         return Array(bytes[..<start]) + breaks + Array(bytes[(i + 1)...])
     }
+
+    /// The SAX2 callbacks' state: the sink, the row count, unused types and the
+    /// HRV record whose beat list is being read.
+    final class Handler {
+        typealias Bytes = UnsafeBufferPointer<UInt8>
+        let input: SourceInput
+        let sink: ImportSink
+        var parser: xmlParserCtxtPtr?
+        let subject: Int
+        var rows = 0
+        var failure: Error?
+        /// Unused record types, each with its count; `unusedIndex` finds one by the
+        /// FNV-1a hash of its bytes without making a string.
+        private var unused: [(type: [UInt8], count: Int)] = []
+        private var unusedIndex: [UInt64: Int] = [:]
+        /// The HRV record whose beat list is being read: its local midnight (as
+        /// an instant) and the previous beat's instant.
+        private var beats: (midnightMs: Int64, previousMs: Int64?)?
+        private var attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+        private var attributeCount = 0
+
+        init(input: SourceInput, sink: ImportSink) {
+            self.input = input
+            self.sink = sink
+            subject = sink.subject(input.subject, group: input.group)
+        }
+
+        private var file: Int32 { input.file }
+
+        func unusedCounts() -> [String: Int] {
+            var out: [String: Int] = [:]
+            for u in unused { out[u.type.isEmpty ? "(no type)" : String(decoding: u.type, as: UTF8.self), default: 0] += u.count }
+            return out
+        }
+
+        private static func named(_ p: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {
+            strcmp(UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self),
+                   UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        }
+
+        private static func equal(_ b: Bytes, _ text: StaticString) -> Bool {
+            guard b.count == text.utf8CodeUnitCount else { return false }
+            guard let base = b.baseAddress else { return b.count == 0 }
+            return memcmp(base, text.utf8Start, b.count) == 0
+        }
+
+        /// The value of attribute `name` of the element being read (empty when absent).
+        private func value(_ name: StaticString) -> Bytes {
+            guard let a = attributes else { return Bytes(start: nil, count: 0) }
+            for i in 0..<attributeCount {
+                guard let key = a[5 * i], Handler.named(key, name), let start = a[5 * i + 3], let end = a[5 * i + 4] else { continue }
+                return Bytes(start: start, count: end - start)
+            }
+            return Bytes(start: nil, count: 0)
+        }
+
+        func start(_ name: UnsafePointer<xmlChar>, _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+            guard failure == nil else { return }
+            self.attributes = attributes
+            attributeCount = count
+            defer { self.attributes = nil }
+            do {
+                if Handler.named(name, "Record") { try record() }
+                else if Handler.named(name, "InstantaneousBeatsPerMinute") { try beat() }
+                else if Handler.named(name, "Workout") { try workout() }
+            } catch {
+                failure = error
+                if let parser { xmlStopParser(parser) }
+            }
+        }
+
+        func end(_ name: UnsafePointer<xmlChar>) {
+            if Handler.named(name, "Record") { beats = nil }
+        }
+
+        /// Every attribute as `key=value`, sorted by key (the raw text of a reject).
+        private func raw() -> String {
+            guard let a = attributes else { return "" }
+            var pairs: [(String, String)] = []
+            for i in 0..<attributeCount {
+                guard let key = a[5 * i], let start = a[5 * i + 3], let end = a[5 * i + 4] else { continue }
+                pairs.append((String(cString: key), String(decoding: Bytes(start: start, count: end - start), as: UTF8.self)))
+            }
+            return pairs.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+        }
+
+        private func reject(_ reason: String) throws {
+            let line = parser.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0
+            try sink.reject(file, line: line, column: 0, reason: reason, raw: raw())
+        }
+
+        private enum Kind { case heartRate, resting, hrvSDNN, sleep }
+
+        /// The kind of a record type, or nil for a type that is not read (counted).
+        private func kind(_ type: Bytes) -> Kind? {
+            if Handler.equal(type, "HKQuantityTypeIdentifierHeartRate") { return .heartRate }
+            if Handler.equal(type, "HKQuantityTypeIdentifierRestingHeartRate") { return .resting }
+            if Handler.equal(type, "HKQuantityTypeIdentifierHeartRateVariabilitySDNN") { return .hrvSDNN }
+            if Handler.equal(type, "HKCategoryTypeIdentifierSleepAnalysis") { return .sleep }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in type { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            if let i = unusedIndex[hash], unused[i].type.elementsEqual(type) {
+                unused[i].count += 1
+                return nil
+            }
+            // First sight of this type: the rules of the per-type CSVs decide.
+            let text = String(decoding: type, as: UTF8.self)
+            if text.hasPrefix("HK"), let k = AppleHealth.kind(of: text) {
+                switch k {
+                case .heartRate: return .heartRate
+                case .hrvSDNN: return .hrvSDNN
+                case .sleep: return .sleep
+                case .workout: break  // a workout is a Workout element, not a Record
+                }
+            }
+            if let i = unused.firstIndex(where: { $0.type.elementsEqual(type) }) {
+                unused[i].count += 1
+            } else {
+                unused.append((Array(type), 1))
+                if unusedIndex[hash] == nil { unusedIndex[hash] = unused.count - 1 }
+            }
+            return nil
+        }
+
+        private func record() throws {
+            guard let kind = kind(value("type")) else { return }
+            rows += 1
+            guard let start = AppleHealthXML.date(value("startDate")) else { return try reject("unparsable startDate") }
+            guard let end = AppleHealthXML.date(value("endDate")) else { return try reject("unparsable endDate") }
+            guard end.ms >= start.ms else { return try reject("end before start") }
+            let text = value("value")
+            switch kind {
+            case .heartRate, .resting:
+                guard let bpm = AppleHealthXML.number(text) else { return try reject("unparsable bpm") }
+                guard PlausibleRange.bpm.contains(bpm) else { return try reject(PlausibleRange.bpmReason) }
+                try sink.heartRate(subject: subject, ms: start.ms, bpm: bpm,
+                                   source: kind == .resting ? "apple_health_resting" : AppleHealth.source, file: file)
+            case .hrvSDNN:
+                guard let sdnn = AppleHealthXML.number(text), sdnn > 0 else { return try reject("unparsable sdnn") }
+                try sink.hrvSample(subject: subject, ms: start.ms, sdnnMs: sdnn, source: AppleHealth.source, file: file)
+                let offsetMs = Int64(start.offsetMin) * 60_000
+                let localMidnight = Timestamp.floorDivMod(start.ms + offsetMs, 86_400_000).0 * 86_400_000
+                beats = (localMidnight - offsetMs, nil)
+            case .sleep:
+                let stage = String(decoding: text, as: UTF8.self).lowercased()
+                guard let stage = AppleHealth.sleepStages[stage] else { return try reject("unknown sleep value") }
+                try sink.sleep(subject: subject, startMs: start.ms, endMs: end.ms, stage: stage, file: file)
+            }
+            sink.accept(file)
+        }
+
+        private func workout() throws {
+            rows += 1
+            guard let start = AppleHealthXML.date(value("startDate")) else { return try reject("unparsable startDate") }
+            guard let end = AppleHealthXML.date(value("endDate")) else { return try reject("unparsable endDate") }
+            guard end.ms >= start.ms else { return try reject("end before start") }
+            let type = String(decoding: value("workoutActivityType"), as: UTF8.self)
+            let prefix = "HKWorkoutActivityType"
+            let activity = (type.hasPrefix(prefix) ? String(type.dropFirst(prefix.count)) : type).lowercased()
+            try sink.workout(subject: subject, startMs: start.ms, endMs: end.ms, activity: activity, file: file)
+            sink.accept(file)
+        }
+
+        /// One beat of an HRV record's list: an R-R interval when the step from the
+        /// previous beat agrees with its bpm. Beats are not rows of their own.
+        private func beat() throws {
+            guard var b = beats, let bpm = AppleHealthXML.number(value("bpm")), bpm > 0,
+                  let tod = AppleHealthXML.timeOfDay(value("time")) else { return }
+            var t = b.midnightMs + tod
+            if let previous = b.previousMs, t < previous { t += 86_400_000 }  // past midnight
+            if let previous = b.previousMs {
+                let rr = Double(t - previous)
+                if abs(rr - 60_000 / bpm) <= AppleHealthXML.beatAgreement * rr, sink.rrRange.isPlausible(rr) {
+                    try sink.rrInterval(subject: subject, ms: t, rrMs: rr, source: "apple_health_ibi", file: file)
+                }
+            }
+            b.previousMs = t
+            beats = b
+        }
+    }
+}
+
+/// `read(2)` (at file scope, where the name is not the adapter's `read`).
+private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
 }

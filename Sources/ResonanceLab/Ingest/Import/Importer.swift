@@ -160,7 +160,7 @@ public struct ImportStage: Stage {
     static let tables = [HRSample.fileName, RRInterval.fileName, HRVSample.fileName, Play.fileName, LabelInterval.fileName,
                          SleepEpisode.fileName, Workout.fileName, Reject.fileName, Manifest.fileName]
 
-    /// Throws `ImportFailures` after writing the workspace when some files could not be read.
+    /// Throws `ImportFailures` after committing the workspace when some files could not be read.
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let progress = context.progress
         var options = self.options
@@ -172,12 +172,16 @@ public struct ImportStage: Stage {
         progress.note("imported \(manifest.sources.count) files, \(manifest.subjects.count) subjects, \(rows) rows "
             + "(\(rejected) rejected) into \(ws.path)")
         let failed = manifest.sources.filter { $0.failure != nil }.count
-        if failed > 0 { throw ImportFailures(failed: failed, files: manifest.sources.count) }
+        if failed > 0 {
+            // The files that were read are imported: committed before the failure is reported.
+            try ws.session?.commit()
+            throw ImportFailures(failed: failed, files: manifest.sources.count)
+        }
     }
 }
 
 /// Some source files could not be read (the rest was imported; `manifest.json` says which).
-public struct ImportFailures: Error, CustomStringConvertible {
+public struct ImportFailures: OutputsComplete, CustomStringConvertible {
     public let failed: Int
     public let files: Int
     public var description: String { "\(failed) of \(files) files failed (see manifest.json)" }
