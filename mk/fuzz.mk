@@ -20,7 +20,9 @@ FUZZ_BIN := .build-fuzz/release/resonance-fuzz
 TEST_EXTRA_TARGETS += fuzz-ci
 
 .PHONY: fuzz fuzz-build fuzz-ci
-fuzz-build: deps
+# The Debian packages first on a fresh machine (the stamp, as every build target), then
+# SwiftPM's own incremental build: nothing current is rebuilt.
+fuzz-build: | $(DEPS_STAMP)
 	$(SWIFT) build -c release --scratch-path .build-fuzz --product resonance-fuzz \
 	  -Xswiftc -sanitize=$(FUZZ_SANITIZERS) -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 

@@ -64,6 +64,20 @@ def check(condition, message):
         sys.exit(f"tune_cli_test: FAILED: {message}")
 
 
+def check_missing_table(args, ws, kept, missing, engine):
+    """A workspace with only table `kept` of `ws`: tuning `engine` is a one-line error naming `missing`, exit 1, no file."""
+    folder = os.path.join(args.work, f"{engine}-without-{missing}")
+    os.makedirs(folder)
+    shutil.copy(os.path.join(ws, kept), folder)
+    write_manifest(folder, f"generator: scripts/tune_cli_test.py, {missing} left out")
+    out = os.path.join(args.work, f"{engine}-none.json")
+    e = run(args.bin, "tune", folder, "--engine", engine, "--out", out)
+    lines = e.stderr.strip().splitlines()
+    check(e.returncode == 1, f"{engine} tune without {missing} exited {e.returncode}")
+    check(len(lines) == 1 and lines[0].startswith("error:") and missing in lines[0], f"not a one-line error: {e.stderr!r}")
+    check(not os.path.exists(out), "file written despite the error")
+
+
 def check_loads(binary, path, engine):
     """`constants show --constants PATH` loads it, `engine` at 1.1.0, every other engine as shipped."""
     defaults = json.loads(run(binary, "constants", "show").stdout)["engines"]
@@ -116,15 +130,7 @@ def main():
     check("stress@1.1.0" in report["constants_version"], "validation report does not name stress@1.1.0")
     check(report["stress"]["subjects"] == 6, "stress section missing or wrong subject count")
 
-    unlabelled = os.path.join(args.work, "unlabelled")
-    os.makedirs(unlabelled)
-    shutil.copy(os.path.join(ws, "hr.csv"), unlabelled)
-    write_manifest(unlabelled, "generator: scripts/tune_cli_test.py, labels left out")
-    e = run(args.bin, "tune", unlabelled, "--engine", "stress", "--out", out("none.json"))
-    lines = e.stderr.strip().splitlines()
-    check(e.returncode != 0, "tune without labels succeeded")
-    check(len(lines) == 1 and lines[0].startswith("error:") and "labels.csv" in lines[0], f"not a one-line error: {e.stderr!r}")
-    check(not os.path.exists(out("none.json")), "file written despite the error")
+    check_missing_table(args, ws, "hr.csv", "labels.csv", "stress")
     bad = run(args.bin, "tune", ws, "--engine", "stress", "--cv", "holdout", "--out", out("bad.json"))
     check(bad.returncode != 0 and "--cv" in bad.stderr, f"bad --cv accepted: {bad.stderr!r}")
     song_effect(args)
@@ -158,15 +164,7 @@ def song_effect(args):
     check(os.path.exists(out("song-receipt/tuning.md")), "no song_effect decision receipt")
     check_loads(args.bin, out("song-a.json"), "song_effect")
 
-    no_truth = os.path.join(args.work, "no-truth")
-    os.makedirs(no_truth)
-    shutil.copy(os.path.join(ws, "session_plays.csv"), no_truth)
-    write_manifest(no_truth, "generator: scripts/tune_cli_test.py, truth.csv left out")
-    e = run(args.bin, "tune", no_truth, "--engine", "song_effect", "--out", out("song-none.json"))
-    lines = e.stderr.strip().splitlines()
-    check(e.returncode == 1, f"song_effect tune without truth.csv exited {e.returncode}")
-    check(len(lines) == 1 and lines[0].startswith("error:") and "truth.csv" in lines[0], f"not a one-line error: {e.stderr!r}")
-    check(not os.path.exists(out("song-none.json")), "file written despite the error")
+    check_missing_table(args, ws, "session_plays.csv", "truth.csv", "song_effect")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ struct Constants: ParsableCommand {
         var engine: String?
 
         func validate() throws {
-            try global.reject(jobs: true, command: "constants show")
+            try global.reject(jobs: true, verify: true, command: "constants show")
             if let engine, ConstantsRegistry.spec(engine) == nil {
                 throw ValidationError("unknown engine '\(engine)' (known: \(ConstantsRegistry.specs.map(\.name).joined(separator: ", ")))")
             }

@@ -38,6 +38,7 @@ struct ExportNotebook: ParsableCommand {
     var sources: String?
 
     func validate() throws {
+        try global.reject(verify: true, command: "export-notebook")
         try WorkspaceFolder.requireExisting(workspace)
     }
 

@@ -58,7 +58,9 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Rejects the flags a command has no use for, naming them.
-    func reject(constants noConstants: Bool = false, jobs noJobs: Bool = false, command: String) throws {
+    func reject(constants noConstants: Bool = false, jobs noJobs: Bool = false, verify noVerifyUse: Bool = false,
+                command: String) throws {
+        if noVerifyUse, noVerify { throw ValidationError("--no-verify: `\(command)` reads no workspace table.") }
         if noConstants, constants != nil {
             throw ValidationError("--constants: `\(command)` uses no engine constants.")
         }

@@ -36,6 +36,10 @@ struct Import: ParsableCommand {
 
     @OptionGroup var reading: ImportArguments
 
+    func validate() throws {
+        try global.reject(verify: true, command: "import")
+    }
+
     func run() throws {
         try reading.stage(sources: sources).runCommitted(Workspace(path: out), try global.context())
     }

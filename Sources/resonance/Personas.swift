@@ -42,6 +42,7 @@ struct PersonasGenerate: ParsableCommand {
     var startDate: String = "2026-01-05"
 
     func validate() throws {
+        try global.reject(verify: true, command: "personas generate")
         guard (1...366).contains(days) else { throw ValidationError("--days must be between 1 and 366.") }
         _ = try selectedProfiles()
         _ = try firstDay()

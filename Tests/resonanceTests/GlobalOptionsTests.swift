@@ -1,4 +1,3 @@
-import ResonanceTestSupport
 import XCTest
 
 /// `--constants`, `--jobs` and `--quiet` on every command, and unknown options.
@@ -37,6 +36,18 @@ final class GlobalOptionsTests: XCTestCase {
         }
     }
 
+    /// `--no-verify` is for commands that read workspace tables; the others reject it.
+    func testNoVerifyIsAUsageErrorOfCommandsReadingNoWorkspace() throws {
+        for command in commands where ["import", "constants", "personas"].contains(command[0]) {
+            let name = command[0] == "import" ? "import" : command.prefix(2).joined(separator: " ")
+            assertUsageError(try resonance(command + ["--no-verify"]), "--no-verify: `\(name)` reads no workspace table.")
+        }
+        for command in commands where ["hrv", "coherence", "sessions", "effects", "validate"].contains(command[0]) {
+            let run = try resonance(command + ["--no-verify", "--quiet"])
+            XCTAssertEqual(run.status, ExitStatus.success, "\(command): \(run.stderr)")
+        }
+    }
+
     func testUnknownOptionIsAUsageErrorOfEveryCommand() throws {
         for command in commands {
             assertUsageError(try resonance(command + ["--frobnicate"]), "Unknown option '--frobnicate'")
@@ -58,8 +69,7 @@ final class GlobalOptionsTests: XCTestCase {
             (missing, [missing]), (notJSON, [notJSON, "JSON"]),
             (outOfRange, [outOfRange, "window_seconds", "-5"]), (misspelt, [misspelt, "window_secs"]),
         ]
-        // hrv takes its settings from its own options only.
-        for command in commands where command[0] != "hrv" {
+        for command in commands {
             for c in cases {
                 let run = try resonance(command + ["--constants", c.file])
                 XCTAssertEqual(run.status, ExitStatus.failure, "\(command) \(c.file): \(run.stderr)")
