@@ -7,7 +7,8 @@ struct HRV: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compute HRV indices from rr.csv into hrv.csv.",
         discussion: """
-            Cleans each subject's RR intervals (artifacts detected, corrected and counted), then \
+            Cleans each subject's RR intervals (those outside the `rr` constants' plausibility \
+            range skipped; artifacts detected, corrected and counted), then \
             computes time-domain, frequency-domain, nonlinear and long-term indices over sliding \
             windows, followed by one whole-recording row per subject (empty window bounds, with \
             SDANN and SDNN index). --whole writes the whole-recording rows only. Windows with more \
@@ -70,7 +71,6 @@ struct HRV: ParsableCommand {
     var timing = false
 
     func validate() throws {
-        try global.reject(constants: true, command: "hrv")
         try WorkspaceFolder.requireExisting(workspace)
         guard (1...86_400).contains(window), (1...86_400).contains(step) else {
             throw ValidationError("--window and --step must be between 1 and 86400 seconds.")

@@ -10,7 +10,7 @@ struct Resonance: ParsableCommand {
         discussion: """
             Each stage reads a workspace folder and writes its outputs into it, in this order:
               import → hrv → coherence → sessions → effects → daily → validate
-            `resonance run` runs them all. ProgressLog goes to stderr (when it is a terminal, or \
+            `resonance run` runs them all. Progress goes to stderr (when it is a terminal, or \
             with --progress), data to files; errors are one line `error: …` on stderr, and the \
             exit code is 0 only on success.
             """,

@@ -110,8 +110,10 @@ struct Tune: ParsableCommand {
             written = try tune(SongEffectTuningData(workspaces: open(SongEffectTuningData.reads), registry: registry), tuner)
         } else {
             let tuner = try Tuner(StressTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
+            var options = StressScoringOptions()
+            options.rr = registry.rr
             written = try tune(StressTuningData(workspaces: open(StressTuningData.reads), engine: StressEngine(constants: StressConstants(registry: registry)),
-                                                options: StressScoringOptions(), jobs: global.workers), tuner)
+                                                options: options, jobs: global.workers), tuner)
         }
         if !written { throw ExitCode(Self.notBetterExitCode) }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import ResonanceTestSupport
 import XCTest
 
 /// The outcome of one run of the `resonance` executable.
@@ -80,7 +79,7 @@ extension XCTestCase {
     }
 
     /// Asserts a usage error: exit 64, nothing on stdout, and stderr's first line
-    /// `Error: ` followed by a message that starts with `message`.
+    /// `error: ` followed by a message that starts with `message`.
     func assertUsageError(_ run: CommandRun, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(run.status, ExitStatus.usage, run.stderr, file: file, line: line)
         XCTAssertEqual(run.stdout, "", file: file, line: line)
@@ -101,9 +100,9 @@ extension XCTestCase {
         }
     }
 
-    /// The message of an error line (`error: MESSAGE`, either case), or nil.
+    /// The message of an error line (`error: MESSAGE`, the one error format), or nil.
     private func errorMessage(_ line: String) -> String? {
-        line.lowercased().hasPrefix("error: ") ? String(line.dropFirst("error: ".count)) : nil
+        line.hasPrefix("error: ") ? String(line.dropFirst("error: ".count)) : nil
     }
 
     /// Asserts that `--help` exits 0 and prints the command's usage line and `options` on stdout.

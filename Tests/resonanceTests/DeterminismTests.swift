@@ -1,5 +1,4 @@
 import Foundation
-import ResonanceTestSupport
 import XCTest
 
 /// Every output is byte-identical between separate runs of the tool, whatever `--jobs`.

@@ -1,4 +1,3 @@
-import ResonanceTestSupport
 import XCTest
 
 /// `--constants`, `--jobs` and `--quiet` on every command, and unknown options.
@@ -70,8 +69,7 @@ final class GlobalOptionsTests: XCTestCase {
             (missing, [missing]), (notJSON, [notJSON, "JSON"]),
             (outOfRange, [outOfRange, "window_seconds", "-5"]), (misspelt, [misspelt, "window_secs"]),
         ]
-        // hrv takes its settings from its own options only.
-        for command in commands where command[0] != "hrv" {
+        for command in commands {
             for c in cases {
                 let run = try resonance(command + ["--constants", c.file])
                 XCTAssertEqual(run.status, ExitStatus.failure, "\(command) \(c.file): \(run.stderr)")

@@ -1,5 +1,4 @@
 import Foundation
-import ResonanceTestSupport
 import XCTest
 
 final class HRVCommandTests: XCTestCase {

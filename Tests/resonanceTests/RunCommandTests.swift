@@ -1,5 +1,4 @@
 import Foundation
-import ResonanceTestSupport
 import XCTest
 
 /// `resonance run` and `resonance daily`, as a user runs them.
@@ -39,7 +38,6 @@ final class RunCommandTests: XCTestCase {
                          "give either sources with --out, or --workspace, not both.")
         assertUsageError(try resonance("run", "--workspace", ws + "/absent"), "\(ws)/absent: no such workspace folder")
         assertUsageError(try resonance("daily", ws, "--age", "5"), "--age must be between 10 and 110 years.")
-        assertUsageError(try resonance("hrv", ws, "--constants", ws + "/c.json"), "--constants: `hrv` uses no engine constants.")
     }
 
     /// `daily` on the imported sample: one row per subject-day, the personas' columns.

@@ -1,5 +1,4 @@
 import Foundation
-import ResonanceTestSupport
 import XCTest
 
 /// `resonance shard` and `resonance merge`, as a user runs them: a run split by subject

@@ -1,6 +1,5 @@
 import Foundation
 @testable import ResonanceLab
-import ResonanceTestSupport
 import XCTest
 
 /// Commands running side by side on one workspace (docs/workspace.md, "Locks"), each a

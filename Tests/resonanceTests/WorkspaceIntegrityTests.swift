@@ -1,6 +1,5 @@
 import Foundation
 import ResonanceLab
-import ResonanceTestSupport
 import XCTest
 
 /// docs/workspace.md as a user meets it: every command refuses a folder that is not a

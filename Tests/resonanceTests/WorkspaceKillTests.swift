@@ -1,6 +1,5 @@
 import Foundation
 import ResonanceLab
-import ResonanceTestSupport
 import XCTest
 
 /// Import and a stage killed (SIGKILL) at random moments (docs/workspace.md, "The commit

@@ -110,7 +110,7 @@ public struct ConstantsError: Error, CustomStringConvertible, Equatable {
 public struct ConstantsRegistry: Sendable, Equatable {
     /// Every engine the toolkit runs, in the order `constants show` lists them.
     public static let engineTypes: [any EngineConstants.Type] = [
-        SessionConstants.self, ImpactConstants.self, SongEffectConstants.self, MixedModelConstants.self,
+        RRConstants.self, SessionConstants.self, ImpactConstants.self, SongEffectConstants.self, MixedModelConstants.self,
         StressConstants.self, StateConstants.self, ReadinessConstants.self, TrendConstants.self,
         ZoneConstants.self, CoherenceConstants.self,
     ]
@@ -120,6 +120,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     /// Engine name → (version, name → value).
     public private(set) var engines: [String: (version: String, values: [String: Double])]
 
+    public private(set) var rr: RRConstants
     public private(set) var sessions: SessionConstants
     public private(set) var impact: ImpactConstants
     public private(set) var songEffect: SongEffectConstants
@@ -156,6 +157,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
             try C(ConstantReader(engine: C.spec.name, values: engines[C.spec.name]?.values ?? [:], origin: origin))
         }
         self.engines = engines
+        rr = try typed(RRConstants.self)
         sessions = try typed(SessionConstants.self)
         impact = try typed(ImpactConstants.self)
         songEffect = try typed(SongEffectConstants.self)

@@ -32,7 +32,8 @@ public struct CoherenceStage: Stage {
         let jobs = (rr.map { Job.rr($0.subject, $0.series) } + hrOnly.map { Job.hr($0) })
             .sorted { SubjectOrder.precedes($0.subject, $1.subject) }
         let counter = context.progress.counter("coherence", total: jobs.count)
-        let results = try Parallel.map(jobs, jobs: context.jobs) { job -> [CoherenceRow] in
+        // Each subject's rows are encoded in its worker (2 M rows for the 69 PhysioNet records).
+        let results = try Parallel.map(jobs, jobs: context.jobs) { job -> (rows: Int, csv: [UInt8]) in
             defer { counter.tick() }
             var windows: CoherenceWindows
             switch job {
@@ -42,9 +43,10 @@ public struct CoherenceStage: Stage {
                 windows = CoherenceWindows(subject: s.subject, source: "hr", timeMs: s.timestampsMs.map(Double.init),
                                            bpm: s.values, options: options)
             }
-            return windows.rows()
+            let rows = windows.rows()
+            return (rows.count, try Workspace.encode(rows))
         }
-        try ws.write(results.joined())
-        context.progress.note("coherence: wrote \(results.reduce(0) { $0 + $1.count }) row(s) to \(ws.file(CoherenceRow.fileName))")
+        try ws.write(CoherenceRow.self, encoded: results.map(\.csv))
+        context.progress.note("coherence: wrote \(results.reduce(0) { $0 + $1.rows }) row(s) to \(ws.file(CoherenceRow.fileName))")
     }
 }

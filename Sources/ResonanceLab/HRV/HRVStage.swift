@@ -33,13 +33,14 @@ public struct HRVStage: Stage {
         let subjects = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)
         let options = self.options
         let counter = context.progress.counter("hrv: windows", total: subjects.count)
-        let results = try Parallel.map(subjects, jobs: context.jobs) { s -> ([HRVRow], HRVTimings, Spectrum?) in
+        // Rows are encoded in the workers: (row count, CSV bytes, timings, whole-recording PSD).
+        let results = try Parallel.map(subjects, jobs: context.jobs) { s -> (Int, [UInt8], HRVTimings, Spectrum?) in
             defer { counter.tick() }
             var windows = HRVWindows(subject: s.subject, series: s.series, options: options)
             let rows = windows.rows()
-            return (rows, windows.timings, windows.wholeSpectrum)
+            return (rows.count, try Workspace.encode(rows), windows.timings, windows.wholeSpectrum)
         }
-        try ws.write(results.lazy.flatMap(\.0))
+        try ws.write(HRVRow.self, encoded: results.map(\.1))
         if let nnOut {
             let nn = try CSVWriter(path: try ws.output(path: nnOut), header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
             for s in subjects {
@@ -55,7 +56,7 @@ public struct HRVStage: Stage {
             let out = try CSVWriter(path: try ws.output(path: psdOut), header: ["subject", "frequency_hz", "power_ms2_hz", "band"])
             let bands = [("vlf", HRVBand.vlf), ("lf", HRVBand.lf), ("hf", HRVBand.hf)]
             for (s, result) in zip(subjects, results) {
-                guard let spectrum = result.2, spectrum.df > 0 else { continue }
+                guard let spectrum = result.3, spectrum.df > 0 else { continue }
                 for k in spectrum.psd.indices where spectrum.frequency(k) <= 0.5 {
                     let f = spectrum.frequency(k)
                     out.field(s.subject); out.field(f); out.field(spectrum.psd[k])
@@ -67,9 +68,9 @@ public struct HRVStage: Stage {
         }
         if let timings {
             var total = HRVTimings()
-            for (_, t, _) in results { total.add(t) }
+            for (_, _, t, _) in results { total.add(t) }
             timings(total)
         }
-        context.progress.note("hrv: wrote \(results.reduce(0) { $0 + $1.0.count }) row(s) to \(ws.file(HRVRow.fileName))")
+        context.progress.note("hrv: wrote \(results.reduce(0) { $0 + $1.0 }) row(s) to \(ws.file(HRVRow.fileName))")
     }
 }

@@ -162,7 +162,8 @@ public struct HRVNonlinear: Sendable {
         guard n > m + 2 else { return .nan }
         let r = rFactor * Stats.sd(x)
         let count = n - m
-        // Sorted by first value; the sort is stable, so equal values keep their order.
+        // Sorted by first value. The counts do not depend on the order of equal values:
+        // whichever of two tied templates comes first counts the pair.
         var order = (0..<count).map { (x[$0], $0) }
         order.sort { $0.0 < $1.0 }
         // Column-major templates in sorted order: t[k·count + p] = x[order[p].1 + k], k = 0 … m.
@@ -174,18 +175,35 @@ public struct HRVNonlinear: Sendable {
                 }
             }
         }
+        // Candidates of template p are q in p + 1 ..< end, those whose first value is within
+        // r above it; `end` only moves forward as p's value grows. Their remaining values are
+        // compared column by column over the whole run of candidates, loops without branches
+        // that the compiler vectorises.
         var a = 0, b = 0
+        var within = [UInt8](repeating: 0, count: count)
         templates.withUnsafeBufferPointer { t in
-            for p in 0..<count {
-                let limit = t[p] + r
-                var q = p + 1
-                // Branch-free counting: whether a candidate matches is unpredictable.
-                while q < count && t[q] <= limit {
-                    var match = 1
-                    for k in 1..<m { match &= abs(t[k * count + p] - t[k * count + q]) <= r ? 1 : 0 }
-                    b += match
-                    a += match & (abs(t[m * count + p] - t[m * count + q]) <= r ? 1 : 0)
-                    q += 1
+            within.withUnsafeMutableBufferPointer { f in
+                var end = 0
+                for p in 0..<count {
+                    let limit = t[p] + r
+                    end = max(end, p + 1)
+                    while end < count && t[end] <= limit { end += 1 }
+                    let first = p + 1
+                    guard end > first else { continue }
+                    for q in first..<end { f[q] = 1 }
+                    for k in 1..<m {
+                        let column = k * count, v = t[column + p]
+                        for q in first..<end { f[q] &= abs(v - t[column + q]) <= r ? 1 : 0 }
+                    }
+                    let column = m * count, v = t[column + p]
+                    var bp = 0, ap = 0
+                    for q in first..<end {
+                        let matched = Int(f[q])
+                        bp &+= matched
+                        ap &+= matched & (abs(v - t[column + q]) <= r ? 1 : 0)
+                    }
+                    b += bp
+                    a += ap
                 }
             }
         }

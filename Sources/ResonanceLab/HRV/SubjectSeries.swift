@@ -1,9 +1,10 @@
 /// Per-subject series ready for analysis: each sorted by time (stable) with repeated
-/// timestamps kept once. Values that cannot be physiological (not finite, ≤ 0, an
-/// interval over a minute) are skipped, leaving a gap.
+/// timestamps kept once. Values that cannot be physiological are skipped, leaving a gap:
+/// R-R intervals outside the registry's plausibility range (`RRConstants`, the range
+/// import applies), heart rates that are not finite and positive.
 public enum SubjectSeries {
-    public static func rr(_ series: [MeasurementSeries]) -> [MeasurementSeries] {
-        series.map { clean($0) { $0.isFinite && $0 > 0 && $0 <= 60_000 } }
+    public static func rr(_ series: [MeasurementSeries], plausible: RRConstants) -> [MeasurementSeries] {
+        series.map { clean($0) { plausible.isPlausible($0) } }
     }
 
     public static func hr(_ series: [MeasurementSeries]) -> [MeasurementSeries] {

@@ -162,7 +162,14 @@ extension Play: CanonicalRow {
     /// UTC offsets a place can have, minutes (UTC−12:00 … UTC+14:00).
     public static let utcOffsetRangeMin: ClosedRange<Double> = -720...840
     public func write(to w: CSVWriter) {
-        w.field(subject); w.field(playId); w.field(songId); w.field(title); w.field(artist)
+        w.field(subject)
+        writeFieldsAfterSubject(to: w)
+    }
+
+    /// Every field after `subject`; the importer, which encodes subjects once, writes
+    /// them after its own subject field.
+    func writeFieldsAfterSubject(to w: CSVWriter) {
+        w.field(playId); w.field(songId); w.field(title); w.field(artist)
         w.field(album); w.field(playlist); w.field(timestampMs: startedAtMs)
         w.field(timestampMs: endedAtMs); w.field(mediaDurationS); w.field(playedS)
         w.field(endReason); w.field(skipped); w.field(utcOffsetMin.map(Play.offsetText) ?? "")

@@ -69,6 +69,26 @@ public struct Workspace: Sendable {
         try writer.commit()
     }
 
+    /// The CSV text of `rows` without the header, exactly as `write(_:)` writes them: a
+    /// stage encodes each subject's rows in its parallel workers and writes the parts with
+    /// `write(_:encoded:)`, so formatting millions of rows is not serial.
+    public static func encode<S: Sequence>(_ rows: S) throws -> [UInt8] where S.Element: CanonicalRow {
+        let writer = CSVWriter()
+        for row in rows {
+            row.write(to: writer)
+            try writer.endRow()
+        }
+        return writer.bytes
+    }
+
+    /// Writes a table atomically: the header, then the parts (`encode`) in order; the
+    /// same bytes as `write(_:)` of the parts' rows.
+    public func write<Row: CanonicalRow>(_ type: Row.Type, encoded parts: [[UInt8]]) throws {
+        let writer = try CSVWriter(path: try output(Row.fileName), header: Row.header)
+        for part in parts { try writer.write(encoded: part) }
+        try writer.commit()
+    }
+
     /// Reads the table at `path`, whose header must be exactly the row type's.
     public static func readTable<Row: CanonicalRow>(_ type: Row.Type, path: String) throws -> [Row] {
         var rows: [Row] = []

@@ -1,8 +1,9 @@
 /// Builds RFC 4180 CSV rows (comma, CRLF-free `\n` line ends, quotes doubled) into an
-/// `AtomicFile`. Numbers use Swift's shortest round-trip form, so that outputs are
-/// byte-identical between runs and read back to the same Double in pandas and R.
+/// `AtomicFile`, field by field through `LineEncoder` (the one quoting, number and
+/// timestamp text of every table). Numbers use Swift's shortest round-trip form, so that
+/// outputs are byte-identical between runs and read back to the same Double in pandas and R.
 public final class CSVWriter {
-    private let file: AtomicFile
+    private let file: AtomicFile?
     private var row: [UInt8] = []
     private var fieldsInRow = 0
 
@@ -12,26 +13,39 @@ public final class CSVWriter {
         try endRow()
     }
 
+    /// A writer without a file, which keeps every row it encodes in `bytes`: for rows
+    /// encoded in parallel workers (`Workspace.encode`) or stored by the caller, as the
+    /// importer's sorted tables do.
+    public init() {
+        file = nil
+    }
+
+    /// Starts over with `fields` already encoded (e.g. an interned subject field): the
+    /// next field follows them after a comma.
+    public func beginRow(after fields: UnsafeBufferPointer<UInt8>) {
+        row.removeAll(keepingCapacity: true)
+        row.append(contentsOf: fields)
+        fieldsInRow = fields.isEmpty ? 0 : 1
+    }
+
+    /// Without a file: every byte encoded so far (since `beginRow`), line ends included.
+    public var bytes: [UInt8] { row }
+
+    /// Appends rows another writer encoded (`bytes`), as they are.
+    public func write(encoded: [UInt8]) throws {
+        try file?.write(encoded)
+    }
+
     public func field(_ text: String) {
         separator()
-        let utf8 = text.utf8
-        let needsQuotes = utf8.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
-        if needsQuotes {
-            row.append(34)
-            for byte in utf8 {
-                if byte == 34 { row.append(34) }
-                row.append(byte)
-            }
-            row.append(34)
-        } else {
-            row.append(contentsOf: utf8)
-        }
+        LineEncoder.appendField(text, to: &row)
     }
 
     /// Missing and non-finite numbers are written as an empty field (NA in R/pandas).
     public func field(_ value: Double?) {
-        guard let value, value.isFinite else { return field("") }
-        number(CSVWriter.format(value))
+        separator()
+        guard let value, value.isFinite else { return }
+        LineEncoder.appendNumber(value, to: &row)
     }
 
     public func field(_ value: Int) { number(String(value)) }
@@ -48,21 +62,20 @@ public final class CSVWriter {
     public func field(timestampMs: Int64?) {
         separator()
         guard let ms = timestampMs else { return }
-        let at = row.count
-        row.append(contentsOf: repeatElement(0, count: 24))
-        Timestamp.write(ms, into: &row, at: at)
+        LineEncoder.appendTimestamp(ms, to: &row)
     }
 
     public func endRow() throws {
         row.append(10)
         fieldsInRow = 0
+        guard let file else { return }
         // Written before it is emptied, so the row buffer stays unshared and is reused.
         try file.write(row)
         row.removeAll(keepingCapacity: true)
     }
 
     public func commit() throws {
-        try file.commit()
+        try file?.commit()
     }
 
     /// Shortest text that reads back to the same Double; integral values keep `.0`.

@@ -27,8 +27,10 @@ public struct SessionsStage: Stage {
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let plays = try ws.read(Play.self)
+        // The NN series hrv.csv is computed on (shared with hrv in `resonance run`).
+        let nn = try NNCache.series(ws, method: HRVOptions().artifactMethod, context: context, label: name)
         let out = try Self.run(
-            plays: plays, hr: try ws.read(HRSample.self), rr: try ws.read(RRInterval.self),
+            plays: plays, hr: try ws.read(HRSample.self), nn: Dictionary(uniqueKeysWithValues: nn.map { ($0.subject, $0.series) }),
             sdnn: try ws.read(HRVSample.self), sleep: try ws.read(SleepEpisode.self),
             workouts: try ws.read(Workout.self), constants: SessionConstants(registry: context.registry),
             clock: LocalClock(zone: timeZone), jobs: context.jobs)
@@ -40,14 +42,15 @@ public struct SessionsStage: Stage {
             + "\(out.sessions.count) sessions, \(out.droppedShortSessions) shorter than the minimum dropped")
     }
 
-    public static func run(plays: [Play], hr: [HRSample], rr: [RRInterval], sdnn: [HRVSample],
+    /// `nn`: each subject's cleaned NN series (`NNCache.series`).
+    public static func run(plays: [Play], hr: [HRSample], nn: [String: NNSeries], sdnn: [HRVSample],
                            sleep: [SleepEpisode], workouts: [Workout],
                            constants c: SessionConstants, clock: LocalClock = LocalClock(), jobs: Int = 1) throws -> SessionsOutput {
         let playsBySubject = Dictionary(grouping: plays, by: \.subject)
-        let physiology = ListenerPhysiology.bySubject(hr: hr, rr: rr, sdnn: sdnn)
+        let physiology = ListenerPhysiology.bySubject(hr: hr, nn: nn, sdnn: sdnn)
         let sleepBySubject = Dictionary(grouping: sleep, by: \.subject)
         let workoutsBySubject = Dictionary(grouping: workouts, by: \.subject).mapValues { $0.sorted { $0.startMs < $1.startMs } }
-        let empty = ListenerPhysiology(hr: TimeSeries([]), rr: TimeSeries([]), sdnn: TimeSeries([]))
+        let empty = ListenerPhysiology(hr: TimeSeries([]), nn: .empty, sdnn: TimeSeries([]))
         // Listeners in byte order of their ids, as in every table (not Swift's String
         // order, which compares canonically equivalent forms as equal).
         let parts = try Parallel.map(playsBySubject.keys.sorted(by: SubjectOrder.precedes), jobs: jobs) { subject in
@@ -123,11 +126,6 @@ public struct SessionsStage: Stage {
     /// the only ones that can overlap the interval.
     static func overlapping(_ workouts: [Workout], _ startMs: Int64, _ endMs: Int64, _ c: SessionConstants) -> ArraySlice<Workout> {
         let limit = endMs + c.workoutOverlapMs
-        var a = 0, b = workouts.count
-        while a < b {
-            let m = (a + b) / 2
-            if workouts[m].startMs <= limit { a = m + 1 } else { b = m }
-        }
-        return workouts[..<a]
+        return workouts[..<workouts.partitionIndex { $0.startMs <= limit }]
     }
 }

@@ -31,34 +31,29 @@ public struct TimeSeries: Sendable {
     }
 
     private func firstIndex(notBefore ms: Int64) -> Int {
-        var lo = 0, hi = timesMs.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if timesMs[mid] < ms { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        timesMs.lowerBound(ms)
     }
 }
 
-/// One listener's physiology: HR (bpm), RR (ms) and wearable SDNN samples (ms).
+/// One listener's physiology: HR (bpm), the cleaned NN series (ms) `hrv.csv` is computed
+/// on, and wearable SDNN samples (ms).
 public struct ListenerPhysiology: Sendable {
     public var hr: TimeSeries
-    public var rr: TimeSeries
+    public var nn: NNSeries
     public var sdnn: TimeSeries
 
-    public init(hr: TimeSeries, rr: TimeSeries, sdnn: TimeSeries) {
-        self.hr = hr; self.rr = rr; self.sdnn = sdnn
+    public init(hr: TimeSeries, nn: NNSeries, sdnn: TimeSeries) {
+        self.hr = hr; self.nn = nn; self.sdnn = sdnn
     }
 
-    /// Splits canonical tables by subject.
-    public static func bySubject(hr: [HRSample], rr: [RRInterval], sdnn: [HRVSample]) -> [String: ListenerPhysiology] {
-        var h: [String: [(Int64, Double)]] = [:], r: [String: [(Int64, Double)]] = [:], s: [String: [(Int64, Double)]] = [:]
+    /// Splits canonical tables by subject; `nn` holds each subject's cleaned NN series.
+    public static func bySubject(hr: [HRSample], nn: [String: NNSeries], sdnn: [HRVSample]) -> [String: ListenerPhysiology] {
+        var h: [String: [(Int64, Double)]] = [:], s: [String: [(Int64, Double)]] = [:]
         for x in hr { h[x.subject, default: []].append((x.timestampMs, x.bpm)) }
-        for x in rr { r[x.subject, default: []].append((x.timestampMs, x.rrMs)) }
         for x in sdnn { if let v = x.sdnnMs { s[x.subject, default: []].append((x.timestampMs, v)) } }
         var out: [String: ListenerPhysiology] = [:]
-        for subject in Set(h.keys).union(r.keys).union(s.keys) {
-            out[subject] = ListenerPhysiology(hr: TimeSeries(h[subject] ?? []), rr: TimeSeries(r[subject] ?? []),
+        for subject in Set(h.keys).union(nn.keys).union(s.keys) {
+            out[subject] = ListenerPhysiology(hr: TimeSeries(h[subject] ?? []), nn: nn[subject] ?? .empty,
                                               sdnn: TimeSeries(s[subject] ?? []))
         }
         return out

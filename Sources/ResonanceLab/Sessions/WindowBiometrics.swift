@@ -5,7 +5,7 @@ public struct WindowBiometrics: Equatable, Sendable {
     public var hrEnd: Double?
     public var hrvStart: Double?
     public var hrvEnd: Double?
-    /// `rr` (RMSSD of the R-R intervals), `sdnn_sample` (nearest wearable SDNN
+    /// `rr` (RMSSD of the cleaned NN intervals), `sdnn_sample` (nearest wearable SDNN
     /// sample), or empty when no HRV.
     public var hrvSource: String
     /// Data-quality notes: `no_physiology`, `few_hr_samples`, `few_beats`, `artifacts`,
@@ -51,7 +51,7 @@ public struct BiometricWindows: Sendable {
 }
 
 extension ListenerPhysiology {
-    /// Measures the start and end values in `windows`. HRV comes from the R-R
+    /// Measures the start and end values in `windows`. HRV comes from the NN
     /// intervals for both ends when both windows are reliable (enough beats, few
     /// artifacts), else from the nearest SDNN samples for both ends (two distinct
     /// samples needed for a change), never mixed.
@@ -100,33 +100,20 @@ extension ListenerPhysiology {
         return WindowBiometrics(hrStart: hrStart, hrEnd: hrEnd, hrvStart: hrvStart, hrvEnd: hrvEnd, hrvSource: source, notes: notes)
     }
 
-    /// RMSSD (ms) of the R-R intervals stamped in `w`, after removing artifacts:
-    /// intervals outside [rr_min_ms, rr_max_ms] or flagged by the Malik rule at
-    /// rr_max_change_fraction (`ArtifactDetector.malik`). Nil, with the reason,
-    /// when the window is empty, has fewer than `play_min_beats` beats, or more than
-    /// `play_max_artifact_pct` % artifacts.
+    /// RMSSD (ms) of the NN intervals whose closing beat lies in `w`, on the listener's
+    /// cleaned NN series: the R-R intervals of the registry's plausibility range,
+    /// corrected by the artifact method of `hrv.csv` (Lipponen & Tarvainen 2019), so a
+    /// play's RMSSD and a window's RMSSD in `hrv.csv` are the same measurement. No
+    /// difference spans a gap (`NNSeries.runStart`). Nil, with the reason, when the window
+    /// is empty, has fewer than `play_min_beats` beats (or no successive pair), or more
+    /// than `play_max_artifact_pct` % of its intervals corrected.
     func rmssd(_ w: ClosedRange<Int64>, _ c: SessionConstants) -> (value: Double?, notes: [String]) {
-        let beats = rr.values(fromMs: w.lowerBound, throughMs: w.upperBound)
-        if beats.isEmpty { return (nil, []) }
-        if beats.count < Int(c.playMinBeats) { return (nil, ["few_beats"]) }
-        let lo = c.rrMinMs, hi = c.rrMaxMs
-        let flags = ArtifactDetector.malik(Array(beats), maxChange: c.rrMaxChangeFraction)
-        var clean: [Double] = [], runStart: [Bool] = []
-        clean.reserveCapacity(beats.count)
-        var artifacts = 0
-        var afterRejected = true
-        for (x, flag) in zip(beats, flags) {
-            guard flag == .none, x >= lo, x <= hi else {
-                artifacts += 1
-                afterRejected = true
-                continue
-            }
-            clean.append(x)
-            // A beat after a removed one does not follow it: no difference spans the removal.
-            runStart.append(afterRejected)
-            afterRejected = false
-        }
-        if Double(artifacts) * 100 / Double(beats.count) > c.playMaxArtifactPct { return (nil, ["artifacts"]) }
-        return (HRVTime.rmssd(NNWindow(nnMs: clean[...], runStart: runStart[...])), [])
+        let r = nn.range(fromMs: Double(w.lowerBound), toMs: Double(w.upperBound).nextUp)
+        if r.isEmpty { return (nil, []) }
+        if r.count < Int(c.playMinBeats) { return (nil, ["few_beats"]) }
+        let corrected = nn.artifact[r].reduce(0) { $0 + ($1 == .none ? 0 : 1) }
+        if Double(corrected) * 100 / Double(r.count) > c.playMaxArtifactPct { return (nil, ["artifacts"]) }
+        let value = HRVTime.rmssd(NNWindow(nn, r))
+        return value.isFinite ? (value, []) : (nil, ["few_beats"])
     }
 }

@@ -64,11 +64,8 @@ public struct CubicSpline: Sendable {
     /// Value at `t`; outside the knots the end cubic is extended.
     public func evaluate(at t: Double) -> Double {
         withBuffers { x, y, m in
-            var lo = 0, hi = x.count - 1
-            while hi - lo > 1 {
-                let mid = (lo + hi) / 2
-                if x[mid] <= t { lo = mid } else { hi = mid }
-            }
+            // The last knot ≤ t among the interior ones, else the first interval.
+            let lo = x[1..<(x.count - 1)].upperBound(t) - 1
             return Self.value(t, interval: lo, x, y, m)
         }
     }

@@ -14,6 +14,9 @@ public struct NNSeries: Sendable {
 
     public var count: Int { nnMs.count }
 
+    /// No beats.
+    public static let empty = NNSeries(timeMs: [], nnMs: [], artifact: [], runStart: [])
+
     /// Tolerance (ms) between a timestamp step and the interval it should equal, the same
     /// as NeuroKit2's `intervals_successive`: beyond it the beats are not successive.
     public static let successiveToleranceMs = 10.0

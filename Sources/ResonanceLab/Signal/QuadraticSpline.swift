@@ -49,12 +49,7 @@ public struct QuadraticSpline: Sendable {
 
     /// Knot interval j (2 ≤ j ≤ n − 1) with knots[j] ≤ u (< knots[j + 1] unless at the end).
     private static func interval(_ t: [Double], _ u: Double, n: Int) -> Int {
-        var lo = 2, hi = n - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if t[mid] <= u { lo = mid } else { hi = mid - 1 }
-        }
-        return lo
+        t[3..<max(3, n)].upperBound(u) - 1
     }
 
     /// The three nonzero degree-2 B-splines at u on interval j (de Boor's BSPLVB).

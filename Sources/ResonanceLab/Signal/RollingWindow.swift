@@ -27,9 +27,7 @@ public enum RollingWindow {
         var size = 0
         /// Position of the first element ≥ v.
         func position(_ v: Double) -> Int {
-            var lo = 0, hi = size
-            while lo < hi { let mid = (lo + hi) / 2; if sorted[mid] < v { lo = mid + 1 } else { hi = mid } }
-            return lo
+            sorted[..<size].lowerBound(v)
         }
         func insert(_ v: Double) {
             var i = size

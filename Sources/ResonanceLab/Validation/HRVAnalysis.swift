@@ -11,28 +11,28 @@ public enum HRVAnalysis {
     /// Indices compared between groups, with the RHRV book's published 95 % CIs of the
     /// group means (Rodríguez-Liñares et al., "Heart Rate Variability Analysis with the R
     /// package RHRV", ch. 8, full databases, 24 h): (NSR, CHF), ms.
-    static let comparisons: [(column: String, published: (nsr: String, chf: String)?)] = [
-        ("SDNN", ("131.7–148.0", "62.2–93.6")), ("SDANN", ("121.2–137.8", "48.1–80.7")),
-        ("RMSSD", nil), ("LF", nil), ("HF", nil), ("LF_HF", nil), ("DFA_alpha1", nil),
+    static let comparisons: [(column: String, key: KeyPath<HRVRow, Double>, published: (nsr: String, chf: String)?)] = [
+        ("SDNN", \.time.sdnn, ("131.7–148.0", "62.2–93.6")), ("SDANN", \.longTerm.sdann, ("121.2–137.8", "48.1–80.7")),
+        ("RMSSD", \.time.rmssd, nil), ("LF", \.frequency.lf, nil), ("HF", \.frequency.hf, nil),
+        ("LF_HF", \.frequency.lfHF, nil), ("DFA_alpha1", \.nonlinear.dfaAlpha1, nil),
     ]
-    static let summaryColumns = ["MeanNN", "SDNN", "RMSSD", "LF", "HF", "LF_HF", "DFA_alpha1"]
+    static let summaryColumns: [(name: String, key: KeyPath<HRVRow, Double>)] = [
+        ("MeanNN", \.time.meanNN), ("SDNN", \.time.sdnn), ("RMSSD", \.time.rmssd), ("LF", \.frequency.lf),
+        ("HF", \.frequency.hf), ("LF_HF", \.frequency.lfHF), ("DFA_alpha1", \.nonlinear.dfaAlpha1),
+    ]
 
-    /// A row of `hrv.csv` with its indices by column name (finite values only).
-    struct Row {
-        var subject: String
-        var whole: Bool
-        var reliable: Bool
-        var values: [String: Double]
+    /// The finite values of index `key` over `rows`.
+    static func values(_ rows: [HRVRow], _ key: KeyPath<HRVRow, Double>) -> [Double] {
+        rows.map { $0[keyPath: key] }.filter(\.isFinite)
+    }
 
-        init(_ row: HRVRow) {
-            subject = row.subject; whole = row.isWhole; reliable = row.reliable
-            values = [:]
-            for (name, key) in HRVRow.indices where row[keyPath: key].isFinite { values[name] = row[keyPath: key] }
-        }
+    /// Index `key` of `row`, nil when the row is absent or the value not finite.
+    static func value(_ row: HRVRow?, _ key: KeyPath<HRVRow, Double>) -> Double? {
+        row.map { $0[keyPath: key] }.flatMap { $0.isFinite ? $0 : nil }
     }
 
     static func section(_ ws: Workspace) throws -> ReportSection? {
-        guard let rows = try ws.readIfPresent(HRVRow.self)?.map(Row.init) else { return nil }
+        guard let rows = try ws.readIfPresent(HRVRow.self) else { return nil }
         guard !rows.isEmpty else { return nil }
         var groups: [String: String] = [:]
         if ws.exists(Manifest.fileName) {
@@ -40,38 +40,38 @@ public enum HRVAnalysis {
         }
         var md = "HRV from `hrv.csv`: per subject, medians over reliable windows (artifact_pct ≤ threshold) "
             + "and the whole-recording SDNN and SDANN (ms; LF, HF in ms²).\n\n"
-        md += "| subject | group | windows | reliable % | " + summaryColumns.joined(separator: " | ")
+        md += "| subject | group | windows | reliable % | " + summaryColumns.map(\.name).joined(separator: " | ")
             + " | whole SDNN | SDANN |\n|" + String(repeating: "---|", count: summaryColumns.count + 6) + "\n"
         var subjectsJSON: [JSONValue] = []
         var order: [String] = []
-        var bySubject: [String: [Row]] = [:]
+        var bySubject: [String: [HRVRow]] = [:]
         for r in rows {
             if bySubject[r.subject] == nil { order.append(r.subject) }
             bySubject[r.subject, default: []].append(r)
         }
         for subject in order {
             let all = bySubject[subject] ?? []
-            let windows = all.filter { !$0.whole }, reliable = windows.filter(\.reliable)
-            let whole = all.first { $0.whole }
+            let windows = all.filter { !$0.isWhole }, reliable = windows.filter(\.reliable)
+            let whole = all.first { $0.isWhole }
             var medians: [String: JSONValue] = [:]
             var cells: [String] = []
-            for c in summaryColumns {
-                let v = median(reliable.compactMap { $0.values[c] })
-                medians[c] = .num(v)
+            for (name, key) in summaryColumns {
+                let v = median(values(reliable, key))
+                medians[name] = .num(v)
                 cells.append(format(v))
             }
             let pct = windows.isEmpty ? Double.nan : 100 * Double(reliable.count) / Double(windows.count)
             md += "| \(subject) | \(groups[subject] ?? "") | \(windows.count) | \(format(pct)) | "
                 + cells.joined(separator: " | ")
-                + " | \(format(whole?.values["SDNN"])) | \(format(whole?.values["SDANN"])) |\n"
+                + " | \(format(value(whole, \.time.sdnn))) | \(format(value(whole, \.longTerm.sdann))) |\n"
             subjectsJSON.append(.object([
                 "subject": .string(subject), "group": groups[subject].map(JSONValue.string) ?? .null,
                 "windows": .int(windows.count), "reliable_pct": .num(pct), "median_reliable": .object(medians),
-                "whole_SDNN": .num(whole?.values["SDNN"]), "whole_SDANN": .num(whole?.values["SDANN"]),
+                "whole_SDNN": .num(value(whole, \.time.sdnn)), "whole_SDANN": .num(value(whole, \.longTerm.sdann)),
             ]))
         }
         var json: [String: JSONValue] = ["subjects": .array(subjectsJSON)]
-        let wholeRows = rows.filter(\.whole)
+        let wholeRows = rows.filter(\.isWhole)
         let nsr = wholeRows.filter { groups[$0.subject] == "nsr2db" }
         let chf = wholeRows.filter { groups[$0.subject] == "chf2db" }
         if !nsr.isEmpty && !chf.isEmpty {
@@ -84,7 +84,7 @@ public enum HRVAnalysis {
 
     /// NSR vs CHF over whole-recording rows: means with bootstrap CIs, Kruskal–Wallis p
     /// (Bonferroni-adjusted over the compared indices), the AUC and the ROC curve of each index.
-    static func groupComparison(nsr: [Row], chf: [Row]) -> (String, JSONValue) {
+    static func groupComparison(nsr: [HRVRow], chf: [HRVRow]) -> (String, JSONValue) {
         var md = "### NSR vs CHF (whole recordings, ≈ 24 h)\n\n"
             + "Group means with seeded percentile-bootstrap 95 % CIs (2000 resamples); Kruskal–Wallis p, "
             + "Bonferroni-adjusted over \(comparisons.count) indices; AUC for telling CHF from NSR "
@@ -93,8 +93,8 @@ public enum HRVAnalysis {
             + "| index | NSR mean [95 % CI] (n) | CHF mean [95 % CI] (n) | published NSR CI | published CHF CI "
             + "| p (Bonferroni) | AUC |\n|---|---|---|---|---|---|---|\n"
         var out: [String: JSONValue] = [:]
-        for (column, published) in comparisons {
-            let a = nsr.compactMap { $0.values[column] }, b = chf.compactMap { $0.values[column] }
+        for (column, key, published) in comparisons {
+            let a = values(nsr, key), b = values(chf, key)
             guard a.count > 1, b.count > 1 else { continue }
             let ciA = GroupComparison.bootstrapMeanCI(a), ciB = GroupComparison.bootstrapMeanCI(b)
             // Undefined (all values tied) stays NaN: min(1, NaN) would print p = 1.

@@ -116,6 +116,8 @@ public enum StressAnalysis {
 
     static func section(_ ws: Workspace, registry: ConstantsRegistry, options: StressScoringOptions,
                         jobs: Int) throws -> ReportSection? {
+        var options = options
+        options.rr = registry.rr
         let subjects = try StressWindows.load(ws, options: options, jobs: jobs)
         guard !subjects.isEmpty else { return nil }
         let engine = StressEngine(constants: StressConstants(registry: registry))

@@ -13,6 +13,8 @@ public struct StressScoringOptions: Sendable, Equatable {
     public var maxArtifactPct = 5.0
     /// Fewest heart-rate samples for a window's mean HR.
     public var minHRSamples = 3
+    /// The plausible R-R intervals (the registry's `rr` constants in force).
+    public var rr = RRConstants.defaults
 
     public init() {}
 
@@ -68,7 +70,7 @@ public enum StressWindows {
         let wanted = Set(scored)
         let hr = Dictionary(uniqueKeysWithValues: SubjectSeries.hr(try ws.readSeries(HRSample.self))
             .filter { wanted.contains($0.subject) }.map { ($0.subject, $0) })
-        let rr = Dictionary(uniqueKeysWithValues: SubjectSeries.rr(try ws.readSeries(RRInterval.self))
+        let rr = Dictionary(uniqueKeysWithValues: SubjectSeries.rr(try ws.readSeries(RRInterval.self), plausible: options.rr)
             .filter { wanted.contains($0.subject) }.map { ($0.subject, $0) })
         let protocolTasks = try taskNames(ws)
         return try Parallel.map(scored, jobs: jobs) { subject in

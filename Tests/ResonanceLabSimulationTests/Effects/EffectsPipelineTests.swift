@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Sessions → effects → recovery on a seeded workspace built from canonical tables:
 /// plays back to back in sessions of 12, HR every 5 s in the first and last 30 s
@@ -47,7 +46,7 @@ final class EffectsPipelineTests: XCTestCase {
                 t = end + rng.uniform(0, 10)
             }
         }
-        let sessions = try SessionsStage.run(plays: plays, hr: hr, rr: [], sdnn: [], sleep: [], workouts: [], constants: .defaults)
+        let sessions = try SessionsStage.run(plays: plays, hr: hr, nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
         let tables = try EffectsStage.run(plays: sessions.plays, models: EffectModel.allCases, registry: .defaults)
         let truth = effect.enumerated().map { PlantedEffect(kind: .songEffect, subject: "", songId: "s\($0.offset)", metric: "delta_hr_bpm", value: $0.element) }
             + lambda.enumerated().map { PlantedEffect(kind: .personaSensitivity, subject: "u\($0.offset)", songId: "", metric: "delta_hr_bpm", value: $0.element) }

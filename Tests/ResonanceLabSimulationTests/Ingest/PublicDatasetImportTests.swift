@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Imports of the shared public datasets (skipped when RESONANCE_DATASETS is unset).
 final class PublicDatasetImportTests: XCTestCase {
@@ -37,7 +36,7 @@ final class PublicDatasetImportTests: XCTestCase {
                 let first = try ws.read(Reject.self).first { $0.sourceFile == "nsr2db/nsr001_rr_secs.txt" }
                 XCTAssertEqual(first?.line, 1)
                 XCTAssertEqual(first.flatMap { NumberParsing.double($0.raw) }, 225.796875)
-                XCTAssertEqual(first?.reason, PlausibleRange.rrReason)
+                XCTAssertEqual(first?.reason, RRConstants.defaults.rejectReason)
             }
         }
     }

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// The generated workspace: deterministic, readable as canonical tables, in range.
 final class PersonaGeneratorTests: XCTestCase {
@@ -71,8 +70,8 @@ final class PersonaGeneratorTests: XCTestCase {
         let rrTimes = r.rr.map(\.timestampMs)
         var checked = 0
         for sample in r.hr {
-            let lo = PlantedEffectTests.lowerBound(rrTimes, sample.timestampMs - 4999)
-            let hi = PlantedEffectTests.lowerBound(rrTimes, sample.timestampMs + 1)
+            let lo = rrTimes.lowerBound(sample.timestampMs - 4999)
+            let hi = rrTimes.lowerBound(sample.timestampMs + 1)
             // Inside a span: a beat shortly before the 5-s window (gaps between beats < 2.5 s).
             guard hi > lo, hi < rrTimes.count, lo > 0, sample.timestampMs - rrTimes[lo - 1] < 7500 else { continue }
             let mean = Stats.mean(r.rr[lo..<hi].map(\.rrMs))

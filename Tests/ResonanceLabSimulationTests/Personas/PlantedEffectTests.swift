@@ -2,8 +2,9 @@ import XCTest
 @testable import ResonanceLab
 
 /// The planted music response is what the per-play measurement recovers: for
-/// full-length plays, measured ΔHR (median HR of the last 30 s − first 30 s) and
-/// ΔRMSSD (last 60 s − first 60 s) have expectation song effect × sensitivity.
+/// full-length plays, ΔHR (median HR of the last 30 s − first 30 s) and ΔRMSSD (last
+/// 60 s − first 60 s), measured as the sessions stage measures them (RMSSD on the
+/// cleaned NN series of hrv.csv), have expectation song effect × sensitivity.
 final class PlantedEffectTests: XCTestCase {
     struct Measured {
         var songId: String
@@ -12,41 +13,29 @@ final class PlantedEffectTests: XCTestCase {
         var measured: (hr: Double, rmssd: Double)
     }
 
-    static func measureFullPlays() -> [Measured] {
+    /// Full plays with ΔHR and an R-R ΔRMSSD, and how many full plays had none.
+    static func measureFullPlays() -> (plays: [Measured], unmeasured: Int) {
         let songs = Dictionary(uniqueKeysWithValues: PersonaFixture.generator.catalogue.songs.map { ($0.songId, $0) })
-        var out: [Measured] = []
+        let c = SessionConstants.defaults
+        var out: [Measured] = [], unmeasured = 0
         for r in PersonaFixture.records {
-            let hrTimes = r.hr.map(\.timestampMs), rrTimes = r.rr.map(\.timestampMs)
-            func hr(_ from: Int64, _ to: Int64) -> [Double] {
-                let lo = lowerBound(hrTimes, from), hi = lowerBound(hrTimes, to + 1)
-                return r.hr[lo..<hi].map(\.bpm)
-            }
-            func rr(_ from: Int64, _ to: Int64) -> [Double] {
-                let lo = lowerBound(rrTimes, from), hi = lowerBound(rrTimes, to + 1)
-                return r.rr[lo..<hi].map(\.rrMs)
-            }
+            let raw = MeasurementSeries(subject: r.profile.name, timestampsMs: r.rr.map(\.timestampMs), values: r.rr.map(\.rrMs))
+            let rr = SubjectSeries.rr([raw], plausible: .defaults)[0]
+            let nn = NNSeries.clean(timestampsMs: rr.timestampsMs, rrMs: rr.values, method: HRVOptions().artifactMethod)
+            let physiology = ListenerPhysiology(hr: TimeSeries(r.hr.map { ($0.timestampMs, $0.bpm) }), nn: nn, sdnn: TimeSeries([]))
             for play in r.plays where play.playedS == play.mediaDurationS {
                 guard let song = songs[play.songId], let end = play.endedAtMs else { continue }
-                let first = hr(play.startedAtMs, play.startedAtMs + 30_000), last = hr(end - 30_000, end)
-                XCTAssertGreaterThanOrEqual(first.count, 6)
-                XCTAssertGreaterThanOrEqual(last.count, 6)
-                let dHR = Stats.median(last) - Stats.median(first)
-                let dRMSSD = HRVTime.rmssd(rr(end - 60_000, end)) - HRVTime.rmssd(rr(play.startedAtMs, play.startedAtMs + 60_000))
+                let bio = physiology.measure(.play(startMs: play.startedAtMs, endMs: end, constants: c), constants: c)
+                guard let dHR = bio.hrDelta, let dRMSSD = bio.hrvDelta, bio.hrvSource == "rr" else {
+                    unmeasured += 1
+                    continue
+                }
                 let s = r.profile.sensitivity
                 out.append(Measured(songId: play.songId, subject: r.profile.name,
                                     planted: (song.deltaHRBpm * s, song.deltaRMSSDMs * s), measured: (dHR, dRMSSD)))
             }
         }
-        return out
-    }
-
-    static func lowerBound(_ xs: [Int64], _ value: Int64) -> Int {
-        var lo = 0, hi = xs.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if xs[mid] < value { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        return (out, unmeasured)
     }
 
     /// Least-squares slope through the origin of measured on planted.
@@ -55,8 +44,10 @@ final class PlantedEffectTests: XCTestCase {
     }
 
     func testFullPlaysExpressTheirPlantedEffect() {
-        let plays = Self.measureFullPlays()
+        let (plays, unmeasured) = Self.measureFullPlays()
+        print("full plays measured \(plays.count), without R-R RMSSD at both ends \(unmeasured)")
         XCTAssertGreaterThan(plays.count, 3000)
+        XCTAssertLessThan(Double(unmeasured), 0.02 * Double(plays.count + unmeasured))
         let hrSlope = Self.slope(plays.map(\.planted.hr), plays.map(\.measured.hr))
         let rmssdSlope = Self.slope(plays.map(\.planted.rmssd), plays.map(\.measured.rmssd))
         let hrNoise = Stats.sd(plays.map { $0.measured.hr - $0.planted.hr })
@@ -70,7 +61,7 @@ final class PlantedEffectTests: XCTestCase {
     /// Σ sᵢyᵢ / Σ sᵢ² (sᵢ the listener's sensitivity, yᵢ the measured delta) tracks
     /// the planted song effect (the effects stage's target is r ≥ 0.9).
     func testSongEffectsAreRecoverableFromTenPlays() {
-        let plays = Self.measureFullPlays()
+        let plays = Self.measureFullPlays().plays
         let sensitivity = Dictionary(uniqueKeysWithValues: PersonaProfile.all.map { ($0.name, $0.sensitivity) })
         let truth = Dictionary(uniqueKeysWithValues: PersonaFixture.generator.catalogue.songs.map { ($0.songId, $0) })
         var bySong: [String: [Measured]] = [:]
@@ -96,7 +87,7 @@ final class PlantedEffectTests: XCTestCase {
     /// Per persona, Σ Eᵢyᵢ / Σ Eᵢ² (Eᵢ the planted song effect, yᵢ the measured delta)
     /// ranks the listeners as their planted sensitivities do (target Spearman ≥ 0.8).
     func testSensitivitiesAreRecoverable() {
-        let plays = Self.measureFullPlays()
+        let plays = Self.measureFullPlays().plays
         let names = PersonaProfile.all.map(\.name)
         func estimate(_ name: String, _ metric: (Measured) -> (Double, Double)) -> Double {
             let mine = plays.filter { $0.subject == name }.map(metric)

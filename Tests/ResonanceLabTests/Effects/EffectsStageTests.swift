@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class EffectsStageTests: XCTestCase {
     /// A play row with an HR change (or none) for hand-built effect tables.

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// A constants file is read strictly: a misspelt key is an error, not the defaults.
 final class ConstantsFileTests: XCTestCase {
@@ -19,7 +18,7 @@ final class ConstantsFileTests: XCTestCase {
         assertError(#"{"engines":{"readiness":{"constnats":{"ready_from":50}}}}"#,
                     "c.json: engine 'readiness': unknown key 'constnats' (known: version, constants)")
         assertError(#"{"engines":{},"engine":{"readiness":{}}}"#, "c.json: the file: unknown key 'engine' (known: engines, constants_version, constants_digest, tuning)")
-        assertError(#"{"engines":{"readyness":{}}}"#, "c.json: unknown engine 'readyness' (known: sessions, impact, song_effect, mixed_model, stress, state, readiness, trend, zones, coherence)")
+        assertError(#"{"engines":{"readyness":{}}}"#, "c.json: unknown engine 'readyness' (known: rr, sessions, impact, song_effect, mixed_model, stress, state, readiness, trend, zones, coherence)")
         assertError(#"{"engines":{"readiness":{"constants":{"ready_from":{"valeu":50}}}}}"#,
                     "c.json: engine 'readiness': constant 'ready_from': unknown key 'valeu' (known: value, unit, min, max, source)")
         assertError(#"{"engines":{"readiness":{"constants":{"redy_from":50}}}}"#, "c.json: engine 'readiness': unknown constant 'redy_from'")
@@ -42,7 +41,7 @@ final class ConstantsFileTests: XCTestCase {
         let crossed: [(String, [String: Double])] = [
             ("coherence", ["coach_band_low_hz": 0.2]), ("coherence", ["heartmath_peak_low_hz": 0.3]),
             ("coherence", ["heartmath_total_low_hz": 0.05]), ("coherence", ["heartmath_peak_high_hz": 0.45]),
-            ("sessions", ["rr_min_ms": 1000, "rr_max_ms": 1000]), ("readiness", ["recovery_zero_bpm": 40]),
+            ("rr", ["rr_min_ms": 1000, "rr_max_ms": 1000]), ("readiness", ["recovery_zero_bpm": 40]),
             ("stress", ["cv_stable": 0.3]), ("zones", ["zone2_from": 0.75]), ("trend", ["slope_min_days": 8]),
         ]
         for (engine, values) in crossed {

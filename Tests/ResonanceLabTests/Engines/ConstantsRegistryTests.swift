@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class ConstantsRegistryTests: XCTestCase {
     func testDefaultsAreTheProductSpecification() {

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class DailyStageTests: XCTestCase {
     let day1 = Int64(Timestamp.daysFromCivil(2026, 1, 5)) * 86_400_000

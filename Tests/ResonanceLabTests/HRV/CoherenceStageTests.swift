@@ -1,5 +1,4 @@
 import ResonanceLab
-import ResonanceTestSupport
 import XCTest
 
 final class CoherenceStageTests: XCTestCase {

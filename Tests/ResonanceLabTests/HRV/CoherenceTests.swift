@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class CoherenceTests: XCTestCase {
     /// Coach scores of a heart-rate signal sampled at 4 Hz (`bpm` of seconds).

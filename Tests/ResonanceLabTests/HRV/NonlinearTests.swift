@@ -51,4 +51,44 @@ final class NonlinearTests: XCTestCase {
         XCTAssertEqual(HRVNonlinear.dfa(walk, scales: 16...64), 1.5, accuracy: 0.08)
         XCTAssertTrue(HRVNonlinear.dfa(Array(noise.prefix(30)), scales: 4...16).isNaN)
     }
+
+    /// DFA by the definition, segment by segment: the profile's least-squares line fitted
+    /// with centred sums, residual variance averaged per scale, α the log–log slope.
+    static func bruteForceDFA(_ x: [Double], scales: ClosedRange<Int>) -> Double {
+        let mean = x.reduce(0, +) / Double(x.count)
+        var y: [Double] = [], acc = 0.0
+        for v in x { acc += v - mean; y.append(acc) }
+        var logS: [Double] = [], logF: [Double] = []
+        for s in scales {
+            var total = 0.0, count = 0
+            for a in stride(from: 0, to: y.count - s, by: max(1, s / 2)) {
+                let seg = Array(y[a..<(a + s)])
+                let tm = Double(s - 1) / 2, ym = seg.reduce(0, +) / Double(s)
+                var sty = 0.0, stt = 0.0
+                for (j, v) in seg.enumerated() { sty += (Double(j) - tm) * (v - ym); stt += (Double(j) - tm) * (Double(j) - tm) }
+                let slope = sty / stt
+                let variance = seg.enumerated().reduce(0.0) { r, e in
+                    let res = e.element - ym - slope * (Double(e.offset) - tm)
+                    return r + res * res
+                } / Double(s)
+                if variance > 1e-8 { total += variance; count += 1 }
+            }
+            logS.append(log(Double(s))); logF.append(0.5 * log(total / Double(count)))
+        }
+        let ms = Stats.mean(logS), mf = Stats.mean(logF)
+        let num = zip(logS, logF).reduce(0.0) { $0 + ($1.0 - ms) * ($1.1 - mf) }
+        return num / logS.reduce(0.0) { $0 + ($1 - ms) * ($1 - ms) }
+    }
+
+    /// DFA equals the definition on a window and on a long recording whose mean interval
+    /// drifts from 600 to 1100 ms (a profile reaching ~10⁶ ms, where careless sums cancel).
+    func testDFAMatchesTheDefinitionOnLongDriftingSeries() {
+        var rng = SeededRandom(seed: 5)
+        let window = (0..<400).map { _ in 800 + 40 * rng.normal() }
+        let day = (0..<8000).map { i in 600 + 500 * Double(i) / 8000 + 30 * sin(Double(i) / 40) + 25 * rng.normal() }
+        for (x, scales) in [(window, 4...16), (window, 16...64), (day, 4...16), (day, 16...64), (day, 130...140)] {
+            let expected = Self.bruteForceDFA(x, scales: scales)
+            XCTAssertEqual(HRVNonlinear.dfa(x, scales: scales), expected, accuracy: 1e-9 * abs(expected), "\(x.count) \(scales)")
+        }
+    }
 }

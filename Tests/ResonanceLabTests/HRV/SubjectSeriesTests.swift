@@ -1,14 +1,24 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class SubjectSeriesTests: XCTestCase {
     func testSortsDeduplicatesAndSkipsImpossibleIntervals() {
         let raw = MeasurementSeries(subject: "b", timestampsMs: [2000, 1000, 2000, 3000, 4000],
                                     values: [800, 810, 900, -5, .infinity])
-        let s = SubjectSeries.rr([raw])
+        let s = SubjectSeries.rr([raw], plausible: .defaults)
         XCTAssertEqual(s[0].timestampsMs, [1000, 2000], "repeated time: the first row in file order is kept")
         XCTAssertEqual(s[0].values, [810, 800])
+    }
+
+    /// The registry's range, both ends included: 250 and 2500 ms kept, just outside skipped;
+    /// a constants file that narrows it narrows what the stages read.
+    func testKeepsExactlyTheRegistryRange() throws {
+        let raw = MeasurementSeries(subject: "a", timestampsMs: [1, 2, 3, 4, 5, 6],
+                                    values: [249.9, 250, 1000, 2500, 2500.1, 3000])
+        XCTAssertEqual(SubjectSeries.rr([raw], plausible: .defaults)[0].values, [250, 1000, 2500])
+        let narrow = try RRConstants(replacing: ["rr_min_ms": 300, "rr_max_ms": 2000])
+        XCTAssertEqual(SubjectSeries.rr([raw], plausible: narrow)[0].values, [1000])
+        XCTAssertEqual(narrow.rejectReason, "rr outside 300–2000 ms")
     }
 
     func testReaderGroupsSubjectsInOrderOfFirstAppearance() throws {

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Apple Health export.xml and the per-type CSVs of conversion scripts, fixtures
 /// written from the export's documented element and attribute names.

@@ -1,7 +1,6 @@
 import XCTest
 import ZIPFoundation
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Apple Health `export.zip`: the archive the Health app shares, built here with the
 /// export of `AppleHealthXMLTests` as its deflated `apple_health_export/export.xml`.

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Apple Music Play Activity, current and legacy layouts (Apple's privacy export,
 /// Apple Media Services): event types, empty end times, UTC offsets and songs

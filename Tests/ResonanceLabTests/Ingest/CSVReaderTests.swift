@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class CSVReaderTests: XCTestCase {
     private func records(_ text: String, chunkSize: Int = 1 << 20) throws -> [(Int, [String])] {

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class CanonicalTableImportTests: XCTestCase {
     /// A generated persona workspace is itself canonical: re-importing it rejects

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// One fixture per input format, with the expected canonical rows worked by hand.
 final class FormatsTests: XCTestCase {

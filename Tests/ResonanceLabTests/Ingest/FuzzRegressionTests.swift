@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Inputs the fuzz targets (`make fuzz`) found crashing a reader, each now a one-line
 /// error naming the file, or rows accounted for.

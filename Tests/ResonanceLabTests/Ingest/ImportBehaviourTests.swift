@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Accounting identity, sorting and de-duplication, time zones and determinism.
 final class ImportBehaviourTests: XCTestCase {

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Absurd numbers in a source become rejected rows or a metadata error naming the line,
 /// never an overflow, and never a time written with a wrong year.

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Exports that used to import without a word and give wrong numbers: R-R stamped at
 /// the opening beat, participants sharing a folder, ids that are not UTF-8, clockless
@@ -124,6 +123,22 @@ final class ImportCorrectnessTests: XCTestCase {
         let m = try Importer.run(sources: [path], workspace: ws, options: options)
         XCTAssertEqual(try ws.read(RRInterval.self).map(\.timestampMs), [1_709_280_000_812, 1_709_280_001_602])
         XCTAssertTrue(m.sources[0].notes.contains { $0.contains("anchored at 2024-03-01T08:00:00.000Z (--start)") })
+    }
+
+    /// The R-R range is the registry's: 250 and 2500 ms pass by default; a constants
+    /// file narrowing it to 300–2000 rejects both, with the reason naming its numbers.
+    func testRRRangeComesFromTheConstantsInForce() throws {
+        let path = try writeFixture("250\n812\n2500\n2500.5\n", to: try makeTempDir() + "/elite.txt")
+        let (ws0, _) = try importSources([path])
+        XCTAssertEqual(try ws0.read(RRInterval.self).map(\.rrMs), [250, 812, 2500])
+        XCTAssertEqual(try ws0.read(Reject.self).map(\.reason), ["rr outside 250–2500 ms"])
+        var options = Importer.Options()
+        options.registry = try ConstantsRegistry.defaults.replacing("rr", with: ["rr_min_ms": 300, "rr_max_ms": 2000])
+        let ws = Workspace(path: try makeTempDir() + "/ws")
+        let m = try Importer.run(sources: [path], workspace: ws, options: options)
+        XCTAssertEqual(try ws.read(RRInterval.self).map(\.rrMs), [812])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), Array(repeating: "rr outside 300–2000 ms", count: 3))
+        XCTAssertEqual(m.sources[0].rowsRead, 4)
     }
 
     func testOneBadFileInAFolderIsRecordedAndTheRestImports() throws {

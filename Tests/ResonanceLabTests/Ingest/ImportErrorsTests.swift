@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Each bad input gives one clear error naming the file (and line, column) and
 /// leaves no partial table behind.

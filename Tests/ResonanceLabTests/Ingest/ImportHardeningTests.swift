@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Inputs a careless script produces: each is a rejected row, a skipped file or a
 /// one-line error, never data read wrong.

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// `Importer.readInMemory` (what the fuzz targets run) reads a file exactly as an
 /// import does: the same format, rows read, accepted, rejected, notes and R-R stamp

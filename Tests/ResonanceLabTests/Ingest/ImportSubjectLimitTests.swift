@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Subject memory is bounded: an import holds at most `maxSubjects` distinct subjects
 /// (about 1 KB each until it ends), and one more stops it naming the file, with

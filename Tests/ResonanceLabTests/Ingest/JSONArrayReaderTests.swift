@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// The top-level array of a JSON export is read strictly: text around it, a missing
 /// or extra comma and elements that are not objects are errors naming the line, never

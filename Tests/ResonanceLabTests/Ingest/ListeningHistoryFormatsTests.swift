@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Spotify and Last.fm listening histories, fixtures written from the exports'
 /// documented fields: format detected, rows read / accepted / rejected, plays

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// R-R logger exports, fixtures written from each app's documented layout: the
 /// format detected, rows read / accepted / rejected, the beat times worked by hand
@@ -87,7 +86,7 @@ final class RRLoggerFormatsTests: XCTestCase {
         let rows = try ws.read(RRInterval.self)
         XCTAssertEqual(rows.map(\.rrMs), [812, 790, 845, 830, 800, 820])
         XCTAssertEqual(rows.map { $0.timestampMs - 1_709_280_000_000 }, [812, 1602, 2447, 3277, 4077, 4897])
-        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), [PlausibleRange.rrReason])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), [RRConstants.defaults.rejectReason])
         XCTAssertEqual(m.subjects.map(\.subject), ["P4"])
     }
 

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class SortedTableWriterTests: XCTestCase {
     private func write(_ rows: [(String, Int32)], budget: Int) throws -> (lines: [String], dups: [Int32: Int]) {

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Fitbit Takeout and Empatica EmbracePlus exports, fixtures written from each
 /// vendor's documented file names and columns: detection, rows read / accepted /

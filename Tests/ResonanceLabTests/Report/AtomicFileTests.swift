@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// Temporary outputs are created exclusively: a file or symlink already at the
 /// temporary path is never written through.

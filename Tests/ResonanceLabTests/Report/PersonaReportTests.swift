@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class PersonaReportTests: XCTestCase {
     /// 30 days of two subjects: NewMom (a built-in persona) steady then with resting HR

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class ListeningContextTests: XCTestCase {
     let c = SessionConstants.defaults

@@ -1,5 +1,4 @@
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// A play of listener "u1" for hand-built sequences.
 func play(_ id: String, _ start: String, _ end: String?, song: String = "s1", media: Double? = 200,

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class SessionsStageTests: XCTestCase {
     func testEndToEndThroughAWorkspace() throws {
@@ -18,7 +17,7 @@ final class SessionsStageTests: XCTestCase {
         }
         try ws.write(plays)
         try ws.write(hr)
-        let out = try SessionsStage.run(plays: try ws.read(Play.self), hr: try ws.read(HRSample.self), rr: [], sdnn: [],
+        let out = try SessionsStage.run(plays: try ws.read(Play.self), hr: try ws.read(HRSample.self), nn: [:], sdnn: [],
                                         sleep: [], workouts: [], constants: .defaults)
         XCTAssertEqual(out.sessions.map(\.sessionId), ["u1:1", "u1:2"])
         let s = out.sessions[0]
@@ -53,12 +52,12 @@ final class SessionsStageTests: XCTestCase {
         let plays = ["f", "e\u{301}x"].map {
             play("a", "2022-02-07T20:00:00.000Z", "2022-02-07T20:10:00.000Z", media: 600, subject: $0)
         }
-        let out = try SessionsStage.run(plays: plays, hr: [], rr: [], sdnn: [], sleep: [], workouts: [], constants: .defaults)
+        let out = try SessionsStage.run(plays: plays, hr: [], nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
         XCTAssertEqual(out.sessions.map { Array($0.subject.utf8) }, [[0x65, 0xCC, 0x81, 0x78], [0x66]])
     }
 
     func testEmptyWorkspaceGivesEmptyTables() throws {
-        let out = try SessionsStage.run(plays: [], hr: [], rr: [], sdnn: [], sleep: [], workouts: [], constants: .defaults)
+        let out = try SessionsStage.run(plays: [], hr: [], nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
         XCTAssertTrue(out.sessions.isEmpty); XCTAssertTrue(out.plays.isEmpty)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class NumberParsingTests: XCTestCase {
     func testPlainDecimalFastPathAgreesWithStrtod() {

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class SongEffectTunerTests: XCTestCase {
     typealias Workspace = (name: String, plays: [SessionPlayRow], truth: [PlantedEffect])

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class StressTunerTests: XCTestCase {
     /// Windows whose stress label is drawn with probability score/100 of the engine with

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class EffectsAnalysisTests: XCTestCase {
     func song(_ id: String, _ est: Double, _ lo: Double?, _ hi: Double?, model: String = "mixed", plays: Int = 12) -> SongEffectRow {

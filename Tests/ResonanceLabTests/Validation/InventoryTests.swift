@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class InventoryTests: XCTestCase {
     /// Subject A: HR at 0, 60 s, 460 s (a 400 s gap > 5 min) and 470 s; one bpm

@@ -1,6 +1,5 @@
 import XCTest
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 final class StressAnalysisTests: XCTestCase {
     /// 60-s windows on the minute grid: each window's mean HR is one planted draw.

@@ -1,6 +1,5 @@
 import Foundation
 @testable import ResonanceLab
-import ResonanceTestSupport
 
 /// A synthetic labelled workspace: per subject a 10-min baseline (the reference period),
 /// then `blocks` alternating 10-min stress and baseline intervals. Heart rate is sampled

@@ -1,7 +1,7 @@
 /// Listening-session reconstruction and scoring (docs/engines.md, Sessions, Context,
 /// "Session score"), plus the per-play physiology windows.
 public struct SessionConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "sessions", version: "1.2.0", constants: [
+    public static let spec = EngineSpec(name: "sessions", version: "2.0.0", constants: [
         ConstantSpec("gap_minutes", 30, unit: "min", range: 1...1440, source: "product specification: gap 30 min"),
         ConstantSpec("min_session_minutes", 5, unit: "min", range: 0...1440, source: "product specification: minimum session 5 min"),
         ConstantSpec("biometric_window_minutes", 5, unit: "min", range: 0...120, source: "product specification: biometric window ±5 min"),
@@ -31,16 +31,12 @@ public struct SessionConstants: EngineConstants {
         ConstantSpec("play_min_beats", 30, unit: "beats", range: 2...1000, source: "choice: fewest beats for a 60 s RMSSD"),
         ConstantSpec("play_min_hr_samples", 3, unit: "samples", range: 1...1000, source: "choice: fewest HR samples for a 30 s median"),
         ConstantSpec("sleep_merge_gap_minutes", 60, unit: "min", range: 0...720, source: "choice: sleep stage rows less than 60 min apart form one sleep period (nap vs night decided on the period)"),
-        ConstantSpec("rr_min_ms", 300, unit: "ms", range: 100...1000, source: "physiological RR range 300–2000 ms (Task Force 1996 artifact screening)"),
-        ConstantSpec("rr_max_ms", 2000, unit: "ms", range: 1000...5000, source: "physiological RR range 300–2000 ms (Task Force 1996 artifact screening)"),
-        ConstantSpec("rr_max_change_fraction", 0.2, unit: "fraction", range: 0.01...1, source: "beat differing > 20 % from the previous one is an artifact (Malik et al. 1989)"),
-        ConstantSpec("play_max_artifact_pct", 5, unit: "%", range: 0...100, source: "choice: the 5 % artifact threshold of a reliable window in hrv.csv"),
+        ConstantSpec("play_max_artifact_pct", 5, unit: "%", range: 0...100, source: "choice: at most 5 % of a play window's NN intervals corrected, the artifact threshold of a reliable window in hrv.csv"),
     ], weightGroups: [
         ["sleep_weight_hours", "sleep_weight_deep"],
         ["score_weight_skip", "score_weight_hrv", "score_weight_listen", "score_weight_sleep"],
     ], orderRules: [
         OrderRule(["morning_start_hour", "commute_am_start_hour", "work_start_hour", "commute_pm_start_hour", "relaxation_start_hour", "presleep_start_hour"]),
-        OrderRule(["rr_min_ms", "rr_max_ms"], strict: true),
     ])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.sessions }
@@ -103,12 +99,6 @@ public struct SessionConstants: EngineConstants {
     public let playMinHRSamples: Double
     /// `sleep_merge_gap_minutes`, min.
     public let sleepMergeGapMinutes: Double
-    /// `rr_min_ms`, ms.
-    public let rrMinMs: Double
-    /// `rr_max_ms`, ms.
-    public let rrMaxMs: Double
-    /// `rr_max_change_fraction`, fraction.
-    public let rrMaxChangeFraction: Double
     /// `play_max_artifact_pct`, %.
     public let playMaxArtifactPct: Double
 
@@ -142,9 +132,6 @@ public struct SessionConstants: EngineConstants {
         playMinBeats = try c["play_min_beats"]
         playMinHRSamples = try c["play_min_hr_samples"]
         sleepMergeGapMinutes = try c["sleep_merge_gap_minutes"]
-        rrMinMs = try c["rr_min_ms"]
-        rrMaxMs = try c["rr_max_ms"]
-        rrMaxChangeFraction = try c["rr_max_change_fraction"]
         playMaxArtifactPct = try c["play_max_artifact_pct"]
     }
 

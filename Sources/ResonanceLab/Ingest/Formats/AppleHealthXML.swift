@@ -365,7 +365,7 @@ enum AppleHealthXML: FormatAdapter {
             if let previous = b.previousMs, t < previous { t += 86_400_000 }  // past midnight
             if let previous = b.previousMs {
                 let rr = Double(t - previous)
-                if abs(rr - 60_000 / bpm) <= AppleHealthXML.beatAgreement * rr, PlausibleRange.rrMs.contains(rr) {
+                if abs(rr - 60_000 / bpm) <= AppleHealthXML.beatAgreement * rr, sink.rrRange.isPlausible(rr) {
                     try sink.rrInterval(subject: subject, ms: t, rrMs: rr, source: "apple_health_ibi", file: file)
                 }
             }

@@ -54,8 +54,8 @@ enum CanonicalTable: FormatAdapter {
             try sink.heartRate(subject: subject(row.subject), ms: row.timestampMs, bpm: row.bpm, source: row.source, file: file)
         case RRInterval.header:
             let row = try RRInterval(fields)
-            guard PlausibleRange.rrMs.contains(row.rrMs) else {
-                return try sink.reject(file, record, column: 3, reason: PlausibleRange.rrReason)
+            guard sink.rrRange.isPlausible(row.rrMs) else {
+                return try sink.reject(file, record, column: 3, reason: sink.rrRange.rejectReason)
             }
             try sink.rrInterval(subject: subject(row.subject), ms: row.timestampMs, rrMs: row.rrMs, source: row.source, file: file)
         case HRVSample.header:

@@ -15,8 +15,10 @@ final class ImportSink {
         var lastMs: Int64?
     }
 
-    /// Nil for a sink that keeps its tables in memory (`inMemory()`).
+    /// Nil for a sink that keeps its tables in memory (`inMemory(rrRange:)`).
     let workspace: Workspace?
+    /// The plausible R-R intervals (the registry's `rr` constants in force).
+    let rrRange: RRConstants
     private let hr, rr, hrv, plays, labels, sleep, workouts: SortedTableWriter
     private let rejects: CSVWriter?
     private(set) var sources: [SourceFile] = []
@@ -25,6 +27,8 @@ final class ImportSink {
     /// Encoded subject fields, back to back: rows copy from here without retaining.
     private var subjectFields: [UInt8] = []
     private var line: [UInt8] = []
+    /// Encodes play rows (`Play.writeFieldsAfterSubject`).
+    private let playRow = CSVWriter()
     private var spans = SeriesSpans()
     private var timestamps = LineEncoder.TimestampCache()
     private let digests = FileDigests()
@@ -41,8 +45,9 @@ final class ImportSink {
     /// so the next row or the end of that source fails the import.
     private var overflow: Int?
 
-    init(workspace: Workspace) throws {
+    init(workspace: Workspace, rrRange: RRConstants) throws {
         self.workspace = workspace
+        self.rrRange = rrRange
         func table<Row: CanonicalRow>(_ type: Row.Type) throws -> SortedTableWriter {
             try SortedTableWriter(path: try workspace.output(Row.fileName), header: Row.header)
         }
@@ -60,8 +65,9 @@ final class ImportSink {
     /// A sink that checks, accounts and encodes rows exactly as an import does but keeps
     /// them in memory and opens no file, for running adapters on in-memory input
     /// (the fuzz targets). It cannot `finish` or `commit`.
-    private init() {
+    private init(rrRange: RRConstants) {
         workspace = nil
+        self.rrRange = rrRange
         func table<Row: CanonicalRow>(_ type: Row.Type) -> SortedTableWriter { SortedTableWriter(inMemory: Row.header) }
         hr = table(HRSample.self)
         rr = table(RRInterval.self)
@@ -73,7 +79,7 @@ final class ImportSink {
         rejects = nil
     }
 
-    static func inMemory() -> ImportSink { ImportSink() }
+    static func inMemory(rrRange: RRConstants) -> ImportSink { ImportSink(rrRange: rrRange) }
 
     /// Folder for an adapter's temporary files (an archive entry being extracted): the
     /// workspace, or the system's temporary folder for an in-memory sink.
@@ -224,20 +230,13 @@ final class ImportSink {
         try interval(workouts, subject: subject, startMs: startMs, endMs: endMs, text: activity, file: file)
     }
 
+    /// A play row: the interned subject field, then `Play`'s own fields.
     func play(_ play: Play, subject: Int, file: Int32) throws {
         try startRow(subject, play.startedAtMs)
         touch(subject, play.endedAtMs ?? play.startedAtMs)
-        for text in [play.playId, play.songId, play.title, play.artist, play.album, play.playlist] {
-            line.append(44); LineEncoder.appendField(text, to: &line)
-        }
-        line.append(44); LineEncoder.appendTimestamp(play.startedAtMs, to: &line)
-        line.append(44); if let end = play.endedAtMs { LineEncoder.appendTimestamp(end, to: &line) }
-        line.append(44); if let v = play.mediaDurationS { LineEncoder.appendNumber(v, to: &line) }
-        line.append(44); if let v = play.playedS { LineEncoder.appendNumber(v, to: &line) }
-        line.append(44); LineEncoder.appendField(play.endReason, to: &line)
-        line.append(44); line.append(contentsOf: (play.skipped ? "true" : "false").utf8)
-        line.append(44); if let offset = play.utcOffsetMin { line.append(contentsOf: Play.offsetText(offset).utf8) }
-        try plays.add(line, file: file)
+        line.withUnsafeBufferPointer { playRow.beginRow(after: $0) }
+        play.writeFieldsAfterSubject(to: playRow)
+        try plays.add(playRow.bytes, file: file)
     }
 
     /// `subject,timestamp,value,source` rows (hr, rr).

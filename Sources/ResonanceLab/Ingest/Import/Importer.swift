@@ -58,7 +58,7 @@ public enum Importer {
                                    progress: options.progress)
         var planned: [PlannedFile] = []
         for source in sources { planned += try layout.plan(source) }
-        let sink = try ImportSink(workspace: workspace)
+        let sink = try ImportSink(workspace: workspace, rrRange: RRConstants(registry: options.registry))
         sink.maxSubjects = options.maxSubjects
         for plan in planned {
             let warningsBefore = sink.warnings.count
@@ -103,7 +103,7 @@ public enum Importer {
         let format = try options.format ?? SourceFormat.detect(path: path, delimiter: delimiter)
         let plan = PlannedFile(path: path, display: path, format: format, subject: options.subject ?? "subject",
                                group: nil, delimiter: delimiter)
-        let sink = ImportSink.inMemory()
+        let sink = ImportSink.inMemory(rrRange: RRConstants(registry: options.registry))
         sink.maxSubjects = options.maxSubjects
         let file = sink.beginSource(path: path, display: path, format: format.rawValue)
         try adapter(format).read(input(plan, format: format, file: file, options: options), into: sink)

@@ -1,12 +1,9 @@
-/// Range checks applied to every imported measurement (docs/import.md, Import rules).
+/// Range checks applied to every imported measurement (docs/import.md, Import rules);
+/// the R-R range is the registry's (`RRConstants`).
 enum PlausibleRange {
     /// Heart rate, bpm.
     static let bpm: ClosedRange<Double> = 20...250
-    /// R-R interval, ms: 240–24 bpm. Shorter or longer values are not single
-    /// beat-to-beat intervals (missed or split detections, recording offsets).
-    static let rrMs: ClosedRange<Double> = 250...2500
     static let bpmReason = "bpm outside 20–250"
-    static let rrReason = "rr outside 250–2500 ms"
 }
 
 extension ImportSink {
@@ -18,7 +15,7 @@ extension ImportSink {
     /// The R-R interval in ms of field `i` (its value × `scale`), or nil after
     /// rejecting the row as unparsable or out of range.
     func checkedRRMs(_ record: CSVRecord, _ i: Int, scale: Double, file: Int32) throws -> Double? {
-        try checked(record, i, scale: scale, range: PlausibleRange.rrMs, what: "rr", reason: PlausibleRange.rrReason, file: file)
+        try checked(record, i, scale: scale, range: rrRange.rangeMs, what: "rr", reason: rrRange.rejectReason, file: file)
     }
 
     private func checked(_ record: CSVRecord, _ i: Int, scale: Double, range: ClosedRange<Double>, what: String,
