@@ -3,5 +3,5 @@
 BENCH_TARGETS += bench-health
 
 .PHONY: bench-health
-bench-health: build venv ingest-time-tool
+bench-health: build venv
 	$(PY) scripts/bench_health.py $(BIN) $(abspath $(PY))

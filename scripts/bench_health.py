@@ -9,6 +9,7 @@ peak RSS for resonance.
 """
 import os
 import random
+import shutil
 import sys
 import time
 
@@ -130,6 +131,7 @@ def main():
     generate()
     mb = os.path.getsize(DATA) / 1e6
     ws = os.path.join(BENCH, "ws")
+    shutil.rmtree(ws, ignore_errors=True)  # each run imports into a new workspace
     load = os.getloadavg()[0]
     r_wall, r_cpu, r_rss, _ = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
     p_wall, p_cpu, p_rss, out = measure([python, "-c", PEER, DATA])
