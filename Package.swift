@@ -22,9 +22,11 @@ let package = Package(
         // read with its SAX2 push parser.
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
+        // Debian: libssl-dev (installed by `make deps`); SHA-256 of workspace tables.
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "ResonanceLab",
-            dependencies: ["CCSV", "CFFTW", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["CCSV", "CFFTW", "CLibXML2", "CCrypto", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .executableTarget(
             name: "resonance",

@@ -21,8 +21,8 @@ public struct HRVNonlinear: Sendable {
         (sd1, sd2) = HRVNonlinear.poincare(w)
         sd1sd2 = sd1 / sd2
         let nn = Array(w.nnMs)
-        dfaAlpha1 = HRVNonlinear.dfa(nn, scales: 4...16)
-        dfaAlpha2 = HRVNonlinear.dfa(nn, scales: 16...64)
+        let alphas = HRVNonlinear.dfa(nn, ranges: [4...16, 16...64])
+        (dfaAlpha1, dfaAlpha2) = (alphas[0], alphas[1])
         if nn.count <= HRVNonlinear.sampleEntropyMaxBeats {
             sampEn = HRVNonlinear.sampleEntropy(nn, m: 2, rFactor: 0.2)
         }
@@ -49,22 +49,35 @@ public struct HRVNonlinear: Sendable {
     /// α is the slope of log F against log s. Each segment's fit is one pass, so a scale
     /// costs O(n). NaN when the series is shorter than twice the largest scale.
     public static func dfa(_ x: [Double], scales: ClosedRange<Int>) -> Double {
+        dfa(x, ranges: [scales])[0]
+    }
+
+    /// α over each range of scales, from one profile: the scales s = 2h and 2h + 1 share
+    /// the block moments of half-length h, so each h is summed once for all the ranges.
+    public static func dfa(_ x: [Double], ranges: [ClosedRange<Int>]) -> [Double] {
         let n = x.count
-        guard n > 2 * scales.upperBound else { return .nan }
+        let usable = ranges.filter { n > 2 * $0.upperBound }
+        guard let lowest = usable.map(\.lowerBound).min(), let highest = usable.map(\.upperBound).max() else {
+            return ranges.map { _ in .nan }
+        }
         let mean = x.reduce(0, +) / Double(n)
         var y = [Double](repeating: 0, count: n)
         var acc = 0.0
         for i in 0..<n { acc += x[i] - mean; y[i] = acc }
-        var logS: [Double] = [], logF: [Double] = []
+        // log F(s) of every scale some usable range holds; nil when no segment fluctuates.
+        var logF = [Double?](repeating: nil, count: highest + 1)
+        var needed = [Bool](repeating: false, count: highest + 1)
+        for r in usable { for s in r { needed[s] = true } }
         var blockStorage = [Moments](repeating: Moments(), count: n)
         y.withUnsafeBufferPointer { y in
             blockStorage.withUnsafeMutableBufferPointer { blocks in
-                for s in scales {
+                var cached = 0
+                for s in lowest...highest where needed[s] {
                     // Segments start every h = ⌊s/2⌋ points: each is two consecutive blocks of h
                     // points (plus one point when s is odd), so the blocks' moments are computed
-                    // once and combined, touching every point once per scale.
+                    // once and combined, touching every point once per h.
                     let h = max(1, s / 2)
-                    Moments.blocks(y, length: h, into: blocks)
+                    if h != cached { Moments.blocks(y, length: h, into: blocks); cached = h }
                     let xm = Double(s - 1) / 2
                     let sxx = Double(s) * Double(s * s - 1) / 12
                     var total = 0.0, count = 0
@@ -78,16 +91,24 @@ public struct HRVNonlinear: Sendable {
                         // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
                         if variance > 1e-8 { total += variance; count += 1 }
                     }
-                    guard count > 0 else { continue }
-                    logS.append(log(Double(s)))
-                    logF.append(0.5 * log(total / Double(count)))
+                    if count > 0 { logF[s] = 0.5 * log(total / Double(count)) }
                 }
             }
         }
-        guard logS.count >= 2 else { return .nan }
-        let ms = logS.reduce(0, +) / Double(logS.count), mf = logF.reduce(0, +) / Double(logF.count)
+        return ranges.map { r in
+            guard n > 2 * r.upperBound else { return .nan }
+            var logS: [Double] = [], logFs: [Double] = []
+            for s in r { if let f = logF[s] { logS.append(log(Double(s))); logFs.append(f) } }
+            return slope(logS, logFs)
+        }
+    }
+
+    /// Least-squares slope of `f` against `s`; NaN with fewer than two points.
+    private static func slope(_ s: [Double], _ f: [Double]) -> Double {
+        guard s.count >= 2 else { return .nan }
+        let ms = s.reduce(0, +) / Double(s.count), mf = f.reduce(0, +) / Double(f.count)
         var num = 0.0, den = 0.0
-        for i in logS.indices { num += (logS[i] - ms) * (logF[i] - mf); den += (logS[i] - ms) * (logS[i] - ms) }
+        for i in s.indices { num += (s[i] - ms) * (f[i] - mf); den += (s[i] - ms) * (s[i] - ms) }
         return num / den
     }
 
@@ -165,7 +186,7 @@ public struct HRVNonlinear: Sendable {
         // Sorted by first value. The counts do not depend on the order of equal values:
         // whichever of two tied templates comes first counts the pair.
         var order = (0..<count).map { (x[$0], $0) }
-        order.sort { $0.0 < $1.0 }
+        order.withUnsafeMutableBufferPointer { HRVNonlinear.sortByValue($0) }
         // Column-major templates in sorted order: t[k·count + p] = x[order[p].1 + k], k = 0 … m.
         var templates = [Double](repeating: 0, count: (m + 1) * count)
         x.withUnsafeBufferPointer { x in
@@ -176,31 +197,27 @@ public struct HRVNonlinear: Sendable {
             }
         }
         // Candidates of template p are q in p + 1 ..< end, those whose first value is within
-        // r above it; `end` only moves forward as p's value grows. Their remaining values are
-        // compared column by column over the whole run of candidates, loops without branches
-        // that the compiler vectorises.
+        // r above it; `end` only moves forward as p's value grows. Runs of candidates are
+        // short (about a tenth of the templates for r = 0.2·SD), so each candidate's
+        // remaining values are compared in one pass.
         var a = 0, b = 0
-        var within = [UInt8](repeating: 0, count: count)
+        var values = [Double](repeating: 0, count: m + 1)
         templates.withUnsafeBufferPointer { t in
-            within.withUnsafeMutableBufferPointer { f in
+            values.withUnsafeMutableBufferPointer { v in
                 var end = 0
                 for p in 0..<count {
                     let limit = t[p] + r
                     end = max(end, p + 1)
                     while end < count && t[end] <= limit { end += 1 }
-                    let first = p + 1
-                    guard end > first else { continue }
-                    for q in first..<end { f[q] = 1 }
-                    for k in 1..<m {
-                        let column = k * count, v = t[column + p]
-                        for q in first..<end { f[q] &= abs(v - t[column + q]) <= r ? 1 : 0 }
-                    }
-                    let column = m * count, v = t[column + p]
+                    guard end > p + 1 else { continue }
+                    for k in 1...m { v[k] = t[k * count + p] }
+                    let last = m * count, vm = v[m]
                     var bp = 0, ap = 0
-                    for q in first..<end {
-                        let matched = Int(f[q])
+                    for q in (p + 1)..<end {
+                        var matched = 1
+                        for k in 1..<m { matched &= abs(v[k] - t[k * count + q]) <= r ? 1 : 0 }
                         bp &+= matched
-                        ap &+= matched & (abs(v - t[column + q]) <= r ? 1 : 0)
+                        ap &+= matched & (abs(vm - t[last + q]) <= r ? 1 : 0)
                     }
                     b += bp
                     a += ap
@@ -209,6 +226,48 @@ public struct HRVNonlinear: Sendable {
         }
         guard a > 0, b > 0 else { return .nan }
         return -log(Double(a) / Double(b))
+    }
+
+    /// Sorts pairs by their first value, ties in no particular order: quicksort with a
+    /// median-of-three pivot (Sedgewick 1978), insertion sort below 16 pairs, and the
+    /// standard library's sort for a range that recursion ever splits badly (introsort,
+    /// Musser 1997), so the worst case stays O(n log n). Sample entropy sorts a few hundred
+    /// templates per window, where this is about twice as fast as a stable sort.
+    static func sortByValue(_ a: UnsafeMutableBufferPointer<(Double, Int)>) {
+        var stack: [(lo: Int, hi: Int, depth: Int)] = [(0, a.count, 2 * (Int.bitWidth - a.count.leadingZeroBitCount))]
+        while let (lo, hi, depth) = stack.popLast() {
+            if hi - lo <= 16 {
+                guard hi - lo > 1 else { continue }
+                for i in (lo + 1)..<hi {
+                    let v = a[i]
+                    var j = i
+                    while j > lo && a[j - 1].0 > v.0 { a[j] = a[j - 1]; j -= 1 }
+                    a[j] = v
+                }
+                continue
+            }
+            if depth == 0 {
+                var range = UnsafeMutableBufferPointer(rebasing: a[lo..<hi])
+                range.sort { $0.0 < $1.0 }
+                continue
+            }
+            // Median of first, middle and last as the pivot; Hoare partition.
+            let mid = lo + (hi - lo) / 2
+            if a[mid].0 < a[lo].0 { a.swapAt(mid, lo) }
+            if a[hi - 1].0 < a[lo].0 { a.swapAt(hi - 1, lo) }
+            if a[hi - 1].0 < a[mid].0 { a.swapAt(hi - 1, mid) }
+            let pivot = a[mid].0
+            var i = lo, j = hi - 1
+            while true {
+                while a[i].0 < pivot { i += 1 }
+                while a[j].0 > pivot { j -= 1 }
+                if i >= j { break }
+                a.swapAt(i, j)
+                i += 1; j -= 1
+            }
+            stack.append((lo, j + 1, depth - 1))
+            stack.append((j + 1, hi, depth - 1))
+        }
     }
 
     /// Baevsky's stress index SI = AMo / (2·Mo·MxDMn): AMo the % of intervals in the

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Removal of slow trends before spectral analysis.
 public enum Detrending: String, Sendable, CaseIterable {
     /// Smoothness priors (Tarvainen, Ranta-aho & Karjalainen 2002, IEEE TBME 49(2)),
@@ -9,12 +11,12 @@ public enum Detrending: String, Sendable, CaseIterable {
     case none
 }
 
-/// Applies a `Detrending` method; the smoothness-priors factorisation depends only on
-/// the series length and λ, so it is computed once per length and reused.
+/// Applies a `Detrending` method; the smoothness-priors factorisation is shared by every
+/// series length (see `SmoothnessPriors`).
 public struct Detrender {
     public let method: Detrending
     public let lambda: Double
-    private var factorisations: [Int: SmoothnessPriors] = [:]
+    private var smoothnessPriors: SmoothnessPriors?
 
     public init(_ method: Detrending, lambda: Double = 500) {
         self.method = method
@@ -28,10 +30,8 @@ public struct Detrender {
         case .linear: Detrender.removeLinearTrend(&x)
         case .smoothnessPriors:
             guard x.count >= 3 else { return Detrender.removeMean(&x) }
-            if factorisations[x.count] == nil {
-                factorisations[x.count] = SmoothnessPriors(count: x.count, lambda: lambda)
-            }
-            factorisations[x.count]?.removeTrend(&x)
+            if smoothnessPriors == nil { smoothnessPriors = SmoothnessPriors(lambda: lambda) }
+            smoothnessPriors?.removeTrend(&x)
         }
     }
 
@@ -62,46 +62,109 @@ public struct Detrender {
 /// matrix (Tarvainen 2002, eq. 12). The matrix is symmetric positive definite and
 /// pentadiagonal, so an LDLᵀ factorisation of bandwidth 2 solves it in O(n) instead of
 /// the paper's O(n³) dense inverse.
-/// A reference type: the factors and scratch space are reused in place across calls.
+///
+/// Plan once, solve many: the matrices of two lengths differ only in their last two
+/// rows, so rows 0 … n − 3 of the factor are the same for every n ≥ 3. Those rows are
+/// computed once per λ for the whole process (`GenericRows`, grown to the longest series
+/// seen), and each solve finishes its own last two rows, with the same operations in the
+/// same order as a factorisation of its length alone.
+/// A reference type: the scratch space of one length is reused in place across calls.
 final class SmoothnessPriors {
-    let count: Int
+    let lambda: Double
+    /// Length of the factor in the scratch arrays below.
+    private var count = 0
     /// 1/D and the two sub-diagonals of the unit lower factor L (e1: (i, i−1), e2: (i, i−2)).
-    private var inverseD: [Double], e1: [Double], e2: [Double]
-    private var work: [Double]
+    private var inverseD: [Double] = [], e1: [Double] = [], e2: [Double] = []
+    private var work: [Double] = []
 
-    init(count n: Int, lambda: Double) {
-        precondition(n >= 3, "SmoothnessPriors: at least 3 samples")
-        count = n
+    init(lambda: Double) {
+        self.lambda = lambda
+    }
+
+    /// Rows of an LDLᵀ factor: D and the two sub-diagonals of L.
+    struct GenericRows {
+        var d: [Double] = [], e1: [Double] = [], e2: [Double] = []
+        var count: Int { d.count }
+    }
+
+    nonisolated(unsafe) private static var shared: [UInt64: GenericRows] = [:]
+    private static let lock = NSLock()
+
+    /// The generic rows for λ, at least `rows` of them.
+    static func genericRows(lambda: Double, rows: Int) -> GenericRows {
+        lock.lock()
+        defer { lock.unlock() }
+        var g = shared[lambda.bitPattern] ?? GenericRows()
+        if g.count < rows {
+            extend(&g, to: max(rows, 2 * g.count), lambda: lambda, length: nil)
+            shared[lambda.bitPattern] = g
+        }
+        return g
+    }
+
+    /// Entries of A = I + λ²D₂ᵀD₂ for a matrix of `n` rows (nil: rows far from the end),
+    /// summed over the rows k of D₂ (coefficients 1, −2, 1 at k, k + 1, k + 2) in
+    /// increasing k: the diagonal at i, A[j+1][j] and A[j+2][j].
+    private static func a0(_ i: Int, _ n: Int?, _ l2: Double) -> Double {
+        var v = 1.0
+        if row(i - 2, n) { v += l2 }
+        if row(i - 1, n) { v += 4 * l2 }
+        if row(i, n) { v += l2 }
+        return v
+    }
+
+    private static func a1(_ j: Int, _ n: Int?, _ l2: Double) -> Double {
+        var v = 0.0
+        if row(j - 1, n) { v -= 2 * l2 }
+        if row(j, n) { v -= 2 * l2 }
+        return v
+    }
+
+    private static func a2(_ j: Int, _ n: Int?, _ l2: Double) -> Double {
+        row(j, n) ? l2 : 0
+    }
+
+    /// True when D₂ of an n-row matrix has row k.
+    private static func row(_ k: Int, _ n: Int?) -> Bool {
+        k >= 0 && (n.map { k <= $0 - 3 } ?? true)
+    }
+
+    /// Appends rows until `rows.count == total`: the LDLᵀ recurrence for the matrix of
+    /// `length` rows (nil: the generic rows).
+    private static func extend(_ g: inout GenericRows, to total: Int, lambda: Double, length: Int?) {
         let l2 = lambda * lambda
-        // Bands of A: a0 diagonal, a1[i] = A[i+1][i], a2[i] = A[i+2][i], accumulated over
-        // the rows of D₂ (coefficients 1, −2, 1).
-        var a0 = [Double](repeating: 1, count: n)
-        var a1 = [Double](repeating: 0, count: n)
-        var a2 = [Double](repeating: 0, count: n)
-        for k in 0..<(n - 2) {
-            a0[k] += l2; a0[k + 1] += 4 * l2; a0[k + 2] += l2
-            a1[k] -= 2 * l2; a1[k + 1] -= 2 * l2
-            a2[k] += l2
+        g.d.reserveCapacity(total); g.e1.reserveCapacity(total); g.e2.reserveCapacity(total)
+        for i in g.count..<total {
+            let e2i = i >= 2 ? a2(i - 2, length, l2) / g.d[i - 2] : 0
+            let e1i = i >= 1 ? (a1(i - 1, length, l2) - (i >= 2 ? e2i * g.e1[i - 1] * g.d[i - 2] : 0)) / g.d[i - 1] : 0
+            var di = a0(i, length, l2)
+            if i >= 1 { di -= e1i * e1i * g.d[i - 1] }
+            if i >= 2 { di -= e2i * e2i * g.d[i - 2] }
+            g.d.append(di); g.e1.append(e1i); g.e2.append(e2i)
         }
-        var d = [Double](repeating: 0, count: n)
-        e1 = d; e2 = d; work = d
-        for i in 0..<n {
-            if i >= 2 { e2[i] = a2[i - 2] / d[i - 2] }
-            if i >= 1 { e1[i] = (a1[i - 1] - (i >= 2 ? e2[i] * e1[i - 1] * d[i - 2] : 0)) / d[i - 1] }
-            var di = a0[i]
-            if i >= 1 { di -= e1[i] * e1[i] * d[i - 1] }
-            if i >= 2 { di -= e2[i] * e2[i] * d[i - 2] }
-            d[i] = di
-        }
-        inverseD = d.map { 1 / $0 }
+    }
+
+    /// The scratch factor for length n: the generic rows 0 … n − 3, then rows n − 2 and
+    /// n − 1 of the n-row matrix.
+    private func prepare(_ n: Int) {
+        guard n != count else { return }
+        let generic = SmoothnessPriors.genericRows(lambda: lambda, rows: n - 2)
+        var g = GenericRows(d: Array(generic.d[..<(n - 2)]), e1: Array(generic.e1[..<(n - 2)]),
+                            e2: Array(generic.e2[..<(n - 2)]))
+        SmoothnessPriors.extend(&g, to: n, lambda: lambda, length: n)
+        inverseD = g.d.map { 1 / $0 }
+        e1 = g.e1; e2 = g.e2
+        work = [Double](repeating: 0, count: n)
+        count = n
     }
 
     /// z ← z − trend: solves L y = z, D w = y, Lᵀ trend = w. The forward pass scales by
     /// D⁻¹ as it goes and the backward pass subtracts the trend as it goes, each with the
     /// same operations, in the same order, as three separate passes.
     func removeTrend(_ z: inout [Double]) {
-        let n = count
-        precondition(z.count == n, "SmoothnessPriors: length mismatch")
+        let n = z.count
+        precondition(n >= 3, "SmoothnessPriors: at least 3 samples")
+        prepare(n)
         // One exclusive access to each buffer for the whole solve, not one per element.
         e1.withUnsafeBufferPointer { e1 in
             e2.withUnsafeBufferPointer { e2 in

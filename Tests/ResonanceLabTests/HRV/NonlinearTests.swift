@@ -91,4 +91,39 @@ final class NonlinearTests: XCTestCase {
             XCTAssertEqual(HRVNonlinear.dfa(x, scales: scales), expected, accuracy: 1e-9 * abs(expected), "\(x.count) \(scales)")
         }
     }
+
+    /// Both exponents from one profile (block moments shared between the ranges) are
+    /// exactly those computed range by range; a series long enough for α1 only gives NaN
+    /// for α2.
+    func testDFARangesTogetherEqualEachRangeAlone() {
+        var rng = SeededRandom(seed: 9)
+        let x = (0..<500).map { i in 850 + 60 * sin(Double(i) / 9) + 35 * rng.normal() }
+        let both = HRVNonlinear.dfa(x, ranges: [4...16, 16...64])
+        XCTAssertEqual(both[0], HRVNonlinear.dfa(x, scales: 4...16))
+        XCTAssertEqual(both[1], HRVNonlinear.dfa(x, scales: 16...64))
+        XCTAssertFalse(both[0].isNaN || both[1].isNaN)
+        let short = HRVNonlinear.dfa(Array(x.prefix(100)), ranges: [4...16, 16...64])
+        XCTAssertEqual(short[0], HRVNonlinear.dfa(Array(x.prefix(100)), scales: 4...16))
+        XCTAssertFalse(short[0].isNaN)
+        XCTAssertTrue(short[1].isNaN)
+    }
+
+    /// The templates' sort: values in order and the same pairs as before, for sizes around
+    /// the insertion-sort cut-off, ties, sorted, reversed and constant inputs.
+    func testSortByValueOrdersEveryKindOfInput() {
+        var rng = SeededRandom(seed: 21)
+        var inputs: [[Double]] = [[], [3], [2, 1], (0..<17).map { _ in rng.normal() }]
+        inputs.append((0..<1000).map { _ in (rng.normal() * 5).rounded() })      // many ties
+        inputs.append((0..<500).map(Double.init))
+        inputs.append((0..<500).reversed().map(Double.init))
+        inputs.append([Double](repeating: 7, count: 300))
+        inputs.append((0..<401).map { i in i % 2 == 0 ? Double(i) : -Double(i) }) // organ pipe
+        for values in inputs {
+            var pairs = values.enumerated().map { ($0.element, $0.offset) }
+            pairs.withUnsafeMutableBufferPointer { HRVNonlinear.sortByValue($0) }
+            XCTAssertEqual(pairs.map(\.0), values.sorted(), "\(values.count)")
+            XCTAssertEqual(pairs.map(\.1).sorted(), Array(values.indices))
+            XCTAssertTrue(pairs.allSatisfy { values[$0.1] == $0.0 })
+        }
+    }
 }

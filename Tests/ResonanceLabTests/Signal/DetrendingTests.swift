@@ -2,10 +2,9 @@ import XCTest
 @testable import ResonanceLab
 
 final class DetrendingTests: XCTestCase {
-    func testSmoothnessPriorsMatchesDenseSolve() {
-        // z − (I + λ² D₂ᵀD₂)⁻¹ z computed densely (Gaussian elimination) for n = 9, λ = 3.
-        let n = 9, lambda = 3.0
-        let z = [1.0, 4, 2, 8, 5, 7, 3, 9, 6]
+    /// z − (I + λ² D₂ᵀD₂)⁻¹ z computed densely (Gaussian elimination).
+    static func denseDetrend(_ z: [Double], lambda: Double) -> [Double] {
+        let n = z.count
         var a = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
         for i in 0..<n { a[i][i] = 1 }
         for k in 0..<(n - 2) {
@@ -26,10 +25,31 @@ final class DetrendingTests: XCTestCase {
             for k in (i + 1)..<n { v -= a[i][k] * trend[k] }
             trend[i] = v / a[i][i]
         }
+        return zip(z, trend).map { $0 - $1 }
+    }
+
+    func testSmoothnessPriorsMatchesDenseSolve() {
+        let z = [1.0, 4, 2, 8, 5, 7, 3, 9, 6]
         var x = z
-        var detrender = Detrender(.smoothnessPriors, lambda: lambda)
+        var detrender = Detrender(.smoothnessPriors, lambda: 3)
         detrender.apply(&x)
-        for i in 0..<n { XCTAssertEqual(x[i], z[i] - trend[i], accuracy: 1e-9) }
+        let expected = Self.denseDetrend(z, lambda: 3)
+        for i in z.indices { XCTAssertEqual(x[i], expected[i], accuracy: 1e-9) }
+    }
+
+    /// One factorisation serves every length: a long series first, then shorter and
+    /// longer ones (the shortest, 3, has no generic row at all), each equal to the dense
+    /// solve of its own length.
+    func testOneDetrenderServesEveryLength() {
+        var rng = SeededRandom(seed: 4)
+        var detrender = Detrender(.smoothnessPriors, lambda: 2.5)
+        for n in [40, 3, 4, 5, 6, 17, 40, 9, 41, 64] {
+            let z = (0..<n).map { i in 800 + 30 * sin(Double(i) / 3) + 20 * rng.normal() }
+            var x = z
+            detrender.apply(&x)
+            let expected = Self.denseDetrend(z, lambda: 2.5)
+            for i in 0..<n { XCTAssertEqual(x[i], expected[i], accuracy: 1e-7, "n = \(n), i = \(i)") }
+        }
     }
 
     func testStraightLinesAreRemovedEntirely() {

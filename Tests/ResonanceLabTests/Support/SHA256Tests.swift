@@ -17,4 +17,16 @@ final class SHA256Tests: XCTestCase {
         }
         XCTAssertEqual(h.finalizeHex(), SHA256.hex(String(decoding: text, as: UTF8.self)))
     }
+
+    /// A copy taken mid-stream is a separate digest: "abc" and "abd" from one prefix.
+    func testCopiesDigestIndependently() {
+        var h = SHA256()
+        h.update(Array("ab".utf8))
+        var other = h
+        h.update(Array("c".utf8))
+        other.update(Array("d".utf8))
+        XCTAssertEqual(h.finalizeHex(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(other.finalizeHex(), SHA256.hex("abd"))
+        XCTAssertEqual(SHA256.hex("abd"), "a52d159f262b2c6ddb724a61840befc36eb30c88877a4030b65cbe86298449c9")
+    }
 }
