@@ -22,9 +22,9 @@ all: build
 include $(wildcard mk/*.mk)
 
 # Debian packages the targets need: the C libraries the Swift targets link (libcsv,
-# FFTW, OpenSSL's libcrypto, libxml2), the Python venv module for the peers, and GNU
-# time for the benchmarks' peak memory.
-DEBIAN_PACKAGES := libcsv-dev libfftw3-dev libssl-dev libxml2-dev python3-venv time
+# FFTW, OpenSSL's libcrypto, libxml2, zlib), the Python venv module for the peers, and
+# GNU time for the benchmarks' peak memory.
+DEBIAN_PACKAGES := libcsv-dev libfftw3-dev libssl-dev libxml2-dev zlib1g-dev python3-venv time
 
 # Installs whichever of them is missing (with sudo when not root), quietly; does
 # nothing when all are installed. `env` carries DEBIAN_FRONTEND through sudo.

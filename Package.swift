@@ -10,7 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // Apple Health export.zip (read in place, streamed entry by entry).
+        // Builds the zip archives of the Apple Health export.zip tests.
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
@@ -22,11 +22,14 @@ let package = Package(
         // read with its SAX2 push parser.
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
+        // Debian: zlib1g-dev (installed by `make deps`); the export.xml entry of an Apple
+        // Health export.zip is inflated with it.
+        .systemLibrary(name: "CLibZ", path: "Sources/CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Debian: libssl-dev (installed by `make deps`); SHA-256 of workspace tables.
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "ResonanceLab",
-            dependencies: ["CCSV", "CFFTW", "CLibXML2", "CCrypto", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["CCSV", "CFFTW", "CLibXML2", "CLibZ", "CCrypto"]
         ),
         .executableTarget(
             name: "resonance",

@@ -90,18 +90,20 @@ all_installed="libcsv-dev: install ok installed
 libfftw3-dev: install ok installed
 libssl-dev: install ok installed
 libxml2-dev: install ok installed
+zlib1g-dev: install ok installed
 python3-venv: install ok installed
 time: install ok installed
 "
 two_missing="libcsv-dev: install ok installed
 libssl-dev: install ok installed
 libxml2-dev: install ok installed
+zlib1g-dev: install ok installed
 python3-venv: install ok installed
 "
 front="[DEBIAN_FRONTEND=noninteractive]"
 update="apt-get update -qq $front"
 install_two="apt-get install -y -qq --no-install-recommends libfftw3-dev time $front"
-install_all="apt-get install -y -qq --no-install-recommends libcsv-dev libfftw3-dev libssl-dev libxml2-dev python3-venv time $front"
+install_all="apt-get install -y -qq --no-install-recommends libcsv-dev libfftw3-dev libssl-dev libxml2-dev zlib1g-dev python3-venv time $front"
 
 run_case testRootAllInstalledRunsNothing 0 no "$all_installed" 0 "" ""
 run_case testNonRootAllInstalledRunsNothing 1000 yes "$all_installed" 0 "" ""
@@ -110,7 +112,7 @@ run_case testRootInstallsMissingWithoutSudo 0 no "$two_missing" 0 \
 $install_two" "make deps: installing libfftw3-dev time"
 run_case testRootWithSudoPresentStillNoSudo 0 yes "" 0 \
   "$update
-$install_all" "make deps: installing libcsv-dev libfftw3-dev libssl-dev libxml2-dev python3-venv time"
+$install_all" "make deps: installing libcsv-dev libfftw3-dev libssl-dev libxml2-dev zlib1g-dev python3-venv time"
 run_case testNonRootInstallsMissingThroughSudoEnv 1000 yes "$two_missing" 0 \
   "sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 $update
@@ -119,6 +121,7 @@ $install_two" "make deps: installing libfftw3-dev time"
 run_case testRemovedPackageWithConfigFilesCountsAsMissing 0 no "libcsv-dev: deinstall ok config-files
 libfftw3-dev: install ok installed
 libxml2-dev: install ok installed
+zlib1g-dev: install ok installed
 python3-venv: install ok installed
 time: install ok installed
 " 0 "$update

@@ -2,16 +2,14 @@
 # Runs libFuzzer targets for SECONDS each and prints, per target, the executions of
 # this run and, summed over all runs so far (build/fuzz/TARGET/executions and
 # seconds), the executions, seconds and crashes kept; a summary table of every
-# target closes the output. With no TARGET, every target the binary lists but those
-# in FUZZ_SKIP.
+# target closes the output. With no TARGET, every target the binary lists.
 # Usage: scripts/fuzz.sh BIN OUTDIR SECONDS [TARGET...]
 set -euo pipefail
 bin=$1; out=$2; seconds=$3; shift 3
 root=$(cd "$(dirname "$0")/.." && pwd)
 sample=$root/datasets/sample
 if [ $# -eq 0 ]; then
-  # FUZZ_SKIP: targets left out of a run of all (space-separated).
-  mapfile -t targets < <(FUZZ_TARGET=list "$bin" | grep -vxF -f <(printf '%s\n' ${FUZZ_SKIP:-}) || true)
+  mapfile -t targets < <(FUZZ_TARGET=list "$bin")
 else
   targets=("$@")
 fi

@@ -63,6 +63,18 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ws/hr.csv"))
     }
 
+    /// An Apple Health export.zip whose deflate stream is corrupt (found by the
+    /// `format-apple-health-zip` fuzz target, where it once hung the reader) fails at
+    /// once with one line naming the archive and the entry, exit 1, and no workspace.
+    func testCorruptAppleHealthZipFailsWithOneLine() throws {
+        let dir = try makeTempDir()
+        let path = dir + "/export.zip"
+        try AppleHealthZipFuzzInputs.archive(0).write(to: URL(fileURLWithPath: path))
+        assertFailure(try resonance("import", path, "--out", dir + "/ws"),
+                      "\(path):0:0: cannot decompress apple_health_export/export.xml: it holds more than the 2774 bytes the archive declares")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ws/manifest.json"))
+    }
+
     func testUnknownFormatFailsNamingTheColumnsFound() throws {
         let dir = try makeTempDir()
         let path = try writeFixture("colour,size\nred,3\n", to: dir + "/things.csv")

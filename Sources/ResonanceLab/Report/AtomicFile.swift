@@ -42,23 +42,27 @@ public final class AtomicFile {
     /// planted symlink at that path is never opened, so nothing outside the output
     /// folder can be overwritten through it. The process id in the name is what
     /// `TemporaryFiles.removeLeftovers` uses to tell a killed run's file from a live one.
-    private static func createTemporary(for path: String) throws -> (String, UnsafeMutablePointer<FILE>) {
+    /// Returns its path and a write-only descriptor.
+    static func createTemporaryDescriptor(for path: String) throws -> (path: String, fd: Int32) {
         for attempt in 0..<100 {
             let candidate = path + (attempt == 0 ? ".\(getpid()).tmp" : ".\(getpid())-\(attempt).tmp")
             let fd = open(candidate, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            if fd < 0 {
-                if errno == EEXIST { continue }
-                throw OutputError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
-            }
-            guard let handle = fdopen(fd, "wb") else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(candidate)
-                throw OutputError.cannotCreate(path: path, reason: reason)
-            }
-            return (candidate, handle)
+            if fd >= 0 { return (candidate, fd) }
+            if errno != EEXIST { throw OutputError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
         }
         throw OutputError.cannotCreate(path: path, reason: "every temporary name beside it is taken")
+    }
+
+    /// `createTemporaryDescriptor`, as a buffered stream.
+    private static func createTemporary(for path: String) throws -> (String, UnsafeMutablePointer<FILE>) {
+        let (candidate, fd) = try createTemporaryDescriptor(for: path)
+        guard let handle = fdopen(fd, "wb") else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            unlink(candidate)
+            throw OutputError.cannotCreate(path: path, reason: reason)
+        }
+        return (candidate, handle)
     }
 
     deinit {

@@ -21,4 +21,27 @@ final class FuzzRegressionTests: XCTestCase {
         }
         XCTAssertThrowsError(try Importer.readInMemory(path))
     }
+
+    /// The three archives `format-apple-health-zip` found hanging ZIPFoundation's inflate
+    /// loop: a corrupt deflate stream that inflates past the 2774 bytes the archive
+    /// declares. Each read stops there with one line; a hang fails the test after a
+    /// minute instead of stalling the suite.
+    func testCorruptDeflateStreamsOfTheZipFuzzTargetFailAtOnce() throws {
+        for (k, archive) in AppleHealthZipFuzzInputs.timeouts.indices.map(AppleHealthZipFuzzInputs.archive).enumerated() {
+            let path = try makeTempDir() + "/p/export.zip"
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try archive.write(to: URL(fileURLWithPath: path))
+            let done = expectation(description: "input \(k) read")
+            nonisolated(unsafe) var errors: [String] = []
+            DispatchQueue.global().async {
+                do { _ = try Importer.readInMemory(path) } catch { errors.append("\(error)") }
+                do { _ = try self.importSources([path], format: .appleHealthZip) } catch { errors.append("\(error)") }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 60)
+            let line = "\(path):0:0: cannot decompress apple_health_export/export.xml: it holds more than the 2774 bytes the archive declares"
+            XCTAssertEqual(errors, [line, line], "input \(k)")
+        }
+    }
 }

@@ -1,0 +1,3 @@
+// zlib: raw deflate (inflateInit2_ with negative window bits) and crc32, for the
+// entries of zip archives.
+#include <zlib.h>
