@@ -180,7 +180,7 @@ public struct HRVNonlinear: Sendable {
     /// candidates within r of it.
     public static func sampleEntropy(_ x: [Double], m: Int, rFactor: Double) -> Double {
         let n = x.count
-        guard n > m + 2 else { return .nan }
+        guard n > m + 2, x.allSatisfy(\.isFinite) else { return .nan }
         let r = rFactor * Stats.sd(x)
         let count = n - m
         // Sorted by first value. The counts do not depend on the order of equal values:
@@ -232,7 +232,7 @@ public struct HRVNonlinear: Sendable {
     /// median-of-three pivot (Sedgewick 1978), insertion sort below 16 pairs, and the
     /// standard library's sort for a range that recursion ever splits badly (introsort,
     /// Musser 1997), so the worst case stays O(n log n). Sample entropy sorts a few hundred
-    /// templates per window, where this is about twice as fast as a stable sort.
+    /// templates per window and needs no stable order. The values must be comparable (no NaN).
     static func sortByValue(_ a: UnsafeMutableBufferPointer<(Double, Int)>) {
         var stack: [(lo: Int, hi: Int, depth: Int)] = [(0, a.count, 2 * (Int.bitWidth - a.count.leadingZeroBitCount))]
         while let (lo, hi, depth) = stack.popLast() {

@@ -23,6 +23,10 @@ final class NonlinearTests: XCTestCase {
         // m + 1 alike, so A = B and SampEn = −ln 1 = 0.
         let x = (0..<40).map { Double($0 % 2 + 1) }
         XCTAssertEqual(HRVNonlinear.sampleEntropy(x, m: 2, rFactor: 0.2), 0, accuracy: 1e-12)
+        // A value that cannot be compared makes the entropy undefined, not a wrong count.
+        var broken = x
+        broken[7] = .nan
+        XCTAssertTrue(HRVNonlinear.sampleEntropy(broken, m: 2, rFactor: 0.2).isNaN)
     }
 
     func testSampleEntropyMatchesBruteForce() {
