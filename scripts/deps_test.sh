@@ -120,6 +120,7 @@ sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-reco
 $install_two" "make deps: installing libfftw3-dev time"
 run_case testRemovedPackageWithConfigFilesCountsAsMissing 0 no "libcsv-dev: deinstall ok config-files
 libfftw3-dev: install ok installed
+libssl-dev: install ok installed
 libxml2-dev: install ok installed
 zlib1g-dev: install ok installed
 python3-venv: install ok installed
