@@ -186,7 +186,7 @@ public struct HRVNonlinear: Sendable {
         // Sorted by first value. The counts do not depend on the order of equal values:
         // whichever of two tied templates comes first counts the pair.
         var order = (0..<count).map { (x[$0], $0) }
-        order.withUnsafeMutableBufferPointer { HRVNonlinear.sortByValue($0) }
+        order.sort { $0.0 < $1.0 }
         // Column-major templates in sorted order: t[k·count + p] = x[order[p].1 + k], k = 0 … m.
         var templates = [Double](repeating: 0, count: (m + 1) * count)
         x.withUnsafeBufferPointer { x in
@@ -226,48 +226,6 @@ public struct HRVNonlinear: Sendable {
         }
         guard a > 0, b > 0 else { return .nan }
         return -log(Double(a) / Double(b))
-    }
-
-    /// Sorts pairs by their first value, ties in no particular order: quicksort with a
-    /// median-of-three pivot (Sedgewick 1978), insertion sort below 16 pairs, and the
-    /// standard library's sort for a range that recursion ever splits badly (introsort,
-    /// Musser 1997), so the worst case stays O(n log n). Sample entropy sorts a few hundred
-    /// templates per window and needs no stable order. The values must be comparable (no NaN).
-    static func sortByValue(_ a: UnsafeMutableBufferPointer<(Double, Int)>) {
-        var stack: [(lo: Int, hi: Int, depth: Int)] = [(0, a.count, 2 * (Int.bitWidth - a.count.leadingZeroBitCount))]
-        while let (lo, hi, depth) = stack.popLast() {
-            if hi - lo <= 16 {
-                guard hi - lo > 1 else { continue }
-                for i in (lo + 1)..<hi {
-                    let v = a[i]
-                    var j = i
-                    while j > lo && a[j - 1].0 > v.0 { a[j] = a[j - 1]; j -= 1 }
-                    a[j] = v
-                }
-                continue
-            }
-            if depth == 0 {
-                var range = UnsafeMutableBufferPointer(rebasing: a[lo..<hi])
-                range.sort { $0.0 < $1.0 }
-                continue
-            }
-            // Median of first, middle and last as the pivot; Hoare partition.
-            let mid = lo + (hi - lo) / 2
-            if a[mid].0 < a[lo].0 { a.swapAt(mid, lo) }
-            if a[hi - 1].0 < a[lo].0 { a.swapAt(hi - 1, lo) }
-            if a[hi - 1].0 < a[mid].0 { a.swapAt(hi - 1, mid) }
-            let pivot = a[mid].0
-            var i = lo, j = hi - 1
-            while true {
-                while a[i].0 < pivot { i += 1 }
-                while a[j].0 > pivot { j -= 1 }
-                if i >= j { break }
-                a.swapAt(i, j)
-                i += 1; j -= 1
-            }
-            stack.append((lo, j + 1, depth - 1))
-            stack.append((j + 1, hi, depth - 1))
-        }
     }
 
     /// Baevsky's stress index SI = AMo / (2·Mo·MxDMn): AMo the % of intervals in the

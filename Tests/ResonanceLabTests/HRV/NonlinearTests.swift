@@ -111,23 +111,4 @@ final class NonlinearTests: XCTestCase {
         XCTAssertFalse(short[0].isNaN)
         XCTAssertTrue(short[1].isNaN)
     }
-
-    /// The templates' sort: values in order and the same pairs as before, for sizes around
-    /// the insertion-sort cut-off, ties, sorted, reversed and constant inputs.
-    func testSortByValueOrdersEveryKindOfInput() {
-        var rng = SeededRandom(seed: 21)
-        var inputs: [[Double]] = [[], [3], [2, 1], (0..<17).map { _ in rng.normal() }]
-        inputs.append((0..<1000).map { _ in (rng.normal() * 5).rounded() })      // many ties
-        inputs.append((0..<500).map(Double.init))
-        inputs.append((0..<500).reversed().map(Double.init))
-        inputs.append([Double](repeating: 7, count: 300))
-        inputs.append((0..<401).map { i in i % 2 == 0 ? Double(i) : -Double(i) }) // organ pipe
-        for values in inputs {
-            var pairs = values.enumerated().map { ($0.element, $0.offset) }
-            pairs.withUnsafeMutableBufferPointer { HRVNonlinear.sortByValue($0) }
-            XCTAssertEqual(pairs.map(\.0), values.sorted(), "\(values.count)")
-            XCTAssertEqual(pairs.map(\.1).sorted(), Array(values.indices))
-            XCTAssertTrue(pairs.allSatisfy { values[$0.1] == $0.0 })
-        }
-    }
 }
