@@ -68,12 +68,18 @@ public struct Detrender {
 /// computed once per λ for the whole process (`GenericRows`, grown to the longest series
 /// seen), and each solve finishes its own last two rows, with the same operations in the
 /// same order as a factorisation of its length alone.
-/// A reference type: the scratch space of one length is reused in place across calls.
+/// A reference type: each length's finished factor is kept, so windows whose lengths
+/// alternate (a 300 s window resamples to a few neighbouring lengths) finish each one once,
+/// and the scratch space is reused in place across calls.
 final class SmoothnessPriors {
     let lambda: Double
-    /// Length of the factor in the scratch arrays below.
-    private var count = 0
     /// 1/D and the two sub-diagonals of the unit lower factor L (e1: (i, i−1), e2: (i, i−2)).
+    private struct Factor {
+        var inverseD: [Double], e1: [Double], e2: [Double]
+    }
+    private var factors: [Int: Factor] = [:]
+    /// Length of the factor in the arrays below.
+    private var count = 0
     private var inverseD: [Double] = [], e1: [Double] = [], e2: [Double] = []
     private var work: [Double] = []
 
@@ -144,17 +150,23 @@ final class SmoothnessPriors {
         }
     }
 
-    /// The scratch factor for length n: the generic rows 0 … n − 3, then rows n − 2 and
-    /// n − 1 of the n-row matrix.
+    /// The factor for length n: the generic rows 0 … n − 3, then rows n − 2 and n − 1 of
+    /// the n-row matrix.
     private func prepare(_ n: Int) {
         guard n != count else { return }
-        let generic = SmoothnessPriors.genericRows(lambda: lambda, rows: n - 2)
-        var g = GenericRows(d: Array(generic.d[..<(n - 2)]), e1: Array(generic.e1[..<(n - 2)]),
-                            e2: Array(generic.e2[..<(n - 2)]))
-        SmoothnessPriors.extend(&g, to: n, lambda: lambda, length: n)
-        inverseD = g.d.map { 1 / $0 }
-        e1 = g.e1; e2 = g.e2
-        work = [Double](repeating: 0, count: n)
+        let factor: Factor
+        if let known = factors[n] {
+            factor = known
+        } else {
+            let generic = SmoothnessPriors.genericRows(lambda: lambda, rows: n - 2)
+            var g = GenericRows(d: Array(generic.d[..<(n - 2)]), e1: Array(generic.e1[..<(n - 2)]),
+                                e2: Array(generic.e2[..<(n - 2)]))
+            SmoothnessPriors.extend(&g, to: n, lambda: lambda, length: n)
+            factor = Factor(inverseD: g.d.map { 1 / $0 }, e1: g.e1, e2: g.e2)
+            factors[n] = factor
+        }
+        (inverseD, e1, e2) = (factor.inverseD, factor.e1, factor.e2)
+        if work.count < n { work = [Double](repeating: 0, count: n) }
         count = n
     }
 
