@@ -80,16 +80,29 @@ public struct HRVNonlinear: Sendable {
                     if h != cached { Moments.blocks(y, length: h, into: blocks); cached = h }
                     let xm = Double(s - 1) / 2
                     let sxx = Double(s) * Double(s * s - 1) / 12
+                    // Reciprocals once per scale: three divisions per segment were most of its cost.
+                    let perPoint = 1 / Double(s), perSxx = 1 / sxx
+                    let l = Double(h), triangle = l * (l - 1) / 2, last = Double(2 * h)
+                    let odd = 2 * h < s
                     var total = 0.0, count = 0
-                    // Segment k starts at a = k·h, with blocks k and k + 1.
-                    for (k, a) in stride(from: 0, to: n - s, by: h).enumerated() {
-                        var m = blocks[k]
-                        m.append(blocks[k + 1], at: h, offset: y[a + h] - y[a])
-                        if 2 * h < s { m.append(Moments(y, from: a + 2 * h, count: 1), at: 2 * h, offset: y[a + 2 * h] - y[a]) }
-                        let cxz = m.sxz - xm * m.sz
-                        let variance = (m.szz - m.sz * m.sz / Double(s) - cxz * cxz / sxx) / Double(s)
+                    // Segment k starts at a = k·h: block k, then block k + 1 (its sums shifted to
+                    // position h and offset c = y[a + h] − y[a]), then for odd s the point a + 2h.
+                    var k = 0, a = 0
+                    while a < n - s {
+                        let b0 = blocks[k], b1 = blocks[k + 1]
+                        let c = y[a + h] - y[a]
+                        var sz = b0.sz + (b1.sz + l * c)
+                        var sxz = b0.sxz + (b1.sxz + c * triangle + l * (b1.sz + l * c))
+                        var szz = b0.szz + (b1.szz + 2 * c * b1.sz + l * c * c)
+                        if odd {
+                            let z = y[a + 2 * h] - y[a]
+                            sz += z; sxz += last * z; szz += z * z
+                        }
+                        let cxz = sxz - xm * sz
+                        let variance = (szz - sz * sz * perPoint - cxz * cxz * perSxx) * perPoint
                         // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
                         if variance > 1e-8 { total += variance; count += 1 }
+                        k += 1; a += h
                     }
                     if count > 0 { logF[s] = 0.5 * log(total / Double(count)) }
                 }
@@ -113,10 +126,10 @@ public struct HRVNonlinear: Sendable {
     }
 
     /// Sums over a run of profile points z_j = y[start + j] − y[start], j = 0 … count − 1:
-    /// Σz, Σj·z, Σz², and the run length; relative to the run's first point, so sums stay
+    /// Σz, Σj·z and Σz²; relative to the run's first point, so sums stay
     /// small and the residual variance is free of cancellation.
     struct Moments {
-        var count = 0.0, sz = 0.0, sxz = 0.0, szz = 0.0
+        var sz = 0.0, sxz = 0.0, szz = 0.0
 
         init() {}
 
@@ -128,7 +141,6 @@ public struct HRVNonlinear: Sendable {
                 sz += z; sxz += j * z; szz += z * z
                 j += 1
             }
-            self.count = Double(count)
         }
 
         /// The moments of the consecutive blocks of `length` points starting at 0, length,
@@ -152,7 +164,6 @@ public struct HRVNonlinear: Sendable {
                     m3.sz += z3; m3.sxz += j * z3; m3.szz += z3 * z3
                     j += 1
                 }
-                m0.count = Double(h); m1.count = Double(h); m2.count = Double(h); m3.count = Double(h)
                 out[k] = m0; out[k + 1] = m1; out[k + 2] = m2; out[k + 3] = m3
                 k += 4
             }
@@ -160,16 +171,6 @@ public struct HRVNonlinear: Sendable {
                 out[k] = Moments(y, from: k * h, count: h)
                 k += 1
             }
-        }
-
-        /// Appends the moments of a run that starts `at` points later and whose first point
-        /// lies `offset` above this run's first point.
-        mutating func append(_ other: Moments, at position: Int, offset c: Double) {
-            let l = other.count, p = Double(position)
-            sxz += other.sxz + c * l * (l - 1) / 2 + p * (other.sz + l * c)
-            szz += other.szz + 2 * c * other.sz + l * c * c
-            sz += other.sz + l * c
-            count += l
         }
     }
 
@@ -213,11 +214,23 @@ public struct HRVNonlinear: Sendable {
                     for k in 1...m { v[k] = t[k * count + p] }
                     let last = m * count, vm = v[m]
                     var bp = 0, ap = 0
-                    for q in (p + 1)..<end {
-                        var matched = 1
-                        for k in 1..<m { matched &= abs(v[k] - t[k * count + q]) <= r ? 1 : 0 }
-                        bp &+= matched
-                        ap &+= matched & (abs(vm - t[last + q]) <= r ? 1 : 0)
+                    if m == 2 {
+                        // The usual m = 2 without the loop over k, which lets the compiler
+                        // compare several candidates per instruction.
+                        let v1 = v[1], t1 = UnsafeBufferPointer(rebasing: t[count..<(2 * count)])
+                        let t2 = UnsafeBufferPointer(rebasing: t[last..<(last + count)])
+                        for q in (p + 1)..<end {
+                            let matched = abs(v1 - t1[q]) <= r ? 1 : 0
+                            bp &+= matched
+                            ap &+= matched & (abs(vm - t2[q]) <= r ? 1 : 0)
+                        }
+                    } else {
+                        for q in (p + 1)..<end {
+                            var matched = 1
+                            for k in 1..<m { matched &= abs(v[k] - t[k * count + q]) <= r ? 1 : 0 }
+                            bp &+= matched
+                            ap &+= matched & (abs(vm - t[last + q]) <= r ? 1 : 0)
+                        }
                     }
                     b += bp
                     a += ap

@@ -74,11 +74,49 @@ public final class CSVReader {
     public let path: String
     public let chunkSize: Int
     public let delimiter: UInt8
+    /// When set, only these bytes of the file are read, as if they were the whole file
+    /// (line numbers count from the range's start), and a line that needs the quoting
+    /// parser (a quote or a stray carriage return) throws `CSVReader.NeedsWholeFile`: a
+    /// range cut from a file can begin inside a quoted field, so only plain lines can be
+    /// read from a range safely.
+    public let byteRange: Range<Int>?
 
-    public init(path: String, chunkSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ",")) {
+    /// Thrown by a reader limited to a byte range on a line that needs the quoting parser.
+    public struct NeedsWholeFile: Error {}
+
+    public init(path: String, chunkSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ","),
+                byteRange: Range<Int>? = nil) {
         self.path = path
         self.chunkSize = chunkSize
         self.delimiter = delimiter
+        self.byteRange = byteRange
+    }
+
+    /// Splits the file into at most `parts` byte ranges of about equal size, each
+    /// beginning at the start of a line, together covering the whole file.
+    public static func lineAlignedRanges(path: String, parts: Int) throws -> [Range<Int>] {
+        let file = try openRegularFile(path)
+        defer { fclose(file) }
+        let fd = fileno(file)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        let size = Int(info.st_size)
+        var bounds = [0]
+        var probe = [UInt8](repeating: 0, count: 1 << 16)
+        for k in 1..<max(1, parts) {
+            var at = max(size * k / parts, bounds[bounds.count - 1])
+            // The cut goes just after the first newline at or beyond the target.
+            var found = false
+            while at < size && !found {
+                let n = probe.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(at)) }
+                guard n > 0 else { break }
+                if let i = probe[0..<n].firstIndex(of: 0x0A) { at += i + 1; found = true } else { at += n }
+            }
+            if !found || at >= size { break }
+            if at > bounds[bounds.count - 1] { bounds.append(at) }
+        }
+        bounds.append(size)
+        return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
     }
 
     /// Opens `path` for reading if it is a regular file. The open does not block (a
@@ -101,10 +139,33 @@ public final class CSVReader {
         return file
     }
 
+    /// The number of line ends ('\n') in the file's first `bytes` bytes.
+    public static func lineCount(path: String, bytes: Int) throws -> Int {
+        let file = try openRegularFile(path)
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var left = bytes, lines = 0
+        while left > 0 {
+            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, min($0.count, left), file) }
+            guard n > 0 else { break }
+            for byte in buffer[0..<n] where byte == 0x0A { lines += 1 }
+            left -= n
+        }
+        return lines
+    }
+
     /// Calls `body` for every record in file order. Empty lines are skipped.
     public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
         let file = try CSVReader.openRegularFile(path)
         defer { fclose(file) }
+        // Bytes still to read: the range's, or unlimited.
+        var remaining = Int.max
+        if let byteRange {
+            guard fseeko(file, off_t(byteRange.lowerBound), SEEK_SET) == 0 else {
+                throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            }
+            remaining = byteRange.count
+        }
 
         var parser = csv_parser()
         guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) == 0 else {
@@ -140,6 +201,7 @@ public final class CSVReader {
                 try splitPlain(from, stop, line: line, body)
                 return
             }
+            if byteRange != nil { throw NeedsWholeFile() }
             if idle { state.recordLine = line }
             let length = to - from + (terminated ? 1 : 0)
             if csv_parse(&parser, buffer + from, length, fieldCallback, rowCallback, context) != length {
@@ -205,9 +267,10 @@ public final class CSVReader {
                 buffer = bigger
                 capacity *= 2
             }
-            let n = fread(buffer + end, 1, capacity - 1 - end, file)
+            let n = fread(buffer + end, 1, min(capacity - 1 - end, remaining), file)
             if n == 0 { eof = true }
             end += n
+            remaining -= n
         }
         if state.fieldCount == 0 && parser.pstate == 0 { state.recordLine = line }
         if csv_fini(&parser, fieldCallback, rowCallback, context) != 0 {

@@ -96,6 +96,26 @@ public final class WorkspaceSession: @unchecked Sendable {
     /// Verifies table `name` before it is read: it must be on disk and, unless
     /// verification is off, its bytes must have the SHA-256 the manifest records.
     func check(_ name: String) throws {
+        try check(name, digest: nil)
+    }
+
+    /// Whether `check(name)` would hash the file: it is listed, not yet verified, and
+    /// verification is on. A reader may then hash it while it parses it, and pass the
+    /// digest to `check(_:digest:)` before it uses what it read.
+    func needsDigest(_ name: String) -> Bool {
+        guard verify, manifest?.table(name) != nil else { return false }
+        mutex.lock()
+        defer { mutex.unlock() }
+        return !verified.contains(name)
+    }
+
+    /// The SHA-256 (hex) of a file: from the digest cache while the file is unchanged.
+    static func digest(ofFile path: String) throws -> String {
+        try DigestCache.shared.digest(of: path) ?? SHA256.hex(ofFile: path)
+    }
+
+    /// `check(name)` with the file's SHA-256 (hex) already computed, when `digest` is set.
+    func check(_ name: String, digest: String?) throws {
         guard let entry = manifest?.table(name) else { return }
         mutex.lock()
         let done = verified.contains(name)
@@ -106,7 +126,7 @@ public final class WorkspaceSession: @unchecked Sendable {
             throw TableError(path: path, line: 0, column: 0, message: "listed in manifest.json but missing")
         }
         if verify {
-            let actual = try DigestCache.shared.digest(of: path) ?? SHA256.hex(ofFile: path)
+            let actual = try digest ?? WorkspaceSession.digest(ofFile: path)
             guard actual == entry.sha256 else {
                 throw TableError(path: path, line: 0, column: 0, message:
                     "does not match manifest.json (SHA-256 \(actual.prefix(12))…, recorded \(entry.sha256.prefix(12))…): "

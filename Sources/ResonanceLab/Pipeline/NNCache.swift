@@ -19,7 +19,7 @@ public final class NNCache: @unchecked Sendable {
             cache.lock.unlock()
             if let hit { return hit }
         }
-        let subjects = SubjectSeries.rr(try ws.readSeries(RRInterval.self), plausible: context.registry.rr).filter { !$0.values.isEmpty }
+        let subjects = SubjectSeries.rr(try ws.readSeries(RRInterval.self, jobs: context.jobs), plausible: context.registry.rr).filter { !$0.values.isEmpty }
         let counter = context.progress.counter("\(label): cleaning R-R", total: subjects.count)
         let out = try Parallel.map(subjects, jobs: context.jobs) { s -> (subject: String, series: NNSeries) in
             defer { counter.tick() }

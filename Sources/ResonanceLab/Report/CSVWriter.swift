@@ -6,6 +6,8 @@ public final class CSVWriter {
     private let file: AtomicFile?
     private var row: [UInt8] = []
     private var fieldsInRow = 0
+    /// Rows mostly follow each other in time, so the date text is formatted once per day.
+    private var timestamps = LineEncoder.TimestampCache()
 
     public init(path: String, header: [String]) throws {
         file = try AtomicFile(path: path)
@@ -62,7 +64,7 @@ public final class CSVWriter {
     public func field(timestampMs: Int64?) {
         separator()
         guard let ms = timestampMs else { return }
-        LineEncoder.appendTimestamp(ms, to: &row)
+        timestamps.append(ms, to: &row)
     }
 
     public func endRow() throws {

@@ -20,6 +20,39 @@ final class CSVReaderTests: XCTestCase {
         }
     }
 
+    func testLineAlignedRangesCoverTheFileFromLineStarts() throws {
+        let text = (1...500).map { "\($0),\(String(repeating: "x", count: $0 % 37))" }.joined(separator: "\n") + "\n"
+        let path = try writeFixture(text, to: try makeTempDir() + "/t.csv")
+        let bytes = Array(text.utf8)
+        for parts in [1, 2, 3, 7, 64] {
+            let ranges = try CSVReader.lineAlignedRanges(path: path, parts: parts)
+            XCTAssertEqual(ranges.first?.lowerBound, 0)
+            XCTAssertEqual(ranges.last?.upperBound, bytes.count)
+            XCTAssertLessThanOrEqual(ranges.count, parts)
+            for (a, b) in zip(ranges, ranges.dropFirst()) {
+                XCTAssertEqual(a.upperBound, b.lowerBound, "contiguous")
+                XCTAssertEqual(bytes[b.lowerBound - 1], 10, "each part begins a line")
+            }
+            // Read part by part, with line numbers counted from the part's start.
+            var fields: [String] = []
+            for r in ranges {
+                let before = try CSVReader.lineCount(path: path, bytes: r.lowerBound)
+                try CSVReader(path: path, chunkSize: 64, byteRange: r).forEachRecord {
+                    XCTAssertEqual($0.string(0), "\($0.line + before)")
+                    fields.append($0.string(0))
+                }
+            }
+            XCTAssertEqual(fields, (1...500).map(String.init), "\(parts) parts")
+        }
+    }
+
+    func testARangeWithAQuoteAsksForTheWholeFile() throws {
+        let path = try writeFixture("a,b\n1,\"x\"\n", to: try makeTempDir() + "/t.csv")
+        XCTAssertThrowsError(try CSVReader(path: path, byteRange: 4..<10).forEachRecord { _ in }) {
+            XCTAssertTrue($0 is CSVReader.NeedsWholeFile, "\($0)")
+        }
+    }
+
     func testWideUnquotedLinesAndTrimmedFields() throws {
         let wide = (0..<150).map(String.init).joined(separator: ",")
         let r = try records(wide + "\n a , b\t,c\n", chunkSize: 16)

@@ -11,10 +11,17 @@ final class LineEncoderTests: XCTestCase {
     func testNumbersMatchCSVWriterText() {
         var rng = SeededRandom(seed: 20_221_107)
         var values: [Double] = [0, 1, -1, 72, 72.5, 812.5, 859.375, 1e14, 123456789012345.6, 0.5, 1e-7,
-                                1e15, 2.675, 60.05, -3.125, 1000.001, 9.999, 999_999.999]
+                                1e15, 2.675, 60.05, -3.125, 1000.001, 9.999, 999_999.999,
+                                0.1, 0.078125, 0.00390625, 0.001, 0.0009999, 0.00099, 0.999999999, 0.123456789,
+                                0.3, 1.0 / 3, -0.0625, 0.00012207031250]
         for _ in 0..<20_000 {
             values.append(Double(Int.random(in: 0...2_500_000, using: &rng)) / 1000)
             values.append(Double.random(in: -1e6...1e6, using: &rng))
+            // Below 1: grid frequencies (k/256, k/1024), short decimals, and arbitrary values.
+            values.append(Double(Int.random(in: 1...255, using: &rng)) / 256)
+            values.append(Double(Int.random(in: 1...1023, using: &rng)) / 1024)
+            values.append(Double(Int.random(in: 1...99_999_999, using: &rng)) / 100_000_000)
+            values.append(Double.random(in: 0.0005...1, using: &rng))
         }
         for v in values { XCTAssertEqual(encoded(v), CSVWriter.format(v), "\(v)") }
     }

@@ -55,15 +55,18 @@ public enum LineEncoder {
         }
     }
 
-    /// `CSVWriter.format(value)` without allocating for the common case of a value
-    /// with at most three decimals (bpm, ms): the fixed-point text with the fewest
-    /// decimals that reads back to the same Double is Swift's shortest round-trip
-    /// form in that range. Anything else takes the general path.
+    /// `CSVWriter.format(value)` without allocating for the common cases: a value of at
+    /// least 1 with at most three decimals (bpm, ms), or one in [0.001, 1) with at most
+    /// eight (frequencies on a power-of-two grid: multiples of 1/256 Hz, 0.1 Hz). The
+    /// fixed-point text with the fewest decimals that reads back to the same Double is
+    /// Swift's shortest round-trip form in those ranges (fixed notation holds down to
+    /// 0.0001). Anything else takes the general path.
     public static func appendNumber(_ value: Double, to line: inout [UInt8]) {
         let magnitude = value.magnitude
-        if magnitude >= 1, magnitude < 1e15 {
+        let maxDecimals = magnitude >= 1 ? 3 : 8
+        if magnitude >= 0.001, magnitude < 1e15 {
             var scale = 1.0
-            for decimals in 0...3 {
+            for decimals in 0...maxDecimals {
                 let scaled = (magnitude * scale).rounded()
                 if scaled < 9e15, scaled / scale == magnitude {
                     if value < 0 { line.append(45) }
