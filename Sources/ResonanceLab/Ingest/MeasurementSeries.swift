@@ -40,7 +40,11 @@ struct MeasurementRowParser<Row: MeasurementRow> {
                              message: "row has \(record.count) fields, the header \(Row.header.count)")
         }
         let subjectBytes = record.bytes(0)
-        if current < 0 || !subjectBytes.elementsEqual(currentBytes) {
+        let same = subjectBytes.count == currentBytes.count && currentBytes.withUnsafeBufferPointer { c in
+            guard let a = c.baseAddress, let b = subjectBytes.baseAddress else { return true }  // both empty
+            return memcmp(a, b, c.count) == 0
+        }
+        if current < 0 || !same {
             currentBytes = Array(subjectBytes)
             let name = String(decoding: subjectBytes, as: UTF8.self)
             if let i = index[name] {
