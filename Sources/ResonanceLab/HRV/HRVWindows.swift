@@ -10,6 +10,8 @@ public struct HRVWindows {
     public let options: HRVOptions
     private var welch: Welch
     private var detrender: Detrender
+    /// Sample entropy's template order, carried from each window to the next.
+    private var ascending = AscendingOrder()
     /// Time spent on each index family over the windowed rows so far.
     public private(set) var timings = HRVTimings()
     /// PSD of the whole recording (ms²/Hz), set by `rows()` when it writes the whole row.
@@ -78,7 +80,8 @@ public struct HRVWindows {
         if !timed { lastSpectrum = psd }
         let frequency = HRVFrequency(psd)
         let t2 = DispatchTime.now().uptimeNanoseconds
-        let nonlinear = HRVNonlinear(w)
+        let order = HRVNonlinear.sampleEntropyTemplates(r).map { ascending.update(to: $0, values: series.nnMs) }
+        let nonlinear = HRVNonlinear(w, ascending: order)
         let t3 = DispatchTime.now().uptimeNanoseconds
         if timed { timings.add(windows: 1, time: t1 - t0, frequency: t2 - t1, nonlinear: t3 - t2) }
         return HRVRow(

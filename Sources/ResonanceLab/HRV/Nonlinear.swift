@@ -17,14 +17,26 @@ public struct HRVNonlinear: Sendable {
 
     public init() {}
 
-    public init(_ w: NNWindow) {
+    /// Template length m of sample entropy.
+    public static let sampleEntropyM = 2
+
+    /// The indices of a window whose sample entropy is computed: its templates' first
+    /// beats (all but the last m); nil when sample entropy is not computed for it.
+    public static func sampleEntropyTemplates(_ beats: Range<Int>) -> Range<Int>? {
+        guard beats.count <= sampleEntropyMaxBeats, beats.count > sampleEntropyM + 2 else { return nil }
+        return beats.lowerBound..<(beats.upperBound - sampleEntropyM)
+    }
+
+    /// Every index of the window `w`; `ascending`, when given, holds the window's template
+    /// indices (0-based within it, see `sampleEntropyTemplates`) in ascending order of value.
+    public init(_ w: NNWindow, ascending: [Int]? = nil) {
         (sd1, sd2) = HRVNonlinear.poincare(w)
         sd1sd2 = sd1 / sd2
         let nn = Array(w.nnMs)
         let alphas = HRVNonlinear.dfa(nn, ranges: [4...16, 16...64])
         (dfaAlpha1, dfaAlpha2) = (alphas[0], alphas[1])
         if nn.count <= HRVNonlinear.sampleEntropyMaxBeats {
-            sampEn = HRVNonlinear.sampleEntropy(nn, m: 2, rFactor: 0.2)
+            sampEn = HRVNonlinear.sampleEntropy(nn, m: HRVNonlinear.sampleEntropyM, rFactor: 0.2, ascending: ascending)
         }
         stressIndex = HRVNonlinear.baevsky(nn)
     }
@@ -178,22 +190,29 @@ public struct HRVNonlinear: Sendable {
     /// pairs of length-m templates within r (Chebyshev), A those still within r at m + 1,
     /// over the same n − m templates, self-matches excluded. Templates are sorted by
     /// their first value (stored column by column in that order) so each one scans only the
-    /// candidates within r of it.
-    public static func sampleEntropy(_ x: [Double], m: Int, rFactor: Double) -> Double {
+    /// candidates within r of it. `ascending`, when given, is that order already (the
+    /// indices 0 ..< n − m by ascending value), as `AscendingOrder` carries it between
+    /// overlapping windows.
+    public static func sampleEntropy(_ x: [Double], m: Int, rFactor: Double, ascending: [Int]? = nil) -> Double {
         let n = x.count
         guard n > m + 2, x.allSatisfy(\.isFinite) else { return .nan }
         let r = rFactor * Stats.sd(x)
         let count = n - m
         // Sorted by first value. The counts do not depend on the order of equal values:
         // whichever of two tied templates comes first counts the pair.
-        var order = (0..<count).map { (x[$0], $0) }
-        order.sort { $0.0 < $1.0 }
-        // Column-major templates in sorted order: t[k·count + p] = x[order[p].1 + k], k = 0 … m.
+        let order: [Int]
+        if let ascending {
+            precondition(ascending.count == count, "sampleEntropy: the order must hold the n − m templates")
+            order = ascending
+        } else {
+            order = (0..<count).sorted { x[$0] < x[$1] }
+        }
+        // Column-major templates in sorted order: t[k·count + p] = x[order[p] + k], k = 0 … m.
         var templates = [Double](repeating: 0, count: (m + 1) * count)
         x.withUnsafeBufferPointer { x in
             order.withUnsafeBufferPointer { order in
                 templates.withUnsafeMutableBufferPointer { t in
-                    for k in 0...m { for p in 0..<count { t[k * count + p] = x[order[p].1 + k] } }
+                    for k in 0...m { for p in 0..<count { t[k * count + p] = x[order[p] + k] } }
                 }
             }
         }
@@ -254,5 +273,39 @@ public struct HRVNonlinear: Sendable {
         let amo = 100 * Double(counts[mode]) / Double(nn.count)
         let mo = (Double(k0 + mode) + 0.5) * bin / 1000
         return amo / (2 * mo * (hi - lo) / 1000)
+    }
+}
+
+/// Indices of one series in ascending order of value over a range that slides along it:
+/// moving to a range that overlaps the last one keeps the order of the shared indices,
+/// drops those that left and merges in the new ones, sorted on their own. A 300 s window
+/// stepping by 60 s thus sorts a fifth of its beats instead of all of them. Equal values
+/// may come in any order.
+public struct AscendingOrder {
+    private var held: Range<Int> = 0..<0
+    private var order: [Int] = []
+
+    public init() {}
+
+    /// The indices of `range` ascending by `values`, relative to `range.lowerBound`.
+    public mutating func update(to range: Range<Int>, values: [Double]) -> [Int] {
+        let shared = range.clamped(to: held)
+        var kept: [Int] = []
+        kept.reserveCapacity(range.count)
+        if !shared.isEmpty { for i in order where shared.contains(i) { kept.append(i) } }
+        var added = Array(range.lowerBound..<max(range.lowerBound, shared.isEmpty ? range.upperBound : shared.lowerBound))
+        if !shared.isEmpty { added += Array(shared.upperBound..<range.upperBound) }
+        added.sort { values[$0] < values[$1] }
+        var merged: [Int] = []
+        merged.reserveCapacity(range.count)
+        var a = 0, b = 0
+        while a < kept.count && b < added.count {
+            if values[added[b]] < values[kept[a]] { merged.append(added[b]); b += 1 } else { merged.append(kept[a]); a += 1 }
+        }
+        merged += kept[a...]
+        merged += added[b...]
+        held = range
+        order = merged
+        return merged.map { $0 - range.lowerBound }
     }
 }
