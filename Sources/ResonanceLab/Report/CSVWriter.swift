@@ -4,13 +4,36 @@
 /// outputs are byte-identical between runs and read back to the same Double in pandas and R.
 public final class CSVWriter {
     private let file: AtomicFile?
-    private var row: [UInt8] = []
-    private var fieldsInRow = 0
-    /// Rows mostly follow each other in time, so the date text is formatted once per day.
-    private var timestamps = LineEncoder.TimestampCache()
+    /// The row being built. Every access to a class's stored property carries a run-time
+    /// exclusivity check, and a row takes dozens (2 M rows for coherence.csv), so the
+    /// state lives behind a pointer the writer owns instead.
+    private let state: UnsafeMutablePointer<RowState>
+
+    private struct RowState {
+        var row: [UInt8] = []
+        var fieldsInRow = 0
+        /// Rows mostly follow each other in time, so the date text is formatted once per day.
+        var timestamps = LineEncoder.TimestampCache()
+    }
+
+    private var row: [UInt8] {
+        get { state.pointee.row }
+        _modify { yield &state.pointee.row }
+    }
+
+    private var fieldsInRow: Int {
+        get { state.pointee.fieldsInRow }
+        _modify { yield &state.pointee.fieldsInRow }
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
 
     public init(path: String, header: [String]) throws {
         file = try AtomicFile(path: path)
+        state = CSVWriter.newState()
         for name in header { field(name) }
         try endRow()
     }
@@ -20,6 +43,13 @@ public final class CSVWriter {
     /// importer's sorted tables do.
     public init() {
         file = nil
+        state = CSVWriter.newState()
+    }
+
+    private static func newState() -> UnsafeMutablePointer<RowState> {
+        let state = UnsafeMutablePointer<RowState>.allocate(capacity: 1)
+        state.initialize(to: RowState())
+        return state
     }
 
     /// Starts over with `fields` already encoded (e.g. an interned subject field): the
@@ -64,7 +94,7 @@ public final class CSVWriter {
     public func field(timestampMs: Int64?) {
         separator()
         guard let ms = timestampMs else { return }
-        timestamps.append(ms, to: &row)
+        state.pointee.timestamps.append(ms, to: &state.pointee.row)
     }
 
     public func endRow() throws {
