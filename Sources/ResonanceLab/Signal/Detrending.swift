@@ -171,8 +171,9 @@ final class SmoothnessPriors {
     }
 
     /// z ← z − trend: solves L y = z, D w = y, Lᵀ trend = w. The forward pass scales by
-    /// D⁻¹ as it goes and the backward pass subtracts the trend as it goes, each with the
-    /// same operations, in the same order, as three separate passes.
+    /// D⁻¹ as it goes and the backward pass subtracts the trend as it goes. Each step
+    /// takes off the term of the value two back first and that of the value one back
+    /// last, so that only one multiply and one subtract wait on the step before.
     func removeTrend(_ z: inout [Double]) {
         let n = z.count
         precondition(n >= 3, "SmoothnessPriors: at least 3 samples")
@@ -187,7 +188,7 @@ final class SmoothnessPriors {
                             w[0] = y2 * inverseD[0]
                             w[1] = y1 * inverseD[1]
                             for i in 2..<n {
-                                let yi = z[i] - e1[i] * y1 - e2[i] * y2
+                                let yi = (z[i] - e2[i] * y2) - e1[i] * y1
                                 w[i] = yi * inverseD[i]
                                 y2 = y1; y1 = yi
                             }
@@ -195,7 +196,7 @@ final class SmoothnessPriors {
                             z[n - 1] -= w[n - 1]
                             z[n - 2] -= w[n - 2]
                             for i in stride(from: n - 3, through: 0, by: -1) {
-                                w[i] -= e1[i + 1] * w[i + 1] + e2[i + 2] * w[i + 2]
+                                w[i] = (w[i] - e2[i + 2] * w[i + 2]) - e1[i + 1] * w[i + 1]
                                 z[i] -= w[i]
                             }
                         }
