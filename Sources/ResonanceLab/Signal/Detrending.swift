@@ -45,14 +45,21 @@ public struct Detrender {
         guard x.count > 1 else { return removeMean(&x) }
         let n = Double(x.count)
         let tm = (n - 1) / 2
-        let ym = x.reduce(0, +) / n
+        // Σ(i − tm)² = n(n² − 1)/12, exactly: the terms are multiples of 1/4.
+        let sxx = n * (n * n - 1) / 12
         x.withUnsafeMutableBufferPointer { x in
-            var sxy = 0.0, sxx = 0.0
-            for i in 0..<x.count {
-                let dt = Double(i) - tm
-                sxy += dt * (x[i] - ym); sxx += dt * dt
+            let ym = Stats.interleavedSum(UnsafeBufferPointer(x)) / n
+            // Σ(i − tm)(x_i − ym) in four interleaved partial sums (see `Stats.interleavedSum`).
+            var sxy = SIMD4<Double>()
+            let offsets = SIMD4<Double>(0, 1, 2, 3) - tm, mean = SIMD4<Double>(repeating: ym)
+            var i = 0
+            while i + 4 <= x.count {
+                sxy += (offsets + Double(i)) * (SIMD4(x[i], x[i + 1], x[i + 2], x[i + 3]) - mean)
+                i += 4
             }
-            let slope = sxy / sxx
+            var tail = 0.0
+            while i < x.count { tail += (Double(i) - tm) * (x[i] - ym); i += 1 }
+            let slope = ((sxy[0] + sxy[1]) + (sxy[2] + sxy[3]) + tail) / sxx
             for i in 0..<x.count { x[i] -= ym + slope * (Double(i) - tm) }
         }
     }

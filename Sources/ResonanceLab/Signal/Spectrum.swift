@@ -180,9 +180,7 @@ public struct Welch {
                 run.withUnsafeBufferPointer { x in
                     var start = 0
                     while start + seg <= x.count {
-                        var mean = 0.0
-                        for i in start..<(start + seg) { mean += x[i] }
-                        mean /= Double(seg)
+                        let mean = Stats.interleavedSum(UnsafeBufferPointer(rebasing: x[start..<(start + seg)])) / Double(seg)
                         let s0 = start
                         fft.accumulate(into: &acc) { buf in
                             for i in 0..<seg { buf[i] = (x[s0 + i] - mean) * window[i] }

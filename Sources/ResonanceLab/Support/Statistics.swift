@@ -3,6 +3,23 @@ import Foundation
 /// Descriptive statistics shared by every stage. Sample (n − 1) variance throughout,
 /// as in the Task Force (1996) definitions of SDNN and in NeuroKit2.
 public enum Stats {
+    /// Σx with four interleaved partial sums, so that the additions do not each wait for
+    /// the one before (a sequential sum is bound by the adder's latency); the result may
+    /// differ from a sequential sum's in the last bits. For the short series summed once
+    /// per window (coherence, Welch segments).
+    @inline(__always)
+    static func interleavedSum(_ x: UnsafeBufferPointer<Double>) -> Double {
+        var s = SIMD4<Double>()
+        var i = 0
+        while i + 4 <= x.count {
+            s += SIMD4(x[i], x[i + 1], x[i + 2], x[i + 3])
+            i += 4
+        }
+        var tail = 0.0
+        while i < x.count { tail += x[i]; i += 1 }
+        return (s[0] + s[1]) + (s[2] + s[3]) + tail
+    }
+
     public static func mean(_ x: [Double]) -> Double {
         x.isEmpty ? .nan : x.reduce(0, +) / Double(x.count)
     }
