@@ -142,9 +142,9 @@ extension Workspace {
                         part.times[row.subject].append(row.timeMs)
                         part.values[row.subject].append(row.value)
                     }
-                    if parser.expectsHeader {
-                        throw TableError(path: path, line: 1, column: 0, message: "empty file: no header")
-                    }
+                    // A first part of blank lines only: the header lies further on, where
+                    // only one pass finds it.
+                    if parser.expectsHeader { throw CSVReader.NeedsWholeFile() }
                     part.subjects = parser.subjects
                     return .part(part)
                 }

@@ -61,6 +61,14 @@ final class MeasurementSeriesTests: XCTestCase {
         XCTAssertEqual(try ws.readSeries(RRInterval.self, jobs: 2, partBytes: 4096), try ws.readSeries(RRInterval.self))
     }
 
+    func testBlankLinesBeforeTheHeaderAreReadInOnePass() throws {
+        let ws = Workspace(path: try makeTempDir())
+        try writeFixture(String(repeating: "\n", count: 20_000) + rrTable().text, to: ws.file("rr.csv"))
+        let onePass = try ws.readSeries(RRInterval.self)
+        XCTAssertEqual(onePass.count, 5)
+        XCTAssertEqual(try ws.readSeries(RRInterval.self, jobs: 2, partBytes: 4096), onePass)
+    }
+
     /// Within a session, the digest computed beside the parts is checked before anything
     /// read is used: a tampered table is refused as such, even when a part fails to parse.
     func testTheManifestDigestIsCheckedBeforeTheParts() throws {
