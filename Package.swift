@@ -27,9 +27,11 @@ let package = Package(
         .systemLibrary(name: "CLibZ", path: "Sources/CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Debian: libssl-dev (installed by `make deps`); SHA-256 of workspace tables.
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
+        // glibc's malloc.h (mallopt), part of libc6-dev.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(
             name: "ResonanceLab",
-            dependencies: ["CCSV", "CFFTW", "CLibXML2", "CLibZ", "CCrypto"]
+            dependencies: ["CCSV", "CFFTW", "CLibXML2", "CLibZ", "CCrypto", "CMalloc"]
         ),
         .executableTarget(
             name: "resonance",

@@ -36,6 +36,7 @@ struct Resonance: ParsableCommand {
     /// Every failure, whether a bad argument or a bad input, is one line on stderr
     /// (`error: …`) and a non-zero exit code; help and version go to stdout.
     static func main() {
+        Allocator.tuneForBatchWork()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -32,8 +32,10 @@ public struct CoherenceStage: Stage {
         let jobs = (rr.map { Job.rr($0.subject, $0.series) } + hrOnly.map { Job.hr($0) })
             .sorted { SubjectOrder.precedes($0.subject, $1.subject) }
         let counter = context.progress.counter("coherence", total: jobs.count)
-        // Each subject's rows are encoded in its worker (2 M rows for the 69 PhysioNet records).
-        let results = try Parallel.map(jobs, jobs: context.jobs) { job -> (rows: Int, csv: [UInt8]) in
+        // Each subject's rows are encoded in its worker (2 M rows for the 69 PhysioNet
+        // records) and written in subject order as they complete.
+        let table = try ws.writer(CoherenceRow.self)
+        try Parallel.forEach(jobs, jobs: context.jobs, { job -> EncodedRows in
             defer { counter.tick() }
             var windows: CoherenceWindows
             switch job {
@@ -43,10 +45,9 @@ public struct CoherenceStage: Stage {
                 windows = CoherenceWindows(subject: s.subject, source: "hr", timeMs: s.timestampsMs.map(Double.init),
                                            bpm: s.values, options: options)
             }
-            let rows = windows.rows()
-            return (rows.count, try Workspace.encode(rows))
-        }
-        try ws.write(CoherenceRow.self, encoded: results.map(\.csv))
-        context.progress.note("coherence: wrote \(results.reduce(0) { $0 + $1.rows }) row(s) to \(ws.file(CoherenceRow.fileName))")
+            return try Workspace.encode(windows.rows())
+        }, inOrder: table.append)
+        try table.commit()
+        context.progress.note("coherence: wrote \(table.rows) row(s) to \(ws.file(CoherenceRow.fileName))")
     }
 }

@@ -109,7 +109,7 @@ public struct CoherenceWindows {
         self.runs = runs
         periodogram = Welch(options: WelchOptions(segmentSeconds: options.windowSeconds, overlap: 0,
                                                   padFactor: options.padFactor, powerOfTwo: true,
-                                                  taper: .kaiser(beta: .pi)))
+                                                  taper: .kaiser(beta: .pi), maxHz: options.constants.highestHz))
     }
 
     /// Heart rate at each beat of a cleaned NN series.

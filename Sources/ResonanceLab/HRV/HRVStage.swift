@@ -33,14 +33,20 @@ public struct HRVStage: Stage {
         let subjects = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)
         let options = self.options
         let counter = context.progress.counter("hrv: windows", total: subjects.count)
-        // Rows are encoded in the workers: (row count, CSV bytes, timings, whole-recording PSD).
-        let results = try Parallel.map(subjects, jobs: context.jobs) { s -> (Int, [UInt8], HRVTimings, Spectrum?) in
+        // Rows are encoded in the workers and written in subject order as they complete.
+        let table = try ws.writer(HRVRow.self)
+        var spectra: [Spectrum?] = []
+        var total = HRVTimings()
+        try Parallel.forEach(subjects, jobs: context.jobs, { s -> (EncodedRows, HRVTimings, Spectrum?) in
             defer { counter.tick() }
             var windows = HRVWindows(subject: s.subject, series: s.series, options: options)
-            let rows = windows.rows()
-            return (rows.count, try Workspace.encode(rows), windows.timings, windows.wholeSpectrum)
-        }
-        try ws.write(HRVRow.self, encoded: results.map(\.1))
+            return (try Workspace.encode(windows.rows()), windows.timings, windows.wholeSpectrum)
+        }, inOrder: { part, timings, spectrum in
+            try table.append(part)
+            total.add(timings)
+            spectra.append(spectrum)
+        })
+        try table.commit()
         if let nnOut {
             let nn = try CSVWriter(path: try ws.output(path: nnOut), header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
             for s in subjects {
@@ -50,13 +56,13 @@ public struct HRVStage: Stage {
                     try nn.endRow()
                 }
             }
-            try nn.commit()
+            try ws.commit(nn)
         }
         if let psdOut {
             let out = try CSVWriter(path: try ws.output(path: psdOut), header: ["subject", "frequency_hz", "power_ms2_hz", "band"])
             let bands = [("vlf", HRVBand.vlf), ("lf", HRVBand.lf), ("hf", HRVBand.hf)]
-            for (s, result) in zip(subjects, results) {
-                guard let spectrum = result.3, spectrum.df > 0 else { continue }
+            for (s, spectrum) in zip(subjects, spectra) {
+                guard let spectrum, spectrum.df > 0 else { continue }
                 for k in spectrum.psd.indices where spectrum.frequency(k) <= 0.5 {
                     let f = spectrum.frequency(k)
                     out.field(s.subject); out.field(f); out.field(spectrum.psd[k])
@@ -64,13 +70,9 @@ public struct HRVStage: Stage {
                     try out.endRow()
                 }
             }
-            try out.commit()
+            try ws.commit(out)
         }
-        if let timings {
-            var total = HRVTimings()
-            for (_, _, t, _) in results { total.add(t) }
-            timings(total)
-        }
-        context.progress.note("hrv: wrote \(results.reduce(0) { $0 + $1.0 }) row(s) to \(ws.file(HRVRow.fileName))")
+        timings?(total)
+        context.progress.note("hrv: wrote \(table.rows) row(s) to \(ws.file(HRVRow.fileName))")
     }
 }

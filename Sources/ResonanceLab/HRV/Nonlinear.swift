@@ -80,43 +80,84 @@ public struct HRVNonlinear: Sendable {
         var logF = [Double?](repeating: nil, count: highest + 1)
         var needed = [Bool](repeating: false, count: highest + 1)
         for r in usable { for s in r { needed[s] = true } }
-        var blockStorage = [Moments](repeating: Moments(), count: n)
+        guard highest >= 2 else { return ranges.map { _ in .nan } }
+        // The blocks of every half-length h, one after another: those of h start at
+        // first[h], (n − h)/h + 1 of them.
+        let halves = max(1, lowest / 2)...(highest / 2)
+        var first = [Int](repeating: 0, count: highest / 2 + 1)
+        var total = 0
+        for h in 1...(highest / 2) { first[h] = total; total += (n - h) / h + 1 }
+        var computed = [Bool](repeating: false, count: highest / 2 + 1)
+        // Every block is written before it is read, so the storage is not zeroed first.
+        var blockStorage = [Moments](unsafeUninitializedCapacity: total) { _, count in count = total }
         y.withUnsafeBufferPointer { y in
-            blockStorage.withUnsafeMutableBufferPointer { blocks in
-                var cached = 0
-                for s in lowest...highest where needed[s] {
-                    // Segments start every h = ⌊s/2⌋ points: each is two consecutive blocks of h
-                    // points (plus one point when s is odd), so the blocks' moments are computed
-                    // once and combined, touching every point once per h.
-                    let h = max(1, s / 2)
-                    if h != cached { Moments.blocks(y, length: h, into: blocks); cached = h }
-                    let xm = Double(s - 1) / 2
-                    let sxx = Double(s) * Double(s * s - 1) / 12
-                    // Reciprocals once per scale: three divisions per segment were most of its cost.
-                    let perPoint = 1 / Double(s), perSxx = 1 / sxx
-                    let l = Double(h), triangle = l * (l - 1) / 2, last = Double(2 * h)
-                    let odd = 2 * h < s
-                    var total = 0.0, count = 0
+            blockStorage.withUnsafeMutableBufferPointer { storage in
+                /// The blocks of length h: a block of even length is two blocks of h/2
+                /// (which start at multiples of h/2), so only odd lengths touch every point.
+                /// Each length is always computed the same way, whichever ranges are asked for.
+                func blocks(ofLength h: Int) -> UnsafeMutableBufferPointer<Moments> {
+                    let out = UnsafeMutableBufferPointer(rebasing: storage[first[h]..<(first[h] + (n - h) / h + 1)])
+                    guard !computed[h] else { return out }
+                    if h % 2 == 0, h >= 4 {
+                        let g = h / 2
+                        let parts = blocks(ofLength: g)
+                        for k in out.indices {
+                            out[k] = Moments(parts[2 * k], then: parts[2 * k + 1], length: g,
+                                             offset: y[(2 * k + 1) * g] - y[2 * k * g])
+                        }
+                    } else {
+                        Moments.blocks(y, length: h, into: out)
+                    }
+                    computed[h] = true
+                    return out
+                }
+                // Segments start every h = ⌊s/2⌋ points: each is two consecutive blocks of h
+                // points (plus one point when s is odd), so the blocks' moments are computed
+                // once per h and combined; the scales 2h and 2h + 1 start their segments at
+                // the same points and share the two blocks' sum.
+                for h in halves {
+                    let even = 2 * h >= lowest && needed[2 * h]
+                    let odd = 2 * h + 1 <= highest && needed[2 * h + 1]
+                    guard even || odd else { continue }
+                    let blocks = blocks(ofLength: h)
+                    let last = Double(2 * h)
+                    // Per scale: x̄, Σ(x − x̄)² and reciprocals, once (three divisions per
+                    // segment were most of its cost).
+                    let sEven = 2 * h, sOdd = 2 * h + 1
+                    let xmEven = Double(sEven - 1) / 2, xmOdd = Double(sOdd - 1) / 2
+                    let perPointEven = 1 / Double(sEven), perPointOdd = 1 / Double(sOdd)
+                    let perSxxEven = 1 / (Double(sEven) * Double(sEven * sEven - 1) / 12)
+                    let perSxxOdd = 1 / (Double(sOdd) * Double(sOdd * sOdd - 1) / 12)
+                    var totalEven = 0.0, countEven = 0, totalOdd = 0.0, countOdd = 0
                     // Segment k starts at a = k·h: block k, then block k + 1 (its sums shifted to
                     // position h and offset c = y[a + h] − y[a]), then for odd s the point a + 2h.
                     var k = 0, a = 0
-                    while a < n - s {
-                        let b0 = blocks[k], b1 = blocks[k + 1]
-                        let c = y[a + h] - y[a]
-                        var sz = b0.sz + (b1.sz + l * c)
-                        var sxz = b0.sxz + (b1.sxz + c * triangle + l * (b1.sz + l * c))
-                        var szz = b0.szz + (b1.szz + 2 * c * b1.sz + l * c * c)
-                        if odd {
-                            let z = y[a + 2 * h] - y[a]
-                            sz += z; sxz += last * z; szz += z * z
-                        }
-                        let cxz = sxz - xm * sz
-                        let variance = (szz - sz * sz * perPoint - cxz * cxz * perSxx) * perPoint
+                    while a < n - sEven {
+                        let joined = Moments(blocks[k], then: blocks[k + 1], length: h, offset: y[a + h] - y[a])
+                        let sz = joined.sz, sxz = joined.sxz, szz = joined.szz
                         // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
-                        if variance > 1e-8 { total += variance; count += 1 }
+                        if even {
+                            let cxz = sxz - xmEven * sz
+                            var variance = (szz - sz * sz * perPointEven - cxz * cxz * perSxxEven) * perPointEven
+                            if variance < residualCheckBelow + momentRounding * szz {
+                                variance = residualVariance(y, from: a, count: sEven)
+                            }
+                            if variance > flatVariance { totalEven += variance; countEven += 1 }
+                        }
+                        if odd, a < n - sOdd {
+                            let z = y[a + 2 * h] - y[a]
+                            let szOdd = sz + z, sxzOdd = sxz + last * z, szzOdd = szz + z * z
+                            let cxz = sxzOdd - xmOdd * szOdd
+                            var variance = (szzOdd - szOdd * szOdd * perPointOdd - cxz * cxz * perSxxOdd) * perPointOdd
+                            if variance < residualCheckBelow + momentRounding * szzOdd {
+                                variance = residualVariance(y, from: a, count: sOdd)
+                            }
+                            if variance > flatVariance { totalOdd += variance; countOdd += 1 }
+                        }
                         k += 1; a += h
                     }
-                    if count > 0 { logF[s] = 0.5 * log(total / Double(count)) }
+                    if even, countEven > 0 { logF[sEven] = 0.5 * log(totalEven / Double(countEven)) }
+                    if odd, countOdd > 0 { logF[sOdd] = 0.5 * log(totalOdd / Double(countOdd)) }
                 }
             }
         }
@@ -126,6 +167,34 @@ public struct HRVNonlinear: Sendable {
             for s in r { if let f = logF[s] { logS.append(log(Double(s))); logFs.append(f) } }
             return slope(logS, logFs)
         }
+    }
+
+    /// A segment whose residual variance is at most this (ms²) is flat and left out, as
+    /// NeuroKit2's `fractal_dfa` leaves it out.
+    static let flatVariance = 1e-8
+
+    /// A variance from the moments below `residualCheckBelow` ms² plus `momentRounding`
+    /// times the segment's Σz² is taken again from the residuals. The moments of a long
+    /// or steep segment are large (Σz² reaches 10¹⁰ for 64 beats), so a straight
+    /// segment's variance comes out as their rounding (about 10⁻¹⁶ of Σz²) instead of 0,
+    /// which would count it; residuals formed one by one are exact to far below 1e-8.
+    static let residualCheckBelow = 1e-6
+    static let momentRounding = 1e-13
+
+    /// Mean squared residual of the least-squares line through the profile points
+    /// y[start] … y[start + count − 1] against their positions, residuals formed one
+    /// by one (as NeuroKit2's polynomial fit does).
+    static func residualVariance(_ y: UnsafeBufferPointer<Double>, from start: Int, count: Int) -> Double {
+        let m = Moments(y, from: start, count: count)
+        let s = Double(count), xm = (s - 1) / 2
+        let slope = (m.sxz - xm * m.sz) / (s * (s * s - 1) / 12)
+        let intercept = m.sz / s - slope * xm
+        var sum = 0.0
+        for j in 0..<count {
+            let r = (y[start + j] - y[start]) - (intercept + slope * Double(j))
+            sum += r * r
+        }
+        return sum / s
     }
 
     /// Least-squares slope of `f` against `s`; NaN with fewer than two points.
@@ -144,6 +213,16 @@ public struct HRVNonlinear: Sendable {
         var sz = 0.0, sxz = 0.0, szz = 0.0
 
         init() {}
+
+        /// The moments of a run of `length` points followed by another of `length`
+        /// points whose first point lies `offset` above the first run's: the second's
+        /// sums shifted to position `length` and offset, as a segment joins its blocks.
+        init(_ a: Moments, then b: Moments, length: Int, offset c: Double) {
+            let l = Double(length), triangle = l * (l - 1) / 2
+            sz = a.sz + (b.sz + l * c)
+            sxz = a.sxz + (b.sxz + c * triangle + l * (b.sz + l * c))
+            szz = a.szz + (b.szz + 2 * c * b.sz + l * c * c)
+        }
 
         init(_ y: UnsafeBufferPointer<Double>, from start: Int, count: Int) {
             let y0 = y[start]

@@ -4,7 +4,11 @@
 /// import applies), heart rates that are not finite and positive.
 public enum SubjectSeries {
     public static func rr(_ series: [MeasurementSeries], plausible: RRConstants) -> [MeasurementSeries] {
-        series.map { clean($0) { plausible.isPlausible($0) } }
+        series.map { rr($0, plausible: plausible) }
+    }
+
+    public static func rr(_ series: MeasurementSeries, plausible: RRConstants) -> MeasurementSeries {
+        clean(series) { plausible.isPlausible($0) }
     }
 
     public static func hr(_ series: [MeasurementSeries]) -> [MeasurementSeries] {

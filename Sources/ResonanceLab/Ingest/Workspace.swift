@@ -61,32 +61,37 @@ public struct Workspace: Sendable {
 
     /// Writes a table atomically, header first.
     public func write<S: Sequence>(_ rows: S) throws where S.Element: CanonicalRow {
-        let writer = try CSVWriter(path: try output(S.Element.fileName), header: S.Element.header)
-        for row in rows {
-            row.write(to: writer)
-            try writer.endRow()
-        }
-        try writer.commit()
+        let table = try writer(S.Element.self)
+        for row in rows { try table.append(row) }
+        try table.commit()
+    }
+
+    /// A writer of table `Row` into `output(Row.fileName)`, header first, for rows or
+    /// encoded parts as they come.
+    public func writer<Row: CanonicalRow>(_ type: Row.Type) throws -> TableWriter<Row> {
+        try TableWriter(self)
     }
 
     /// The CSV text of `rows` without the header, exactly as `write(_:)` writes them: a
-    /// stage encodes each subject's rows in its parallel workers and writes the parts with
-    /// `write(_:encoded:)`, so formatting millions of rows is not serial.
-    public static func encode<S: Sequence>(_ rows: S) throws -> [UInt8] where S.Element: CanonicalRow {
+    /// stage encodes each subject's rows in its parallel workers and appends the parts
+    /// in order to a `TableWriter`, so formatting millions of rows is not serial.
+    public static func encode<S: Sequence>(_ rows: S) throws -> EncodedRows where S.Element: CanonicalRow {
         let writer = CSVWriter()
         for row in rows {
             row.write(to: writer)
             try writer.endRow()
         }
-        return writer.bytes
+        return EncodedRows(rows: writer.records, bytes: writer.bytes)
     }
 
-    /// Writes a table atomically: the header, then the parts (`encode`) in order; the
-    /// same bytes as `write(_:)` of the parts' rows.
-    public func write<Row: CanonicalRow>(_ type: Row.Type, encoded parts: [[UInt8]]) throws {
-        let writer = try CSVWriter(path: try output(Row.fileName), header: Row.header)
-        for part in parts { try writer.write(encoded: part) }
-        try writer.commit()
+    /// Commits a CSV writer of an output (`output(_:)`, `output(path:)`); within a
+    /// session, a staged table's digest and row count, taken while it was written, go
+    /// to the session, so that committing it does not read the file again.
+    public func commit(_ csv: CSVWriter) throws {
+        try csv.commit()
+        if let session, let path = csv.path, let sha256 = csv.sha256 {
+            session.wrote(file: path, rows: csv.records, sha256: sha256)
+        }
     }
 
     /// Reads the table at `path`, whose header must be exactly the row type's.
@@ -113,5 +118,41 @@ public struct Workspace: Sendable {
         if columns == nil {
             throw TableError(path: path, line: 1, column: 0, message: "empty file: no header")
         }
+    }
+}
+
+/// Rows of a table encoded as CSV text without the header (`Workspace.encode`).
+public struct EncodedRows: Sendable {
+    public var rows: Int
+    public var bytes: [UInt8]
+}
+
+/// One table written into a workspace: the header, then rows or encoded parts in
+/// order; `commit` renames it into place and, within a session, hands the session the
+/// SHA-256 and row count computed while writing, so committing the session does not
+/// read the file again.
+public final class TableWriter<Row: CanonicalRow> {
+    private let workspace: Workspace
+    private let csv: CSVWriter
+
+    init(_ workspace: Workspace) throws {
+        self.workspace = workspace
+        csv = try CSVWriter(path: try workspace.output(Row.fileName), header: Row.header)
+    }
+
+    public func append(_ row: Row) throws {
+        row.write(to: csv)
+        try csv.endRow()
+    }
+
+    public func append(_ part: EncodedRows) throws {
+        try csv.write(encoded: part.bytes, rows: part.rows)
+    }
+
+    /// Data rows written so far.
+    public var rows: Int { csv.records }
+
+    public func commit() throws {
+        try workspace.commit(csv)
     }
 }

@@ -8,9 +8,10 @@ import Foundation
 /// 2. Reads go through `check`: only tables the manifest lists exist, and each is
 ///    verified against its SHA-256 once (unless verification is off) before it is read.
 /// 3. Outputs are written into a private staging folder `.staging.PID.tmp`.
-/// 4. `commit` digests the staged tables, then under the commit lock reads the current
-///    manifest, records them in it, writes it into the staging folder too, and renames
-///    the journal `.journal` into the workspace: from that moment the commit counts,
+/// 4. `commit` takes the staged tables' digests (computed while they were written, for
+///    a file unchanged since; else by reading it), then under the commit lock reads the
+///    current manifest, records them in it, writes it into the staging folder too, and
+///    renames the journal `.journal` into the workspace: from that moment the commit counts,
 ///    and the renames of the tables and finally of `manifest.json` into place are
 ///    completed by whichever run comes next if this one is killed.
 public final class WorkspaceSession: @unchecked Sendable {
@@ -26,6 +27,8 @@ public final class WorkspaceSession: @unchecked Sendable {
     private let mutex = NSLock()
     private var verified: Set<String> = []
     private var stagingDir: String?
+    /// Row counts of the staged tables whose digest was taken while writing (`wrote`).
+    private var writtenRows: [String: Int] = [:]
     static let journalName = ".journal"
 
     /// Opens `path` for a command reading `reads` and writing `writes` (file names).
@@ -163,6 +166,19 @@ public final class WorkspaceSession: @unchecked Sendable {
         return (stagingDir as NSString).appendingPathComponent(name)
     }
 
+    /// Records the row count and SHA-256 of the file just written at `path`, computed
+    /// while it was written, when it is a staged table: the commit uses them while the
+    /// file is unchanged (same inode, size and modification time), and digests it again
+    /// otherwise. A path outside the staging folder is not a table of this commit.
+    func wrote(file path: String, rows: Int, sha256: String) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        let name = (path as NSString).lastPathComponent
+        guard let stagingDir, (path as NSString).deletingLastPathComponent == stagingDir else { return }
+        DigestCache.shared.record(path, sha256: sha256)
+        writtenRows[name] = rows
+    }
+
     /// Commits the staged tables (and the replacement manifest, if set): nothing when
     /// the command wrote no table and creates nothing, or has committed already.
     public func commit() throws {
@@ -177,7 +193,17 @@ public final class WorkspaceSession: @unchecked Sendable {
         }
         if names.isEmpty && replacement == nil { return }
         let dir = try staging ?? (stagedPath(Manifest.fileName) as NSString).deletingLastPathComponent
-        let digests = try names.map { try TableDigest.of(file: (dir as NSString).appendingPathComponent($0), name: $0) }
+        mutex.lock()
+        let counted = writtenRows
+        writtenRows = [:]
+        mutex.unlock()
+        let digests = try names.map { name -> TableDigest in
+            let staged = (dir as NSString).appendingPathComponent(name)
+            if let rows = counted[name], let sha256 = DigestCache.shared.digest(of: staged) {
+                return TableDigest(name: name, rows: rows, sha256: sha256)
+            }
+            return try TableDigest.of(file: staged, name: name)
+        }
         try lock.lock(WorkspaceLock.commitByte, exclusive: true, wait: true)
         defer { lock.unlock(WorkspaceLock.commitByte) }
         try WorkspaceSession.recover(path, note: note)

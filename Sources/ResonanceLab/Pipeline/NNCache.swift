@@ -19,12 +19,16 @@ public final class NNCache: @unchecked Sendable {
             cache.lock.unlock()
             if let hit { return hit }
         }
-        let subjects = SubjectSeries.rr(try ws.readSeries(RRInterval.self, jobs: context.jobs), plausible: context.registry.rr).filter { !$0.values.isEmpty }
+        let subjects = try ws.readSeries(RRInterval.self, jobs: context.jobs)
+        let plausible = context.registry.rr
         let counter = context.progress.counter("\(label): cleaning R-R", total: subjects.count)
-        let out = try Parallel.map(subjects, jobs: context.jobs) { s -> (subject: String, series: NNSeries) in
+        // Sorting and the plausibility range too are per subject, in the workers.
+        let out = try Parallel.map(subjects, jobs: context.jobs) { raw -> (subject: String, series: NNSeries)? in
             defer { counter.tick() }
+            let s = SubjectSeries.rr(raw, plausible: plausible)
+            guard !s.values.isEmpty else { return nil }
             return (s.subject, NNSeries.clean(timestampsMs: s.timestampsMs, rrMs: s.values, method: method))
-        }
+        }.compactMap { $0 }
         if let cache = context.nn {
             cache.lock.lock()
             cache.cleaned[method] = out

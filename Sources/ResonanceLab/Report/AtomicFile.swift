@@ -22,6 +22,11 @@ public final class AtomicFile {
     private var handle: UnsafeMutablePointer<FILE>?
     private var buffer: [UInt8] = []
     private static let flushThreshold = 1 << 20
+    /// SHA-256 of every byte written so far, hashed as it goes out.
+    private var hash = SHA256()
+    /// The file's SHA-256 (hex), set by `commit()`: a workspace records it in its
+    /// manifest without reading the file again.
+    public private(set) var sha256: String?
 
     public init(path: String) throws {
         self.path = path
@@ -90,7 +95,10 @@ public final class AtomicFile {
 
     private func flush() throws {
         guard let handle, !buffer.isEmpty else { return }
-        let written = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
+        let written = buffer.withUnsafeBytes { bytes in
+            hash.update(bytes)
+            return fwrite(bytes.baseAddress, 1, bytes.count, handle)
+        }
         guard written == buffer.count else {
             throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
@@ -111,6 +119,7 @@ public final class AtomicFile {
             unlink(tempPath)
             throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
+        sha256 = hash.finalizeHex()
     }
 
     /// The process's file mode creation mask, read from `/proc/self/status` (reading

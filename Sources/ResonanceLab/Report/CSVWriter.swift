@@ -12,6 +12,8 @@ public final class CSVWriter {
     private struct RowState {
         var row: [UInt8] = []
         var fieldsInRow = 0
+        /// Rows ended after the header, plus those of encoded parts written.
+        var records = 0
         /// Rows mostly follow each other in time, so the date text is formatted once per day.
         var timestamps = LineEncoder.TimestampCache()
     }
@@ -36,6 +38,7 @@ public final class CSVWriter {
         state = CSVWriter.newState()
         for name in header { field(name) }
         try endRow()
+        state.pointee.records = 0
     }
 
     /// A writer without a file, which keeps every row it encodes in `bytes`: for rows
@@ -63,10 +66,20 @@ public final class CSVWriter {
     /// Without a file: every byte encoded so far (since `beginRow`), line ends included.
     public var bytes: [UInt8] { row }
 
-    /// Appends rows another writer encoded (`bytes`), as they are.
-    public func write(encoded: [UInt8]) throws {
+    /// Appends `rows` rows another writer encoded (`bytes`), as they are.
+    public func write(encoded: [UInt8], rows: Int) throws {
         try file?.write(encoded)
+        state.pointee.records += rows
     }
+
+    /// Data rows written (the header excluded): the row count a manifest records.
+    public var records: Int { state.pointee.records }
+
+    /// The file's SHA-256 (hex), once committed.
+    public var sha256: String? { file?.sha256 }
+
+    /// The file written; nil for a writer without one.
+    public var path: String? { file?.path }
 
     public func field(_ text: String) {
         separator()
@@ -80,13 +93,14 @@ public final class CSVWriter {
         LineEncoder.appendNumber(value, to: &row)
     }
 
-    public func field(_ value: Int) { number(String(value)) }
-    public func field(_ value: Int?) { field(value.map(String.init) ?? "") }
-
-    /// The text of a number, which never needs quotes.
-    private func number(_ text: String) {
+    public func field(_ value: Int) {
         separator()
-        row.append(contentsOf: text.utf8)
+        LineEncoder.appendInteger(value, to: &row)
+    }
+
+    public func field(_ value: Int?) {
+        guard let value else { return separator() }
+        field(value)
     }
     public func field(_ value: Bool) { field(value ? "true" : "false") }
 
@@ -100,6 +114,7 @@ public final class CSVWriter {
     public func endRow() throws {
         row.append(10)
         fieldsInRow = 0
+        state.pointee.records += 1
         guard let file else { return }
         // Written before it is emptied, so the row buffer stays unshared and is reused.
         try file.write(row)

@@ -26,12 +26,15 @@ public struct CubicSpline: Sendable {
                     cStorage.withUnsafeMutableBufferPointer { c in
                         dStorage.withUnsafeMutableBufferPointer { d in
                             m.withUnsafeMutableBufferPointer { m in
+                                // Each interval's length and slope are carried to the next knot.
+                                var h0 = x[1] - x[0], slope0 = (y[1] - y[0]) / h0
                                 for i in 1..<(n - 1) {
-                                    let h0 = x[i] - x[i - 1], h1 = x[i + 1] - x[i]
-                                    let rhs = 6 * ((y[i + 1] - y[i]) / h1 - (y[i] - y[i - 1]) / h0)
+                                    let h1 = x[i + 1] - x[i], slope1 = (y[i + 1] - y[i]) / h1
+                                    let rhs = 6 * (slope1 - slope0)
                                     let diag = 2 * (h0 + h1) - h0 * c[i - 1]
                                     c[i] = h1 / diag
                                     d[i] = (rhs - h0 * d[i - 1]) / diag
+                                    h0 = h1; slope0 = slope1
                                 }
                                 for i in stride(from: n - 2, through: 1, by: -1) {
                                     m[i] = d[i] - c[i] * m[i + 1]
@@ -78,15 +81,15 @@ public struct CubicSpline: Sendable {
 
     /// `count` values on the uniform grid t0, t0 + step, … in one forward sweep (O(n + count)).
     /// Beyond the knots the end values are held rather than extrapolated. Each interval's
-    /// 1/h is taken once for the grid points in it (a few per beat at 4 Hz), so a point
-    /// costs multiplications where `evaluate(at:)` divides; the two agree to rounding.
+    /// 1/h and h²/6 are taken once for the grid points in it (a few per beat at 4 Hz), so a
+    /// point costs multiplications where `evaluate(at:)` divides; the two agree to rounding.
     public func sample(from t0: Double, step: Double, count: Int) -> [Double] {
         var samples = [Double](repeating: 0, count: count)
         withBuffers { x, y, m in
             samples.withUnsafeMutableBufferPointer { out in
                 var i = 0
                 let last = x.count - 2
-                var h = x[1] - x[0], inverse = 1 / h
+                var h = x[1] - x[0], inverse = 1 / h, curvature = h * h / 6
                 for k in 0..<count {
                     let t = t0 + Double(k) * step
                     if t <= x[0] { out[k] = y[0]; continue }
@@ -95,8 +98,10 @@ public struct CubicSpline: Sendable {
                         repeat { i += 1 } while i < last && x[i + 1] < t
                         h = x[i + 1] - x[i]
                         inverse = 1 / h
+                        curvature = h * h / 6
                     }
-                    out[k] = Self.value(a: (x[i + 1] - t) * inverse, b: (t - x[i]) * inverse, h: h, interval: i, y, m)
+                    let a = (x[i + 1] - t) * inverse, b = (t - x[i]) * inverse
+                    out[k] = a * y[i] + b * y[i + 1] + ((a * a * a - a) * m[i] + (b * b * b - b) * m[i + 1]) * curvature
                 }
             }
         }

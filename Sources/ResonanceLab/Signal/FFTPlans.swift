@@ -29,17 +29,23 @@ final class FFTPlans: @unchecked Sendable {
 }
 
 /// Squared magnitudes of the real FFT of a buffer, with FFTW-aligned scratch space
-/// reused across calls, so repeated transforms of one length allocate nothing.
+/// reused across calls, so repeated transforms of one length allocate nothing. The
+/// zero padding past the values written stays in place between calls (FFTW's
+/// out-of-place real transforms leave their input unchanged), so only what an earlier,
+/// longer call wrote there is cleared.
 public final class PowerFFT {
     public let length: Int
     private let plan: OpaquePointer
     private let input: UnsafeMutableBufferPointer<Double>
     private let output: UnsafeMutablePointer<fftw_complex>
+    /// Input values from this index on are zero.
+    private var zeroFrom = 0
 
     public init(length: Int) {
         self.length = length
         plan = FFTPlans.shared.r2c(length: length)
         input = UnsafeMutableBufferPointer(start: fftw_alloc_real(length), count: length)
+        input.initialize(repeating: 0)
         output = fftw_alloc_complex(length / 2 + 1)
     }
 
@@ -48,10 +54,14 @@ public final class PowerFFT {
         fftw_free(output)
     }
 
-    /// |X_k|² for k = 0 … length/2 of the input written by `fill` (all `length` values),
-    /// added into `accumulator`.
-    public func accumulate(into accumulator: inout [Double], fill: (UnsafeMutableBufferPointer<Double>) -> Void) {
-        fill(input)
+    /// |X_k|² for k = 0 ..< accumulator.count (at most length/2 + 1) of the input whose
+    /// first `count` values `fill` writes, zero after them, added into `accumulator`.
+    public func accumulate(into accumulator: inout [Double], count: Int,
+                           fill: (UnsafeMutableBufferPointer<Double>) -> Void) {
+        precondition(count <= length, "PowerFFT: \(count) values for a transform of \(length)")
+        fill(UnsafeMutableBufferPointer(rebasing: input[0..<count]))
+        if zeroFrom > count { UnsafeMutableBufferPointer(rebasing: input[count..<zeroFrom]).update(repeating: 0) }
+        zeroFrom = count
         fftw_execute_dft_r2c(plan, input.baseAddress, output)
         accumulator.withUnsafeMutableBufferPointer { acc in
             for k in 0..<min(acc.count, length / 2 + 1) {

@@ -87,11 +87,15 @@ public struct WelchOptions: Sendable, Equatable {
     /// Round the FFT length up to a power of two (fast transforms for any segment length).
     public var powerOfTwo: Bool
     public var taper: Taper
+    /// Highest frequency wanted, Hz: the spectrum stops at the first bin above it (so
+    /// that interpolating at it and a peak's right neighbour are still exact), sparing
+    /// the bins no caller reads. Nil: every bin up to Nyquist.
+    public var maxHz: Double?
 
     public init(segmentSeconds: Double = 256, overlap: Double = 0.5, padFactor: Int = 1, powerOfTwo: Bool = false,
-                taper: Taper = .hann) {
+                taper: Taper = .hann, maxHz: Double? = nil) {
         self.segmentSeconds = segmentSeconds; self.overlap = overlap; self.padFactor = padFactor
-        self.powerOfTwo = powerOfTwo; self.taper = taper
+        self.powerOfTwo = powerOfTwo; self.taper = taper; self.maxHz = maxHz
     }
 }
 
@@ -173,18 +177,20 @@ public struct Welch {
         }
         var wss = 0.0
         for w in window { wss += w * w }
-        var acc = [Double](repeating: 0, count: nfft / 2 + 1)
+        var bins = nfft / 2 + 1
+        if let maxHz = options.maxHz, maxHz >= 0 { bins = min(bins, Int((maxHz * Double(nfft) / fs).rounded(.down)) + 2) }
+        var acc = [Double](repeating: 0, count: bins)
         var segments = 0
         window.withUnsafeBufferPointer { window in
             for run in runs {
                 run.withUnsafeBufferPointer { x in
                     var start = 0
                     while start + seg <= x.count {
-                        let mean = Stats.interleavedSum(UnsafeBufferPointer(rebasing: x[start..<(start + seg)])) / Double(seg)
-                        let s0 = start
-                        fft.accumulate(into: &acc) { buf in
-                            for i in 0..<seg { buf[i] = (x[s0 + i] - mean) * window[i] }
-                            for i in seg..<nfft { buf[i] = 0 }
+                        let segment = UnsafeBufferPointer(rebasing: x[start..<(start + seg)])
+                        let mean = Stats.interleavedSum(segment) / Double(seg)
+                        // Indexed from 0, so the loop has no offset to check and vectorises.
+                        fft.accumulate(into: &acc, count: seg) { buf in
+                            for i in 0..<seg { buf[i] = (segment[i] - mean) * window[i] }
                         }
                         segments += 1
                         start += step

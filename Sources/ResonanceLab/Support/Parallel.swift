@@ -29,6 +29,70 @@ public enum Parallel {
         }
         return try results.map { try $0!.get() }
     }
+
+    /// Transforms the items in parallel and hands each result to `consume` in input
+    /// order as soon as it and every result before it are done, on whichever worker
+    /// completed that prefix, one call at a time. A stage's table is so written and
+    /// digested while later subjects are still computed, and holds no more than the
+    /// results that are waiting for an earlier one. The first failure in input order
+    /// (of `transform` or `consume`) stops the work and is thrown, whatever `jobs` is.
+    public static func forEach<T, R>(_ items: [T], jobs: Int, _ transform: (T) throws -> R,
+                                     inOrder consume: (R) throws -> Void) throws {
+        let workers = max(1, min(jobs, items.count))
+        if workers == 1 {
+            for item in items { try consume(try transform(item)) }
+            return
+        }
+        let queue = OrderedHandOff<R>(count: items.count)
+        withoutActuallyEscaping(transform) { transform in
+            withoutActuallyEscaping(consume) { consume in
+                DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                    while let i = queue.next() {
+                        queue.finish(i, Result { try transform(items[i]) }, consume: consume)
+                    }
+                }
+            }
+        }
+        if let failure = queue.failure { throw failure }
+    }
+}
+
+/// Results of `Parallel.forEach` waiting for an earlier one, and the index of the next
+/// result to consume. The worker that completes the next result consumes it and every
+/// waiting result after it; the others go on computing meanwhile.
+private final class OrderedHandOff<R>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let work: WorkQueue
+    private var waiting: [Int: Result<R, Error>] = [:]
+    private var nextToConsume = 0
+    private var consuming = false
+    private(set) var failure: Error?
+
+    init(count: Int) { work = WorkQueue(count: count) }
+
+    /// The next item to transform; nil once all are handed out or a failure stopped the work.
+    func next() -> Int? {
+        lock.lock()
+        let stopped = failure != nil
+        lock.unlock()
+        return stopped ? nil : work.next()
+    }
+
+    func finish(_ index: Int, _ result: Result<R, Error>, consume: (R) throws -> Void) {
+        lock.lock()
+        waiting[index] = result
+        guard !consuming else { lock.unlock(); return }
+        consuming = true
+        while failure == nil, let ready = waiting.removeValue(forKey: nextToConsume) {
+            lock.unlock()
+            let outcome = Result { try consume(ready.get()) }
+            lock.lock()
+            if case let .failure(error) = outcome { failure = error }
+            nextToConsume += 1
+        }
+        consuming = false
+        lock.unlock()
+    }
 }
 
 /// The indices 0 ..< count, handed out once each to whichever worker asks first.

@@ -118,6 +118,32 @@ final class NonlinearTests: XCTestCase {
         }
     }
 
+    /// Paced stretches (tens of identical intervals, as in a paced heart) make straight
+    /// profile segments: left out as flat, exactly as the definition leaves them out,
+    /// though their moments reach 10¹⁰ and the variance from the moments is rounding.
+    func testDFALeavesOutStraightSegmentsOfPacedStretches() {
+        var rng = SeededRandom(seed: 17)
+        // Intervals on a 1/128 s grid (7.8125 ms, as the PhysioNet annotations), around
+        // 900 ms between paced stretches at 687.5 ms; then the same with the free stretches
+        // around 5 s, so that the profile climbs steeply and the moments are huge.
+        for free in [900.0, 5000.0] {
+            var x: [Double] = []
+            while x.count < 400 {
+                let paced = Int.random(in: 0...2, using: &rng) == 0
+                for _ in 0..<(paced ? 70 : 30) { x.append(paced ? 687.5 : ((free + 60 * rng.normal()) / 7.8125).rounded() * 7.8125) }
+            }
+            for scales in [4...16, 16...64] {
+                let expected = Self.bruteForceDFA(x, scales: scales)
+                XCTAssertEqual(HRVNonlinear.dfa(x, scales: scales), expected, accuracy: 1e-9 * abs(expected), "\(free) \(scales)")
+            }
+        }
+        // A straight profile has no residual; z = 0, 1, 0, 1 has the line 0.2 + 0.2·j
+        // (slope 1/5) and residuals −0.2, 0.6, −0.6, 0.2: mean square 0.8/4.
+        XCTAssertEqual([0, 3, 6, 9, 12, 15].withUnsafeBufferPointer { HRVNonlinear.residualVariance($0, from: 1, count: 4) }, 0)
+        XCTAssertEqual([5, 5, 6, 5, 6].withUnsafeBufferPointer { HRVNonlinear.residualVariance($0, from: 1, count: 4) }, 0.2,
+                       accuracy: 1e-15)
+    }
+
     /// Both exponents from one profile (block moments shared between the ranges) are
     /// exactly those computed range by range; a series long enough for α1 only gives NaN
     /// for α2.

@@ -101,3 +101,32 @@ final class TableHeaderTests: XCTestCase {
         XCTAssertEqual(c[0].nSamples, 256)
     }
 }
+
+final class TableWriterTests: XCTestCase {
+    /// The digest and row count taken while a table is written are the ones reading the
+    /// committed file gives (a quoted line break is inside one row); a staged table that
+    /// changes after it was written is digested again at the commit.
+    func testCommitRecordsTheDigestTakenWhileWritingUnlessTheFileChanged() throws {
+        let dir = try makeTempDir()
+        let rejects = [Reject(sourceFile: "a.csv", line: 2, column: 3, reason: "not a number, see\nnote", raw: "x,\"y\""),
+                       Reject(sourceFile: "b.csv", line: 9, column: 0, reason: "short row", raw: "1")]
+        let session = try WorkspaceSession(path: dir, reads: [], writes: [Reject.fileName, HRSample.fileName],
+                                           creating: true, note: { _ in })
+        session.replacement = Manifest()
+        let ws = Workspace(path: dir, session: session)
+        try ws.write(rejects)
+        try ws.write([HRSample(subject: "s", timestampMs: 0, bpm: 60, source: "t")])
+        // Replaced after it was written (same size, new contents): the recorded digest is stale.
+        let staged = try ws.output(HRSample.fileName)
+        let changed = try String(contentsOfFile: staged, encoding: .utf8).replacingOccurrences(of: "60.0", with: "61.0")
+        try Data(changed.utf8).write(to: URL(fileURLWithPath: staged), options: .atomic)
+        try session.commit()
+        let manifest = try Manifest.read(path: dir + "/manifest.json")
+        for name in [Reject.fileName, HRSample.fileName] {
+            let entry = try XCTUnwrap(manifest.table(name))
+            XCTAssertEqual(entry, try TableDigest.of(file: dir + "/" + name, name: name), name)
+        }
+        XCTAssertEqual(manifest.table(Reject.fileName)?.rows, 2)
+        XCTAssertEqual(manifest.table(HRSample.fileName)?.sha256, SHA256.hex(changed))
+    }
+}

@@ -80,3 +80,46 @@ final class SpectrumIntegralTests: XCTestCase {
         XCTAssertEqual(ramp.integral(0.012, 0.018), (0.018 * 0.018 - 0.012 * 0.012) / 2, accuracy: 1e-12)
     }
 }
+
+final class WelchBandLimitTests: XCTestCase {
+    /// A spectrum cut at `maxHz` holds the full spectrum's bins up to the first one above
+    /// it, identical, and the coherence scores read from it are those of the full one.
+    func testSpectrumCutAboveTheHighestBandKeepsEveryValueUsed() {
+        var rng = SeededRandom(seed: 11)
+        let x = (0..<256).map { i in 70 + 5 * sin(2 * Double.pi * 0.1 * Double(i) / 4) + rng.normal() }
+        let constants = CoherenceConstants.defaults
+        let options = WelchOptions(segmentSeconds: 64, overlap: 0, padFactor: 4, powerOfTwo: true, taper: .kaiser(beta: .pi))
+        var full = Welch(options: options)
+        var cutOptions = options
+        cutOptions.maxHz = constants.highestHz
+        var cut = Welch(options: cutOptions)
+        let a = full.psd(x[...], fs: 4), b = cut.psd(x[...], fs: 4)
+        XCTAssertEqual(a.psd.count, 513)
+        // df = 4/1024 Hz: the first bin above 0.4 Hz is 103 (0.4023 Hz), so 104 bins.
+        XCTAssertEqual(b.psd.count, Int((constants.highestHz / b.df).rounded(.down)) + 2)
+        XCTAssertGreaterThan(b.frequency(b.psd.count - 1), constants.highestHz)
+        XCTAssertEqual(Array(a.psd.prefix(b.psd.count)), b.psd)
+        XCTAssertEqual(Coherence.heartMath(a, constants: constants).ratio, Coherence.heartMath(b, constants: constants).ratio)
+        XCTAssertEqual(Coherence.coachScore(a, breathingHz: 0.1, binHz: 4.0 / 256, constants: constants),
+                       Coherence.coachScore(b, breathingHz: 0.1, binHz: 4.0 / 256, constants: constants))
+        XCTAssertEqual(a.localPeak(0.04, 0.15), b.localPeak(0.04, 0.15))
+    }
+
+    /// One transform object reused for inputs of different lengths gives what a fresh one
+    /// gives: the zero padding after a long input is cleared for a shorter one.
+    func testReusedTransformClearsWhatALongerInputLeft() {
+        var rng = SeededRandom(seed: 12)
+        let reused = PowerFFT(length: 64)
+        for count in [64, 10, 40, 3, 64, 1] {
+            let x = (0..<count).map { _ in rng.normal() }
+            var a = [Double](repeating: 0, count: 33), b = a
+            reused.accumulate(into: &a, count: count) { buf in for i in 0..<count { buf[i] = x[i] } }
+            PowerFFT(length: 64).accumulate(into: &b, count: count) { buf in for i in 0..<count { buf[i] = x[i] } }
+            XCTAssertEqual(a, b, "\(count) values")
+            // Direct DFT at bin 1 as a known answer.
+            var re = 0.0, im = 0.0
+            for (n, v) in x.enumerated() { re += v * cos(2 * .pi * Double(n) / 64); im -= v * sin(2 * .pi * Double(n) / 64) }
+            XCTAssertEqual(a[1], re * re + im * im, accuracy: 1e-9 * max(1, a[1]))
+        }
+    }
+}

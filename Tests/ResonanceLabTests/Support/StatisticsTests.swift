@@ -10,11 +10,4 @@ final class StatisticsTests: XCTestCase {
         XCTAssertEqual(Stats.ranks([10, 20, 20, 5]), [2, 3.5, 3.5, 1])
         XCTAssertEqual(Stats.spearman([1, 2, 3], [10, 30, 20]), 0.5, accuracy: 1e-12)
     }
-
-    func testParallelMapKeepsOrderForAnyJobCount() throws {
-        let input = Array(0..<257)
-        for jobs in [1, 2, 5] {
-            XCTAssertEqual(try Parallel.map(input, jobs: jobs) { $0 * $0 }, input.map { $0 * $0 })
-        }
-    }
 }

@@ -69,4 +69,10 @@ public struct CoherenceConstants: EngineConstants {
     public var coachBand: (Double, Double) { (coachBandLowHz, coachBandHighHz) }
     public var heartMathPeakBand: (Double, Double) { (heartMathPeakLowHz, heartMathPeakHighHz) }
     public var heartMathTotalBand: (Double, Double) { (heartMathTotalLowHz, heartMathTotalHighHz) }
+
+    /// The highest frequency either score reads, Hz: the band tops, and a HeartMath peak
+    /// at the top of its band with half its power window above it.
+    public var highestHz: Double {
+        max(coachBandHighHz, heartMathTotalHighHz, heartMathPeakHighHz + heartMathPeakWidthHz / 2)
+    }
 }

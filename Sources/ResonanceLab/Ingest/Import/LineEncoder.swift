@@ -55,32 +55,65 @@ public enum LineEncoder {
         }
     }
 
-    /// `CSVWriter.format(value)` without allocating for the common cases: a value of at
-    /// least 1 with at most three decimals (bpm, ms), or one in [0.001, 1) with at most
+    /// `CSVWriter.format(value)` without allocating for the common cases: a value in
+    /// [1, 10¹²) with at most three decimals (bpm, ms), or one in [0.001, 1) with at most
     /// eight (frequencies on a power-of-two grid: multiples of 1/256 Hz, 0.1 Hz). The
     /// fixed-point text with the fewest decimals that reads back to the same Double is
     /// Swift's shortest round-trip form in those ranges (fixed notation holds down to
-    /// 0.0001). Anything else takes the general path.
+    /// 0.0001 and up to 2⁵³). Anything else takes the general path.
+    ///
+    /// One scaling by 10^D (D the most decimals) decides: if x has a d-decimal form
+    /// k/10^d (d ≤ D), then x·10^D lies within a quarter of the integer k·10^(D−d) in
+    /// these ranges, so rounding it gives that integer, and its trailing zeros give the fewest
+    /// decimals; if the rounded value does not read back to x, no d ≤ D does.
     public static func appendNumber(_ value: Double, to line: inout [UInt8]) {
         let magnitude = value.magnitude
         let maxDecimals = magnitude >= 1 ? 3 : 8
-        if magnitude >= 0.001, magnitude < 1e15 {
-            var scale = 1.0
-            for decimals in 0...maxDecimals {
-                let scaled = (magnitude * scale).rounded()
-                if scaled < 9e15, scaled / scale == magnitude {
-                    if value < 0 { line.append(45) }
-                    appendFixed(UInt64(scaled), decimals: decimals, to: &line)
-                    return
-                }
-                scale *= 10
+        if magnitude >= 0.001, magnitude < 1e12 {
+            let scale = magnitude >= 1 ? 1e3 : 1e8
+            let scaled = (magnitude * scale).rounded()
+            if scaled / scale == magnitude {
+                var digits = UInt64(scaled), decimals = maxDecimals
+                while decimals > 0, digits % 10 == 0 { digits /= 10; decimals -= 1 }
+                if value < 0 { line.append(45) }
+                appendFixed(digits, decimals: decimals, to: &line)
+                return
             }
         }
-        line.append(contentsOf: CSVWriter.format(value).utf8)
+        appendShortest(value, to: &line)
     }
 
-    /// Digits of `scaled` with a decimal point `decimals` from the right (`.0` when 0).
-    private static func appendFixed(_ scaled: UInt64, decimals: Int, to line: inout [UInt8]) {
+    /// `CSVWriter.format(value)`'s text written straight into `line`: a Double writes
+    /// its shortest round-trip digits to a text stream from a buffer on the stack,
+    /// where `description` first builds a String (on the heap beyond 15 bytes).
+    private static func appendShortest(_ value: Double, to line: inout [UInt8]) {
+        guard value != 0 else { line.append(48); line.append(46); line.append(48); return }
+        var sink = ByteSink()
+        swap(&sink.bytes, &line)
+        value.write(to: &sink)
+        swap(&sink.bytes, &line)
+    }
+
+    /// A text stream appending UTF-8 bytes to an array.
+    private struct ByteSink: TextOutputStream {
+        var bytes: [UInt8] = []
+
+        mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+
+        /// The standard library's number types write their ASCII text through this
+        /// requirement; without it they build a String for `write(_:)`.
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+    }
+
+    /// The decimal digits of an integer, as `String(value)` writes them.
+    public static func appendInteger(_ value: Int, to line: inout [UInt8]) {
+        if value < 0 { line.append(45) }
+        appendFixed(UInt64(value.magnitude), decimals: 0, to: &line, pointZero: false)
+    }
+
+    /// Digits of `scaled` with a decimal point `decimals` from the right; with no
+    /// decimals, `.0` follows when `pointZero` (a Double's text) and nothing otherwise.
+    private static func appendFixed(_ scaled: UInt64, decimals: Int, to line: inout [UInt8], pointZero: Bool = true) {
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -97,6 +130,6 @@ public enum LineEncoder {
                 if i == decimals, decimals > 0 { line.append(46) }
             }
         }
-        if decimals == 0 { line.append(contentsOf: [46, 48]) }
+        if decimals == 0, pointZero { line.append(46); line.append(48) }
     }
 }

@@ -1,0 +1,63 @@
+import XCTest
+@testable import ResonanceLab
+
+final class ParallelTests: XCTestCase {
+    private struct Failure: Error, Equatable { let item: Int }
+
+    /// Items of uneven cost (the later ones finish first), so results complete out of order.
+    private func work(_ i: Int) -> Int {
+        var x = UInt64(i)
+        for _ in 0..<((40 - i % 40) * 2_000) { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+        return i * i + Int(x & 1) - Int(x & 1)
+    }
+
+    func testMapKeepsInputOrderForAnyJobs() throws {
+        let items = Array(0..<200)
+        for jobs in [1, 2, 3, 8] {
+            XCTAssertEqual(try Parallel.map(items, jobs: jobs, work), items.map { $0 * $0 }, "jobs \(jobs)")
+        }
+    }
+
+    func testForEachConsumesEveryResultOnceInInputOrder() throws {
+        let items = Array(0..<200)
+        for jobs in [1, 2, 3, 8] {
+            var consumed: [Int] = []
+            try Parallel.forEach(items, jobs: jobs, work, inOrder: { consumed.append($0) })
+            XCTAssertEqual(consumed, items.map { $0 * $0 }, "jobs \(jobs)")
+        }
+    }
+
+    /// The failure thrown is the first in input order, as with one job, and nothing after
+    /// it is consumed, whether `transform` or `consume` fails.
+    func testForEachThrowsTheFirstFailureInInputOrder() {
+        let items = Array(0..<120)
+        for jobs in [1, 2, 4] {
+            var consumed: [Int] = []
+            let error = Result {
+                try Parallel.forEach(items, jobs: jobs, { i -> Int in
+                    if i == 37 || i == 90 { throw Failure(item: i) }
+                    return self.work(i)
+                }, inOrder: { consumed.append($0) })
+            }
+            XCTAssertEqual(error.failure as? Failure, Failure(item: 37), "jobs \(jobs)")
+            XCTAssertEqual(consumed, (0..<37).map { $0 * $0 }, "jobs \(jobs)")
+
+            var seen = 0
+            let consumerError = Result {
+                try Parallel.forEach(items, jobs: jobs, work, inOrder: { _ in
+                    seen += 1
+                    if seen == 50 { throw Failure(item: seen) }
+                })
+            }
+            XCTAssertEqual(consumerError.failure as? Failure, Failure(item: 50), "jobs \(jobs)")
+            XCTAssertEqual(seen, 50, "jobs \(jobs)")
+        }
+    }
+}
+
+private extension Result {
+    var failure: Failure? {
+        if case let .failure(error) = self { return error }
+        return nil
+    }
+}
