@@ -17,35 +17,64 @@ public struct CubicSpline: Sendable {
         let n = x.count
         var m = [Double](repeating: 0, count: n)
         if n > 2 {
-            // Thomas algorithm on the interior equations
-            // h[i−1]·m[i−1] + 2(h[i−1]+h[i])·m[i] + h[i]·m[i+1] = 6·(slope[i] − slope[i−1]).
-            var cStorage = [Double](repeating: 0, count: n)
-            var dStorage = [Double](repeating: 0, count: n)
             x.withUnsafeBufferPointer { x in
                 y.withUnsafeBufferPointer { y in
-                    cStorage.withUnsafeMutableBufferPointer { c in
-                        dStorage.withUnsafeMutableBufferPointer { d in
-                            m.withUnsafeMutableBufferPointer { m in
-                                // Each interval's length and slope are carried to the next knot.
-                                var h0 = x[1] - x[0], slope0 = (y[1] - y[0]) / h0
-                                for i in 1..<(n - 1) {
-                                    let h1 = x[i + 1] - x[i], slope1 = (y[i + 1] - y[i]) / h1
-                                    let rhs = 6 * (slope1 - slope0)
-                                    let diag = 2 * (h0 + h1) - h0 * c[i - 1]
-                                    c[i] = h1 / diag
-                                    d[i] = (rhs - h0 * d[i - 1]) / diag
-                                    h0 = h1; slope0 = slope1
-                                }
-                                for i in stride(from: n - 2, through: 1, by: -1) {
-                                    m[i] = d[i] - c[i] * m[i + 1]
-                                }
-                            }
-                        }
-                    }
+                    m.withUnsafeMutableBufferPointer { m in CubicSpline.solve(x, y, into: m) }
                 }
             }
         }
         self.m = m
+    }
+
+    /// The second derivatives m[1] … m[n − 2] of the interior equations
+    /// h[i−1]·m[i−1] + 2(h[i−1] + h[i])·m[i] + h[i]·m[i+1] = 6·(slope[i] − slope[i−1]),
+    /// m[0] = m[n−1] = 0 (h[i] = x[i+1] − x[i], slope[i] its chord's slope), by a twisted
+    /// factorisation: eliminated downward from the top and upward from the bottom at the
+    /// same time, the two sweeps meeting at knot k. Each sweep is a chain of dependent
+    /// divisions; two independent chains keep the divider busy where one would wait
+    /// (van der Vorst 1987, "Large tridiagonal and block tridiagonal linear systems on
+    /// vector and parallel computers", Parallel Computing 5).
+    private static func solve(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>,
+                              into m: UnsafeMutableBufferPointer<Double>) {
+        let n = x.count
+        var h = [Double](repeating: 0, count: n - 1), slope = h
+        for i in 0..<(n - 1) {
+            h[i] = x[i + 1] - x[i]
+            slope[i] = (y[i + 1] - y[i]) / h[i]
+        }
+        // Top (i = 1 … k): m[i] = d[i] − c[i]·m[i+1]. Bottom (i = n−2 … k+1):
+        // m[i] = d[i] − c[i]·m[i−1], in the same arrays.
+        var c = [Double](repeating: 0, count: n), d = c
+        let k = (n - 1) / 2
+        let top = k, bottom = n - 2 - k
+        var cUp = 0.0, dUp = 0.0, cDown = 0.0, dDown = 0.0
+        for t in 0..<max(top, bottom) {
+            if t < top {
+                let i = 1 + t
+                let inverse = 1 / (2 * (h[i - 1] + h[i]) - h[i - 1] * cUp)
+                cUp = h[i] * inverse
+                dUp = (6 * (slope[i] - slope[i - 1]) - h[i - 1] * dUp) * inverse
+                c[i] = cUp; d[i] = dUp
+            }
+            if t < bottom {
+                let i = n - 2 - t
+                let inverse = 1 / (2 * (h[i - 1] + h[i]) - h[i] * cDown)
+                cDown = h[i - 1] * inverse
+                dDown = (6 * (slope[i] - slope[i - 1]) - h[i] * dDown) * inverse
+                c[i] = cDown; d[i] = dDown
+            }
+        }
+        // Where they meet: m[k] = d[k] − c[k]·m[k+1] and m[k+1] = d[k+1] − c[k+1]·m[k].
+        if bottom == 0 {
+            m[k] = d[k]
+        } else {
+            m[k] = (d[k] - c[k] * d[k + 1]) / (1 - c[k] * c[k + 1])
+            m[k + 1] = d[k + 1] - c[k + 1] * m[k]
+        }
+        for t in 1..<max(top, bottom) {
+            if k - t >= 1 { m[k - t] = d[k - t] - c[k - t] * m[k - t + 1] }
+            if k + 1 + t <= n - 2 { m[k + 1 + t] = d[k + 1 + t] - c[k + 1 + t] * m[k + t] }
+        }
     }
 
     /// Value at `t` on interval `i` (x[i] ≤ t ≤ x[i+1]) of the spline with knots `x`,
