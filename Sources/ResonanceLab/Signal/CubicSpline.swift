@@ -83,14 +83,15 @@ public struct CubicSpline: Sendable {
     private static func value(_ t: Double, interval i: Int, _ x: UnsafeBufferPointer<Double>,
                               _ y: UnsafeBufferPointer<Double>, _ m: UnsafeBufferPointer<Double>) -> Double {
         let h = x[i + 1] - x[i]
-        return value(a: (x[i + 1] - t) / h, b: (t - x[i]) / h, h: h, interval: i, y, m)
+        return value(a: (x[i + 1] - t) / h, b: (t - x[i]) / h, curvature: h * h / 6, interval: i, y, m)
     }
 
-    /// The cubic on interval `i` (length h) at the point a = (x[i+1] − t)/h, b = (t − x[i])/h.
+    /// The cubic on interval `i` (length h, `curvature` = h²/6) at the point
+    /// a = (x[i+1] − t)/h, b = (t − x[i])/h.
     @inline(__always)
-    private static func value(a: Double, b: Double, h: Double, interval i: Int,
+    private static func value(a: Double, b: Double, curvature: Double, interval i: Int,
                               _ y: UnsafeBufferPointer<Double>, _ m: UnsafeBufferPointer<Double>) -> Double {
-        a * y[i] + b * y[i + 1] + ((a * a * a - a) * m[i] + (b * b * b - b) * m[i + 1]) * h * h / 6
+        a * y[i] + b * y[i + 1] + ((a * a * a - a) * m[i] + (b * b * b - b) * m[i + 1]) * curvature
     }
 
     /// Calls `body` with the knots, values and second derivatives, each accessed once.
@@ -130,7 +131,7 @@ public struct CubicSpline: Sendable {
                         curvature = h * h / 6
                     }
                     let a = (x[i + 1] - t) * inverse, b = (t - x[i]) * inverse
-                    out[k] = a * y[i] + b * y[i + 1] + ((a * a * a - a) * m[i] + (b * b * b - b) * m[i + 1]) * curvature
+                    out[k] = Self.value(a: a, b: b, curvature: curvature, interval: i, y, m)
                 }
             }
         }
