@@ -32,6 +32,26 @@ if SUBJECT is None and windows is not None and not windows.empty:
 print("subject:", SUBJECT)
 
 # %% [markdown]
+# ## Lineage
+#
+# How each table drawn below was made: the stage and version that wrote it, the version
+# of each engine's constants it used, and whether it is still current with its inputs
+# (the report's Lineage section, from `manifest.json`). A figure of a stale table, or of
+# tables made with different constants, says less than it seems to.
+
+# %%
+LINEAGE = (V or {}).get("lineage") or {}
+for name, entry in sorted((LINEAGE.get("tables") or {}).items()):
+    made = entry.get("lineage") or {}
+    engines = " ".join(f"{e['name']}@{e['version']}" for e in made.get("engines", []))
+    print(f"{name}: {made.get('command', 'no lineage')} {made.get('stageVersion', '')} {engines}".rstrip())
+AUDIT = LINEAGE.get("audit") or {}
+for finding in [f"{s['table']} is stale: {s['reason']}" for s in AUDIT.get("stale", [])] + \
+        [f"engine {m['engine']} differs between tables" for m in AUDIT.get("mixed_constants", [])] + \
+        LINEAGE.get("differs_from_report", []):
+    print("NOTE:", finding)
+
+# %% [markdown]
 # ## HRV per subject
 #
 # Tachogram: the cleaned NN series against time since the subject's first beat, beats the
@@ -412,7 +432,7 @@ if effects is not None:
 # %%
 truth = read_table("truth.csv")
 if truth is not None and effects is not None:
-    planted = truth[truth["kind"] == "song_effect"][["song_id", "metric", "value"]]
+    planted = truth[truth["kind"] == "song_effect"].rename(columns={"entity": "song_id"})[["song_id", "metric", "value"]]
     any_context = effects[effects["context"] == "any"]
     models = sorted(set(any_context["model"]))
     metrics = ["delta_hr_bpm", "delta_rmssd_ms"]

@@ -167,8 +167,9 @@ def main():
         song_ids = np.r_[song_ids, truth_songs]
         metrics = np.r_[metrics, np.full(a.songs, "delta_rmssd_ms")]
         values = np.r_[values, np.round(rmssd_effect, 6)]
-    write_csv(os.path.join(a.out, "truth.csv"), "kind,subject,song_id,metric,value",
-              [kinds, subjects, song_ids, metrics, values])
+    empty = np.full(len(kinds), "")
+    write_csv(os.path.join(a.out, "truth.csv"), "kind,subject,entity,metric,value,start,end",
+              [kinds, subjects, song_ids, metrics, values, empty, empty])
     write_manifest(a.out, "generator: scripts/effects_workload.py " + " ".join(sys.argv[1:]))
 
 

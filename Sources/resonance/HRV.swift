@@ -32,8 +32,8 @@ struct HRV: ParsableCommand {
     @Option(help: "Artifact detection: lipponen (Lipponen & Tarvainen 2019, as Kubios), malik (20 % rule) or none.")
     var artifacts: ArtifactMethod = .lipponen
 
-    @Option(help: "Largest share of corrected or missing beats in a reliable window, %.")
-    var maxArtifact: Double = 5
+    @Option(help: "Largest share of corrected or missing beats in a reliable window, %. Default: the constants' hrv.max_artifact_pct (5).")
+    var maxArtifact: Double?
 
     @Option(help: "Spectrum: welch (resampled NN series) or lomb (Lomb–Scargle on the beats).")
     var psd: PSDMethod = .welch

@@ -9,8 +9,8 @@ struct Resonance: ParsableCommand {
         abstract: "Batch analytics for heart rate, R-R intervals and music listening.",
         discussion: """
             Each stage reads a workspace folder and writes its outputs into it, in this order:
-              import → hrv → coherence → sessions → effects → daily → validate
-            `resonance run` runs them all. Progress goes to stderr (when it is a terminal, or \
+              \(Pipeline.order.joined(separator: " → "))
+            `resonance run` runs them all; `resonance lineage` shows how each table was made. Progress goes to stderr (when it is a terminal, or \
             with --progress), data to files; errors are one line `error: …` on stderr, and the \
             exit code is 0 only on success.
             """,
@@ -24,6 +24,7 @@ struct Resonance: ParsableCommand {
             Effects.self,
             Daily.self,
             Validate.self,
+            LineageCommand.self,
             Shard.self,
             Merge.self,
             Tune.self,

@@ -15,6 +15,9 @@ public struct EffectsStage: Stage {
     }
 
     public var name: String { "effects" }
+    public var version: String { "1.0.0" }
+    public var engines: [String] { ["impact", "mixed_model", "sessions", "song_effect"] }
+    public var perSubject: Bool { false }
     public var reads: [String] { [SessionPlayRow.fileName] }
     public var writes: [String] { [SongEffectRow.fileName, PersonaEffectRow.fileName, PlaylistEffectRow.fileName] }
 
@@ -25,6 +28,7 @@ public struct EffectsStage: Stage {
                              message: "missing; run `resonance sessions` first")
         }
         let plays = try ws.read(SessionPlayRow.self)
+        ws.session?.record(setting: "models", models.map(\.rawValue).joined(separator: ","))
         let out = try Self.run(plays: plays, models: models, registry: context.registry, jobs: context.jobs)
         try ws.write(out.songs)
         try ws.write(out.personas)

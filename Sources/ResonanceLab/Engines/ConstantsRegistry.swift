@@ -110,9 +110,9 @@ public struct ConstantsError: Error, CustomStringConvertible, Equatable {
 public struct ConstantsRegistry: Sendable, Equatable {
     /// Every engine the toolkit runs, in the order `constants show` lists them.
     public static let engineTypes: [any EngineConstants.Type] = [
-        RRConstants.self, SessionConstants.self, ImpactConstants.self, SongEffectConstants.self, MixedModelConstants.self,
-        StressConstants.self, StateConstants.self, ReadinessConstants.self, TrendConstants.self,
-        ZoneConstants.self, CoherenceConstants.self,
+        RRConstants.self, HRVConstants.self, SessionConstants.self, ImpactConstants.self, SongEffectConstants.self,
+        MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self,
+        ReadinessConstants.self, TrendConstants.self, ZoneConstants.self, CoherenceConstants.self,
     ]
 
     public static let specs: [EngineSpec] = engineTypes.map { $0.spec }
@@ -121,6 +121,8 @@ public struct ConstantsRegistry: Sendable, Equatable {
     public private(set) var engines: [String: (version: String, values: [String: Double])]
 
     public private(set) var rr: RRConstants
+    public private(set) var hrv: HRVConstants
+    public private(set) var dailyInputs: DailyInputConstants
     public private(set) var sessions: SessionConstants
     public private(set) var impact: ImpactConstants
     public private(set) var songEffect: SongEffectConstants
@@ -158,6 +160,8 @@ public struct ConstantsRegistry: Sendable, Equatable {
         }
         self.engines = engines
         rr = try typed(RRConstants.self)
+        hrv = try typed(HRVConstants.self)
+        dailyInputs = try typed(DailyInputConstants.self)
         sessions = try typed(SessionConstants.self)
         impact = try typed(ImpactConstants.self)
         songEffect = try typed(SongEffectConstants.self)
@@ -352,10 +356,19 @@ public struct ConstantsRegistry: Sendable, Equatable {
     /// Versions and values only, the part that decides results.
     private var canonicalJSON: String {
         var out: [String: JSONValue] = [:]
-        for (name, entry) in engines {
-            out[name] = .object(["version": .string(entry.version), "values": .object(entry.values.mapValues { .num($0) })])
-        }
+        for (name, entry) in engines { out[name] = Self.canonical(entry) }
         return JSONValue.object(out).render()
+    }
+
+    private static func canonical(_ entry: (version: String, values: [String: Double])) -> JSONValue {
+        .object(["version": .string(entry.version), "values": .object(entry.values.mapValues { .num($0) })])
+    }
+
+    /// SHA-256 of one engine's version and values in force: what a table's lineage
+    /// records for each engine its stage used (empty for an unknown engine).
+    public func digest(of engine: String) -> String {
+        guard let entry = engines[engine] else { return "" }
+        return SHA256.hex(Self.canonical(entry).render())
     }
 
     /// `engine@version` for every engine, the constants version outputs record.

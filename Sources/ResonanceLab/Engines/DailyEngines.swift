@@ -28,6 +28,9 @@ public struct DailyAssessment: Equatable, Sendable {
 /// consecutive-elevation alert caps readiness), then stress, then readiness (which
 /// takes the day's stress as a pillar).
 public enum DailyEngines {
+    /// The registry engines they run on.
+    public static let engines = ["readiness", "stress", "trend"]
+
     /// One assessment per snapshot. Snapshots may hold several subjects in any order;
     /// the result lists subjects in order of first appearance, each by ascending day.
     /// Each day sees only its own snapshot and the days before it.

@@ -5,9 +5,10 @@ import Foundation
 /// → `daily.csv`. The persona generator writes its `daily.csv` through `write` too.
 ///
 /// Input rules (docs/methods.md, "Daily engines"), per subject and UTC calendar day:
-/// - `resting_hr`: the 5th percentile (type 7, as NumPy) of the day's `hr.csv`
-///   samples, on days with at least 60 samples — the low end of the day's heart rate,
-///   robust to a few artifact beats, where a minimum is not.
+/// - `resting_hr`: the `daily_inputs.resting_hr_quantile` (5th percentile; type 7, as
+///   NumPy) of the day's `hr.csv` samples, on days with at least
+///   `daily_inputs.min_hr_samples_per_day` (60) samples — the low end of the day's heart
+///   rate, robust to a few artifact beats, where a minimum is not.
 /// - `hrv_sdnn`: the mean of the day's `hrv_samples.csv` SDNN values (wearable
 ///   samples, e.g. Apple Health); without any, the median SDNN of the reliable
 ///   windows of `hrv.csv` that start that day.
@@ -29,26 +30,29 @@ public struct DailyStage: Stage {
         self.ageYears = ageYears
     }
 
-    /// Quantile of the day's heart rate taken as resting heart rate.
-    public static let restingQuantile = 0.05
-    /// Fewest heart-rate samples in a day for a resting heart rate.
-    public static let minHRSamplesPerDay = 60
 
     public var name: String { "daily" }
+    public var version: String { "1.0.0" }
+    public var engines: [String] { DailyEngines.engines + ["daily_inputs", "zones"] }
+    public var perSubject: Bool { true }
     public var reads: [String] {
         [HRSample.fileName, HRVSample.fileName, HRVRow.fileName, SleepEpisode.fileName, Workout.fileName]
     }
-    public var writes: [String] { [DailyRow.fileName] }
+    public var writes: [String] { [DailyRow.fileName, ReceiptRow.fileName] }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
+        ws.session?.record(setting: "age_years", ageYears.map(CSVWriter.format) ?? "none")
         let snapshots = try Self.measuredSnapshots(ws) ?? snapshots(ws, context: context)
         try Self.write(snapshots, to: ws, registry: context.registry)
         context.progress.note("daily: \(snapshots.count) person-days → \(ws.file(DailyRow.fileName))")
     }
 
-    /// Runs the engines over `snapshots` and writes `daily.csv`.
+    /// Runs the engines over `snapshots` and writes `daily.csv` and the decisions'
+    /// receipts (`receipts.csv`).
     public static func write(_ snapshots: [DailySnapshot], to ws: Workspace, registry: ConstantsRegistry) throws {
-        try ws.write(DailyEngines.assess(history: snapshots, registry: registry).map(\.row))
+        let assessments = DailyEngines.assess(history: snapshots, registry: registry)
+        try ws.write(assessments.map(\.row))
+        try ws.write(ReceiptRow.daily(assessments))
     }
 
     /// The measured columns of a `daily.csv` that `manifest.json` lists as a source; nil otherwise.
@@ -91,8 +95,9 @@ public struct DailyStage: Stage {
             }
         }
         let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: context.registry))
-        for (key, values) in hrByDay where values.count >= Self.minHRSamplesPerDay {
-            let rest = Stats.quantile(values, Self.restingQuantile)
+        let inputs = context.registry.dailyInputs
+        for (key, values) in hrByDay where Double(values.count) >= inputs.minHRSamplesPerDay {
+            let rest = Stats.quantile(values, inputs.restingHRQuantile)
             var zoneMinutes: Double?
             if let age = ageYears, let floor = zones.zones(age: age, restingHRBpm: rest).dropFirst().first?.lowBpm {
                 zoneMinutes = Double(minuteSums[key]?.values.filter { $0.sum / Double($0.n) >= floor }.count ?? 0)

@@ -12,6 +12,21 @@ public struct Driver: Equatable, Sendable {
     public let points: Double
     /// What the input was, in words with units (e.g. `62 bpm, +6.9 % vs baseline 58`).
     public let detail: String
+    /// The input's own value (`unit`), and what it was compared with, for the receipt.
+    public var raw: Double? = nil
+    public var unit = ""
+    public var comparedWith = ""
+
+    /// The driver's share of the weighted score it is part of: weight × component /
+    /// the weighted score (the shares of a score's drivers sum to 1).
+    public func share(of weightedScore: Double) -> Double? {
+        weightedScore != 0 ? weight * score / weightedScore : nil
+    }
+
+    /// `raises` or `lowers` the score from the scale's neutral point, or `neutral`.
+    public var direction: String {
+        points > 0 ? "raises" : points < 0 ? "lowers" : "neutral"
+    }
 }
 
 /// A signal before weighting: its score, nominal weight and description.
@@ -20,6 +35,9 @@ struct Component {
     let score: Double
     let weight: Double
     let detail: String
+    var raw: Double? = nil
+    var unit = ""
+    var comparedWith = ""
 
     /// Weighted mean of the available components, weights re-normalised to sum to 1,
     /// and the drivers sorted by the size of their effect (largest first, ties by
@@ -32,7 +50,8 @@ struct Component {
         for c in components {
             let w = c.weight / total
             value += w * c.score
-            drivers.append(Driver(name: c.name, score: c.score, weight: w, points: w * (c.score - neutral), detail: c.detail))
+            drivers.append(Driver(name: c.name, score: c.score, weight: w, points: w * (c.score - neutral), detail: c.detail,
+                                  raw: c.raw, unit: c.unit, comparedWith: c.comparedWith))
         }
         drivers.sort { abs($0.points) != abs($1.points) ? abs($0.points) > abs($1.points) : $0.name < $1.name }
         return (value, drivers)

@@ -15,6 +15,10 @@ public struct ReadinessResult: Equatable, Sendable {
     /// The score was capped because a consecutive-elevation alert was active.
     public let capped: Bool
     public let drivers: [Driver]
+    /// 0–1: the nominal weight of the pillars present over that of all five, times the
+    /// share of the days of the HRV-trend window (7) before today with data
+    /// (docs/engines.md, Receipts).
+    public var confidence: Double = 0
 }
 
 /// Daily readiness (docs/engines.md, Readiness), the weighted mean of five pillars
@@ -67,15 +71,18 @@ public struct ReadinessEngine: Sendable {
         var pillars: [Component] = []
         if let h = today.sleepHours {
             pillars.append(Component(name: "sleep", score: sleepScore(hours: h), weight: c.weightSleep,
-                                     detail: "\(decimals(h, 1)) h asleep"))
+                                     detail: "\(decimals(h, 1)) h asleep", raw: h, unit: "h",
+                                     comparedWith: "target \(decimals(c.sleepTargetHours, 1)) h"))
         }
         if let drop = today.recovery1mBpm {
             pillars.append(Component(name: "recovery", score: recoveryScore(dropBpm: drop), weight: c.weightRecovery,
-                                     detail: "1-min HR drop \(decimals(drop, 1)) bpm"))
+                                     detail: "1-min HR drop \(decimals(drop, 1)) bpm", raw: drop, unit: "bpm",
+                                     comparedWith: "\(decimals(c.recoveryZeroBpm, 0))–\(decimals(c.recoveryFullBpm, 0)) bpm scale"))
         }
         if let stress {
             pillars.append(Component(name: "stress", score: 100 - stress, weight: c.weightStress,
-                                     detail: "stress \(decimals(stress, 1))"))
+                                     detail: "stress \(decimals(stress, 1))", raw: stress, unit: "points",
+                                     comparedWith: "the day's stress score"))
         }
         if let activity = activityBalance(today, history: history) {
             pillars.append(activity)
@@ -87,13 +94,17 @@ public struct ReadinessEngine: Sendable {
                 let pctBelow = max(0, 100 * (mean - sdnn) / mean)
                 let score = max(0, 100 - c.hrvTrendPointsPer10Pct * pctBelow / 10)
                 pillars.append(Component(name: "hrv_trend", score: score, weight: c.weightHRVTrend,
-                                         detail: "SDNN \(decimals(sdnn, 1)) ms vs 7-day mean \(decimals(mean, 1)) ms"))
+                                         detail: "SDNN \(decimals(sdnn, 1)) ms vs 7-day mean \(decimals(mean, 1)) ms",
+                                         raw: sdnn, unit: "ms", comparedWith: "\(recent.count)-day mean \(decimals(mean, 1)) ms"))
             }
         }
         guard let (value, drivers) = Component.combine(pillars, neutral: 50) else { return nil }
         let capped = elevationAlert && value > c.elevationCap
         let score = capped ? c.elevationCap : value
-        return ReadinessResult(score: score, uncappedScore: value, level: level(score), capped: capped, drivers: drivers)
+        let all = c.weightSleep + c.weightRecovery + c.weightStress + c.weightActivity + c.weightHRVTrend
+        let present = pillars.reduce(0) { $0 + $1.weight }
+        return ReadinessResult(score: score, uncappedScore: value, level: level(score), capped: capped, drivers: drivers,
+                               confidence: present / all * min(1, Double(history.filter { $0.day >= today.day - Int(c.hrvTrendDays) }.count) / c.hrvTrendDays))
     }
 
     /// Activity-balance pillar from zone minutes (see the type's documentation).
@@ -111,6 +122,7 @@ public struct ReadinessEngine: Sendable {
             overload = ramp(acwr, from: c.acwrHigh, 1, to: c.acwrZero, 0)
             detail += ", acute:chronic \(decimals(acwr, 2))"
         }
-        return Component(name: "activity_balance", score: 100 * volume * overload, weight: c.weightActivity, detail: detail)
+        return Component(name: "activity_balance", score: 100 * volume * overload, weight: c.weightActivity, detail: detail,
+                         raw: weekly, unit: "min/week", comparedWith: "target \(decimals(c.activityWeekTargetMinutes, 0)) min/week")
     }
 }

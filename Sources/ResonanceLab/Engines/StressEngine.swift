@@ -12,6 +12,9 @@ public struct StressResult: Equatable, Sendable {
     public let score: Double
     public let level: StressLevel
     public let drivers: [Driver]
+    /// 0–1: the nominal weight of the signals present over that of all three, times
+    /// the baseline days found over the baseline window (docs/engines.md, Receipts).
+    public var confidence: Double = 0
 }
 
 /// Daily HR-primary stress (docs/engines.md, Stress):
@@ -67,6 +70,7 @@ public struct StressEngine: Sendable {
         var out = StressSignals()
 
         let rhrBase = DailyWindow.values(history, days: baselineDays, \.restingHRBpm)
+        out.rhrBaselineDays = rhrBase.count
         if let rhr = today.restingHRBpm, rhrBase.count >= minDays {
             let base = Stats.mean(rhrBase)
             if base > 0 {
@@ -134,19 +138,29 @@ public struct StressEngine: Sendable {
         var components: [Component] = []
         if let rhr = p.rhr, let pct = s.rhrPercentAbove, let base = s.rhrBaselineBpm, let bpm = today.restingHRBpm {
             components.append(Component(name: "resting_hr", score: rhr.points, weight: rhr.weight,
-                                        detail: "\(decimals(bpm, 1)) bpm, \(signed(pct, 1)) % vs baseline \(decimals(base, 1)) bpm"))
+                                        detail: "\(decimals(bpm, 1)) bpm, \(signed(pct, 1)) % vs baseline \(decimals(base, 1)) bpm",
+                                        raw: bpm, unit: "bpm",
+                                        comparedWith: "\(s.rhrBaselineDays)-day baseline mean \(decimals(base, 1)) bpm"))
         }
         if let hrv = p.hrv, let z = s.hrvZ, let sdnn = today.hrvSDNNMs {
             components.append(Component(name: "hrv", score: hrv.points, weight: hrv.weight,
-                                        detail: "SDNN \(decimals(sdnn, 1)) ms, z(ln SDNN) \(signed(z, 2)) vs \(s.hrvBaselineDays)-day baseline"))
+                                        detail: "SDNN \(decimals(sdnn, 1)) ms, z(ln SDNN) \(signed(z, 2)) vs \(s.hrvBaselineDays)-day baseline",
+                                        raw: sdnn, unit: "ms",
+                                        comparedWith: "\(s.hrvBaselineDays)-day baseline of ln SDNN (z \(signed(z, 2)))"))
         }
         if let stability = p.stability, let cv = s.sdnnCV {
             components.append(Component(name: "hrv_stability", score: stability.points, weight: stability.weight,
-                                        detail: "SDNN CV \(decimals(cv, 3)) over \(s.cvDays) days"))
+                                        detail: "SDNN CV \(decimals(cv, 3)) over \(s.cvDays) days",
+                                        raw: cv, unit: "ratio",
+                                        comparedWith: "SDNN of the last \(s.cvDays) days (stable ≤ \(decimals(c.cvStable, 2)))"))
         }
         guard let (raw, drivers) = Component.combine(components, neutral: c.sigmoidCenter) else { return nil }
         let score = sigmoid(raw)
-        return StressResult(raw: raw, score: score, level: level(score), drivers: drivers)
+        // Coverage by the nominal weights (not the RHR + HRV pair's own), times history.
+        let present = (p.rhr != nil ? c.weightRHR : 0) + (p.hrv != nil ? c.weightHRV : 0) + (p.stability != nil ? c.weightCV : 0)
+        let history = min(1, Double(max(s.rhrBaselineDays, s.hrvBaselineDays)) / c.baselineDays)
+        return StressResult(raw: raw, score: score, level: level(score), drivers: drivers,
+                            confidence: present / (c.weightRHR + c.weightHRV + c.weightCV) * history)
     }
 }
 
@@ -155,6 +169,8 @@ public struct StressSignals: Equatable, Sendable {
     /// Resting HR above the baseline mean, % (nil without enough baseline).
     public var rhrPercentAbove: Double?
     public var rhrBaselineBpm: Double?
+    /// Baseline days with a resting HR.
+    public var rhrBaselineDays = 0
     /// z-score of ln(SDNN) against the baseline days.
     public var hrvZ: Double?
     public var hrvBaselineDays = 0

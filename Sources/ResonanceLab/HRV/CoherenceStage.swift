@@ -10,11 +10,17 @@ public struct CoherenceStage: Stage {
     }
 
     public var name: String { "coherence" }
+    public var version: String { "1.0.0" }
+    public var engines: [String] { ["coherence", "rr"] }
+    public var perSubject: Bool { true }
     public var reads: [String] { [RRInterval.fileName, HRSample.fileName] }
     public var writes: [String] { [CoherenceRow.fileName] }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let options = self.options ?? CoherenceOptions(constants: CoherenceConstants(registry: context.registry))
+        ws.session?.record(setting: "artifacts", options.artifactMethod.rawValue)
+        ws.session?.record(setting: "windows", "\(CSVWriter.format(options.windowSeconds)) s every \(CSVWriter.format(options.stepSeconds)) s")
+        ws.session?.record(setting: "breathing_rate_per_min", CSVWriter.format(options.breathingRate))
         let rr = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)
         let withRR = Set(rr.map(\.subject))
         let hrOnly = SubjectSeries.hr(try ws.readSeries(HRSample.self)).filter { !withRR.contains($0.subject) }

@@ -15,8 +15,13 @@ public struct HRVOptions: Sendable {
     /// Include one whole-recording row per subject.
     public var whole = true
     public var artifactMethod: ArtifactMethod = .lipponen
-    /// Windows with a larger share of corrected or missing beats are marked unreliable.
-    public var maxArtifactPct: Double = 5
+    /// Windows with a larger share of corrected or missing beats are marked unreliable,
+    /// %; nil takes the registry's `hrv.max_artifact_pct` (the stage sets it from the
+    /// constants in force).
+    public var maxArtifactPct: Double?
+
+    /// The reliability threshold in force, %.
+    var reliableArtifactPct: Double { maxArtifactPct ?? HRVConstants.defaults.maxArtifactPct }
     public var psdMethod: PSDMethod = .welch
     /// Sample rate of the spline-resampled NN series, Hz.
     public var resampleHz: Double = 4
@@ -27,4 +32,30 @@ public struct HRVOptions: Sendable {
     public var welch = WelchOptions()
 
     public init() {}
+
+    /// The setting of `artifacts` in the lineage of `hrv.csv`, which `sessions` follows.
+    public static let artifactSetting = "artifacts"
+
+    /// Records the options in the lineage of the tables `session` commits.
+    func record(in session: WorkspaceSession?) {
+        guard let session else { return }
+        session.record(setting: Self.artifactSetting, artifactMethod.rawValue)
+        session.record(setting: "max_artifact_pct", CSVWriter.format(reliableArtifactPct))
+        session.record(setting: "windows", windows ? "\(CSVWriter.format(windowSeconds)) s every \(CSVWriter.format(stepSeconds)) s" : "off")
+        session.record(setting: "whole", whole ? "on" : "off")
+        session.record(setting: "psd", "\(psdMethod.rawValue), \(interpolation.rawValue) at \(CSVWriter.format(resampleHz)) Hz, "
+            + "\(detrending.rawValue) λ \(CSVWriter.format(lambda))")
+    }
+
+    /// The artifact method `hrv.csv` was made with, from its lineage in `manifest`, and
+    /// where that choice came from (for the lineage of a stage that follows it).
+    public static func artifactMethod(of manifest: Manifest?) -> (method: ArtifactMethod, origin: String) {
+        guard let lineage = manifest?.table(HRVRow.fileName)?.lineage else {
+            return (HRVOptions().artifactMethod, "the default; no hrv.csv with lineage")
+        }
+        guard let text = lineage.settings[artifactSetting], let method = ArtifactMethod(rawValue: text) else {
+            return (HRVOptions().artifactMethod, "the default; hrv.csv records no artifact method")
+        }
+        return (method, "as hrv.csv")
+    }
 }

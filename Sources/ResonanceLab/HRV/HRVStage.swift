@@ -24,14 +24,19 @@ public struct HRVStage: Stage {
     }
 
     public var name: String { "hrv" }
+    public var version: String { "1.0.0" }
+    public var engines: [String] { ["hrv", "rr"] }
+    public var perSubject: Bool { true }
     public var reads: [String] { [RRInterval.fileName] }
     public var writes: [String] {
         [HRVRow.fileName] + [nnOut, psdOut].compactMap { $0.map { ($0 as NSString).lastPathComponent } }
     }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
+        var options = self.options
+        options.maxArtifactPct = options.maxArtifactPct ?? context.registry.hrv.maxArtifactPct
+        options.record(in: ws.session)
         let subjects = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)
-        let options = self.options
         let counter = context.progress.counter("hrv: windows", total: subjects.count)
         // Rows are encoded in the workers and written in subject order as they complete.
         let table = try ws.writer(HRVRow.self)

@@ -86,7 +86,7 @@ public struct HRVWindows {
         if timed { timings.add(windows: 1, time: t1 - t0, frequency: t2 - t1, nonlinear: t3 - t2) }
         return HRVRow(
             subject: subject, windowStartMs: startMs, windowEndMs: endMs, nBeats: r.count,
-            artifactPct: artifactPct, reliable: r.count >= 2 && artifactPct <= options.maxArtifactPct,
+            artifactPct: artifactPct, reliable: r.count >= 2 && artifactPct <= options.reliableArtifactPct,
             time: time, frequency: frequency, nonlinear: nonlinear, longTerm: HRVLongTerm())
     }
 

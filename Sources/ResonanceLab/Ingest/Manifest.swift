@@ -3,11 +3,9 @@ import Foundation
 /// `manifest.json` of an imported workspace (docs/tables.md, manifest.json): what was read, from where,
 /// how each file was interpreted, and the accounting of every row.
 public struct Manifest: Codable, Equatable, Sendable {
+    /// The version that created the workspace; each table's `lineage` names the version,
+    /// stage and constants that wrote it.
     public var toolkitVersion: String
-    /// Provenance: `engine@version` of every engine and the SHA-256 of the constants
-    /// in force (`ConstantsRegistry.version`, `.digest`).
-    public var constantsVersion: String?
-    public var constantsDigest: String?
     /// IANA zone applied to naive local timestamps, or "UTC" when none was given.
     public var timezone: String
     public var sources: [SourceFile]
@@ -19,17 +17,21 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// Present in a shard workspace only: which part of which split it is.
     public var shard: ShardInfo?
 
-    public init(toolkitVersion: String = ResonanceLabInfo.version, registry: ConstantsRegistry = .defaults,
+    public init(toolkitVersion: String = ResonanceLabInfo.version,
                 timezone: String = "UTC", sources: [SourceFile] = [], subjects: [SubjectInfo] = [],
                 tables: [TableDigest] = []) {
         self.toolkitVersion = toolkitVersion; self.timezone = timezone
-        constantsVersion = registry.version; constantsDigest = registry.digest
         self.sources = sources; self.subjects = subjects; self.tables = tables
     }
 
     /// The entry of table `name`, if the workspace has it.
     public func table(_ name: String) -> TableDigest? {
         tables.first { $0.name == name }
+    }
+
+    /// The lineage of every table that has one, by table name.
+    public var lineageByTable: [String: TableLineage] {
+        Dictionary(uniqueKeysWithValues: tables.compactMap { t in t.lineage.map { (t.name, $0) } })
     }
 
     /// Sets the entries of `updated` (replacing those of the same names), keeping the
@@ -78,15 +80,18 @@ public struct Manifest: Codable, Equatable, Sendable {
     }
 }
 
-/// One table of a workspace: file name, data rows (records after the header) and the
-/// SHA-256 of its bytes.
+/// One table of a workspace: file name, data rows (records after the header), the
+/// SHA-256 of its bytes, and how it was made.
 public struct TableDigest: Codable, Equatable, Sendable {
     public var name: String
     public var rows: Int
     public var sha256: String
+    /// The stage, constants, settings and inputs that made the table; nil in a
+    /// workspace written before lineage was recorded.
+    public var lineage: TableLineage?
 
-    public init(name: String, rows: Int, sha256: String) {
-        self.name = name; self.rows = rows; self.sha256 = sha256
+    public init(name: String, rows: Int, sha256: String, lineage: TableLineage? = nil) {
+        self.name = name; self.rows = rows; self.sha256 = sha256; self.lineage = lineage
     }
 
     /// Digest and row count of the CSV file at `path`, in one pass. A record ends at a

@@ -21,6 +21,13 @@ public final class WorkspaceSession: @unchecked Sendable {
     /// A command creating the workspace (import, persona generation) sets the
     /// provenance of the manifest it commits here; its table list is filled in by `commit`.
     public var replacement: Manifest?
+    /// How the tables this session commits were made, by table name; `lineage` for every
+    /// staged table without its own entry. Table inputs are given by name: the commit
+    /// records the digest each has in the manifest it writes (for an input the session
+    /// read, the one verified when it opened; for one committed with it, the new one).
+    public var lineage: TableLineage?
+    public var tableLineage: [String: TableLineage] = [:]
+    private var settings: [String: String] = [:]
     private let verify: Bool
     private let lock: WorkspaceLock
     private let note: (String) -> Void
@@ -144,6 +151,14 @@ public final class WorkspaceSession: @unchecked Sendable {
 
     // MARK: - Writing
 
+    /// Records a setting that decides the tables of this commit (e.g. the artifact method
+    /// taken over from `hrv.csv`), added to every committed table's lineage.
+    public func record(setting name: String, _ value: String) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        settings[name] = value
+    }
+
     /// Where output `name` is written until the commit: inside the staging folder.
     func stagedPath(_ name: String) throws -> String {
         mutex.lock()
@@ -209,6 +224,19 @@ public final class WorkspaceSession: @unchecked Sendable {
         try WorkspaceSession.recover(path, note: note)
         var updated = try replacement ?? Manifest.read(path: file(Manifest.fileName))
         updated.record(digests)
+        mutex.lock()
+        let settings = self.settings
+        mutex.unlock()
+        for name in names {
+            guard var made = tableLineage[name] ?? lineage, let index = updated.tables.firstIndex(where: { $0.name == name })
+            else { continue }
+            made.settings.merge(settings) { _, recorded in recorded }
+            made.inputs = made.inputs.compactMap { input in
+                guard let table = input.table else { return input }
+                return updated.table(table).map { LineageInput.table(table, sha256: $0.sha256) }
+            }
+            updated.tables[index].lineage = made
+        }
         try WorkspaceSession.writeNew((dir as NSString).appendingPathComponent(Manifest.fileName), try updated.encoded())
         let journal = ((dir as NSString).lastPathComponent + "\n" + (names + [Manifest.fileName]).joined(separator: "\n") + "\n")
         let staged = (dir as NSString).appendingPathComponent(WorkspaceSession.journalName)

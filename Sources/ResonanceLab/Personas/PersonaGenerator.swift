@@ -57,14 +57,14 @@ public struct PersonaGenerator: Sendable {
     public func truth() -> [PlantedEffect] {
         var rows: [PlantedEffect] = []
         for song in catalogue.songs {
-            rows.append(PlantedEffect(kind: .songEffect, subject: "", songId: song.songId,
+            rows.append(PlantedEffect(kind: .songEffect, subject: "", entity: song.songId,
                                       metric: PlantedEffect.metrics[0], value: song.deltaHRBpm))
-            rows.append(PlantedEffect(kind: .songEffect, subject: "", songId: song.songId,
+            rows.append(PlantedEffect(kind: .songEffect, subject: "", entity: song.songId,
                                       metric: PlantedEffect.metrics[1], value: song.deltaRMSSDMs))
         }
         for p in personas.sorted(by: { SubjectOrder.precedes($0.name, $1.name) }) {
             for metric in PlantedEffect.metrics {
-                rows.append(PlantedEffect(kind: .personaSensitivity, subject: p.name, songId: "", metric: metric,
+                rows.append(PlantedEffect(kind: .personaSensitivity, subject: p.name, entity: "", metric: metric,
                                           value: p.sensitivity))
             }
         }
@@ -124,10 +124,33 @@ public struct PersonaGenerator: Sendable {
                         start: Timestamp.iso(r.hr.first?.timestampMs ?? Int64(firstDay) * 86_400_000),
                         end: Timestamp.iso(r.hr.last?.timestampMs ?? endMs))
         }
-        ws.session?.replacement = Manifest(registry: registry, sources: sources, subjects: subjects)
+        ws.session?.replacement = Manifest(sources: sources, subjects: subjects)
+        ws.session?.tableLineage = lineage
     }
+
+    /// The generator's settings, recorded in the lineage of every table it writes.
+    public var settings: [String: String] {
+        ["seed": String(seed), "days": String(days), "start_date": Timestamp.isoDate(Int64(firstDay) * 86_400_000),
+         "personas": personas.map(\.name).joined(separator: ","), "catalogue_songs": String(Self.catalogueSize)]
+    }
+
+    /// Lineage of each generated table: the generator's version and settings, the zone
+    /// constants its simulated wearable measures zone minutes with, and for `daily.csv`
+    /// and `receipts.csv` the daily engines (`resonance daily` over the measured days).
+    var lineage: [String: TableLineage] {
+        var out: [String: TableLineage] = [:]
+        for name in Self.tables {
+            let engines = [DailyRow.fileName, ReceiptRow.fileName].contains(name) ? DailyEngines.engines + ["zones"] : ["zones"]
+            out[name] = TableLineage(command: "personas generate", stageVersion: Self.version,
+                                     engines: EngineIdentity.of(engines, in: registry), settings: settings)
+        }
+        return out
+    }
+
+    /// The generator's version in lineage: a minor bump when the same settings give other tables.
+    public static let version = "1.0.0"
 
     /// The tables a generated workspace has (besides manifest.json).
     static let tables = [HRSample.fileName, RRInterval.fileName, Play.fileName, SleepEpisode.fileName, Workout.fileName,
-                         LabelInterval.fileName, Reject.fileName, DailyRow.fileName, PlantedEffect.fileName]
+                         LabelInterval.fileName, Reject.fileName, DailyRow.fileName, ReceiptRow.fileName, PlantedEffect.fileName]
 }

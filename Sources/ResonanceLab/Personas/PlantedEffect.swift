@@ -1,25 +1,43 @@
-/// One row of `truth.csv` (docs/tables.md, truth.csv): an effect planted in a synthetic workspace.
-/// `song_effect` rows (subject empty) give a song's effect at sensitivity 1 — the
-/// expected measured delta of a full-length play (see `MusicResponse`);
-/// `persona_sensitivity` rows (song_id empty) give the listener's multiplier, once per
-/// metric. A song's true effect on a listener is song_effect × sensitivity.
+/// One row of `truth.csv` (docs/tables.md, truth.csv): one planted truth of a synthetic
+/// workspace, in the long form every kind of truth shares —
+/// `kind,subject,entity,metric,value,start,end`:
+/// - `song_effect` rows (subject empty, entity = the song id) give a song's effect at
+///   sensitivity 1 — the expected measured delta of a full-length play (see
+///   `MusicResponse`);
+/// - `persona_sensitivity` rows (entity empty) give the listener's multiplier, once per
+///   metric. A song's true effect on a listener is song_effect × sensitivity.
+/// `start` and `end` (ISO 8601 dates or times) bound a dated truth and are empty for a
+/// constant one. Later kinds (dated events, per-listener rates, song features) add rows
+/// of a new `kind`; a reader keeps the kinds it does not know and uses those it does.
 public struct PlantedEffect: Equatable, Sendable {
-    public enum Kind: String, Sendable {
-        case songEffect = "song_effect"
-        case personaSensitivity = "persona_sensitivity"
+    /// The kind of truth; any name is accepted, so that a table with kinds a reader does
+    /// not know still reads.
+    public struct Kind: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let songEffect = Kind(rawValue: "song_effect")
+        public static let personaSensitivity = Kind(rawValue: "persona_sensitivity")
     }
 
     public static let metrics = ["delta_hr_bpm", "delta_rmssd_ms"]
 
     public var kind: Kind
     public var subject: String
-    public var songId: String
+    /// What the truth is about besides the subject: the song of a `song_effect`.
+    public var entity: String
     public var metric: String
     public var value: Double
+    /// Bounds of a dated truth (ISO 8601), empty for a constant one.
+    public var start: String
+    public var end: String
 
-    public init(kind: Kind, subject: String, songId: String, metric: String, value: Double) {
-        self.kind = kind; self.subject = subject; self.songId = songId; self.metric = metric; self.value = value
+    public init(kind: Kind, subject: String, entity: String, metric: String, value: Double, start: String = "", end: String = "") {
+        self.kind = kind; self.subject = subject; self.entity = entity; self.metric = metric; self.value = value
+        self.start = start; self.end = end
     }
+
+    /// The song of a `song_effect` row.
+    public var songId: String { entity }
 
     /// The planted effects of `metric` in `truth`: per song at sensitivity 1, and per
     /// listener the sensitivity (a row for this metric wins over one for another or no
@@ -38,16 +56,18 @@ public struct PlantedEffect: Equatable, Sendable {
 
 extension PlantedEffect: CanonicalRow {
     public static let fileName = "truth.csv"
-    public static let header = ["kind", "subject", "song_id", "metric", "value"]
+    public static let header = ["kind", "subject", "entity", "metric", "value", "start", "end"]
 
     public func write(to w: CSVWriter) {
-        w.field(kind.rawValue); w.field(subject); w.field(songId); w.field(metric); w.field(value)
+        w.field(kind.rawValue); w.field(subject); w.field(entity); w.field(metric); w.field(value)
+        w.field(start); w.field(end)
     }
 
     public init(_ r: CanonicalFieldReader) throws {
         let text = try r.string("kind")
-        guard let kind = Kind(rawValue: text) else { throw r.fail("kind", "unknown kind '\(text)'") }
-        self.init(kind: kind, subject: try r.string("subject"), songId: try r.string("song_id"),
-                  metric: try r.string("metric"), value: try r.double("value"))
+        guard !text.isEmpty else { throw r.fail("kind", "empty kind") }
+        self.init(kind: Kind(rawValue: text), subject: try r.string("subject"), entity: try r.string("entity"),
+                  metric: try r.string("metric"), value: try r.double("value"), start: try r.string("start"),
+                  end: try r.string("end"))
     }
 }

@@ -16,8 +16,16 @@ public enum Pipeline {
     }
 
     /// The stages that need no other subject's rows, so that each shard of a split runs
-    /// them alone (docs/sharding.md); the others (effects, validate) need all subjects.
-    public static let perSubject: Set<String> = ["hrv", "coherence", "sessions", "daily"]
+    /// them alone (docs/sharding.md), from each stage's declaration (`Stage.perSubject`);
+    /// the others (effects, validate) need all subjects.
+    public static var perSubject: Set<String> {
+        Set(stages(reportDir: "").filter(\.perSubject).map(\.name))
+    }
+
+    /// The command names in pipeline order, import first and validate last.
+    public static var order: [String] {
+        ["import"] + stages(reportDir: "").map(\.name)
+    }
 
     /// Runs `stages` in order on `ws`, each committed on its own (`Stage.runCommitted`),
     /// sharing each subject's cleaned R-R between them.

@@ -1,13 +1,27 @@
 /// One step of the pipeline: a function from workspace tables to workspace tables
-/// (docs/pipeline.md). Every stage reads the tables it names from the workspace,
-/// with the constants in force, and writes its outputs into it atomically.
+/// (docs/workspace.md, Lineage). Every stage reads the tables it names from the
+/// workspace, with the constants in force, and writes its outputs into it atomically.
+///
+/// This declaration is the one place a stage is described: the pipeline order
+/// (`Pipeline.stages`), the per-subject set that sharding runs in each shard, the
+/// lineage of every table it writes, the Snakemake rules and the tables page are
+/// derived from it or checked against it by a test.
 public protocol Stage {
     /// The command name (`hrv`, `sessions`, …).
     var name: String { get }
+    /// The stage's version, recorded in the lineage of its tables: a minor bump when
+    /// what it computes changes with the same inputs and constants, a major one when
+    /// its tables change shape.
+    var version: String { get }
     /// Tables read (file names); absent ones read as empty unless the stage says otherwise.
     var reads: [String] { get }
     /// Tables (or report files) written.
     var writes: [String] { get }
+    /// The registry engines whose constants the stage uses (`resonance constants show`).
+    var engines: [String] { get }
+    /// Whether each subject's rows depend on that subject's rows alone, so that each
+    /// shard of a split can run the stage by itself (docs/sharding.md).
+    var perSubject: Bool { get }
     /// Whether the stage makes a new workspace (no manifest needed before it runs).
     var createsWorkspace: Bool { get }
     func run(_ ws: Workspace, _ context: StageContext) throws
@@ -47,6 +61,7 @@ extension Stage {
         let warnings = context.warnings
         let session = try WorkspaceSession(path: ws.path, reads: reads, writes: writes, creating: createsWorkspace,
                                            verify: context.verify, note: { warnings.note($0) })
+        session.lineage = lineage(context.registry)
         do {
             try run(Workspace(path: ws.path, session: session), context)
         } catch let error as OutputsComplete {
@@ -57,4 +72,11 @@ extension Stage {
     }
 
     public var createsWorkspace: Bool { false }
+
+    /// The lineage of the tables the stage writes with `registry` in force: its inputs
+    /// are the tables it reads (the commit records their digests).
+    public func lineage(_ registry: ConstantsRegistry) -> TableLineage {
+        TableLineage(command: name, stageVersion: version, engines: EngineIdentity.of(engines, in: registry),
+                     inputs: reads.filter { $0 != Manifest.fileName }.map { .table($0, sha256: "") })
+    }
 }

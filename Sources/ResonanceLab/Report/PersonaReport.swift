@@ -10,6 +10,11 @@ public struct PersonaReport: Sendable {
     /// Rows of `daily.csv` for this subject, and the engines re-run on its snapshots.
     public let rows: [DailyRow]
     public let assessments: [DailyAssessment]
+    /// The receipts of this subject's stress and readiness decisions: from
+    /// `receipts.csv` (written with `daily.csv`) when the workspace has it, else from the
+    /// engines re-run.
+    public let receipts: [ReceiptRow]
+    public let receiptsFromFile: Bool
     public let inputs: PersonaReportInputs
     public let registry: ConstantsRegistry
 
@@ -20,6 +25,14 @@ public struct PersonaReport: Sendable {
         profile = PersonaProfile.all.first { $0.name == subject }
         rows = inputs.daily.filter { $0.snapshot.subject == subject }.sorted { $0.snapshot.day < $1.snapshot.day }
         assessments = DailyEngines.assess(history: rows.map(\.snapshot), registry: registry)
+        receiptsFromFile = inputs.receipts != nil
+        receipts = inputs.receipts?.filter { $0.subject == subject && $0.table == DailyRow.fileName }
+            ?? ReceiptRow.daily(assessments)
+    }
+
+    /// The receipt rows of `engine`'s decision on `date`, drivers by rank.
+    func receipts(_ engine: String, on date: String) -> [ReceiptRow] {
+        receipts.filter { $0.engine == engine && $0.key == date }
     }
 
     /// Mean of the non-missing values; nil when there are none.
@@ -102,18 +115,19 @@ public struct PersonaReport: Sendable {
         let mismatched = mismatchedDays
         out += mismatched.isEmpty
             ? "Re-running the engines with the constants in force reproduces daily.csv on all \(rows.count) days.\n\n"
-            : "Re-running the engines with the constants in force differs from daily.csv on \(mismatched.count) of \(rows.count) days (first \(mismatched[0])): daily.csv was written with other constants. Drivers below are from the re-run.\n\n"
-        func top(_ drivers: [Driver]?) -> String {
-            guard let d = drivers?.first else { return "–" }
-            return "\(d.name) \(signed(d.points, 1))"
+            : "Re-running the engines with the constants in force differs from daily.csv on \(mismatched.count) of \(rows.count) days (first \(mismatched[0])): daily.csv was written with other constants. "
+                + (receiptsFromFile ? "Drivers below are from receipts.csv, written with daily.csv.\n\n" : "Drivers below are from the re-run.\n\n")
+        func top(_ engine: String, _ date: String) -> String {
+            guard let d = receipts(engine, on: date).first, let points = d.points else { return "–" }
+            return "\(d.factor) \(signed(points, 1))"
         }
         out += markdownTable(
             ["date", "RHR", "SDNN", "sleep h", "stress", "level", "top stress driver", "readiness", "level", "top readiness driver",
              "anomaly", "RHR slope", "SDNN slope", "week RHR z", "flags"],
             zip(rows, assessments).map { file, a in
                 [file.snapshot.date, Self.text(file.snapshot.restingHRBpm, 1), Self.text(file.snapshot.hrvSDNNMs, 1),
-                 Self.text(file.snapshot.sleepHours, 1), Self.text(file.stress, 1), file.stressLevel, top(a.stress?.drivers),
-                 Self.text(file.readiness, 1), file.readinessLevel, top(a.readiness?.drivers), Self.text(file.anomaly, 2),
+                 Self.text(file.snapshot.sleepHours, 1), Self.text(file.stress, 1), file.stressLevel, top("stress", file.snapshot.date),
+                 Self.text(file.readiness, 1), file.readinessLevel, top("readiness", file.snapshot.date), Self.text(file.anomaly, 2),
                  Self.text(a.trend.restingHRSlope, 2), Self.text(a.trend.hrvSlope, 2), Self.text(a.trend.weekRestingHRZ, 2),
                  file.flags.joined(separator: ", ")]
             }) + "\n"
@@ -158,25 +172,35 @@ public struct PersonaReport: Sendable {
         return out + "\n"
     }
 
-    /// Full decision receipts of the last assessed day.
+    /// The decision receipts of the last assessed day: each decision's top drivers (from
+    /// `receipts.csv` when present), and the anomaly score's drivers from the re-run.
     func receiptsSection() -> String {
         guard let last = assessments.last else { return "" }
-        var out = "## Decision receipts of \(last.snapshot.date)\n\n"
-        func table(_ title: String, _ drivers: [Driver]) -> String {
-            "\(title)\n\n" + markdownTable(["input", "component", "weight", "points", "detail"], drivers.map {
+        let date = last.snapshot.date
+        var out = "## Decision receipts of \(date)\n\n"
+        for engine in ["stress", "readiness"] {
+            let rows = receipts(engine, on: date)
+            guard let head = rows.first else { continue }
+            out += "\(engine.prefix(1).uppercased() + engine.dropFirst()) \(Self.text(head.value, 1)) (\(head.decision)), "
+                + "confidence \(Self.text(head.confidence, 2)):\n\n"
+            out += markdownTable(["rank", "input", "share", "points", "direction", "value", "compared with"],
+                                 rows.map(Self.receiptCells)) + "\n"
+        }
+        if !last.trend.drivers.isEmpty {
+            out += "Anomaly \(signed(last.trend.anomaly ?? .nan, 2)) (points = weight × signed robust z):\n\n"
+            out += markdownTable(["input", "component", "weight", "points", "detail"], last.trend.drivers.map {
                 [$0.name, decimals($0.score, 2), decimals($0.weight, 3), signed($0.points, 2), $0.detail]
             }) + "\n"
         }
-        if let s = last.stress {
-            out += table("Stress \(decimals(s.score, 1)) (\(s.level.rawValue)), weighted score \(decimals(s.raw, 2)):", s.drivers)
-        }
-        if let r = last.readiness {
-            out += table("Readiness \(decimals(r.score, 1)) (\(r.level.rawValue))\(r.capped ? ", capped" : ""):", r.drivers)
-        }
-        if !last.trend.drivers.isEmpty {
-            out += table("Anomaly \(signed(last.trend.anomaly ?? .nan, 2)) (points = weight × signed robust z):", last.trend.drivers)
-        }
         return out
+    }
+
+    /// One receipt row as the cells of the receipts table.
+    static func receiptCells(_ r: ReceiptRow) -> [String] {
+        let rank: String = r.rank.map { String($0) } ?? "–"
+        let points: String = r.points.map { signed($0, 2) } ?? "–"
+        let value: String = r.rawValue.map { decimals($0, 2) + " " + r.unit } ?? "–"
+        return [rank, r.factor, text(r.share, 3), points, r.direction, value, r.comparedWith]
     }
 
     func zonesSection() -> String {

@@ -7,13 +7,16 @@ public struct PersonaReportInputs: Sendable {
     /// Nil when the stage output is absent.
     public var hrv: [HRVRow]?
     public var coherence: [CoherenceRow]?
+    /// `receipts.csv`, written with `daily.csv`; nil when absent (the report then
+    /// explains the engines re-run with the constants in force).
+    public var receipts: [ReceiptRow]?
     /// `truth.csv` persona sensitivities: subject → [(metric, value)].
     public var sensitivities: [String: [(metric: String, value: Double)]]
 
     public init(daily: [DailyRow], plays: [Play] = [], hrv: [HRVRow]? = nil, coherence: [CoherenceRow]? = nil,
-                sensitivities: [String: [(metric: String, value: Double)]] = [:]) {
+                receipts: [ReceiptRow]? = nil, sensitivities: [String: [(metric: String, value: Double)]] = [:]) {
         self.daily = daily; self.plays = plays; self.hrv = hrv; self.coherence = coherence
-        self.sensitivities = sensitivities
+        self.receipts = receipts; self.sensitivities = sensitivities
     }
 
     /// Subjects in the order `daily.csv` first lists them.
@@ -24,7 +27,8 @@ public struct PersonaReportInputs: Sendable {
     }
 
     /// The tables read.
-    public static let reads = [DailyRow.fileName, Play.fileName, HRVRow.fileName, CoherenceRow.fileName, PlantedEffect.fileName]
+    public static let reads = [DailyRow.fileName, Play.fileName, HRVRow.fileName, CoherenceRow.fileName, ReceiptRow.fileName,
+                               PlantedEffect.fileName]
 
     /// Reads the workspace; `daily.csv` must exist, the other tables are optional.
     public init(workspace ws: Workspace) throws {
@@ -36,6 +40,7 @@ public struct PersonaReportInputs: Sendable {
         plays = try ws.read(Play.self)
         hrv = try ws.readIfPresent(HRVRow.self)
         coherence = try ws.readIfPresent(CoherenceRow.self)
+        receipts = try ws.readIfPresent(ReceiptRow.self)
         sensitivities = [:]
         for row in try ws.read(PlantedEffect.self) where row.kind == .personaSensitivity {
             sensitivities[row.subject, default: []].append((row.metric, row.value))

@@ -20,15 +20,22 @@ public struct SessionsStage: Stage {
     }
 
     public var name: String { "sessions" }
+    public var version: String { "1.0.0" }
+    public var engines: [String] { ["rr", "sessions"] }
+    public var perSubject: Bool { true }
     public var reads: [String] {
-        [Play.fileName, HRSample.fileName, RRInterval.fileName, HRVSample.fileName, SleepEpisode.fileName, Workout.fileName]
+        [Play.fileName, HRSample.fileName, RRInterval.fileName, HRVSample.fileName, SleepEpisode.fileName, Workout.fileName,
+         HRVRow.fileName]
     }
     public var writes: [String] { [SessionRow.fileName, SessionPlayRow.fileName] }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let plays = try ws.read(Play.self)
-        // The NN series hrv.csv is computed on (shared with hrv in `resonance run`).
-        let nn = try NNCache.series(ws, method: HRVOptions().artifactMethod, context: context, label: name)
+        // The NN series hrv.csv was computed on (shared with hrv in `resonance run`): its
+        // artifact method, from hrv.csv's lineage, else the default.
+        let artifacts = HRVOptions.artifactMethod(of: ws.exists(Manifest.fileName) ? try Manifest.read(from: ws) : nil)
+        ws.session?.record(setting: HRVOptions.artifactSetting, "\(artifacts.method.rawValue) (\(artifacts.origin))")
+        let nn = try NNCache.series(ws, method: artifacts.method, context: context, label: name)
         let out = try Self.run(
             plays: plays, hr: try ws.read(HRSample.self), nn: Dictionary(uniqueKeysWithValues: nn.map { ($0.subject, $0.series) }),
             sdnn: try ws.read(HRVSample.self), sleep: try ws.read(SleepEpisode.self),

@@ -72,6 +72,9 @@ extension Sharding {
         try requireEmptyOutput(out)
         let session = try WorkspaceSession(path: out, reads: [], writes: names, creating: true, verify: verify, note: note)
         session.replacement = manifest
+        // Each table made as one run would have made it: the inputs' digests are those
+        // of the merged tables.
+        session.tableLineage = first.manifest.lineageByTable
         let merged = Workspace(path: out, session: session)
         for (name, shards) in zip(names, tables) {
             let file = try AtomicFile(path: try merged.output(name))
@@ -172,7 +175,7 @@ extension Sharding {
                 throw Failure("\(part.path): has \(extra), which \(parts[0].path) has not; run the same stages on every shard")
             }
         }
-        for stage in Pipeline.stages(reportDir: nil) where !Pipeline.perSubject.contains(stage.name) {
+        for stage in Pipeline.stages(reportDir: nil) where !stage.perSubject {
             if let name = stage.writes.first(where: names.contains) {
                 throw Failure("\(parts[0].path)/\(name): `\(stage.name)` needs all subjects; run it on the merged workspace")
             }

@@ -54,6 +54,7 @@ extension Sharding {
             part.subjects = manifest.subjects.filter { SubjectShard.index(of: $0.subject, count: count) == index }
             part.shard = ShardInfo(index: index, count: count, parentIdentity: identity)
             session.replacement = part
+            session.tableLineage = manifest.lineageByTable
             let shard = Workspace(path: folder, session: session)
             for (name, (table, ranges)) in zip(names, zip(tables, parts)) {
                 let file = try AtomicFile(path: try shard.output(name))

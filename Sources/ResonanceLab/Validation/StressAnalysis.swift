@@ -118,6 +118,7 @@ public enum StressAnalysis {
                         jobs: Int) throws -> ReportSection? {
         var options = options
         options.rr = registry.rr
+        options.maxArtifactPct = registry.hrv.maxArtifactPct
         let subjects = try StressWindows.load(ws, options: options, jobs: jobs)
         guard !subjects.isEmpty else { return nil }
         let engine = StressEngine(constants: StressConstants(registry: registry))

@@ -9,8 +9,8 @@ public struct StressScoringOptions: Sendable, Equatable {
     /// heart-rate recording.
     public var fallbackReferenceMinutes = 10.0
     /// A window's SDNN is used when at most this % of its beats are corrected or missing
-    /// (the HRV stage's reliability rule, at its default threshold).
-    public var maxArtifactPct = 5.0
+    /// (the HRV stage's reliability rule: the registry's `hrv` constants in force).
+    public var maxArtifactPct = HRVConstants.defaults.maxArtifactPct
     /// Fewest heart-rate samples for a window's mean HR.
     public var minHRSamples = 3
     /// The plausible R-R intervals (the registry's `rr` constants in force).

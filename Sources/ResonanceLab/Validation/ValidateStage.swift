@@ -14,6 +14,9 @@ public struct ValidateStage: Stage {
     }
 
     public var name: String { "validate" }
+    public var version: String { "1.0.0" }
+    public var engines: [String] { ["hrv", "rr", "stress"] }
+    public var perSubject: Bool { false }
     public var reads: [String] {
         [Manifest.fileName, HRSample.fileName, RRInterval.fileName, Reject.fileName, LabelInterval.fileName,
          HRVRow.fileName, SessionRow.fileName, SessionPlayRow.fileName, SongEffectRow.fileName, PersonaEffectRow.fileName,

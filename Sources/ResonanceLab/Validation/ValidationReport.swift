@@ -25,8 +25,8 @@ public enum ValidationReport {
         for analysis in analyses {
             if let section = try analysis(workspace) { sections.append(section) }
         }
-        var md = "# Validation report: \(name)\n\nResonance Lab \(ResonanceLabInfo.version); constants "
-            + "\(registry.version) (SHA-256 \(registry.digest)).\n"
+        var md = "# Validation report: \(name)\n\nResonance Lab \(ResonanceLabInfo.version); the report's own computations use "
+            + "constants \(registry.version) (SHA-256 \(registry.digest)); the constants each table was made with are under Lineage.\n"
         for section in sections {
             md += "\n## \(section.title)\n\n" + section.markdown
             if !md.hasSuffix("\n") { md += "\n" }

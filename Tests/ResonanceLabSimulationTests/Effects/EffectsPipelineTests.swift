@@ -48,8 +48,8 @@ final class EffectsPipelineTests: XCTestCase {
         }
         let sessions = try SessionsStage.run(plays: plays, hr: hr, nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
         let tables = try EffectsStage.run(plays: sessions.plays, models: EffectModel.allCases, registry: .defaults)
-        let truth = effect.enumerated().map { PlantedEffect(kind: .songEffect, subject: "", songId: "s\($0.offset)", metric: "delta_hr_bpm", value: $0.element) }
-            + lambda.enumerated().map { PlantedEffect(kind: .personaSensitivity, subject: "u\($0.offset)", songId: "", metric: "delta_hr_bpm", value: $0.element) }
+        let truth = effect.enumerated().map { PlantedEffect(kind: .songEffect, subject: "", entity: "s\($0.offset)", metric: "delta_hr_bpm", value: $0.element) }
+            + lambda.enumerated().map { PlantedEffect(kind: .personaSensitivity, subject: "u\($0.offset)", entity: "", metric: "delta_hr_bpm", value: $0.element) }
         let mixed = try XCTUnwrap(EffectRecovery.compute(model: "mixed", metric: "delta_hr_bpm", songs: tables.songs,
                                                          personas: tables.personas, truth: truth))
         let ema = try XCTUnwrap(EffectRecovery.compute(model: "ema", metric: "delta_hr_bpm", songs: tables.songs,

@@ -43,17 +43,27 @@ final class CanonicalTableImportTests: XCTestCase {
 }
 
 final class ImportProvenanceTests: XCTestCase {
-    func testManifestRecordsTheConstantsInForce() throws {
+    /// Every imported table's lineage: the import stage, the `rr` constants in force (the
+    /// one engine an import uses; `sessions`, changed too, is not recorded), the zone
+    /// setting, and each source file with its digest.
+    func testTablesRecordTheImportsConstantsAndSources() throws {
         let dir = try makeTempDir()
         let csv = try writeFixture("time,bpm\n1709280000,60\n", to: dir + "/hr.csv")
-        let constants = try writeFixture(#"{"engines":{"sessions":{"version":"1.1.0","constants":{"gap_minutes":20}}}}"#,
+        let constants = try writeFixture(#"{"engines":{"sessions":{"version":"2.1.0","constants":{"gap_minutes":20}},"rr":{"version":"1.0.1","constants":{"rr_max_ms":2400}}}}"#,
                                          to: dir + "/c.json")
         let registry = try ConstantsRegistry(contentsOf: constants)
         let ws = Workspace(path: dir + "/ws")
-        try Importer.run(sources: [csv], workspace: ws, options: Importer.Options(registry: registry))
+        try ImportStage(sources: [csv]).runCommitted(ws, StageContext(registry: registry))
         let manifest = try Manifest.read(from: ws)
-        XCTAssertEqual(manifest.constantsDigest, registry.digest)
-        XCTAssertNotEqual(manifest.constantsDigest, ConstantsRegistry.defaults.digest)
-        XCTAssertTrue(manifest.constantsVersion?.contains("sessions@1.1.0") ?? false)
+        XCTAssertEqual(manifest.tables.count, 8)
+        for table in manifest.tables {
+            let lineage = try XCTUnwrap(table.lineage, table.name)
+            XCTAssertEqual(lineage.command, "import")
+            XCTAssertEqual(lineage.engines, [EngineIdentity(name: "rr", version: "1.0.1", digest: registry.digest(of: "rr"))])
+            XCTAssertNotEqual(registry.digest(of: "rr"), ConstantsRegistry.defaults.digest(of: "rr"))
+            XCTAssertEqual(lineage.settings, ["timezone": "UTC"])
+            XCTAssertEqual(lineage.inputs, [.source(manifest.sources[0].path, sha256: try SHA256.hex(ofFile: csv))])
+            XCTAssertTrue(manifest.sources[0].path.hasSuffix("/hr.csv"), manifest.sources[0].path)
+        }
     }
 }

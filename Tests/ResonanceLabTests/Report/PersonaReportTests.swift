@@ -28,7 +28,7 @@ final class PersonaReportTests: XCTestCase {
             Play(subject: "Custom", playId: "p3", songId: "s1", title: "Air", artist: "Bach", album: "A", playlist: "mix",
                  startedAtMs: t0, endedAtMs: t0 + 180_000, mediaDurationS: 180, playedS: 180, endReason: "ended", skipped: false),
         ])
-        try writeFixture("kind,subject,song_id,metric,value\npersona_sensitivity,NewMom,,delta_hr_bpm,0.4\nsong_effect,,s1,delta_hr_bpm,-2\n",
+        try writeFixture("kind,subject,entity,metric,value,start,end\npersona_sensitivity,NewMom,,delta_hr_bpm,0.4,,\nsong_effect,,s1,delta_hr_bpm,-2,,\n",
                          to: ws.file("truth.csv"))
         func hrv(_ reliable: Bool, sdnn: Double, rmssd: Double, meanHR: Double) -> HRVRow {
             var row = HRVRow(subject: "NewMom", windowStartMs: nil, windowEndMs: nil, nBeats: 300,

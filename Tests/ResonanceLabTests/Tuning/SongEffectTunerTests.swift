@@ -25,8 +25,8 @@ final class SongEffectTunerTests: XCTestCase {
                 }
             }
             for i in 0..<songs {
-                truth.append(PlantedEffect(kind: .songEffect, subject: "", songId: "\(subject)-S\(i)", metric: "delta_hr_bpm", value: level[i][0]))
-                truth.append(PlantedEffect(kind: .songEffect, subject: "", songId: "\(subject)-S\(i)", metric: "delta_rmssd_ms", value: level[i][1]))
+                truth.append(PlantedEffect(kind: .songEffect, subject: "", entity: "\(subject)-S\(i)", metric: "delta_hr_bpm", value: level[i][0]))
+                truth.append(PlantedEffect(kind: .songEffect, subject: "", entity: "\(subject)-S\(i)", metric: "delta_rmssd_ms", value: level[i][1]))
             }
         }
         return ("synthetic", rows, truth)
@@ -67,8 +67,8 @@ final class SongEffectTunerTests: XCTestCase {
         var rows: [SessionPlayRow] = [], truth: [PlantedEffect] = []
         for (i, c) in [-2.0, 0, 3].enumerated() {
             for k in 0..<5 { rows.append(play("A", song: "S\(i)", minute: 3 * k + i, hr: c, rmssd: -c)) }
-            truth.append(PlantedEffect(kind: .songEffect, subject: "", songId: "S\(i)", metric: "delta_hr_bpm", value: c))
-            truth.append(PlantedEffect(kind: .songEffect, subject: "", songId: "S\(i)", metric: "delta_rmssd_ms", value: -c))
+            truth.append(PlantedEffect(kind: .songEffect, subject: "", entity: "S\(i)", metric: "delta_hr_bpm", value: c))
+            truth.append(PlantedEffect(kind: .songEffect, subject: "", entity: "S\(i)", metric: "delta_rmssd_ms", value: -c))
         }
         let data = try SongEffectTuningData([("w", rows, truth)], registry: .defaults)
         let exact = try ConstantsRegistry.defaults.replacing("song_effect", with: ["alpha_early": 1, "alpha_late": 1])

@@ -14,9 +14,9 @@ final class EffectsAnalysisTests: XCTestCase {
         // A fourth song with 9 plays (< 10) is left out.
         let songs = [song("a", 1, 0.5, 1.5), song("b", 2, 1.5, 2.5), song("c", 3, 2.5, 3.5), song("d", 9, 0, 0, plays: 9)]
         let truth = ["a": 1.0, "b": 2, "c": 4, "d": 0].map {
-            PlantedEffect(kind: .songEffect, subject: "", songId: $0.key, metric: "delta_hr_bpm", value: $0.value)
+            PlantedEffect(kind: .songEffect, subject: "", entity: $0.key, metric: "delta_hr_bpm", value: $0.value)
         } + [("u1", 0.5), ("u2", 1.0), ("u3", 1.5)].map {
-            PlantedEffect(kind: .personaSensitivity, subject: $0.0, songId: "", metric: "delta_hr_bpm", value: $0.1)
+            PlantedEffect(kind: .personaSensitivity, subject: $0.0, entity: "", metric: "delta_hr_bpm", value: $0.1)
         }
         // Estimated sensitivities in order u1 < u3 < u2: ranks (1, 3, 2) vs (1, 2, 3) → ρ = 0.5.
         let personas = [("u1", 0.6), ("u2", 1.3), ("u3", 1.1)].map {

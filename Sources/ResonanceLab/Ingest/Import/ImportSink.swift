@@ -304,7 +304,7 @@ final class ImportSink {
             SubjectInfo(subject: $0.name, group: $0.group, start: $0.firstMs.map(Timestamp.iso),
                         end: $0.lastMs.map(Timestamp.iso))
         }
-        return Manifest(registry: registry, timezone: timezone, sources: sources, subjects: info)
+        return Manifest(timezone: timezone, sources: sources, subjects: info)
     }
 
     /// Renames every finished table to its name in the staging folder.

@@ -152,6 +152,9 @@ public struct ImportStage: Stage {
     }
 
     public var name: String { "import" }
+    public var version: String { "1.0.0" }
+    public var engines: [String] { ["rr"] }
+    public var perSubject: Bool { true }
     public var reads: [String] { [] }
     public var writes: [String] { ImportStage.tables }
     public var createsWorkspace: Bool { true }
@@ -167,6 +170,9 @@ public struct ImportStage: Stage {
         options.registry = context.registry
         options.progress = { progress.note($0) }
         let manifest = try Importer.run(sources: sources, workspace: ws, options: options)
+        ws.session?.lineage?.inputs = manifest.sources.map { .source($0.path, sha256: $0.sha256) }
+        ws.session?.record(setting: "timezone", manifest.timezone)
+        if let format = options.format { ws.session?.record(setting: "format", format.rawValue) }
         let rows = manifest.sources.reduce(0) { $0 + $1.rowsRead }
         let rejected = manifest.sources.reduce(0) { $0 + $1.rejected }
         progress.note("imported \(manifest.sources.count) files, \(manifest.subjects.count) subjects, \(rows) rows "
