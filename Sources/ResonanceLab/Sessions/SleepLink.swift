@@ -111,10 +111,16 @@ public enum SleepLink {
         }
         let rank = Dictionary(uniqueKeysWithValues: ranked.enumerated().map { ($1, $0) })
         let bounds = Array(Set(asleepRows.flatMap { [$0.startMs, $0.endMs] })).sorted()
+        let byStart = asleepRows.sorted { $0.startMs < $1.startMs }
         var asleep: Int64 = 0, deep: Int64 = 0, hasStages = false
+        // Sweep over the elementary segments [a, b) between row bounds, keeping the rows
+        // that cover the current one (those started and not yet ended).
+        var active: [SleepEpisode] = [], next = 0
         for (a, b) in zip(bounds, bounds.dropFirst()) {
+            while next < byStart.count && byStart[next].startMs <= a { active.append(byStart[next]); next += 1 }
+            active.removeAll { $0.endMs <= a }
             var best: (rank: Int, specificity: Int)?
-            for r in asleepRows where r.startMs <= a && r.endMs >= b {
+            for r in active where r.endMs >= b {
                 let key = (rank[r.source] ?? 0, specificity(r.stage) ?? 0)
                 if let current = best, (current.rank, -current.specificity) <= (key.0, -key.1) { continue }
                 best = key
