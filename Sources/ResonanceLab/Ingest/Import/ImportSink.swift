@@ -305,13 +305,8 @@ final class ImportSink {
     }
 
     private func touchRecording(_ subject: Int, _ ms: Int64) {
-        if let first = subjects[subject].recordingFirstMs {
-            if ms < first { subjects[subject].recordingFirstMs = ms }
-            if ms > subjects[subject].recordingLastMs! { subjects[subject].recordingLastMs = ms }
-        } else {
-            subjects[subject].recordingFirstMs = ms
-            subjects[subject].recordingLastMs = ms
-        }
+        subjects[subject].recordingFirstMs = min(subjects[subject].recordingFirstMs ?? ms, ms)
+        subjects[subject].recordingLastMs = max(subjects[subject].recordingLastMs ?? ms, ms)
     }
 
     private func touch(_ subject: Int, _ ms: Int64) {
