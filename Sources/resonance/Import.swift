@@ -22,7 +22,12 @@ struct Import: ParsableCommand {
             Heart rate outside 20–250 bpm and R-R outside 250–2500 ms go to rejects.csv with the reason.
 
             A file in a folder that cannot be read is recorded as failed (manifest and stderr), the rest \
-            imports, and the exit code is 3; --strict stops at the first such file instead.
+            imports, and the exit code is 3; --strict stops at the first such file instead. A file that \
+            gives no accepted row (every row rejected, or none) is a warning naming the rows read and the \
+            top rejection reason, and the exit code is 3 too unless --allow-empty. Files in a folder that \
+            hold nothing the toolkit reads (the E4 signals ACC, BVP, EDA and TEMP, info.txt, hidden files, \
+            other extensions) are listed in manifest.json with the reason, and counted in one line on \
+            stderr unless --quiet.
             """
     )
 
@@ -41,7 +46,7 @@ struct Import: ParsableCommand {
     }
 
     func run() throws {
-        try reading.stage(sources: sources).runCommitted(Workspace(path: out), try global.context())
+        try reading.stage(sources: sources, quiet: global.quiet).runCommitted(Workspace(path: out), try global.context())
     }
 }
 
@@ -97,6 +102,9 @@ struct ImportArguments: ParsableArguments {
     @Flag(help: "Stop at the first file that cannot be read (default: record it as failed and go on).")
     var strict = false
 
+    @Flag(help: "Exit 0 when a file gives no accepted row (default: a warning and exit code 3).")
+    var allowEmpty = false
+
     @Option(help: ArgumentHelp(
         "Most distinct subjects one import holds; each takes about 1 KB of memory until the import ends, and one more is an error.",
         valueName: "count"))
@@ -117,7 +125,9 @@ struct ImportArguments: ParsableArguments {
         }
     }
 
-    func stage(sources: [String]) -> ImportStage {
+    /// The import stage with these settings; `quiet` (`--quiet`) silences the summary lines
+    /// (files skipped), not the warnings.
+    func stage(sources: [String], quiet: Bool = false) -> ImportStage {
         var options = Importer.Options(format: format, timeZone: tz.flatMap(TimeZone.init(identifier:)), subject: subject)
         options.subjectFromName = subjectFromName
         options.rrStamp = rrStamp
@@ -126,8 +136,10 @@ struct ImportArguments: ParsableArguments {
                                         time: timeColumn, bpm: bpmColumn, rr: rrColumn,
                                         subject: subjectColumn, timeFormat: timeFormat)
         options.strict = strict
+        options.allowEmpty = allowEmpty
         options.maxSubjects = maxSubjects
         options.warning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+        if !quiet { options.notice = { FileHandle.standardError.write(Data("\($0)\n".utf8)) } }
         return ImportStage(sources: sources, options: options)
     }
 }

@@ -83,7 +83,7 @@ struct Run: ParsableCommand {
                                      figureTables: figureTables ? Workspace(path: path) : nil)
         if let names = selectedStages { stages.removeAll { !names.contains($0.name) } }
         if workspace == nil {
-            stages.insert(reading.stage(sources: sources), at: 0)
+            stages.insert(reading.stage(sources: sources, quiet: global.quiet), at: 0)
         }
         try Pipeline.run(stages, on: Workspace(path: path), context: try global.context())
     }

@@ -25,3 +25,27 @@ public func assertAccounting(_ manifest: Manifest, file: StaticString = #filePat
         XCTAssertEqual(s.rowsRead, s.accepted + s.rejected, s.path, file: file, line: line)
     }
 }
+
+/// An E4 Connect session folder as E4 Connect writes it: a start (unix s) and a rate
+/// (Hz) line, then samples; ACC has three columns; IBI starts `<start>, IBI`; tags.csv
+/// is one unix time per line; info.txt describes the files.
+public func writeE4ConnectSession(_ dir: String, tags: String = "1709280030.250000\n1709280045.500000\n") throws {
+    let start = "1709280000.000000"
+    try writeFixture("\(start), \(start), \(start)\n32.000000, 32.000000, 32.000000\n-13,59,17\n-12,60,17\n",
+                     to: dir + "/ACC.csv")
+    try writeFixture("\(start)\n64.000000\n-0.00\n12.41\n25.07\n", to: dir + "/BVP.csv")
+    try writeFixture("\(start)\n4.000000\n0.000000\n0.221384\n", to: dir + "/EDA.csv")
+    try writeFixture("1709280010.000000\n1.000000\n" + (0..<60).map { "\(70 + $0 % 3).00\n" }.joined(), to: dir + "/HR.csv")
+    try writeFixture("\(start), IBI\n12.000000,0.812500\n12.796875,0.796875\n13.609375,0.812500\n", to: dir + "/IBI.csv")
+    try writeFixture("\(start)\n4.000000\n33.13\n33.13\n", to: dir + "/TEMP.csv")
+    try writeFixture(tags, to: dir + "/tags.csv")
+    try writeFixture("""
+        .csv files in this archive are in the following format:
+        The first row is the initial time of the session expressed as unix timestamp in UTC.
+        The second row is the sample rate expressed in Hz.
+
+        IBI.csv
+        Time between individuals heart beats extracted from the BVP signal.
+
+        """, to: dir + "/info.txt")
+}

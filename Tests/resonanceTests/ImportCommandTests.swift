@@ -5,7 +5,7 @@ final class ImportCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["import"], usage: "resonance import",
                        options: ["<source>", "--out <dir>", "--format <format>", "--tz <zone>", "--subject <id>",
-                                 "--constants <file>", "--jobs <jobs>", "--quiet"])
+                                 "--constants <file>", "--jobs <jobs>", "--quiet", "--allow-empty"])
     }
 
     func testImportsTheSampleAccountingForEveryRow() throws {

@@ -9,6 +9,11 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// IANA zone applied to naive local timestamps, or "UTC" when none was given.
     public var timezone: String
     public var sources: [SourceFile]
+    /// Files a folder import saw and did not read, each with the reason (an E4 signal the
+    /// toolkit does not use, a hidden file, an unknown extension, …), in byte order of
+    /// their paths; absent when there were none. With `sources` (read or failed) it
+    /// accounts for every file of the imported folders.
+    public var skipped: [SkippedFile]?
     public var subjects: [SubjectInfo]
     /// Every table of the workspace as last committed: name, data rows and SHA-256, in
     /// byte order of the names. Stages read only the tables listed here, and refuse one
@@ -192,14 +197,54 @@ public struct SourceFile: Codable, Equatable, Sendable {
     }
 }
 
+/// A file a folder import saw and did not read, and why.
+public struct SkippedFile: Codable, Equatable, Sendable {
+    /// Path as `sources[].path` names files (from the imported folder).
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path; self.reason = reason
+    }
+}
+
 /// A subject of the workspace, its group (e.g. `nsr2db`, `chf2db`) and time range.
 public struct SubjectInfo: Codable, Equatable, Sendable {
     public var subject: String
     public var group: String?
+    /// First and last time of its rows, event markers outside its recording excluded.
     public var start: String?
     public var end: String?
+    /// Event markers (`labels.csv` rows from E4 tags) that lie outside the subject's
+    /// recording: kept in `labels.csv`, never used; absent when there are none.
+    public var markersOutsideRecording: OutsideMarkers?
 
     public init(subject: String, group: String? = nil, start: String? = nil, end: String? = nil) {
         self.subject = subject; self.group = group; self.start = start; self.end = end
+    }
+}
+
+/// Event markers of one subject that lie outside its recording (docs/import.md, Event
+/// markers): the first to last time of its heart rate, R-R and HRV rows, from the E4
+/// session start when there is one.
+public struct OutsideMarkers: Codable, Equatable, Sendable {
+    /// Markers outside the recording, and all markers of the subject.
+    public var count: Int
+    public var markers: Int
+    /// Their times (ISO 8601 UTC), in file order.
+    public var times: [String]
+    public var recordingStart: String
+    public var recordingEnd: String
+    /// The one fixed offset (hours) that puts every one of them inside the recording and in
+    /// sequence with the subject's other markers (+12 or −12: an AM/PM slip), if one does.
+    /// Reported as the probable repair; never applied.
+    public var probableOffsetHours: Int?
+    /// The same in one sentence (also printed on stderr).
+    public var note: String
+
+    public init(count: Int, markers: Int, times: [String], recordingStart: String, recordingEnd: String,
+                probableOffsetHours: Int?, note: String) {
+        self.count = count; self.markers = markers; self.times = times; self.recordingStart = recordingStart
+        self.recordingEnd = recordingEnd; self.probableOffsetHours = probableOffsetHours; self.note = note
     }
 }

@@ -22,7 +22,8 @@ public enum Inventory {
         let labels = try ws.read(LabelInterval.self)
 
         var md = "Timezone of naive times: \(manifest.timezone). \(manifest.subjects.count) subjects, "
-            + "\(manifest.sources.count) source files, "
+            + "\(manifest.sources.count) source files"
+            + (manifest.skipped.map { " (\($0.count) other files skipped, listed in manifest.json)" } ?? "") + ", "
             + "\(manifest.sources.reduce(0) { $0 + $1.rowsRead }) rows read, "
             + "\(manifest.sources.reduce(0) { $0 + $1.rejected }) rejected.\n\n"
 
@@ -98,10 +99,28 @@ public enum Inventory {
         md += "\nSubjects with labels: \(manifest.subjects.count - unlabelled.count) of \(manifest.subjects.count)"
             + (unlabelled.isEmpty ? ".\n" : " (none for \(unlabelled.joined(separator: ", "))).\n")
 
+        // Event markers outside their subject's recording: kept in labels.csv, used by no
+        // window (stress windows are cut from stress and baseline intervals only).
+        let outside = manifest.subjects.compactMap { s in s.markersOutsideRecording.map { (s.subject, $0) } }
+        if !outside.isEmpty {
+            md += "\nEvent markers outside the subject's recording (kept in labels.csv, used by no window; "
+                + "manifest.json says more): " + outside.map { subject, o in
+                    "\(subject) \(o.count) of \(o.markers)"
+                        + (o.probableOffsetHours.map { ", probable repair \($0 > 0 ? "+" : "-")\(abs($0)) h, not applied" } ?? "")
+                }.joined(separator: "; ") + ".\n"
+        }
+        let outsideJSON: [JSONValue] = outside.map { subject, o in
+            .object([
+                "subject": .string(subject), "markers": .int(o.markers), "outside": .int(o.count),
+                "probable_offset_h": o.probableOffsetHours.map { .int($0) } ?? .null,
+            ])
+        }
+
         let json: JSONValue = .object([
             "timezone": .string(manifest.timezone), "subjects": .array(subjectsJSON), "files": .array(filesJSON),
             "gap_threshold_s": .num(Double(gapMs) / 1000), "gaps": .array(gapsJSON), "labels": .array(labelsJSON),
             "unlabelled_subjects": .array(unlabelled.map(JSONValue.string)),
+            "markers_outside_recording": .array(outsideJSON),
         ])
         return ReportSection(title: "Data inventory", markdown: md, json: json)
     }

@@ -19,6 +19,46 @@ final class PublicDatasetImportTests: XCTestCase {
             XCTAssertEqual(source.rowsRead, lines - metadata, source.path)
         }
         XCTAssertEqual(m.sources.count, 1 + 26 * 3)
+        // Every other file is listed with its reason: the licence and each subject's info.txt.
+        XCTAssertEqual(m.skipped?.map(\.path), ["stress-predict/LICENSE"] + (1...26).map {
+            "stress-predict/\($0 < 10 ? "S0\($0)" : "S\($0)")/info.txt"
+        })
+        // Only S17 and S18 carry markers outside their recordings.
+        XCTAssertEqual(m.subjects.filter { $0.markersOutsideRecording != nil }.map(\.subject), ["S17", "S18"])
+    }
+
+    /// S17 carries two tags about 11.2–11.5 h and S18 one about 11.8 h before their
+    /// recordings start: kept in labels.csv, counted and flagged per subject, with +12 h
+    /// (an AM/PM slip) as the probable repair, on stderr too; nothing moved.
+    func testStressPredictMarkersBeforeTheRecordingAreFlaggedWithTheAMPMRepair() throws {
+        let root = try datasetsRoot() + "/stress-predict"
+        var warnings: [String] = []
+        var options = Importer.Options()
+        options.warning = { warnings.append($0) }
+        let ws = Workspace(path: try makeTempDir() + "/ws")
+        let m = try Importer.run(sources: [root + "/S17", root + "/S18"], workspace: ws, options: options)
+        assertAccounting(m)
+        XCTAssertEqual(m.subjects.map(\.subject), ["S17", "S18"])
+        XCTAssertEqual(m.skipped?.map(\.path), ["S17/info.txt", "S18/info.txt"])
+        let flags = try m.subjects.map { try XCTUnwrap($0.markersOutsideRecording, $0.subject) }
+        XCTAssertEqual(flags.map(\.count), [2, 1])
+        XCTAssertEqual(flags.map(\.markers), [7, 7])
+        XCTAssertEqual(flags.map(\.probableOffsetHours), [12, 12])
+        for (flag, hours) in zip(flags, [11.2...11.5, 11.8...11.85]) {
+            let start = try XCTUnwrap(Timestamp.parseISO(flag.recordingStart)?.ms)
+            for time in flag.times {
+                let before = Double(start - (Timestamp.parseISO(time)?.ms ?? 0)) / 3_600_000
+                XCTAssertTrue(hours.contains(before), "\(time) is \(before) h before \(flag.recordingStart)")
+            }
+        }
+        XCTAssertEqual(warnings.map { String($0.prefix(4)) }, ["S17:", "S18:"])
+        XCTAssertTrue(warnings.allSatisfy { $0.contains("+12 h puts") && $0.hasSuffix("not applied") }, "\(warnings)")
+        // Kept as they were: all 14 tags in labels.csv, the three outside as recorded.
+        let tags = try ws.read(LabelInterval.self).filter { $0.label == E4.Tags.label }
+        XCTAssertEqual(tags.count, 14)
+        XCTAssertEqual(Set(flags.flatMap(\.times)).isSubset(of: Set(tags.map { Timestamp.iso($0.startMs) })), true)
+        // Their subjects' time ranges are their recordings', not stretched back by the tags.
+        XCTAssertEqual(m.subjects.map { $0.start.map { $0 >= "2022-02-21T15" } }, [true, true])
     }
 
     func testEveryPhysioNetFileImportsAndNsr001OffsetIsRejected() throws {

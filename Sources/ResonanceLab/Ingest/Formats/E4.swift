@@ -1,8 +1,10 @@
 /// Empatica E4 exports (E4 Connect "info.txt" in each session folder):
 /// `HR.csv` — line 1 session start (unix s, UTC), line 2 sample rate (Hz), then one
 /// bpm per line; `IBI.csv` — line 1 `<start>, IBI`, then `t,ibi` (seconds since
-/// start, seconds); `tags_*.csv` — one unix time per line (button presses).
-/// Header lines are metadata, not data rows.
+/// start, seconds); `tags.csv` (E4 Connect's name; `tags_*.csv` in Stress-Predict) —
+/// one unix time per line (button presses). Header lines are metadata, not data rows.
+/// The other signals of a session folder (`ACC.csv`, `BVP.csv`, `EDA.csv`, `TEMP.csv`)
+/// are not read: a folder import lists them as skipped.
 enum E4 {
     static let source = "e4"
 
@@ -37,7 +39,10 @@ enum E4 {
             var rateHz = 1.0
             var index = 0
             let rows = try input.forEachRow(headerLines: 2, header: { record, i in
-                if i == 0 { return startMs = try startTime(record, input) }
+                if i == 0 {
+                    startMs = try startTime(record, input)
+                    return sink.recordingStart(subject: subject, ms: startMs)
+                }
                 rateHz = try metadata(record, input, "sample rate")
                 guard rateHz > 0 else {
                     throw ImportError.badMetadata(path: input.path, line: record.line, column: 1,
@@ -66,6 +71,7 @@ enum E4 {
             var startMs: Int64 = 0
             let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
                 startMs = try startTime(record, input)
+                sink.recordingStart(subject: subject, ms: startMs)
             }, rejectingWiderRowsInto: sink) { record in
                 guard let t = record.double(0), let ms = Timestamp.instant(ms: Double(startMs) + t * 1000) else {
                     return try sink.reject(file, record, column: 1, reason: "unparsable time")
@@ -79,9 +85,18 @@ enum E4 {
         }
     }
 
-    /// tags_*.csv: each press becomes a zero-length label interval `e4_tag`.
+    /// tags.csv, tags_*.csv: each press becomes a zero-length label interval `e4_tag`,
+    /// an event marker (a marker outside the subject's recording is flagged, see
+    /// `ImportSink.marker`).
     enum Tags: FormatAdapter {
         static let label = "e4_tag"
+
+        /// Whether a file holds E4 tags: empty (no press), or a first line that is one number.
+        static func looksLikeTags(path: String) -> Bool {
+            guard let records = try? CSVPeek.records(path: path, count: 1) else { return false }
+            guard let first = records.first else { return true }
+            return first.count == 1 && NumberParsing.double(first[0]) != nil
+        }
 
         static func read(_ input: SourceInput, into sink: ImportSink) throws {
             let file = input.file
@@ -90,7 +105,7 @@ enum E4 {
                 guard let ms = input.times.parse(record, 0, unix: .seconds) else {
                     return try sink.reject(file, record, column: 1, reason: "unparsable time")
                 }
-                try sink.label(subject: subject, startMs: ms, endMs: ms, label: label, file: file)
+                try sink.marker(subject: subject, ms: ms, label: label, file: file)
                 sink.accept(file)
             }
             sink.note(file, "each tag is a zero-length label '\(label)' at the press time")

@@ -27,7 +27,10 @@ struct PlannedFile: Equatable {
 ///   `_rr_secs`/`_rr_ms`, group = folder name, e.g. `nsr2db`);
 /// - a folder of such database folders (group = each sub-folder's name).
 /// Files in a folder that are in no known format (licences, device notes such as
-/// the E4's `info.txt`) hold no measurements and are skipped with a progress line.
+/// the E4's `info.txt`, the E4 signals the toolkit does not use) hold no measurements
+/// and are skipped with a progress line; every file and folder skipped is listed in
+/// `skipped` with its reason (the manifest's `skipped`), so that a folder import
+/// accounts for everything it saw.
 struct DatasetLayout {
     var forcedFormat: SourceFormat?
     var subject: String?
@@ -37,8 +40,16 @@ struct DatasetLayout {
     /// Stop at the first unreadable file in a folder instead of recording it as failed.
     var strict: Bool
     var progress: (String) -> Void
+    /// What the plans so far saw and will not read, in the order seen.
+    private(set) var skipped: [SkippedFile] = []
 
-    func plan(_ argument: String) throws -> [PlannedFile] {
+    init(forcedFormat: SourceFormat?, subject: String?, naming: SubjectNaming, delimiter: UInt8?, strict: Bool,
+         progress: @escaping (String) -> Void) {
+        self.forcedFormat = forcedFormat; self.subject = subject; self.naming = naming
+        self.delimiter = delimiter; self.strict = strict; self.progress = progress
+    }
+
+    mutating func plan(_ argument: String) throws -> [PlannedFile] {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDir) else {
             throw ImportError.missing(path: argument)
@@ -55,13 +66,15 @@ struct DatasetLayout {
             return [file]
         }
         var out: [PlannedFile] = []
-        let (files, folders) = try entries(argument)
+        let (files, folders) = try entries(argument, display: name)
         let rootFiles = try files.compactMap {
             try planFile(join(argument, $0), display: join(name, $0), folderSubject: nil, group: name, inFolder: true)
         }
         for folder in folders {
             let dir = join(argument, folder)
-            let (subFiles, _) = try entries(dir)
+            let (subFiles, nested) = try entries(dir, display: join(name, folder))
+            // Folders are read two levels deep: the imported folder and its sub-folders.
+            for n in nested { skip(join(name, folder, n), "folder inside a sub-folder: not read (import it on its own)") }
             let planned = try subFiles.compactMap {
                 try planFile(join(dir, $0), display: join(name, folder, $0), folderSubject: folder, group: folder,
                              inFolder: true)
@@ -77,17 +90,21 @@ struct DatasetLayout {
     /// that applies: the rows' own subject column (read by the adapter); `--subject`;
     /// the file-name pattern (`--subject-from-name`, default `SubjectNaming`); for
     /// PhysioNet files their stem (grouped by folder); the containing folder.
-    private func planFile(_ path: String, display: String, folderSubject: String?, group: String?,
-                          inFolder: Bool) throws -> PlannedFile? {
+    private mutating func planFile(_ path: String, display: String, folderSubject: String?, group: String?,
+                                   inFolder: Bool) throws -> PlannedFile? {
         let format: SourceFormat
         let separator = delimiter ?? SourceFormat.delimiter(path: path)
         do {
             format = try forcedFormat ?? SourceFormat.detect(path: path, delimiter: separator)
-        } catch ImportError.unknownFormat(_, _) where inFolder {
-            progress("skipped \(display): not in a known format")
+        } catch let ImportError.unknownFormat(_, columns) where inFolder {
+            skip(display, SkipReason.unknown(path: path, columns: columns))
             return nil
         } catch ImportError.emptyFile(_) where inFolder {
-            progress("skipped \(display): empty file")
+            skip(display, "empty file")
+            return nil
+        } catch where inFolder && forcedFormat == nil && !SkipReason.isDataExtension(path) {
+            // A binary file of another kind (`notes.docx`) is not a file that failed.
+            skip(display, SkipReason.unknown(path: path, columns: []))
             return nil
         } catch where inFolder && !strict {
             return PlannedFile(path: path, display: display, format: nil, subject: nil, group: nil,
@@ -110,31 +127,53 @@ struct DatasetLayout {
         return plan
     }
 
-    /// Visible regular files and folders of `dir`, each sorted by byte order. A
+    /// Records a file or folder seen and not read, with a progress line.
+    private mutating func skip(_ display: String, _ reason: String) {
+        progress("skipped \(display): \(reason)")
+        skipped.append(SkippedFile(path: display, reason: reason))
+    }
+
+    /// Visible regular files and folders of `dir` (shown as `display`), each sorted by
+    /// byte order. Hidden files and folders (`.DS_Store`, `.git`) are not read; a
     /// temporary file (`*.tmp`, e.g. a table an interrupted run was writing) is never
-    /// data, and a FIFO, socket or device is never read: both are skipped with a
-    /// progress line.
-    private func entries(_ dir: String) throws -> (files: [String], folders: [String]) {
+    /// data, and a FIFO, socket or device is never read: all are skipped with a
+    /// progress line and listed in `skipped`.
+    private mutating func entries(_ dir: String, display: String) throws -> (files: [String], folders: [String]) {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: dir)
         } catch {
             throw CSVError.cannotOpen(path: dir, reason: "cannot list folder")
         }
+        let byBytes: (String, String) -> Bool = { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         var files: [String] = [], folders: [String] = []
-        for n in names where !n.hasPrefix(".") {
+        for n in names.sorted(by: byBytes) {
             var info = stat()
-            guard stat(join(dir, n), &info) == 0 else { continue }
+            guard lstat(join(dir, n), &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFLNK {
+                // A link is read as what it points to.
+                guard stat(join(dir, n), &info) == 0 else {
+                    skip(join(display, n), "broken symbolic link")
+                    continue
+                }
+            }
+            let isFolder = info.st_mode & S_IFMT == S_IFDIR
+            if n.hasPrefix(".") {
+                skip(join(display, n), isFolder ? "hidden folder" : "hidden file")
+                continue
+            }
             switch info.st_mode & S_IFMT {
             case S_IFDIR: folders.append(n)
             case S_IFREG where n.hasSuffix(".tmp"):
                 progress("skipped \(join(dir, n)): temporary file, not data")
+                skipped.append(SkippedFile(path: join(display, n), reason: "temporary file (*.tmp), not data"))
             case S_IFREG: files.append(n)
-            default: progress("skipped \(join(dir, n)): not a regular file")
+            default:
+                progress("skipped \(join(dir, n)): not a regular file")
+                skipped.append(SkippedFile(path: join(display, n), reason: "not a regular file (FIFO, socket or device)"))
             }
         }
-        let byBytes: (String, String) -> Bool = { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-        return (files.sorted(by: byBytes), folders.sorted(by: byBytes))
+        return (files, folders)
     }
 
     /// Name of the folder holding `path` (relative paths resolved against the
@@ -148,5 +187,44 @@ struct DatasetLayout {
 
     private func join(_ parts: String...) -> String {
         parts.dropFirst().reduce(parts[0]) { ($0 as NSString).appendingPathComponent($1) }
+    }
+}
+
+/// Why a file in a folder holds nothing the toolkit reads (the manifest's `skipped`).
+enum SkipReason {
+    /// The signals of an E4 Connect session folder that the toolkit does not use.
+    static let e4Signals: [String: String] = [
+        "acc.csv": "ACC signal (3-axis accelerometer)", "bvp.csv": "BVP signal (blood volume pulse, PPG)",
+        "eda.csv": "EDA signal (electrodermal activity)", "temp.csv": "TEMP signal (skin temperature)",
+    ]
+
+    /// Extensions of files whose content decides their format; any other extension
+    /// (`.docx`, `.pdf`, `.png`, `.md`) is not data the toolkit reads.
+    static let dataExtensions: Set<String> = ["csv", "txt", "tsv", "json", "xml", "zip", "rr", "dat", ""]
+
+    static func isDataExtension(_ path: String) -> Bool {
+        dataExtensions.contains(((path as NSString).lastPathComponent.lowercased() as NSString).pathExtension)
+    }
+
+    /// The reason for a file in no known format (`columns`: its first record, if read).
+    static func unknown(path: String, columns: [String]) -> String {
+        let name = (path as NSString).lastPathComponent.lowercased()
+        let ext = (name as NSString).pathExtension
+        let numeric = !columns.isEmpty && columns.allSatisfy { NumberParsing.double($0) != nil }
+        if let signal = e4Signals[name], numeric {
+            return "Empatica E4 \(signal): not used by the toolkit"
+        }
+        if name == "info.txt", CSVPeek.headText(path: path, count: 2048).contains("IBI.csv") {
+            return "Empatica E4 session description (info.txt): no measurements"
+        }
+        switch ext {
+        case "zip": return "archive without apple_health_export/export.xml: nothing the toolkit reads"
+        case "xml": return "XML without <HealthData> (not an Apple Health export.xml): nothing the toolkit reads"
+        case "json": return "JSON in no known format (Spotify, Fitbit)"
+        case _ where !dataExtensions.contains(ext): return "unknown extension .\(ext)"
+        default:
+            let found = columns.isEmpty ? "" : " (first line: \(FormatLayout.excerpt(columns.joined(separator: ","))))"
+            return "not in a known format\(found)"
+        }
     }
 }

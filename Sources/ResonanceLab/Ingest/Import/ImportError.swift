@@ -13,6 +13,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
     case overlap(subject: String, table: String, first: String, second: String)
     /// A source named more distinct subjects than an import may hold (`--max-subjects`).
     case tooManySubjects(path: String, limit: Int)
+    /// A file forced into a format (`--format`) whose header or layout it does not have.
+    case formatMismatch(path: String, format: String, expected: String, found: String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
         case let .badOption(message): return message
         case let .overlap(subject, table, first, second):
             return "\(second): \(table) of subject '\(subject)' overlaps in time with \(first); give each file its subject (--subject-from-name, a subject column) or import them separately"
+        case let .formatMismatch(path, format, expected, found):
+            return "\(path): not in --format \(format), which expects \(expected); \(found)"
         case let .tooManySubjects(path, limit):
             return "\(path): more than \(limit) distinct subjects, each held in memory until the import ends (about 1 KB); if its subject column is a row id, name the right one with --subject-column, else raise --max-subjects"
         }

@@ -13,6 +13,19 @@ final class ImportSink {
         var field: Range<Int>
         var firstMs: Int64?
         var lastMs: Int64?
+        /// The recording: first and last time of its heart rate, R-R and HRV rows, from
+        /// the E4 session start when there is one.
+        var recordingFirstMs: Int64?
+        var recordingLastMs: Int64?
+    }
+
+    /// An event marker (a zero-length label from E4 tags), judged against its subject's
+    /// recording when the import ends.
+    struct Marker {
+        var subject: Int
+        var ms: Int64
+        var label: String
+        var file: Int32
     }
 
     /// Nil for a sink that keeps its tables in memory (`inMemory(rrRange:)`).
@@ -41,6 +54,10 @@ final class ImportSink {
     private(set) var warnings: [String] = []
     /// Distinct subjects this import may hold (`Importer.Options.maxSubjects`).
     var maxSubjects = Importer.Options.defaultMaxSubjects
+    /// Every event marker, in file order.
+    private var markers: [Marker] = []
+    /// Rejected rows per source and reason (for the warning on a file without accepted rows).
+    private var rejectReasons: [[String: Int]] = []
     /// The source that named a subject past `maxSubjects`. `subject(_:)` does not throw,
     /// so the next row or the end of that source fails the import.
     private var overflow: Int?
@@ -94,6 +111,7 @@ final class ImportSink {
     func beginSource(path: String, display: String, format: String) -> Int32 {
         subjectsBefore = subjects.count
         sources.append(SourceFile(path: display, sha256: "", format: format))
+        rejectReasons.append([:])
         if workspace != nil { digests.start(sources.count - 1, path: path) }
         return Int32(sources.count - 1)
     }
@@ -167,6 +185,7 @@ final class ImportSink {
     func reject(_ file: Int32, line: Int, column: Int, reason: String, raw: String) throws {
         try checkSubjectLimit()
         sources[Int(file)].rejected += 1
+        rejectReasons[Int(file)][reason, default: 0] += 1
         let excerpt = ImportSink.excerpt(raw)
         guard let rejects else { return }
         rejects.field(sources[Int(file)].path); rejects.field(line); rejects.field(column)
@@ -211,6 +230,7 @@ final class ImportSink {
                    file: Int32) throws {
         spans.add(table: ObjectIdentifier(hrv), subject: subject, file: file, ms: ms)
         try startRow(subject, ms)
+        touchRecording(subject, ms)
         line.append(44); timestamps.append(ms, to: &line)
         line.append(44); if let sdnnMs { LineEncoder.appendNumber(sdnnMs, to: &line) }
         line.append(44); if let rmssdMs { LineEncoder.appendNumber(rmssdMs, to: &line) }
@@ -220,6 +240,19 @@ final class ImportSink {
 
     func label(subject: Int, startMs: Int64, endMs: Int64, label text: String, file: Int32) throws {
         try interval(labels, subject: subject, startMs: startMs, endMs: endMs, text: text, file: file)
+    }
+
+    /// An event marker: a zero-length `labels.csv` row at `ms`. It widens the subject's
+    /// time range only if it lies inside the recording (decided in `finish`).
+    func marker(subject: Int, ms: Int64, label text: String, file: Int32) throws {
+        try interval(labels, subject: subject, startMs: ms, endMs: ms, text: text, file: file, touching: false)
+        markers.append(Marker(subject: subject, ms: ms, label: text, file: file))
+    }
+
+    /// The start of a recording that its metadata states (the E4 session start), before
+    /// its first sample.
+    func recordingStart(subject: Int, ms: Int64) {
+        touchRecording(subject, ms)
     }
 
     func sleep(subject: Int, startMs: Int64, endMs: Int64, stage: SleepStage, source: String, file: Int32) throws {
@@ -244,6 +277,7 @@ final class ImportSink {
                              source: String, file: Int32) throws {
         spans.add(table: ObjectIdentifier(table), subject: subject, file: file, ms: ms)
         try startRow(subject, ms)
+        touchRecording(subject, ms)
         line.append(44); timestamps.append(ms, to: &line)
         line.append(44); LineEncoder.appendNumber(value, to: &line)
         line.append(44); LineEncoder.appendField(source, to: &line)
@@ -252,9 +286,9 @@ final class ImportSink {
 
     /// `subject,start,end,text` rows (labels, sleep, workouts).
     private func interval(_ table: SortedTableWriter, subject: Int, startMs: Int64, endMs: Int64,
-                          text: String, then last: String? = nil, file: Int32) throws {
-        try startRow(subject, startMs)
-        touch(subject, endMs)
+                          text: String, then last: String? = nil, file: Int32, touching: Bool = true) throws {
+        try startRow(subject, startMs, touching: touching)
+        if touching { touch(subject, endMs) }
         line.append(44); LineEncoder.appendTimestamp(startMs, to: &line)
         line.append(44); LineEncoder.appendTimestamp(endMs, to: &line)
         line.append(44); LineEncoder.appendField(text, to: &line)
@@ -263,12 +297,17 @@ final class ImportSink {
     }
 
     /// Starts a table line with the subject field.
-    private func startRow(_ subject: Int, _ ms: Int64) throws {
+    private func startRow(_ subject: Int, _ ms: Int64, touching: Bool = true) throws {
         try checkSubjectLimit()
-        touch(subject, ms)
+        if touching { touch(subject, ms) }
         line.removeAll(keepingCapacity: true)
         let field = subjects[subject].field
         subjectFields.withUnsafeBufferPointer { line.append(contentsOf: UnsafeBufferPointer(rebasing: $0[field])) }
+    }
+
+    private func touchRecording(_ subject: Int, _ ms: Int64) {
+        subjects[subject].recordingFirstMs = min(subjects[subject].recordingFirstMs ?? ms, ms)
+        subjects[subject].recordingLastMs = max(subjects[subject].recordingLastMs ?? ms, ms)
     }
 
     private func touch(_ subject: Int, _ ms: Int64) {
@@ -284,8 +323,9 @@ final class ImportSink {
     // MARK: - Completion
 
     /// Sorts and merges every table into temporary files and returns the manifest
-    /// (subjects with rows, in byte order of their names).
-    func finish(timezone: String, registry: ConstantsRegistry) throws -> Manifest {
+    /// (subjects with rows, in byte order of their names; `skipped`, the files the
+    /// import saw and did not read, in byte order of their paths).
+    func finish(timezone: String, registry: ConstantsRegistry, skipped: [SkippedFile] = []) throws -> Manifest {
         guard workspace != nil else { throw ImportError.badOption(message: "an in-memory import has no tables to finish") }
         try checkSubjectLimit()
         for (i, digest) in try digests.wait() { sources[i].sha256 = digest }
@@ -299,13 +339,79 @@ final class ImportSink {
                                           first: sources[Int(clash.first)].path, second: sources[Int(clash.second)].path)
             }
         }
-        let used = subjects.filter { $0.firstMs != nil }
-            .sorted { subjectFields[$0.field].lexicographicallyPrecedes(subjectFields[$1.field]) }
-        let info = used.map {
-            SubjectInfo(subject: $0.name, group: $0.group, start: $0.firstMs.map(Timestamp.iso),
-                        end: $0.lastMs.map(Timestamp.iso))
+        let outside = judgeMarkers()
+        let used = subjects.indices.filter { subjects[$0].firstMs != nil }
+            .sorted { subjectFields[subjects[$0].field].lexicographicallyPrecedes(subjectFields[subjects[$1].field]) }
+        let info = used.map { i -> SubjectInfo in
+            let s = subjects[i]
+            var info = SubjectInfo(subject: s.name, group: s.group, start: s.firstMs.map(Timestamp.iso),
+                                   end: s.lastMs.map(Timestamp.iso))
+            info.markersOutsideRecording = outside[i]
+            return info
         }
-        return Manifest(timezone: timezone, sources: sources, subjects: info)
+        for i in used { if let o = outside[i] { warnings.append("\(subjects[i].name): \(o.note)") } }
+        var manifest = Manifest(timezone: timezone, sources: sources, subjects: info)
+        if !skipped.isEmpty {
+            manifest.skipped = skipped.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        }
+        return manifest
+    }
+
+    /// Offsets (hours) tried as the repair of markers outside the recording: an AM/PM slip.
+    static let markerRepairHours = [12, -12]
+
+    /// Judges every event marker against its subject's recording: those inside (or of a
+    /// subject without a recording) widen the subject's time range; those outside are
+    /// counted per subject, with the one offset of `markerRepairHours` that puts all of
+    /// them inside the recording and in sequence with the other markers of their file,
+    /// when exactly one does. Nothing is moved.
+    private func judgeMarkers() -> [Int: OutsideMarkers] {
+        var bySubject: [Int: [Marker]] = [:]
+        for m in markers { bySubject[m.subject, default: []].append(m) }
+        var out: [Int: OutsideMarkers] = [:]
+        for (subject, list) in bySubject {
+            guard let first = subjects[subject].recordingFirstMs, let last = subjects[subject].recordingLastMs else {
+                for m in list { touch(subject, m.ms) }
+                continue
+            }
+            func inside(_ ms: Int64) -> Bool { ms >= first && ms <= last }
+            for m in list where inside(m.ms) { touch(subject, m.ms) }
+            let outside = list.filter { !inside($0.ms) }
+            guard !outside.isEmpty else { continue }
+            let fitting = ImportSink.markerRepairHours.filter { hours in
+                let shifted = list.map { (file: $0.file, ms: inside($0.ms) ? $0.ms : $0.ms + Int64(hours) * 3_600_000) }
+                guard shifted.allSatisfy({ inside($0.ms) }) else { return false }
+                return zip(shifted, shifted.dropFirst()).allSatisfy { $0.file != $1.file || $0.ms <= $1.ms }
+            }
+            let offset = fitting.count == 1 ? fitting[0] : nil
+            let times = outside.map { Timestamp.iso($0.ms) }
+            let shown = times.prefix(5).joined(separator: ", ") + (times.count > 5 ? ", …" : "")
+            let repair = offset.map {
+                "\($0 > 0 ? "+" : "-")\(abs($0)) h puts \(outside.count == 1 ? "it" : "every one of them") inside the recording in sequence with the other "
+                    + "markers (probable AM/PM slip), not applied"
+            } ?? "no offset of ±12 h puts them inside the recording in sequence with the other markers"
+            let note = "\(outside.count) of \(list.count) event markers (\(outside[0].label)) "
+                + "\(outside.count == 1 ? "lies" : "lie") outside the recording "
+                + "\(Timestamp.iso(first))–\(Timestamp.iso(last)) (at \(shown)): kept in labels.csv, never used; \(repair)"
+            out[subject] = OutsideMarkers(count: outside.count, markers: list.count, times: times,
+                                          recordingStart: Timestamp.iso(first), recordingEnd: Timestamp.iso(last),
+                                          probableOffsetHours: offset, note: note)
+        }
+        return out
+    }
+
+    /// The one-line account of a source file that gave no accepted row (`Importer.gaveNoRows`),
+    /// naming the rows read and the most frequent rejection reason; nil for other files.
+    func noAcceptedRows(_ file: Int32) -> String? {
+        let s = sources[Int(file)]
+        guard Importer.gaveNoRows(s) else { return nil }
+        guard s.rowsRead > 0 else {
+            let unused = (s.unusedRecords ?? [:]).values.reduce(0, +)
+            return "no rows accepted: 0 rows read" + (unused > 0 ? " (\(unused) records of types not read, see unusedRecords)" : "")
+        }
+        let top = rejectReasons[Int(file)].sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first
+        return "no rows accepted: \(s.rowsRead) rows read, all rejected (top reason: \(top?.key ?? "none"), "
+            + "\(top?.value ?? 0) rows; see rejects.csv)"
     }
 
     /// Renames every finished table to its name in the staging folder.

@@ -21,6 +21,10 @@ public enum Importer {
         /// Stop at the first file that cannot be read (otherwise it is recorded as
         /// failed and the rest imports).
         public var strict = false
+        /// Accept source files that give no accepted row (`--allow-empty`); otherwise the
+        /// import stage ends with `ImportFailures` (exit code 3) after committing. Each
+        /// such file is a warning either way.
+        public var allowEmpty = false
         /// Distinct subjects the import may hold (`--max-subjects`); one more is an error
         /// naming the file. Each costs about 1 KB until the import ends: its name, time
         /// range, series spans and manifest entry.
@@ -29,8 +33,12 @@ public enum Importer {
         /// Constants recorded in the manifest's provenance.
         public var registry: ConstantsRegistry
         public var progress: (String) -> Void
-        /// One line per file that failed (the CLI prints it on stderr).
+        /// One line per file that failed or gave no accepted row, and per subject with
+        /// event markers outside its recording (the CLI prints it on stderr).
         public var warning: (String) -> Void = { _ in }
+        /// The import's one-line summaries that are not progress (the count of files
+        /// skipped): the CLI prints them on stderr unless `--quiet`.
+        public var notice: (String) -> Void = { _ in }
 
         public init(format: SourceFormat? = nil, timeZone: TimeZone? = nil, subject: String? = nil,
                     registry: ConstantsRegistry = .defaults, progress: @escaping (String) -> Void = { _ in }) {
@@ -52,7 +60,7 @@ public enum Importer {
             try session.commit()
             return manifest
         }
-        let layout = DatasetLayout(forcedFormat: options.format, subject: options.subject,
+        var layout = DatasetLayout(forcedFormat: options.format, subject: options.subject,
                                    naming: try SubjectNaming(pattern: options.subjectFromName),
                                    delimiter: options.columns.delimiter?.asciiValue, strict: options.strict,
                                    progress: options.progress)
@@ -69,7 +77,7 @@ public enum Importer {
                 continue
             }
             do {
-                try adapter(format).read(input(plan, format: format, file: file, options: options), into: sink)
+                try read(plan, format: format, file: file, into: sink, options: options)
             } catch let error where plan.inFolder && !options.strict && !stopsImport(error) {
                 sink.fail(file, reason: "\(error)")
                 options.warning("\(plan.display): failed: \(error)")
@@ -77,12 +85,50 @@ public enum Importer {
             }
             let s = sink.sources[Int(file)]
             options.progress("\(plan.display): \(format.rawValue), \(s.rowsRead) rows, \(s.rejected) rejected")
+            if let empty = sink.noAcceptedRows(file) {
+                sink.note(file, empty)
+                options.warning("\(plan.display): \(empty)")
+            }
             for warning in sink.warnings[warningsBefore...] { options.warning(warning) }
         }
-        let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry)
+        let warningsBefore = sink.warnings.count
+        let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry,
+                                       skipped: layout.skipped)
+        for warning in sink.warnings[warningsBefore...] { options.warning(warning) }
+        if let skipped = manifest.skipped {
+            options.notice("import: \(skipped.count) file\(skipped.count == 1 ? "" : "s") skipped (see manifest.json)")
+        }
         try sink.commit()
         session.replacement = manifest
         return manifest
+    }
+
+    /// Reads one planned file with its format's adapter. A file forced into a format
+    /// (`--format`) whose header or layout it does not have stops with the layout that
+    /// format expects and what the file holds (`ImportError.formatMismatch`).
+    private static func read(_ plan: PlannedFile, format: SourceFormat, file: Int32, into sink: ImportSink,
+                             options: Options) throws {
+        guard options.format != nil else {
+            return try adapter(format).read(input(plan, format: format, file: file, options: options), into: sink)
+        }
+        func mismatch(_ found: String) -> ImportError {
+            .formatMismatch(path: plan.path, format: format.rawValue, expected: FormatLayout.expected(format), found: found)
+        }
+        if let found = try FormatLayout.mismatch(format, path: plan.path, delimiter: plan.delimiter) { throw mismatch(found) }
+        do {
+            try adapter(format).read(input(plan, format: format, file: file, options: options), into: sink)
+        } catch ImportError.unknownFormat(_, _) {
+            throw mismatch("found \(FormatLayout.firstLine(plan.path))")
+        }
+    }
+
+    /// Whether a source file read to the end gave no accepted row: all its rows rejected,
+    /// or none at all in a file that should hold some. E4 tags without a button press and
+    /// a canonical table without rows rightly hold none. The import stage counts such
+    /// files as a partial failure unless `allowEmpty`.
+    public static func gaveNoRows(_ source: SourceFile) -> Bool {
+        guard source.accepted == 0, source.failure == nil else { return false }
+        return source.rowsRead > 0 || ![SourceFormat.e4Tags.rawValue, SourceFormat.canonical.rawValue].contains(source.format)
     }
 
     /// How the adapter of `format` sees a planned file.
@@ -125,7 +171,7 @@ public enum Importer {
         case .e4HR: return E4.HR.self
         case .e4IBI: return E4.IBI.self
         case .e4Tags: return E4.Tags.self
-        case .physionetRR: return PhysioNetRR.self
+        case .physionetRR, .rrText: return RRText.self
         case .appleMusic: return AppleMusic.self
         case .appleHealth: return AppleHealth.self
         case .stressPredictLabels: return StressPredictLabels.self
@@ -178,17 +224,32 @@ public struct ImportStage: Stage {
         progress.note("imported \(manifest.sources.count) files, \(manifest.subjects.count) subjects, \(rows) rows "
             + "(\(rejected) rejected) into \(ws.path)")
         let failed = manifest.sources.filter { $0.failure != nil }.count
-        if failed > 0 {
+        let empty = options.allowEmpty ? 0 : manifest.sources.filter(Importer.gaveNoRows).count
+        if failed > 0 || empty > 0 {
             // The files that were read are imported: committed before the failure is reported.
             try ws.session?.commit()
-            throw ImportFailures(failed: failed, files: manifest.sources.count)
+            throw ImportFailures(failed: failed, files: manifest.sources.count, empty: empty)
         }
     }
 }
 
-/// Some source files could not be read (the rest was imported; `manifest.json` says which).
+/// Some source files could not be read, or gave no accepted row (the rest was imported;
+/// `manifest.json` says which).
 public struct ImportFailures: OutputsComplete, CustomStringConvertible {
     public let failed: Int
     public let files: Int
-    public var description: String { "\(failed) of \(files) files failed (see manifest.json)" }
+    /// Files read to the end that gave no accepted row (not counted unless `--allow-empty` is off).
+    public let empty: Int
+
+    public init(failed: Int, files: Int, empty: Int = 0) {
+        self.failed = failed; self.files = files; self.empty = empty
+    }
+
+    public var description: String {
+        switch (failed, empty) {
+        case (_, 0): return "\(failed) of \(files) files failed (see manifest.json)"
+        case (0, _): return "\(empty) of \(files) files gave no accepted row (see manifest.json; --allow-empty accepts them)"
+        default: return "\(failed) of \(files) files failed and \(empty) gave no accepted row (see manifest.json)"
+        }
+    }
 }

@@ -34,6 +34,9 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case fitbitHRV = "fitbit-hrv"
     /// Empatica EmbracePlus aggregated per-minute CSVs (`pulse_rate_bpm`, `prv_rmssd_ms`).
     case embracePlus = "embrace-plus"
+    /// R-R text without a header, elapsed time and interval per line (Polar Flow's
+    /// `…_RR.txt`: elapsed seconds and R-R in ms); units from the values.
+    case rrText = "rr-text"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -54,6 +57,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         let lower = name.lowercased()
         // E4 tag files are empty when the button was never pressed.
         if lower.hasPrefix("tags_") && lower.hasSuffix(".csv") { return .e4Tags }
+        // E4 Connect's own name for them: one unix time per line, no header.
+        if lower == "tags.csv", E4.Tags.looksLikeTags(path: path) { return .e4Tags }
         if (lower as NSString).pathExtension == "zip" {
             // Other archives hold nothing we read.
             guard AppleHealthZip.matches(path: path) else { throw ImportError.unknownFormat(path: path, columns: []) }
@@ -102,7 +107,11 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         }
         if GenericCSV.Columns(header: header) != nil { return .genericCSV }
         let ext = (lower as NSString).pathExtension
-        if numericFirst, ["txt", "rr", ""].contains(ext) || lower.contains("_rr") { return .physionetRR }
+        if ["txt", "rr", ""].contains(ext) || lower.contains("_rr") {
+            if numericFirst { return .physionetRR }
+            // Two numbers and no header: elapsed time and interval (Polar Flow's `_RR.txt`).
+            if RRText.numbers(header)?.count == 2 { return .rrText }
+        }
         throw ImportError.unknownFormat(path: path, columns: header)
     }
 }

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The header or layout each format expects, so that a file forced into a format it does
+/// not have (`--format kubios-rr` on a file without Kubios's header) is one line saying
+/// what was expected and what was found, not "unknown format" (docs/import.md).
+enum FormatLayout {
+    /// What a file of `format` looks like, in words.
+    static func expected(_ format: SourceFormat) -> String {
+        switch format {
+        case .genericCSV:
+            return "a header naming a time column (timestamp, time, date, …) and a bpm or R-R column (bpm, hr, rr, ibi, …), "
+                + "or the columns named with --time-column and --bpm-column or --rr-column"
+        case .e4HR: return "Empatica E4 HR.csv: line 1 the session start (unix seconds), line 2 the sample rate (Hz), then one bpm per line"
+        case .e4IBI: return "Empatica E4 IBI.csv: line 1 '<session start>, IBI', then 't, ibi' per line (seconds)"
+        case .e4Tags: return "Empatica E4 tags (tags.csv, tags_*.csv): one unix time (seconds) per line, no header"
+        case .physionetRR, .rrText:
+            return "R-R text without a header: one interval per line (s or ms), or elapsed time and interval per line "
+                + "(tab, space, comma or semicolon separated)"
+        case .appleMusic: return "a header with 'Song Name' (or 'Content Name') and 'Event Start Timestamp'"
+        case .appleHealth:
+            return "a header with 'type', 'value' and 'startDate' (or 'start'), or 'workoutActivityType', 'startDate' and 'endDate'"
+        case .stressPredictLabels: return "a header with 'Participant', 'Time(sec)' and 'Label'"
+        case .canonical: return "the exact header of a canonical table (e.g. 'subject,timestamp,bpm,source' for hr.csv)"
+        case .polarSensorLogger: return "a header 'Phone timestamp;RR-interval [ms]' (';'-separated)"
+        case .hrvLogger: return "a header 'date, rr, since start' (or a unix 'timestamp' column for 'date')"
+        case .kubiosRR: return "a header of two columns 'Time(s)' and 'RR(s)' (tab-separated, as Kubios exports R-R)"
+        case .spotifyExtended: return "a JSON array whose objects have 'ts' and 'ms_played'"
+        case .spotifyAccount: return "a JSON array whose objects have 'endTime' and 'msPlayed'"
+        case .lastfm:
+            return "columns 'artist', 'track' and 'uts' (or 'utc_time', 'date'), or four columns without header 'artist,album,track,date'"
+        case .appleHealthXML: return "an XML file holding <HealthData> (Apple Health export.xml)"
+        case .appleHealthZip: return "a .zip archive holding apple_health_export/export.xml"
+        case .fitbitHR: return "a JSON array of {\"dateTime\": \"MM/dd/yy HH:mm:ss\", \"value\": {\"bpm\": …}}"
+        case .fitbitHRV: return "a header 'timestamp,rmssd,coverage,low_frequency,high_frequency'"
+        case .embracePlus:
+            return "a header with 'participant_full_id', 'timestamp_unix' (or 'timestamp_iso') and 'pulse_rate_bpm' and/or 'prv_rmssd_ms'"
+        }
+    }
+
+    /// Formats whose reader would take a file of another layout without complaint (rejecting
+    /// every row, or reading columns of another meaning), so their layout is checked first.
+    static let checked: Set<SourceFormat> = [.e4HR, .e4IBI, .e4Tags, .physionetRR, .rrText, .kubiosRR,
+                                             .polarSensorLogger, .hrvLogger]
+
+    /// What the start of a file forced into `format` shows when it does not have that
+    /// format's header or layout (`found 'time,bpm'`), or nil when it fits or the format's
+    /// reader checks it itself (JSON, XML, archives, the CSV formats that name their header).
+    static func mismatch(_ format: SourceFormat, path: String, delimiter: UInt8) throws -> String? {
+        guard checked.contains(format) else { return nil }
+        let records = try CSVPeek.records(path: path, count: 2, delimiter: delimiter)
+        // An empty file is no mismatch: it is reported as a file without rows.
+        guard let first = records.first else { return nil }
+        let fits: Bool
+        let bases = first.map { ColumnName.baseAndUnit($0).base }
+        let single = first.count == 1 && NumberParsing.double(first[0]) != nil
+        switch format {
+        case .e4HR:
+            fits = single && (records.count < 2 || records[1].count == 1 && NumberParsing.double(records[1][0]) != nil)
+        case .e4IBI:
+            fits = first.count == 2 && NumberParsing.double(first[0]) != nil
+                && first[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI"
+        case .e4Tags: fits = single
+        case .physionetRR, .rrText: fits = RRText.numbers(first).map { (1...2).contains($0.count) } ?? false
+        case .kubiosRR:
+            fits = first.count == 2 && bases == ["time", "rr"] && ColumnName.baseAndUnit(first[0]).unit == .seconds
+        case .polarSensorLogger:
+            fits = Set(first.map(ColumnName.normalized)).contains("phone_timestamp") && bases.contains("rr_interval")
+        case .hrvLogger: fits = GenericCSV.Columns(header: first).map { $0.rr != nil } ?? false
+        default: fits = true
+        }
+        return fits ? nil : "found \(firstLine(path))"
+    }
+
+    /// The first line of a file as it is, quoted and cut to 80 characters.
+    static func firstLine(_ path: String) -> String {
+        let head = CSVPeek.headText(path: path, count: 512)
+        let line = head.prefix { $0 != "\n" && $0 != "\r" }
+        return line.isEmpty ? "an empty first line" : "first line \(excerpt(String(line)))"
+    }
+
+    /// `text` quoted, tabs shown as `\t`, cut to 80 characters.
+    static func excerpt(_ text: String) -> String {
+        let shown = text.replacingOccurrences(of: "\t", with: "\\t")
+        return "'" + (shown.count > 80 ? String(shown.prefix(80)) + "…" : shown) + "'"
+    }
+}
