@@ -120,7 +120,7 @@ public struct ConstantWithoutFormula: Sendable, Equatable {
 public struct ConstantsRegistry: Sendable, Equatable {
     /// Every engine the toolkit runs, in the order `constants show` lists them.
     public static let engineTypes: [any EngineConstants.Type] = [
-        RRConstants.self, HRVConstants.self, SessionConstants.self, ImpactConstants.self, SongEffectConstants.self,
+        HRConstants.self, RRConstants.self, HRVConstants.self, SessionConstants.self, ImpactConstants.self, SongEffectConstants.self,
         MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self,
         ReadinessConstants.self, TrendConstants.self, ZoneConstants.self, CoherenceConstants.self,
     ]
@@ -140,6 +140,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     /// Engine name → (version, name → value).
     public private(set) var engines: [String: (version: String, values: [String: Double])]
 
+    public private(set) var hr: HRConstants
     public private(set) var rr: RRConstants
     public private(set) var hrv: HRVConstants
     public private(set) var dailyInputs: DailyInputConstants
@@ -179,6 +180,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
             try C(ConstantReader(engine: C.spec.name, values: engines[C.spec.name]?.values ?? [:], origin: origin))
         }
         self.engines = engines
+        hr = try typed(HRConstants.self)
         rr = try typed(RRConstants.self)
         hrv = try typed(HRVConstants.self)
         dailyInputs = try typed(DailyInputConstants.self)

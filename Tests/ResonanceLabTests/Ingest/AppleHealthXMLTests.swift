@@ -47,7 +47,7 @@ final class AppleHealthXMLTests: XCTestCase {
         XCTAssertEqual(s.format, "apple-health-xml")
         XCTAssertEqual([s.rowsRead, s.accepted, s.rejected], [7, 5, 2])
         XCTAssertEqual(s.unusedRecords, ["HKQuantityTypeIdentifierStepCount": 2])
-        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), [PlausibleRange.bpmReason, "unknown sleep value"])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), [HRConstants.defaults.rejectReason, "unknown sleep value"])
         let t = Timestamp.parseISO("2024-03-01T14:00:00Z")!.ms  // 06:00 −08:00
         XCTAssertEqual(try ws.read(HRSample.self), [
             HRSample(subject: "apple_health_export", timestampMs: t - 6 * 3_600_000, bpm: 55, source: "apple_health_resting"),

@@ -78,7 +78,7 @@ final class AppleHealthZipTests: XCTestCase {
         XCTAssertEqual(s.unusedRecords, ["HKQuantityTypeIdentifierStepCount": 2])
         XCTAssertTrue(s.notes.contains { $0.hasPrefix("read apple_health_export/export.xml from the archive (\(AppleHealthXMLTests.export.utf8.count) bytes)") }, "\(s.notes)")
         let rejects = try ws.read(Reject.self)
-        XCTAssertEqual(rejects.map(\.reason), [PlausibleRange.bpmReason, "unknown sleep value"])
+        XCTAssertEqual(rejects.map(\.reason), [HRConstants.defaults.rejectReason, "unknown sleep value"])
         XCTAssertEqual(rejects.map(\.sourceFile), ["carla/export.zip", "carla/export.zip"])
         XCTAssertEqual(rejects.map(\.line), [12, 25], "lines of export.xml inside the archive")
         let t = Timestamp.parseISO("2024-03-01T14:00:00Z")!.ms

@@ -43,8 +43,8 @@ final class CanonicalTableImportTests: XCTestCase {
 }
 
 final class ImportProvenanceTests: XCTestCase {
-    /// Every imported table's lineage: the import stage, the `rr` constants in force (the
-    /// one engine an import uses; `sessions`, changed too, is not recorded), the zone
+    /// Every imported table's lineage: the import stage, the `hr` and `rr` constants in
+    /// force (the engines an import uses; `sessions`, changed too, is not recorded), the zone
     /// setting, and each source file with its digest.
     func testTablesRecordTheImportsConstantsAndSources() throws {
         let dir = try makeTempDir()

@@ -49,7 +49,7 @@ final class WearableExportFormatsTests: XCTestCase {
             HRSample(subject: "dana", timestampMs: day + 14 * hour + 10_000, bpm: 64, source: "fitbit"),
         ])
         let rejects = try ws.read(Reject.self)
-        XCTAssertEqual(rejects.map(\.reason), [PlausibleRange.bpmReason, "unparsable dateTime"])
+        XCTAssertEqual(rejects.map(\.reason), [HRConstants.defaults.rejectReason, "unparsable dateTime"])
         XCTAssertEqual(rejects.map(\.line), [13, 19], "the line each element starts on (its `},{` line)")
         // Without --tz the same wall-clock times are read as UTC, and the manifest says so.
         let (utc, m2) = try importSources([path])
@@ -121,7 +121,7 @@ final class WearableExportFormatsTests: XCTestCase {
             HRSample(subject: "1-1-001", timestampMs: t + 240_000, bpm: 63.8, source: "embrace_plus"),
         ])
         XCTAssertEqual(try ws.read(HRVSample.self), [HRVSample(subject: "1-1-001", timestampMs: t, rmssdMs: 45.5, source: "embrace_plus")])
-        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), ["prv_rmssd_ms not a positive number", PlausibleRange.bpmReason])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), ["prv_rmssd_ms not a positive number", HRConstants.defaults.rejectReason])
         XCTAssertEqual(try ws.read(Reject.self).map(\.line), [4, 5])
     }
 

@@ -34,7 +34,8 @@ public struct RRConstants: EngineConstants, Equatable {
         "rr outside \(Self.text(rrMinMs))–\(Self.text(rrMaxMs)) ms"
     }
 
-    private static func text(_ v: Double) -> String {
+    /// A bound as reject reasons write it: whole numbers without a fraction.
+    static func text(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
     }
 }

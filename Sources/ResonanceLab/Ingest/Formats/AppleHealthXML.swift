@@ -327,7 +327,7 @@ enum AppleHealthXML: FormatAdapter {
             switch kind {
             case .heartRate, .resting:
                 guard let bpm = AppleHealthXML.number(text) else { return try reject("unparsable bpm") }
-                guard PlausibleRange.bpm.contains(bpm) else { return try reject(PlausibleRange.bpmReason) }
+                guard sink.hrRange.isPlausible(bpm) else { return try reject(sink.hrRange.rejectReason) }
                 try sink.heartRate(subject: subject, ms: start.ms, bpm: bpm,
                                    source: kind == .resting ? "apple_health_resting" : AppleHealth.source, file: file)
             case .hrvSDNN:

@@ -48,8 +48,8 @@ enum CanonicalTable: FormatAdapter {
         switch header {
         case HRSample.header:
             let row = try HRSample(fields)
-            guard PlausibleRange.bpm.contains(row.bpm) else {
-                return try sink.reject(file, record, column: 3, reason: PlausibleRange.bpmReason)
+            guard sink.hrRange.isPlausible(row.bpm) else {
+                return try sink.reject(file, record, column: 3, reason: sink.hrRange.rejectReason)
             }
             try sink.heartRate(subject: subject(row.subject), ms: row.timestampMs, bpm: row.bpm, source: row.source, file: file)
         case RRInterval.header:

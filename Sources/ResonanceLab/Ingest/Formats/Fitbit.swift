@@ -57,7 +57,7 @@ enum Fitbit {
                       bpm.isFinite else {
                     return try reject("unparsable bpm")
                 }
-                guard PlausibleRange.bpm.contains(bpm) else { return try reject(PlausibleRange.bpmReason) }
+                guard sink.hrRange.isPlausible(bpm) else { return try reject(sink.hrRange.rejectReason) }
                 try sink.heartRate(subject: subject, ms: ms, bpm: bpm, source: source, file: file)
                 let level = (value["confidence"] as? NSNumber).map { "\($0.intValue)" } ?? "none"
                 confidence[level, default: 0] += 1

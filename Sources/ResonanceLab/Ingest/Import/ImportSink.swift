@@ -28,9 +28,11 @@ final class ImportSink {
         var file: Int32
     }
 
-    /// Nil for a sink that keeps its tables in memory (`inMemory(rrRange:)`).
+    /// Nil for a sink that keeps its tables in memory (`inMemory(registry:)`).
     let workspace: Workspace?
-    /// The plausible R-R intervals (the registry's `rr` constants in force).
+    /// The plausible heart rates and R-R intervals (the registry's `hr` and `rr`
+    /// constants in force).
+    let hrRange: HRConstants
     let rrRange: RRConstants
     private let hr, rr, hrv, plays, labels, sleep, workouts: SortedTableWriter
     private let rejects: CSVWriter?
@@ -62,9 +64,10 @@ final class ImportSink {
     /// so the next row or the end of that source fails the import.
     private var overflow: Int?
 
-    init(workspace: Workspace, rrRange: RRConstants) throws {
+    init(workspace: Workspace, registry: ConstantsRegistry) throws {
         self.workspace = workspace
-        self.rrRange = rrRange
+        hrRange = registry.hr
+        rrRange = registry.rr
         func table<Row: CanonicalRow>(_ type: Row.Type) throws -> SortedTableWriter {
             try SortedTableWriter(path: try workspace.output(Row.fileName), header: Row.header)
         }
@@ -82,9 +85,10 @@ final class ImportSink {
     /// A sink that checks, accounts and encodes rows exactly as an import does but keeps
     /// them in memory and opens no file, for running adapters on in-memory input
     /// (the fuzz targets). It cannot `finish` or `commit`.
-    private init(rrRange: RRConstants) {
+    private init(registry: ConstantsRegistry) {
         workspace = nil
-        self.rrRange = rrRange
+        hrRange = registry.hr
+        rrRange = registry.rr
         func table<Row: CanonicalRow>(_ type: Row.Type) -> SortedTableWriter { SortedTableWriter(inMemory: Row.header) }
         hr = table(HRSample.self)
         rr = table(RRInterval.self)
@@ -96,7 +100,7 @@ final class ImportSink {
         rejects = nil
     }
 
-    static func inMemory(rrRange: RRConstants) -> ImportSink { ImportSink(rrRange: rrRange) }
+    static func inMemory(registry: ConstantsRegistry) -> ImportSink { ImportSink(registry: registry) }
 
     /// Folder for an adapter's temporary files (an archive entry being extracted): the
     /// workspace, or the system's temporary folder for an in-memory sink.

@@ -66,7 +66,7 @@ public enum Importer {
                                    progress: options.progress)
         var planned: [PlannedFile] = []
         for source in sources { planned += try layout.plan(source) }
-        let sink = try ImportSink(workspace: workspace, rrRange: RRConstants(registry: options.registry))
+        let sink = try ImportSink(workspace: workspace, registry: options.registry)
         sink.maxSubjects = options.maxSubjects
         for plan in planned {
             let warningsBefore = sink.warnings.count
@@ -149,7 +149,7 @@ public enum Importer {
         let format = try options.format ?? SourceFormat.detect(path: path, delimiter: delimiter)
         let plan = PlannedFile(path: path, display: path, format: format, subject: options.subject ?? "subject",
                                group: nil, delimiter: delimiter)
-        let sink = ImportSink.inMemory(rrRange: RRConstants(registry: options.registry))
+        let sink = ImportSink.inMemory(registry: options.registry)
         sink.maxSubjects = options.maxSubjects
         let file = sink.beginSource(path: path, display: path, format: format.rawValue)
         try adapter(format).read(input(plan, format: format, file: file, options: options), into: sink)
@@ -199,7 +199,7 @@ public struct ImportStage: Stage {
 
     public var name: String { "import" }
     public var version: String { "1.0.0" }
-    public var engines: [String] { ["rr"] }
+    public var engines: [String] { ["hr", "rr"] }
     public var perSubject: Bool { true }
     public var reads: [String] { [] }
     public var writes: [String] { ImportStage.tables }

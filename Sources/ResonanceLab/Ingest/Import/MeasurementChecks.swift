@@ -1,15 +1,9 @@
-/// Range checks applied to every imported measurement (docs/import.md, Import rules);
-/// the R-R range is the registry's (`RRConstants`).
-enum PlausibleRange {
-    /// Heart rate, bpm.
-    static let bpm: ClosedRange<Double> = 20...250
-    static let bpmReason = "bpm outside 20–250"
-}
-
+/// Range checks applied to every imported measurement (docs/import.md, Import rules),
+/// with the registry's ranges (`HRConstants`, `RRConstants`).
 extension ImportSink {
     /// The bpm in field `i`, or nil after rejecting the row as unparsable or out of range.
     func checkedBpm(_ record: CSVRecord, _ i: Int, file: Int32) throws -> Double? {
-        try checked(record, i, scale: 1, range: PlausibleRange.bpm, what: "bpm", reason: PlausibleRange.bpmReason, file: file)
+        try checked(record, i, scale: 1, range: hrRange.rangeBpm, what: "bpm", reason: hrRange.rejectReason, file: file)
     }
 
     /// The R-R interval in ms of field `i` (its value × `scale`), or nil after

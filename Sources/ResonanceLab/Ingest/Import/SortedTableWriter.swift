@@ -45,7 +45,7 @@ final class SortedTableWriter {
     }
 
     /// A writer that keeps every row in memory and opens no file, for an in-memory
-    /// import of small inputs (`ImportSink.inMemory(rrRange:)`); it is never finished.
+    /// import of small inputs (`ImportSink.inMemory(registry:)`); it is never finished.
     init(inMemory header: [String]) {
         path = ""
         self.header = header
