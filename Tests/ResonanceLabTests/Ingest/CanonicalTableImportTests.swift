@@ -59,7 +59,8 @@ final class ImportProvenanceTests: XCTestCase {
         for table in manifest.tables {
             let lineage = try XCTUnwrap(table.lineage, table.name)
             XCTAssertEqual(lineage.command, "import")
-            XCTAssertEqual(lineage.engines, [EngineIdentity(name: "rr", version: "1.0.1", digest: registry.digest(of: "rr"))])
+            XCTAssertEqual(lineage.engines, [EngineIdentity(name: "hr", version: "1.0.0", digest: registry.digest(of: "hr")),
+                                             EngineIdentity(name: "rr", version: "1.0.1", digest: registry.digest(of: "rr"))])
             XCTAssertNotEqual(registry.digest(of: "rr"), ConstantsRegistry.defaults.digest(of: "rr"))
             XCTAssertEqual(lineage.settings, ["timezone": "UTC"])
             XCTAssertEqual(lineage.inputs, [.source(manifest.sources[0].path, sha256: try SHA256.hex(ofFile: csv))])
