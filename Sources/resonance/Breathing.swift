@@ -6,8 +6,39 @@ import ResonanceLab
 struct Breathing: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Resonance-frequency assessment from paced trials, and the adaptive pacer simulated closed loop.",
-        subcommands: [BreathingAssess.self, BreathingSimulate.self]
+        subcommands: [BreathingPaced.self, BreathingAssess.self, BreathingSimulate.self]
     )
+}
+
+/// `resonance breathing paced WS --from FILE`.
+struct BreathingPaced: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "paced",
+        abstract: "Write breathing.csv from a CSV of paced-breathing intervals.",
+        discussion: """
+            FILE has the header subject,started_at,ended_at,rate_bpm,source: ISO 8601 times \
+            (empty started_at/ended_at reach to the start/end of the recording, so one row with \
+            both empty gives a whole recording one rate), the paced rate in breaths per minute \
+            (1–30) and where it comes from. It replaces the workspace's breathing.csv; a bad row \
+            stops it with the file, line and column.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Workspace folder (writes breathing.csv).", valueName: "workspace"))
+    var workspace: String
+
+    @Option(help: ArgumentHelp("CSV of paced intervals.", valueName: "file"))
+    var from: String
+
+    func validate() throws {
+        try WorkspaceFolder.requireExisting(workspace)
+        try global.reject(constants: true, jobs: true, verify: true, command: "breathing paced")
+    }
+
+    func run() throws {
+        try PacedIntervalsStage(path: from).runCommitted(Workspace(path: workspace), try global.context())
+    }
 }
 
 /// `resonance breathing assess WS`.

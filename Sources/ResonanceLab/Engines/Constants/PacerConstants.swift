@@ -17,7 +17,7 @@ public struct PacerConstants: EngineConstants {
         ConstantSpec("hill_dwell_seconds", 15, unit: "s", range: 1...300, source: "choice: hill climbing holds each rate 15 s, half the product's 30 s coherence window"),
         ConstantSpec("hill_reversals", 3, unit: "reversals", range: 1...100, source: "choice: hill climbing locks early after 3 reversals of direction (it oscillates about its maximum)"),
         ConstantSpec("sweep_step_per_min", 0.5, unit: "breaths/min", range: 0.1...2.5, source: "choice: the stepped sweep tries 4.5, 5.0, …, 7.0 (six 30 s dwells in 180 s, each a full coherence window at one rate)"),
-        ConstantSpec("settle_seconds", 10, unit: "s", range: 0...60, source: "choice: HR peak-to-trough of a dwell skips its first 10 s (Lehrer et al. 2000 discard the start of each paced trial)"),
+        ConstantSpec("settle_seconds", 10, unit: "s", range: 0...60, source: "choice: HR peak-to-trough of a dwell, and each assessment trial, skip the first 10 s while heart rate settles to the new rate"),
         ConstantSpec("lock_seconds", 120, unit: "s", range: 10...3600, source: "choice: the simulated session continues 120 s at the locked rate, over which the coherence reached is averaged"),
     ], orderRules: [
         OrderRule(["min_rate_per_min", "default_rate_per_min", "max_rate_per_min"]),
