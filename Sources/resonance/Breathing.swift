@@ -100,11 +100,29 @@ struct BreathingSimulate: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated strategies: hill, sweep, amplitude. Default: all three.", valueName: "names"))
     var strategies: String = PacerStrategy.allCases.map(\.rawValue).joined(separator: ",")
 
+    @Option(help: ArgumentHelp("'all' or a comma-separated list of persona names, e.g. NewMom,CardiacRehab. Default: all.",
+                               valueName: "names"))
+    var personas: String = "all"
+
     func validate() throws {
         try global.reject(verify: true, command: "breathing simulate")
         guard (1...10_000).contains(seeds) else { throw ValidationError("--seeds must be between 1 and 10000, got \(seeds).") }
         guard firstSeed >= 0 else { throw ValidationError("--first-seed must be 0 or more, got \(firstSeed).") }
         _ = try chosen()
+        _ = try profiles()
+    }
+
+    func profiles() throws -> [PersonaProfile] {
+        guard personas != "all" else { return PersonaProfile.all }
+        var out: [PersonaProfile] = []
+        for name in personas.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !out.contains(where: { $0.name == name }) {
+            guard let p = PersonaProfile.named(name) else {
+                throw ValidationError("--personas: unknown persona '\(name)' (known: \(PersonaProfile.all.map(\.name).joined(separator: ", "))).")
+            }
+            out.append(p)
+        }
+        guard !out.isEmpty else { throw ValidationError("--personas: no persona named.") }
+        return out
     }
 
     func chosen() throws -> [PacerStrategy] {
@@ -120,7 +138,7 @@ struct BreathingSimulate: ParsableCommand {
     }
 
     func run() throws {
-        let simulation = BreathingSimulation(seeds: seeds, firstSeed: firstSeed, strategies: try chosen())
+        let simulation = BreathingSimulation(personas: try profiles(), seeds: seeds, firstSeed: firstSeed, strategies: try chosen())
         try SimulationStage(simulation: simulation).runCommitted(Workspace(path: out), try global.context())
     }
 }

@@ -4,7 +4,8 @@ import XCTest
 final class BreathingCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["breathing", "simulate"], usage: "resonance breathing simulate",
-                       options: ["--out <dir>", "--seeds <seeds>", "--first-seed <first-seed>", "--strategies <names>"])
+                       options: ["--out <dir>", "--seeds <seeds>", "--first-seed <first-seed>", "--strategies <names>",
+                                 "--personas <names>"])
         try assertHelp(["breathing", "assess"], usage: "resonance breathing assess", options: ["<workspace>", "--artifacts"])
         try assertHelp(["breathing", "paced"], usage: "resonance breathing paced", options: ["<workspace>", "--from <file>"])
     }
@@ -13,7 +14,8 @@ final class BreathingCommandTests: XCTestCase {
     func testSimulateIsByteIdenticalForAnyJobs() throws {
         let dir = try makeTempDir()
         for (ws, jobs) in [("a", "1"), ("b", "2")] {
-            let run = try resonance("breathing", "simulate", "--out", dir + "/" + ws, "--seeds", "1", "--jobs", jobs)
+            let run = try resonance("breathing", "simulate", "--out", dir + "/" + ws, "--seeds", "2", "--personas",
+                                    "NewMom,SeniorFit", "--jobs", jobs)
             XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         }
         for table in ["breathing_sim_sessions.csv", "breathing_sim_summary.csv", "breathing_sim_trace.csv"] {
@@ -22,8 +24,8 @@ final class BreathingCommandTests: XCTestCase {
         }
         let sessions = try String(contentsOfFile: dir + "/a/breathing_sim_sessions.csv", encoding: .utf8)
             .split(separator: "\n")
-        // Ten personas × three strategies.
-        XCTAssertEqual(sessions.count, 1 + 30)
+        // Two seeds × two personas × three strategies.
+        XCTAssertEqual(sessions.count, 1 + 12)
         XCTAssertEqual(sessions.first, "seed,persona,strategy,planted_rate_bpm,locked_rate_bpm,error_bpm,lock_s,coherence_reached,amplitude_share")
     }
 
@@ -61,5 +63,15 @@ final class BreathingCommandTests: XCTestCase {
         assertUsageError(try resonance("breathing", "simulate", "--out", ws, "--strategies", "magic"),
                          "--strategies: unknown strategy 'magic' (known: hill, sweep, amplitude).")
         assertUsageError(try resonance("coherence", ws, "--every-step"), "--every-step needs --method product.")
+    }
+}
+
+final class PacerTuneCommandTests: XCTestCase {
+    func testPacerTuningNeedsASimulationWorkspace() throws {
+        let ws = try importSample(into: try makeTempDir())
+        assertFailure(try resonance("tune", ws, "--engine", "pacer", "--out", ws + "/../t.json"),
+                      "breathing_sim_sessions.csv: missing", "resonance breathing simulate")
+        assertUsageError(try resonance("tune", ws, "--engine", "pacer", "--objective", "auc", "--out", ws + "/../t.json"),
+                         "--objective for --engine pacer must be locked-rate-error.")
     }
 }

@@ -109,7 +109,7 @@ public struct BreathingSimulation: Sendable {
         let worlds = (firstSeed..<(firstSeed + seeds)).flatMap { seed in personas.map { (seed, $0) } }
         let results = try Parallel.map(worlds, jobs: jobs) { seed, persona -> ([SimulatedSessionRow], [SimulationTraceRow]) in
             let world = ResonanceWorld.draw(persona, seed: UInt64(seed), assumptions: assumptions)
-            let noise = SeededRandom.djb2("breathing noise" + persona.name + String(persona.age)) ^ UInt64(seed) &* 0x9E37_79B9_7F4A_7C15
+            let noise = Self.noiseSeed(persona, seed: seed)
             var rows: [SimulatedSessionRow] = [], trace: [SimulationTraceRow] = []
             for strategy in strategies {
                 let s = SimulatedSession.run(world, strategy: strategy, registry: registry, noise: noise)
@@ -126,6 +126,11 @@ public struct BreathingSimulation: Sendable {
             return (rows, trace)
         }
         return (results.flatMap(\.0), results.flatMap(\.1))
+    }
+
+    /// The seed of the noise every strategy meets on `persona` for `seed`.
+    public static func noiseSeed(_ persona: PersonaProfile, seed: Int) -> UInt64 {
+        SeededRandom.djb2("breathing noise" + persona.name + String(persona.age)) ^ UInt64(seed) &* 0x9E37_79B9_7F4A_7C15
     }
 
     /// Per strategy and metric: the mean over sessions and the bootstrap interval of the
