@@ -41,9 +41,14 @@ struct CoherenceCommand: ParsableCommand {
     @Flag(help: "With --method product: write every 0.25 s score as a row instead of per-minute means.")
     var everyStep = false
 
+    @Option(help: ArgumentHelp("With --method product: how beats become 4 Hz heart rate: spline (cubic spline) or repeat "
+                               + "(the latest beat's heart rate every 0.25 s, as the product's watch samples). Default: spline."))
+    var hrSampling: HRSampling?
+
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
         if everyStep && method != .product { throw ValidationError("--every-step needs --method product.") }
+        if hrSampling != nil && method != .product { throw ValidationError("--hr-sampling needs --method product.") }
         if method == .product && (window != nil || step != nil || breathingRate != nil) {
             throw ValidationError("--window, --step and --breathing-rate apply to --method windowed; the product's window is "
                                   + "the constant pacer.window_samples and its rate comes from breathing.csv.")
@@ -68,8 +73,11 @@ struct CoherenceCommand: ParsableCommand {
         options.artifactMethod = artifacts
         options.method = method
         options.everyStep = everyStep
+        options.sampling = hrSampling ?? .spline
         try CoherenceStage(options: options).runCommitted(Workspace(path: workspace), context)
     }
 }
 
 extension CoherenceMethod: ExpressibleByArgument {}
+
+extension HRSampling: ExpressibleByArgument {}

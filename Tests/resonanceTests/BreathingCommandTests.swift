@@ -26,7 +26,8 @@ final class BreathingCommandTests: XCTestCase {
             .split(separator: "\n")
         // Two seeds × two personas × three strategies.
         XCTAssertEqual(sessions.count, 1 + 12)
-        XCTAssertEqual(sessions.first, "seed,persona,strategy,planted_rate_bpm,locked_rate_bpm,error_bpm,lock_s,coherence_reached,amplitude_share")
+        XCTAssertEqual(sessions.first, "seed,persona,strategy,planted_rate_bpm,locked_rate_bpm,error_bpm,lock_s,coherence_reached,amplitude_share,"
+                       + "recorded_peak_coherence,max_coherence")
     }
 
     func testPacedThenAssess() throws {

@@ -73,6 +73,11 @@ public struct SimulatedSession: Sendable {
     public var lockSeconds: Double
     /// Mean product coherence over the locked part.
     public var coherenceReached: Double
+    /// The last coherence of the session: what the product's session record stores as
+    /// its peak coherence.
+    public var lastCoherence: Double
+    /// The highest coherence of the session, what that name promises.
+    public var maxCoherence: Double
     /// (t s, rate breaths/min, coherence) every second, for figures.
     public var trace: [(Double, Double, Double)]
 
@@ -86,7 +91,7 @@ public struct SimulatedSession: Sendable {
         let keep = exp(-dt / a.driftSeconds), innovation = a.driftBpm * (1 - keep * keep).squareRoot()
         var pacer = AdaptivePacer(strategy: strategy, constants: c, sampleHz: hz)
         var hr: [Double] = [], phase = 0.0, drift = 0.0, t = 0.0
-        var locked: [Double] = [], trace: [(Double, Double, Double)] = []
+        var locked: [Double] = [], trace: [(Double, Double, Double)] = [], last = 0.0, highest = 0.0
         let every = max(1, Int((c.stepSeconds * hz).rounded()))
         var step = 0
         while true {
@@ -101,12 +106,15 @@ public struct SimulatedSession: Sendable {
             step += 1
             guard step % every == 0 else { continue }
             let score = product.score(hr[...], breathingHz: rate / 60)
+            last = score
+            highest = max(highest, score)
             if pacer.phase == .lock { locked.append(score) }
             if step % Int(hz) == 0 { trace.append((t, rate, score)) }
             if let at = pacer.lockedAt, t >= at + c.lockSeconds - 1e-9 { break }
             pacer.update(t: t, coherence: score, hr: hr)
         }
         return SimulatedSession(lockedRateBpm: pacer.rate, lockSeconds: pacer.lockedAt ?? t,
-                                coherenceReached: locked.isEmpty ? .nan : Stats.mean(locked), trace: trace)
+                                coherenceReached: locked.isEmpty ? .nan : Stats.mean(locked), lastCoherence: last,
+                                maxCoherence: highest, trace: trace)
     }
 }

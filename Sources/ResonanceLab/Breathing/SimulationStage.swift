@@ -16,23 +16,29 @@ public struct SimulatedSessionRow: Sendable, Equatable {
     public var coherenceReached: Double
     /// HR oscillation amplitude at the locked rate over that at the planted rate.
     public var amplitudeShare: Double
+    /// The product's session record: its `peakCoherence` is the session's last score.
+    public var recordedPeakCoherence: Double
+    /// The session's highest score, what that name promises.
+    public var maxCoherence: Double
 }
 
 extension SimulatedSessionRow: CanonicalRow {
     public static let fileName = "breathing_sim_sessions.csv"
     public static let header = ["seed", "persona", "strategy", "planted_rate_bpm", "locked_rate_bpm", "error_bpm",
-                                "lock_s", "coherence_reached", "amplitude_share"]
+                                "lock_s", "coherence_reached", "amplitude_share", "recorded_peak_coherence", "max_coherence"]
 
     public func write(to w: CSVWriter) {
         w.field(seed); w.field(persona); w.field(strategy); w.field(plantedRateBpm); w.field(lockedRateBpm)
         w.field(errorBpm); w.field(lockSeconds); w.field(coherenceReached); w.field(amplitudeShare)
+        w.field(recordedPeakCoherence); w.field(maxCoherence)
     }
 
     public init(_ r: CanonicalFieldReader) throws {
         self.init(seed: try r.count("seed"), persona: try r.string("persona"), strategy: try r.string("strategy"),
                   plantedRateBpm: try r.double("planted_rate_bpm"), lockedRateBpm: try r.double("locked_rate_bpm"),
                   errorBpm: try r.double("error_bpm"), lockSeconds: try r.double("lock_s"),
-                  coherenceReached: try r.doubleOrNaN("coherence_reached"), amplitudeShare: try r.double("amplitude_share"))
+                  coherenceReached: try r.doubleOrNaN("coherence_reached"), amplitudeShare: try r.double("amplitude_share"),
+                  recordedPeakCoherence: try r.double("recorded_peak_coherence"), maxCoherence: try r.double("max_coherence"))
     }
 }
 
@@ -41,7 +47,7 @@ extension SimulatedSessionRow: CanonicalRow {
 public struct SimulationSummaryRow: Sendable, Equatable {
     public var strategy: String
     /// `error_bpm`, `abs_error_bpm`, `within_0_5` (share locked within ±0.5/min),
-    /// `lock_s`, `coherence_reached`, `amplitude_share`.
+    /// `lock_s`, `coherence_reached`, `amplitude_share`, `recorded_peak_coherence`, `max_coherence`.
     public var metric: String
     public var sessions: Int
     public var seeds: Int
@@ -117,7 +123,8 @@ public struct BreathingSimulation: Sendable {
                                                 plantedRateBpm: world.plantedRateBpm, lockedRateBpm: s.lockedRateBpm,
                                                 errorBpm: s.lockedRateBpm - world.plantedRateBpm, lockSeconds: s.lockSeconds,
                                                 coherenceReached: s.coherenceReached,
-                                                amplitudeShare: world.amplitude(at: s.lockedRateBpm) / world.peakAmplitudeBpm))
+                                                amplitudeShare: world.amplitude(at: s.lockedRateBpm) / world.peakAmplitudeBpm,
+                                                recordedPeakCoherence: s.lastCoherence, maxCoherence: s.maxCoherence))
                 if seed == firstSeed {
                     trace += s.trace.map { SimulationTraceRow(persona: persona.name, strategy: strategy.rawValue, seconds: $0.0,
                                                               rateBpm: $0.1, coherence: $0.2) }
@@ -140,6 +147,7 @@ public struct BreathingSimulation: Sendable {
             ("error_bpm", \.errorBpm), ("abs_error_bpm", { abs($0.errorBpm) }),
             ("within_0_5", { abs($0.errorBpm) <= 0.5 + 1e-9 ? 1 : 0 }), ("lock_s", \.lockSeconds),
             ("coherence_reached", \.coherenceReached), ("amplitude_share", \.amplitudeShare),
+            ("recorded_peak_coherence", \.recordedPeakCoherence), ("max_coherence", \.maxCoherence),
         ]
         var strategies: [String] = []
         for r in rows where !strategies.contains(r.strategy) { strategies.append(r.strategy) }

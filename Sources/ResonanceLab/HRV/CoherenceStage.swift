@@ -40,8 +40,9 @@ public struct CoherenceStage: Stage {
             ws.session?.record(setting: "breathing_rate_per_min", CSVWriter.format(options.breathingRate))
         case .product:
             ws.session?.record(setting: "rows", options.everyStep ? "every step" : "per minute")
+            ws.session?.record(setting: "hr_sampling", options.sampling.rawValue)
             product = ProductCoherenceSeries(coherence: ProductCoherence(coherence: options.constants, pacer: context.registry.pacer),
-                                             pacer: context.registry.pacer, everyStep: options.everyStep)
+                                             pacer: context.registry.pacer, everyStep: options.everyStep, sampling: options.sampling)
             paced = Dictionary(grouping: try ws.readIfPresent(BreathingInterval.self) ?? [], by: \.subject)
         }
         let rr = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)

@@ -17,6 +17,8 @@ public struct CoherenceOptions: Sendable {
     public var method: CoherenceMethod = .windowed
     /// `product` only: every 0.25 s score as a row, not per-minute means.
     public var everyStep = false
+    /// `product` only: how beats become the 4 Hz series.
+    public var sampling: HRSampling = .spline
 
     public init(constants: CoherenceConstants = .defaults) {
         self.constants = constants

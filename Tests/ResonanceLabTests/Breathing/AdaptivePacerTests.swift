@@ -81,7 +81,7 @@ final class AdaptivePacerTests: XCTestCase {
         XCTAssertTrue(a.allSatisfy { (4.5...7.0).contains($0.plantedRateBpm) })
         XCTAssertNotEqual(a[0].plantedRateBpm, a[6].plantedRateBpm)
         let summary = BreathingSimulation.summary(a)
-        XCTAssertEqual(summary.count, 3 * 6)
+        XCTAssertEqual(summary.count, 3 * 8)
         let within = try XCTUnwrap(summary.first { $0.strategy == "amplitude" && $0.metric == "within_0_5" })
         XCTAssertEqual(within.sessions, 4)
         XCTAssertEqual(within.seeds, 2)

@@ -99,4 +99,14 @@ final class ProductCoherenceTests: XCTestCase {
         XCTAssertGreaterThan(scores.count, 200)
         XCTAssertEqual(Stats.mean(scores), 0.28, accuracy: 0.04)
     }
+
+    /// The watch's sampling repeats its latest reading every 0.25 s: beats at 0, 900 and
+    /// 1700 ms give ticks 0…1500 ms holding the first beat's HR until 1000 ms.
+    func testRepeatedReadingSampling() {
+        XCTAssertEqual(HRSampling.repeatLatest.grid(timeMs: [0, 900, 1700], bpm: [60, 70, 80], hz: 4),
+                       [60, 60, 60, 60, 70, 70, 70])
+        XCTAssertEqual(HRSampling.repeatLatest.grid(timeMs: [], bpm: [], hz: 4), [])
+        // A spline through the same beats passes through each at its own time.
+        XCTAssertEqual(HRSampling.spline.grid(timeMs: [0, 1000, 2000], bpm: [60, 70, 80], hz: 4).first, 60)
+    }
 }
