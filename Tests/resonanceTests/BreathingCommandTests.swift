@@ -64,6 +64,9 @@ final class BreathingCommandTests: XCTestCase {
         assertUsageError(try resonance("breathing", "simulate", "--out", ws, "--strategies", "magic"),
                          "--strategies: unknown strategy 'magic' (known: hill, sweep, amplitude).")
         assertUsageError(try resonance("coherence", ws, "--every-step"), "--every-step needs --method product.")
+        assertUsageError(try resonance("coherence", ws, "--hr-sampling", "repeat"), "--hr-sampling needs --method product.")
+        assertUsageError(try resonance("coherence", ws, "--method", "product", "--window", "30"),
+                         "--window, --step and --breathing-rate apply to --method windowed")
     }
 }
 

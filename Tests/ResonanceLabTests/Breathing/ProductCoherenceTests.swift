@@ -109,4 +109,18 @@ final class ProductCoherenceTests: XCTestCase {
         // A spline through the same beats passes through each at its own time.
         XCTAssertEqual(HRSampling.spline.grid(timeMs: [0, 1000, 2000], bpm: [60, 70, 80], hz: 4).first, 60)
     }
+
+    /// At 5.5/min every window of 54–106 samples (13.5–26.5 s into a session) has its
+    /// target bins equal to its band — Int(0.15·n/4) < 4 until n = 107 — so any signal
+    /// scores exactly 1; from 107 samples on the band has bin 4, outside the target 1–3.
+    func testEveryWindowOf54To106SamplesScoresOne() throws {
+        var random = SeededRandom(seed: 3)
+        let noise = (0..<120).map { _ in 70 + 3 * random.normal() }
+        for n in [54, 80, 100, 106] {
+            XCTAssertEqual(product.score(noise.prefix(n), breathingHz: 5.5 / 60), 1, "\(n) samples")
+        }
+        XCTAssertEqual(product.bins(count: 107, breathingHz: 5.5 / 60)?.band, 1...4)
+        XCTAssertEqual(product.bins(count: 107, breathingHz: 5.5 / 60)?.target, 1...3)
+        XCTAssertLessThan(product.score(noise.prefix(107), breathingHz: 5.5 / 60), 1)
+    }
 }
