@@ -18,7 +18,7 @@ final class BreathingCommandTests: XCTestCase {
                                     "NewMom,SeniorFit", "--jobs", jobs)
             XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         }
-        for table in ["breathing_sim_sessions.csv", "breathing_sim_summary.csv", "breathing_sim_trace.csv"] {
+        for table in ["breathing_sim_sessions.csv", "breathing_sim_summary.csv", "breathing_sim_trace.csv", "receipts.csv"] {
             let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a/" + table))
             XCTAssertEqual(a, try Data(contentsOf: URL(fileURLWithPath: dir + "/b/" + table)), table)
         }

@@ -46,6 +46,10 @@ public struct AdaptivePacer: Sendable {
         rate = constants.clamped(constants.defaultRatePerMin)
     }
 
+    /// Each dwell of the exploration so far: its rate (breaths/min) and score (coherence,
+    /// or HR peak-to-trough in bpm for `amplitude`), in order.
+    public var dwells: [(rate: Double, score: Double)] { scores }
+
     /// The rates of the stepped sweep, breaths/min.
     public var sweepRates: [Double] {
         let c = constants

@@ -80,6 +80,8 @@ public struct SimulatedSession: Sendable {
     public var maxCoherence: Double
     /// (t s, rate breaths/min, coherence) every second, for figures.
     public var trace: [(Double, Double, Double)]
+    /// The exploration's dwells: rate (breaths/min) and score.
+    public var dwells: [(rate: Double, score: Double)]
 
     public static func run(_ world: ResonanceWorld, strategy: PacerStrategy, registry: ConstantsRegistry,
                            noise seed: UInt64, noiseless: Bool = false) -> SimulatedSession {
@@ -115,6 +117,6 @@ public struct SimulatedSession: Sendable {
         }
         return SimulatedSession(lockedRateBpm: pacer.rate, lockSeconds: pacer.lockedAt ?? t,
                                 coherenceReached: locked.isEmpty ? .nan : Stats.mean(locked), lastCoherence: last,
-                                maxCoherence: highest, trace: trace)
+                                maxCoherence: highest, trace: trace, dwells: pacer.dwells)
     }
 }

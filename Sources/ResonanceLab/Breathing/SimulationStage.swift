@@ -112,13 +112,40 @@ public struct BreathingSimulation: Sendable {
 
     /// Sessions in (seed, persona, strategy) order, and the first seed's traces.
     public func run(registry: ConstantsRegistry, jobs: Int) throws -> ([SimulatedSessionRow], [SimulationTraceRow]) {
+        let (rows, trace, _) = try runWithReceipts(registry: registry, jobs: jobs)
+        return (rows, trace)
+    }
+
+    /// The lock decision of one session as receipt rows: the locked rate, driven by the
+    /// exploration's best dwells (rank 1 the highest score) — why the pacer locked there.
+    static func receipts(_ s: SimulatedSession, seed: Int, persona: String, strategy: PacerStrategy) -> [ReceiptRow] {
+        let head = ReceiptRow(engine: PacerConstants.spec.name, table: SimulatedSessionRow.fileName, subject: persona,
+                              key: "\(seed)/\(strategy.rawValue)", decision: "lock", value: s.lockedRateBpm, confidence: nil)
+        let best = s.dwells.indices.filter { s.dwells[$0].score.isFinite }
+            .sorted { s.dwells[$0].score == s.dwells[$1].score ? $0 < $1 : s.dwells[$0].score > s.dwells[$1].score }
+        guard !best.isEmpty else { return [head] }
+        return best.prefix(ReceiptRow.driversPerDecision).enumerated().map { rank, i in
+            var row = head
+            row.rank = rank + 1
+            row.factor = "dwell \(i + 1) at \(CSVWriter.format(s.dwells[i].rate))/min"
+            row.rawValue = s.dwells[i].score
+            row.unit = strategy == .amplitude ? "bpm peak-to-trough" : "coherence"
+            row.comparedWith = "\(s.dwells.count) dwells"
+            return row
+        }
+    }
+
+    /// `run`, with each session's lock receipts.
+    public func runWithReceipts(registry: ConstantsRegistry, jobs: Int) throws
+        -> ([SimulatedSessionRow], [SimulationTraceRow], [ReceiptRow]) {
         let worlds = (firstSeed..<(firstSeed + seeds)).flatMap { seed in personas.map { (seed, $0) } }
-        let results = try Parallel.map(worlds, jobs: jobs) { seed, persona -> ([SimulatedSessionRow], [SimulationTraceRow]) in
+        let results = try Parallel.map(worlds, jobs: jobs) { seed, persona -> ([SimulatedSessionRow], [SimulationTraceRow], [ReceiptRow]) in
             let world = ResonanceWorld.draw(persona, seed: UInt64(seed), assumptions: assumptions)
             let noise = Self.noiseSeed(persona, seed: seed)
-            var rows: [SimulatedSessionRow] = [], trace: [SimulationTraceRow] = []
+            var rows: [SimulatedSessionRow] = [], trace: [SimulationTraceRow] = [], receipts: [ReceiptRow] = []
             for strategy in strategies {
                 let s = SimulatedSession.run(world, strategy: strategy, registry: registry, noise: noise)
+                receipts += Self.receipts(s, seed: seed, persona: persona.name, strategy: strategy)
                 rows.append(SimulatedSessionRow(seed: seed, persona: persona.name, strategy: strategy.rawValue,
                                                 plantedRateBpm: world.plantedRateBpm, lockedRateBpm: s.lockedRateBpm,
                                                 errorBpm: s.lockedRateBpm - world.plantedRateBpm, lockSeconds: s.lockSeconds,
@@ -130,9 +157,9 @@ public struct BreathingSimulation: Sendable {
                                                               rateBpm: $0.1, coherence: $0.2) }
                 }
             }
-            return (rows, trace)
+            return (rows, trace, receipts)
         }
-        return (results.flatMap(\.0), results.flatMap(\.1))
+        return (results.flatMap(\.0), results.flatMap(\.1), results.flatMap(\.2))
     }
 
     /// The seed of the noise every strategy meets on `persona` for `seed`.
@@ -165,7 +192,8 @@ public struct BreathingSimulation: Sendable {
 }
 
 /// `resonance breathing simulate`: the closed-loop pacer simulation →
-/// `breathing_sim_sessions.csv`, `breathing_sim_summary.csv`, `breathing_sim_trace.csv`.
+/// `breathing_sim_sessions.csv`, `breathing_sim_summary.csv`, `breathing_sim_trace.csv`
+/// and each lock's receipt in `receipts.csv`.
 public struct SimulationStage: Stage {
     public var simulation: BreathingSimulation
 
@@ -178,7 +206,9 @@ public struct SimulationStage: Stage {
     public var engines: [String] { ["coherence", "pacer"] }
     public var perSubject: Bool { false }
     public var reads: [String] { [] }
-    public var writes: [String] { [SimulatedSessionRow.fileName, SimulationSummaryRow.fileName, SimulationTraceRow.fileName] }
+    public var writes: [String] {
+        [SimulatedSessionRow.fileName, SimulationSummaryRow.fileName, SimulationTraceRow.fileName, ReceiptRow.fileName]
+    }
     public var createsWorkspace: Bool { true }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
@@ -186,10 +216,11 @@ public struct SimulationStage: Stage {
         ws.session?.record(setting: "seeds", "\(s.firstSeed)…\(s.firstSeed + s.seeds - 1)")
         ws.session?.record(setting: "personas", s.personas.map(\.name).joined(separator: ","))
         ws.session?.record(setting: "strategies", s.strategies.map(\.rawValue).joined(separator: ","))
-        let (rows, trace) = try s.run(registry: context.registry, jobs: context.jobs)
+        let (rows, trace, receipts) = try s.runWithReceipts(registry: context.registry, jobs: context.jobs)
         try ws.write(rows)
         try ws.write(BreathingSimulation.summary(rows))
         try ws.write(trace)
+        try ws.write(receipts)
         if ws.session?.manifest == nil {
             ws.session?.replacement = Manifest(subjects: s.personas.map { SubjectInfo(subject: $0.name, group: "persona") })
         }

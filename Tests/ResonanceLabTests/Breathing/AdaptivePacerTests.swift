@@ -87,4 +87,18 @@ final class AdaptivePacerTests: XCTestCase {
         XCTAssertEqual(within.seeds, 2)
         XCTAssertTrue((0...1).contains(within.mean))
     }
+
+    /// A lock's receipt names the sweep's best dwells, best first, under the locked rate.
+    func testLockReceiptsNameTheBestDwells() {
+        let s = SimulatedSession.run(world(planted: 5.3), strategy: .amplitude, registry: registry, noise: 1, noiseless: true)
+        XCTAssertEqual(s.dwells.map(\.rate), [4.5, 5.0, 5.5, 6.0, 6.5, 7.0])
+        let rows = BreathingSimulation.receipts(s, seed: 4, persona: "P", strategy: .amplitude)
+        XCTAssertEqual(rows.count, 3)
+        XCTAssertEqual(rows.map(\.rank), [1, 2, 3])
+        XCTAssertTrue(rows.allSatisfy { $0.engine == "pacer" && $0.key == "4/amplitude" && $0.value == s.lockedRateBpm })
+        // 5.3 lies between 5.0 and 5.5, nearer 5.5: those two dwells swing most, 5.5 first.
+        XCTAssertEqual(rows.map(\.factor), ["dwell 3 at 5.5/min", "dwell 2 at 5.0/min", "dwell 4 at 6.0/min"])
+        XCTAssertEqual(rows[0].unit, "bpm peak-to-trough")
+        XCTAssertGreaterThan(rows[0].rawValue ?? 0, rows[1].rawValue ?? 0)
+    }
 }
