@@ -82,7 +82,8 @@ struct BreathingSimulate: ParsableCommand {
             Gaussian resonance curve of HR oscillation amplitude; every strategy (hill, sweep, \
             amplitude) runs on the same people and the same noise. Writes \
             breathing_sim_sessions.csv, breathing_sim_summary.csv (means with 95 % bootstrap \
-            intervals over seeds) and breathing_sim_trace.csv (first seed, every second). The \
+            intervals over seeds), breathing_sim_trace.csv (first seed, every second) and \
+            receipts.csv (each lock with the exploration's best dwells). The \
             same arguments give byte-identical files for any --jobs.
             """)
 
