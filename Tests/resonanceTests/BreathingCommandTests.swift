@@ -61,6 +61,8 @@ final class BreathingCommandTests: XCTestCase {
             .write(toFile: paced, atomically: true, encoding: .utf8)
         assertFailure(try resonance("breathing", "paced", ws, "--from", paced), "paced.csv:3:4:", "rate_bpm")
         XCTAssertFalse(FileManager.default.fileExists(atPath: ws + "/breathing.csv"))
+        assertFailure(try resonance("breathing", "assess", ws), "breathing.csv: no paced intervals")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws + "/breathing_assessment.csv"))
         assertUsageError(try resonance("breathing", "simulate", "--out", ws, "--strategies", "magic"),
                          "--strategies: unknown strategy 'magic' (known: hill, sweep, amplitude).")
         assertUsageError(try resonance("coherence", ws, "--every-step"), "--every-step needs --method product.")

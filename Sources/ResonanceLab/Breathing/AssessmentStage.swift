@@ -18,6 +18,10 @@ public struct AssessmentStage: Stage {
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         ws.session?.record(setting: "artifacts", artifactMethod.rawValue)
         let paced = Dictionary(grouping: try ws.readIfPresent(BreathingInterval.self) ?? [], by: \.subject)
+        guard !paced.isEmpty else {
+            throw TableError(path: ws.file(BreathingInterval.fileName), line: 0, column: 0,
+                             message: "no paced intervals; write them with `resonance breathing paced`")
+        }
         let assessment = BreathingAssessment(coherence: context.registry.coherence, pacer: context.registry.pacer)
         let subjects = try NNCache.series(ws, method: artifactMethod, context: context, label: name)
             .filter { paced[$0.subject] != nil }
