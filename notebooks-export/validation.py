@@ -488,5 +488,75 @@ if truth is not None and effects is not None:
         fig.suptitle("Listener sensitivity: estimate vs planted truth")
         save(fig, "listener_sensitivity", "Per-listener sensitivity, estimate vs planted truth")
 
+# %% [markdown]
+# ## Breathing
+#
+# Resonance-frequency assessment (`breathing_assessment.csv`): for each subject with paced
+# trials, each criterion against the paced rate — HR peak-to-trough, LF power, LF peak
+# density, each as a share of its best trial, and both coherence scores — the rate each
+# criterion picks marked. The adaptive pacer's simulation (`breathing_sim_trace.csv`,
+# `breathing_sim_sessions.csv`): the paced rate against time for a few simulated sessions
+# per strategy with each person's planted resonance rate, and each strategy's locked rate
+# against the planted one.
+
+# %%
+assessment = read_table("breathing_assessment.csv")
+if assessment is not None:
+    subjects = sorted(assessment["subject"].unique())
+    fig, axes = grid(len(subjects), columns=min(3, len(subjects)), width=12.0, row_height=3.2)
+    for ax, subject in zip(axes, subjects):
+        a = assessment[assessment["subject"] == subject].sort_values("rate_bpm")
+        for column, label, colour in [("peak_to_trough_bpm", "HR peak-to-trough", "#c0392b"),
+                                      ("lf_power_ms2", "LF power", "#1f4e79"),
+                                      ("lf_peak_ms2_per_hz", "LF peak density", "#2ca25f")]:
+            share = a[column] / a[column].max()
+            ax.plot(a["rate_bpm"], share, "o-", color=colour, label=f"{label} (share of best)")
+        ax.plot(a["rate_bpm"], a["product_coherence"], "s--", color="#7f7f7f", label="product coherence")
+        ax.plot(a["rate_bpm"], a["windowed_coherence"], "^:", color="#bcbd22", label="windowed coherence")
+        best = a.loc[a["peak_to_trough_bpm"].idxmax(), "rate_bpm"] if a["peak_to_trough_bpm"].notna().any() else None
+        if best is not None:
+            ax.axvline(best, color="#c0392b", lw=0.8, ls=":")
+        ax.set_xlabel("paced rate (breaths/min)")
+        ax.set_ylabel("share of best / coherence")
+        ax.set_title(subject, fontsize=9)
+        ax.set_ylim(0, 1.05)
+    axes[0].legend(loc="lower center", fontsize=7)
+    fig.suptitle("Resonance-frequency assessment: each criterion against the paced rate")
+    save(fig, "breathing_assessment", "Resonance-frequency assessment: each criterion against the paced rate")
+
+# %%
+trace = read_table("breathing_sim_trace.csv", times=())
+sessions = read_table("breathing_sim_sessions.csv")
+if trace is not None and sessions is not None:
+    strategies = list(dict.fromkeys(sessions["strategy"]))
+    first = sessions[sessions["seed"] == sessions["seed"].min()]
+    personas = list(dict.fromkeys(first["persona"]))[:4]
+    fig, axes = plt.subplots(1, len(strategies), figsize=(12, 4), sharey=True, layout="constrained", squeeze=False)
+    colours = ["#1f4e79", "#c0392b", "#2ca25f", "#d95f0e"]
+    for ax, strategy in zip(axes[0], strategies):
+        for persona, colour in zip(personas, colours):
+            t = trace[(trace["strategy"] == strategy) & (trace["persona"] == persona)]
+            ax.plot(t["t_s"] / 60, t["rate_bpm"], color=colour, lw=1, label=persona)
+            planted = first[(first["persona"] == persona) & (first["strategy"] == strategy)]["planted_rate_bpm"]
+            if not planted.empty:
+                ax.axhline(planted.iloc[0], color=colour, ls=":", lw=0.8)
+        ax.set_title(strategy)
+        ax.set_xlabel("time (min)")
+    axes[0][0].set_ylabel("paced rate (breaths/min); dotted: planted resonance")
+    axes[0][0].legend(fontsize=7, loc="upper left")
+    fig.suptitle("Adaptive pacer: paced rate against time, first seed")
+    save(fig, "pacer_rate_vs_time", "Adaptive pacer: paced rate against time for a few simulated sessions")
+
+    fig, axes = plt.subplots(1, len(strategies), figsize=(12, 4), sharey=True, layout="constrained", squeeze=False)
+    for ax, strategy in zip(axes[0], strategies):
+        s = sessions[sessions["strategy"] == strategy]
+        ax.plot(s["planted_rate_bpm"], s["locked_rate_bpm"], ".", ms=4, color="#1f4e79")
+        ax.plot([4.5, 7], [4.5, 7], color="grey", ls="--", lw=0.8)
+        ax.set_title(f"{strategy}: mean |error| {s['error_bpm'].abs().mean():.2f} /min")
+        ax.set_xlabel("planted resonance rate (breaths/min)")
+    axes[0][0].set_ylabel("locked rate (breaths/min)")
+    fig.suptitle("Adaptive pacer: locked against planted resonance rate, every simulated session")
+    save(fig, "pacer_locked_vs_planted", "Adaptive pacer: locked against planted resonance rate")
+
 # %%
 write_figure_list()

@@ -33,8 +33,26 @@ struct CoherenceCommand: ParsableCommand {
     @Option(help: "Artifact detection for RR: lipponen, malik or none.")
     var artifacts: ArtifactMethod = .lipponen
 
+    @Option(help: ArgumentHelp("windowed (tapered 64 s windows every 5 s: coach, heartmath and resonance rows) or product "
+                               + "(the breathing product's own score: raw DFT of the last 30 s at 4 Hz, every 0.25 s, at the "
+                               + "rate in force in breathing.csv, else 5.5/min; per-minute means). Default: windowed."))
+    var method: CoherenceMethod = .windowed
+
+    @Flag(help: "With --method product: write every 0.25 s score as a row instead of per-minute means.")
+    var everyStep = false
+
+    @Option(help: ArgumentHelp("With --method product: how beats become 4 Hz heart rate: spline (cubic spline) or repeat "
+                               + "(the latest beat's heart rate every 0.25 s, as the product's watch samples). Default: spline."))
+    var hrSampling: HRSampling?
+
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
+        if everyStep && method != .product { throw ValidationError("--every-step needs --method product.") }
+        if hrSampling != nil && method != .product { throw ValidationError("--hr-sampling needs --method product.") }
+        if method == .product && (window != nil || step != nil || breathingRate != nil) {
+            throw ValidationError("--window, --step and --breathing-rate apply to --method windowed; the product's window is "
+                                  + "the constant pacer.window_samples and its rate comes from breathing.csv.")
+        }
         // Each option replaces a constant of the coherence engine and must lie in its range.
         let options = [("--window", "window_seconds", window), ("--step", "step_seconds", step),
                        ("--breathing-rate", "breathing_rate_per_min", breathingRate)]
@@ -53,6 +71,13 @@ struct CoherenceCommand: ParsableCommand {
         if let step { options.stepSeconds = step }
         if let breathingRate { options.breathingRate = breathingRate }
         options.artifactMethod = artifacts
+        options.method = method
+        options.everyStep = everyStep
+        options.sampling = hrSampling ?? .spline
         try CoherenceStage(options: options).runCommitted(Workspace(path: workspace), context)
     }
 }
+
+extension CoherenceMethod: ExpressibleByArgument {}
+
+extension HRSampling: ExpressibleByArgument {}

@@ -20,6 +20,7 @@ struct Resonance: ParsableCommand {
             Import.self,
             HRV.self,
             CoherenceCommand.self,
+            Breathing.self,
             Sessions.self,
             Effects.self,
             Daily.self,

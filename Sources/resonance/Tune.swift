@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import ResonanceLab
 
-/// `resonance tune WS... --engine stress|song_effect --out FILE.json`: engine constants
-/// chosen offline by cross-validation, on labelled recordings (stress) or on persona
-/// workspaces with planted song effects (song_effect).
+/// `resonance tune WS... --engine stress|song_effect|pacer --out FILE.json`: engine constants
+/// chosen offline by cross-validation, on labelled recordings (stress), on persona
+/// workspaces with planted song effects (song_effect) or on simulated breathing sessions (pacer).
 struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tune an engine's constants offline, by cross-validation over subjects or listeners.",
@@ -26,7 +26,15 @@ struct Tune: ParsableCommand {
             planted song effect × listener sensitivity, pooled over the fold's listeners; the mean of \
             the ΔHR and ΔRMSSD r.
 
-            Both engines: Nelder–Mead with restarts (seeded; --budget evaluations per search) within \
+            --engine pacer: on workspaces of `resonance breathing simulate`, every session of \
+            breathing_sim_sessions.csv (its seed, persona and strategy) is simulated again, closed loop, \
+            with the candidate constants, on the same person and noise. The search varies the exploration \
+            rules' constants: score_seconds (s, searched 1–15), hill_dwell_seconds (s, 5–60), \
+            hill_reversals (1–10), sweep_step_per_min (breaths/min, 0.25–1.25) and settle_seconds \
+            (s, 0–20). Personas are the cross-validation unit. Objective: locked-rate-error (mean \
+            |locked − planted| resonance rate, breaths/min; lower is better).
+
+            Every engine: Nelder–Mead with restarts (seeded; --budget evaluations per search) within \
             the registry's ranges, weight groups and order rules. --cv loso (default) holds out one \
             subject or listener per fold, kfold:K splits them into K folds. In each fold constants are \
             chosen on the training units only and scored on the held-out ones; one final search on all \
@@ -46,10 +54,10 @@ struct Tune: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("Workspaces: labelled (stress, from `resonance import`) or persona workspaces after "
-                                 + "`resonance sessions` (song_effect).", valueName: "workspace"))
+                                 + "`resonance sessions` (song_effect), or `resonance breathing simulate` workspaces (pacer).", valueName: "workspace"))
     var workspaces: [String]
 
-    @Option(help: ArgumentHelp("Engine to tune: stress or song_effect.", valueName: "name"))
+    @Option(help: ArgumentHelp("Engine to tune: stress, song_effect or pacer.", valueName: "name"))
     var engine: String
 
     @Option(help: ArgumentHelp("Tuned constants JSON to write.", valueName: "file"))
@@ -59,7 +67,8 @@ struct Tune: ParsableCommand {
                                + "per fold) or kfold:K.", valueName: "scheme"))
     var cv: String = "loso"
 
-    @Option(help: ArgumentHelp("stress: auc (default), balanced-accuracy or brier; song_effect: correlation (default).",
+    @Option(help: ArgumentHelp("stress: auc (default), balanced-accuracy or brier; song_effect: correlation (default); "
+                               + "pacer: locked-rate-error (default).",
                                valueName: "name"))
     var objective: String?
 
@@ -80,7 +89,7 @@ struct Tune: ParsableCommand {
         for ws in workspaces { try WorkspaceFolder.requireExisting(ws) }
         guard !workspaces.isEmpty else { throw ValidationError("give at least one workspace.") }
         guard let objectives = Self.objectives[engine] else {
-            throw ValidationError("--engine must be stress or song_effect (got '\(engine)').")
+            throw ValidationError("--engine must be stress, song_effect or pacer (got '\(engine)').")
         }
         guard CrossValidation(argument: cv) != nil else { throw ValidationError("--cv must be loso or kfold:K with K ≥ 2 (got '\(cv)').") }
         if let objective, !objectives.map(\.rawValue).contains(objective) {
@@ -94,6 +103,7 @@ struct Tune: ParsableCommand {
     /// Per engine, the objectives it is tuned on (the first is the default).
     static let objectives: [String: [TuningObjective]] = [
         StressTuningData.engine: StressTuningData.objectives, SongEffectTuningData.engine: SongEffectTuningData.objectives,
+        PacerTuningData.engine: PacerTuningData.objectives,
     ]
 
     func run() throws {
@@ -105,7 +115,10 @@ struct Tune: ParsableCommand {
         }
         let cv = CrossValidation(argument: cv) ?? .loso, objective = objective.flatMap(TuningObjective.init(rawValue:))
         let written: Bool
-        if engine == SongEffectTuningData.engine {
+        if engine == PacerTuningData.engine {
+            let tuner = try Tuner(PacerTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
+            written = try tune(PacerTuningData(workspaces: open(PacerTuningData.reads)), tuner)
+        } else if engine == SongEffectTuningData.engine {
             let tuner = try Tuner(SongEffectTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
             written = try tune(SongEffectTuningData(workspaces: open(SongEffectTuningData.reads), registry: registry), tuner)
         } else {

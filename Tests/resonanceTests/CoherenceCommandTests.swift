@@ -4,7 +4,7 @@ import XCTest
 final class CoherenceCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["coherence"], usage: "resonance coherence",
-                       options: ["<workspace>", "--window <window>", "--step <step>", "--breathing-rate <breathing-rate>",
+                       options: ["<workspace>", "--window <window>", "--step <step>", "--breathing-rate <breathing-rate>", "--method <method>", "--every-step", "--hr-sampling <hr-sampling>",
                                  "--artifacts <artifacts>"])
     }
 

@@ -25,7 +25,7 @@ final class TuneCommandTests: XCTestCase {
         assertUsageError(try resonance("tune", "--engine", "stress", "--out", out), "Missing expected argument '<workspace> ...'")
         assertUsageError(try resonance("tune", dir + "/absent", "--engine", "stress", "--out", out),
                          "\(dir)/absent: no such workspace folder")
-        assertUsageError(try tune("--engine", "readiness"), "--engine must be stress or song_effect (got 'readiness').")
+        assertUsageError(try tune("--engine", "readiness"), "--engine must be stress, song_effect or pacer (got 'readiness').")
         assertUsageError(try tune("--engine", "stress", "--cv", "kfold:1"), "--cv must be loso or kfold:K with K ≥ 2 (got 'kfold:1').")
         assertUsageError(try tune("--engine", "stress", "--objective", "f1"), "--objective for --engine stress must be one of auc, balanced-accuracy, brier.")
         assertUsageError(try tune("--engine", "song_effect", "--objective", "auc"), "--objective for --engine song_effect must be correlation.")

@@ -1,3 +1,13 @@
+/// How `resonance coherence` scores (docs/methods.md, Coherence).
+public enum CoherenceMethod: String, CaseIterable, Sendable {
+    /// Coach score and HeartMath ratio on tapered, zero-padded 64 s windows every 5 s,
+    /// and the per-subject resonance row.
+    case windowed
+    /// The breathing product's own score (`ProductCoherence`): raw DFT of the last 30 s
+    /// every 0.25 s at the paced rate in force (`breathing.csv`).
+    case product
+}
+
 /// `resonance coherence`: breathing-coach and HeartMath coherence of each subject's
 /// heart rate (from the cleaned R-R, or `hr.csv` for subjects without usable R-R)
 /// → `coherence.csv`.
@@ -11,16 +21,30 @@ public struct CoherenceStage: Stage {
 
     public var name: String { "coherence" }
     public var version: String { "1.0.0" }
-    public var engines: [String] { ["coherence", "rr"] }
+    public var engines: [String] { options?.method == .product ? ["coherence", "pacer", "rr"] : ["coherence", "rr"] }
     public var perSubject: Bool { true }
-    public var reads: [String] { [RRInterval.fileName, HRSample.fileName] }
+    public var reads: [String] {
+        [RRInterval.fileName, HRSample.fileName] + (options?.method == .product ? [BreathingInterval.fileName] : [])
+    }
     public var writes: [String] { [CoherenceRow.fileName] }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let options = self.options ?? CoherenceOptions(constants: CoherenceConstants(registry: context.registry))
         ws.session?.record(setting: "artifacts", options.artifactMethod.rawValue)
-        ws.session?.record(setting: "windows", "\(CSVWriter.format(options.windowSeconds)) s every \(CSVWriter.format(options.stepSeconds)) s")
-        ws.session?.record(setting: "breathing_rate_per_min", CSVWriter.format(options.breathingRate))
+        ws.session?.record(setting: "method", options.method.rawValue)
+        var product: ProductCoherenceSeries?
+        var paced: [String: [BreathingInterval]] = [:]
+        switch options.method {
+        case .windowed:
+            ws.session?.record(setting: "windows", "\(CSVWriter.format(options.windowSeconds)) s every \(CSVWriter.format(options.stepSeconds)) s")
+            ws.session?.record(setting: "breathing_rate_per_min", CSVWriter.format(options.breathingRate))
+        case .product:
+            ws.session?.record(setting: "rows", options.everyStep ? "every step" : "per minute")
+            ws.session?.record(setting: "hr_sampling", options.sampling.rawValue)
+            product = ProductCoherenceSeries(coherence: ProductCoherence(coherence: options.constants, pacer: context.registry.pacer),
+                                             pacer: context.registry.pacer, everyStep: options.everyStep, sampling: options.sampling)
+            paced = Dictionary(grouping: try ws.readIfPresent(BreathingInterval.self) ?? [], by: \.subject)
+        }
         let rr = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)
         let withRR = Set(rr.map(\.subject))
         let hrOnly = SubjectSeries.hr(try ws.readSeries(HRSample.self)).filter { !withRR.contains($0.subject) }
@@ -43,6 +67,18 @@ public struct CoherenceStage: Stage {
         let table = try ws.writer(CoherenceRow.self)
         try Parallel.forEach(jobs, jobs: context.jobs, { job -> EncodedRows in
             defer { counter.tick() }
+            if let product {
+                let rows: [CoherenceRow]
+                switch job {
+                case let .rr(subject, series):
+                    rows = product.rows(subject: subject, source: "rr", timeMs: series.timeMs, bpm: series.nnMs.map { 60000 / $0 },
+                                        intervals: paced[subject] ?? [])
+                case let .hr(s):
+                    rows = product.rows(subject: s.subject, source: "hr", timeMs: s.timestampsMs.map(Double.init), bpm: s.values,
+                                        intervals: paced[s.subject] ?? [])
+                }
+                return try Workspace.encode(rows)
+            }
             var windows: CoherenceWindows
             switch job {
             case let .rr(subject, series):

@@ -13,6 +13,12 @@ public struct CoherenceOptions: Sendable {
     /// 0.030 Hz HeartMath peak window spans several bins of a 64 s window.
     public var padFactor = 4
     public var artifactMethod: ArtifactMethod = .lipponen
+    /// `windowed` (the toolkit's tapered 64 s windows) or `product` (the product's own score).
+    public var method: CoherenceMethod = .windowed
+    /// `product` only: every 0.25 s score as a row, not per-minute means.
+    public var everyStep = false
+    /// `product` only: how beats become the 4 Hz series.
+    public var sampling: HRSampling = .spline
 
     public init(constants: CoherenceConstants = .defaults) {
         self.constants = constants

@@ -10,9 +10,11 @@ public enum TuningObjective: String, CaseIterable, Sendable {
     case brier
     /// Song effect: Pearson r of learned vs planted per-(listener, song) effects.
     case correlation
+    /// Pacer: mean |locked − planted| resonance rate of simulated sessions, breaths/min (lower is better).
+    case lockedRateError = "locked-rate-error"
 
     /// True when larger values are better.
-    public var higherIsBetter: Bool { self != .brier }
+    public var higherIsBetter: Bool { self != .brier && self != .lockedRateError }
 }
 
 /// The SHA-256 of the tables one workspace contributes to a tuning problem.

@@ -20,7 +20,7 @@ public struct ValidateStage: Stage {
     public var reads: [String] {
         [Manifest.fileName, HRSample.fileName, RRInterval.fileName, Reject.fileName, LabelInterval.fileName,
          HRVRow.fileName, SessionRow.fileName, SessionPlayRow.fileName, SongEffectRow.fileName, PersonaEffectRow.fileName,
-         PlantedEffect.fileName]
+         PlantedEffect.fileName] + BreathingAnalysis.reads
     }
     public var writes: [String] { ["validation.md", "validation.json"] }
 

@@ -62,7 +62,7 @@ final class CoherenceConstantsTests: XCTestCase {
     func testOptionsComeFromTheRegistryAndFollowAConstantsFile() throws {
         let defaults = CoherenceOptions()
         XCTAssertEqual([defaults.windowSeconds, defaults.stepSeconds, defaults.sampleHz, defaults.breathingHz],
-                       [64, 5, 4, 0.1], "product specification: 64 s windows, 5 s step, 4 Hz, 6 breaths/min")
+                       [64, 5, 4, 0.1], "64 s windows every 5 s (toolkit), 4 Hz (product specification), 6 breaths/min (Lehrer & Gevirtz 2014)")
         XCTAssertEqual(defaults.minimumSamples, 32)
         let path = try writeFixture(#"{"engines":{"coherence":{"version":"1.1.0","constants":{"window_seconds":128,"heartmath_peak_width_hz":0.06}}}}"#,
                                     to: try makeTempDir() + "/c.json")

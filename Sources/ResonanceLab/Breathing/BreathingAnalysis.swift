@@ -1,0 +1,69 @@
+import Foundation
+
+/// Report section for paced breathing (docs/methods.md, Breathing): the paced
+/// intervals and each subject's assessed resonance rate by criterion when
+/// `breathing.csv` has rows; the pacer strategies' results when a simulation ran.
+/// Nothing otherwise.
+public enum BreathingAnalysis {
+    public static let analysis: ValidationAnalysis = { ws in try section(ws) }
+
+    /// The tables the section reads.
+    public static let reads = [BreathingInterval.fileName, ResonanceChoiceRow.fileName, SimulationSummaryRow.fileName]
+
+    static func f(_ x: Double, _ digits: Int = 2) -> String {
+        guard x.isFinite else { return "–" }
+        return String(format: "%.\(digits)f", x)
+    }
+
+    static func section(_ ws: Workspace) throws -> ReportSection? {
+        let paced = try ws.read(BreathingInterval.self), summary = try ws.read(SimulationSummaryRow.self)
+        guard !paced.isEmpty || !summary.isEmpty else { return nil }
+        var md = "", json: [String: JSONValue] = [:]
+        if !paced.isEmpty {
+            let subjects = Set(paced.map(\.subject))
+            md += "Paced intervals: \(paced.count) for \(subjects.count) subject(s), rates "
+                + Set(paced.map(\.rateBpm)).sorted().map { f($0, 1) }.joined(separator: ", ") + " breaths/min.\n"
+            json["paced_intervals"] = .int(paced.count)
+            json["paced_subjects"] = .int(subjects.count)
+            let choices = try ws.read(ResonanceChoiceRow.self)
+            if !choices.isEmpty {
+                md += "\nResonance rate chosen by each criterion (`breathing_resonance.csv`):\n\n"
+                    + "| subject | criterion | rate (breaths/min) | runner-up | margin | at edge |\n|---|---|---|---|---|---|\n"
+                for c in choices {
+                    md += "| \(c.subject) | \(c.criterion) | \(f(c.rateBpm, 1)) | \(c.runnerUpRateBpm.map { f($0, 1) } ?? "–") "
+                        + "| \(f(c.margin)) | \(c.atEdge ? "yes" : "no") |\n"
+                }
+                json["resonance"] = .array(choices.map {
+                    .object(["subject": .string($0.subject), "criterion": .string($0.criterion), "rate_bpm": .num($0.rateBpm),
+                             "runner_up_rate_bpm": .num($0.runnerUpRateBpm), "margin": .num($0.margin), "at_edge": .bool($0.atEdge)])
+                })
+            }
+        }
+        if !summary.isEmpty {
+            let metrics = ["error_bpm", "abs_error_bpm", "within_0_5", "lock_s", "coherence_reached", "amplitude_share"]
+            md += (md.isEmpty ? "" : "\n") + "Adaptive pacer, simulated closed loop (`breathing_sim_summary.csv`; mean [95 % "
+                + "interval over seeds]; the planted resonance rate is the truth):\n\n"
+                + "| strategy | sessions | error (bpm) | abs error (bpm) | within ±0.5/min | lock (s) | coherence reached | amplitude share |\n"
+                + "|---|---|---|---|---|---|---|---|\n"
+            var strategies: [String] = []
+            for r in summary where !strategies.contains(r.strategy) { strategies.append(r.strategy) }
+            var rows: [JSONValue] = []
+            for s in strategies {
+                let mine = summary.filter { $0.strategy == s }
+                let cells = metrics.map { m -> String in
+                    guard let r = mine.first(where: { $0.metric == m }) else { return "–" }
+                    return "\(f(r.mean)) [\(f(r.ciLow)), \(f(r.ciHigh))]"
+                }
+                md += "| \(s) | \(mine.first?.sessions ?? 0) | " + cells.joined(separator: " | ") + " |\n"
+                var object: [String: JSONValue] = ["strategy": .string(s), "sessions": .int(mine.first?.sessions ?? 0),
+                                                   "seeds": .int(mine.first?.seeds ?? 0)]
+                for r in mine {
+                    object[r.metric] = .object(["mean": .num(r.mean), "ci_low": .num(r.ciLow), "ci_high": .num(r.ciHigh)])
+                }
+                rows.append(.object(object))
+            }
+            json["pacer_simulation"] = .array(rows)
+        }
+        return ReportSection(title: "Breathing", markdown: md, json: .object(json), key: "breathing")
+    }
+}

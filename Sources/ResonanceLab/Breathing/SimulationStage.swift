@@ -1,0 +1,229 @@
+import Foundation
+
+/// One row of `breathing_sim_sessions.csv`: one strategy's session on one simulated person.
+public struct SimulatedSessionRow: Sendable, Equatable {
+    public var seed: Int
+    public var persona: String
+    public var strategy: String
+    /// The planted resonance rate, breaths/min (the pacer never sees it).
+    public var plantedRateBpm: Double
+    public var lockedRateBpm: Double
+    /// locked − planted, breaths/min.
+    public var errorBpm: Double
+    /// s from the session start.
+    public var lockSeconds: Double
+    /// Mean product coherence over the locked part.
+    public var coherenceReached: Double
+    /// HR oscillation amplitude at the locked rate over that at the planted rate.
+    public var amplitudeShare: Double
+    /// The product's session record: its `peakCoherence` is the session's last score.
+    public var recordedPeakCoherence: Double
+    /// The session's highest score, what that name promises.
+    public var maxCoherence: Double
+}
+
+extension SimulatedSessionRow: CanonicalRow {
+    public static let fileName = "breathing_sim_sessions.csv"
+    public static let header = ["seed", "persona", "strategy", "planted_rate_bpm", "locked_rate_bpm", "error_bpm",
+                                "lock_s", "coherence_reached", "amplitude_share", "recorded_peak_coherence", "max_coherence"]
+
+    public func write(to w: CSVWriter) {
+        w.field(seed); w.field(persona); w.field(strategy); w.field(plantedRateBpm); w.field(lockedRateBpm)
+        w.field(errorBpm); w.field(lockSeconds); w.field(coherenceReached); w.field(amplitudeShare)
+        w.field(recordedPeakCoherence); w.field(maxCoherence)
+    }
+
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(seed: try r.count("seed"), persona: try r.string("persona"), strategy: try r.string("strategy"),
+                  plantedRateBpm: try r.double("planted_rate_bpm"), lockedRateBpm: try r.double("locked_rate_bpm"),
+                  errorBpm: try r.double("error_bpm"), lockSeconds: try r.double("lock_s"),
+                  coherenceReached: try r.doubleOrNaN("coherence_reached"), amplitudeShare: try r.double("amplitude_share"),
+                  recordedPeakCoherence: try r.double("recorded_peak_coherence"), maxCoherence: try r.double("max_coherence"))
+    }
+}
+
+/// One row of `breathing_sim_summary.csv`: a strategy's metric over all sessions, the
+/// mean with a 95 % percentile-bootstrap interval over seeds (each seed's mean over personas).
+public struct SimulationSummaryRow: Sendable, Equatable {
+    public var strategy: String
+    /// `error_bpm`, `abs_error_bpm`, `within_0_5` (share locked within ±0.5/min),
+    /// `lock_s`, `coherence_reached`, `amplitude_share`, `recorded_peak_coherence`, `max_coherence`.
+    public var metric: String
+    public var sessions: Int
+    public var seeds: Int
+    public var mean: Double
+    public var ciLow: Double
+    public var ciHigh: Double
+}
+
+extension SimulationSummaryRow: CanonicalRow {
+    public static let fileName = "breathing_sim_summary.csv"
+    public static let header = ["strategy", "metric", "sessions", "seeds", "mean", "ci_low", "ci_high"]
+
+    public func write(to w: CSVWriter) {
+        w.field(strategy); w.field(metric); w.field(sessions); w.field(seeds); w.field(mean); w.field(ciLow); w.field(ciHigh)
+    }
+
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(strategy: try r.string("strategy"), metric: try r.string("metric"), sessions: try r.count("sessions"),
+                  seeds: try r.count("seeds"), mean: try r.doubleOrNaN("mean"), ciLow: try r.doubleOrNaN("ci_low"),
+                  ciHigh: try r.doubleOrNaN("ci_high"))
+    }
+}
+
+/// One row of `breathing_sim_trace.csv`: the paced rate and coherence each second of
+/// the first seed's sessions, for rate-against-time figures.
+public struct SimulationTraceRow: Sendable, Equatable {
+    public var persona: String
+    public var strategy: String
+    public var seconds: Double
+    public var rateBpm: Double
+    public var coherence: Double
+}
+
+extension SimulationTraceRow: CanonicalRow {
+    public static let fileName = "breathing_sim_trace.csv"
+    public static let header = ["persona", "strategy", "t_s", "rate_bpm", "coherence"]
+
+    public func write(to w: CSVWriter) {
+        w.field(persona); w.field(strategy); w.field(seconds); w.field(rateBpm); w.field(coherence)
+    }
+
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(persona: try r.string("persona"), strategy: try r.string("strategy"), seconds: try r.double("t_s"),
+                  rateBpm: try r.double("rate_bpm"), coherence: try r.double("coherence"))
+    }
+}
+
+/// The closed-loop pacer simulation (docs/methods.md, Breathing, "Simulated pacer"):
+/// every strategy on the same simulated people and the same noise, seeds `firstSeed`…
+public struct BreathingSimulation: Sendable {
+    public var personas: [PersonaProfile]
+    public var seeds: Int
+    public var firstSeed: Int
+    public var strategies: [PacerStrategy]
+    public var assumptions: ResonanceWorldAssumptions
+
+    public init(personas: [PersonaProfile] = PersonaProfile.all, seeds: Int = 20, firstSeed: Int = 0,
+                strategies: [PacerStrategy] = PacerStrategy.allCases, assumptions: ResonanceWorldAssumptions = .standard) {
+        self.personas = personas; self.seeds = seeds; self.firstSeed = firstSeed
+        self.strategies = strategies; self.assumptions = assumptions
+    }
+
+    /// Sessions in (seed, persona, strategy) order, and the first seed's traces.
+    public func run(registry: ConstantsRegistry, jobs: Int) throws -> ([SimulatedSessionRow], [SimulationTraceRow]) {
+        let (rows, trace, _) = try runWithReceipts(registry: registry, jobs: jobs)
+        return (rows, trace)
+    }
+
+    /// The lock decision of one session as receipt rows: the locked rate, driven by the
+    /// exploration's best dwells (rank 1 the highest score) — why the pacer locked there.
+    static func receipts(_ s: SimulatedSession, seed: Int, persona: String, strategy: PacerStrategy) -> [ReceiptRow] {
+        let head = ReceiptRow(engine: PacerConstants.spec.name, table: SimulatedSessionRow.fileName, subject: persona,
+                              key: "\(seed)/\(strategy.rawValue)", decision: "lock", value: s.lockedRateBpm, confidence: nil)
+        let best = s.dwells.indices.filter { s.dwells[$0].score.isFinite }
+            .sorted { s.dwells[$0].score == s.dwells[$1].score ? $0 < $1 : s.dwells[$0].score > s.dwells[$1].score }
+        guard !best.isEmpty else { return [head] }
+        return best.prefix(ReceiptRow.driversPerDecision).enumerated().map { rank, i in
+            var row = head
+            row.rank = rank + 1
+            row.factor = "dwell \(i + 1) at \(CSVWriter.format(s.dwells[i].rate))/min"
+            row.rawValue = s.dwells[i].score
+            row.unit = strategy == .amplitude ? "bpm peak-to-trough" : "coherence"
+            row.comparedWith = "\(s.dwells.count) dwells"
+            return row
+        }
+    }
+
+    /// `run`, with each session's lock receipts.
+    public func runWithReceipts(registry: ConstantsRegistry, jobs: Int) throws
+        -> ([SimulatedSessionRow], [SimulationTraceRow], [ReceiptRow]) {
+        let worlds = (firstSeed..<(firstSeed + seeds)).flatMap { seed in personas.map { (seed, $0) } }
+        let results = try Parallel.map(worlds, jobs: jobs) { seed, persona -> ([SimulatedSessionRow], [SimulationTraceRow], [ReceiptRow]) in
+            let world = ResonanceWorld.draw(persona, seed: UInt64(seed), assumptions: assumptions)
+            let noise = Self.noiseSeed(persona, seed: seed)
+            var rows: [SimulatedSessionRow] = [], trace: [SimulationTraceRow] = [], receipts: [ReceiptRow] = []
+            for strategy in strategies {
+                let s = SimulatedSession.run(world, strategy: strategy, registry: registry, noise: noise)
+                receipts += Self.receipts(s, seed: seed, persona: persona.name, strategy: strategy)
+                rows.append(SimulatedSessionRow(seed: seed, persona: persona.name, strategy: strategy.rawValue,
+                                                plantedRateBpm: world.plantedRateBpm, lockedRateBpm: s.lockedRateBpm,
+                                                errorBpm: s.lockedRateBpm - world.plantedRateBpm, lockSeconds: s.lockSeconds,
+                                                coherenceReached: s.coherenceReached,
+                                                amplitudeShare: world.amplitude(at: s.lockedRateBpm) / world.peakAmplitudeBpm,
+                                                recordedPeakCoherence: s.lastCoherence, maxCoherence: s.maxCoherence))
+                if seed == firstSeed {
+                    trace += s.trace.map { SimulationTraceRow(persona: persona.name, strategy: strategy.rawValue, seconds: $0.0,
+                                                              rateBpm: $0.1, coherence: $0.2) }
+                }
+            }
+            return (rows, trace, receipts)
+        }
+        return (results.flatMap(\.0), results.flatMap(\.1), results.flatMap(\.2))
+    }
+
+    /// The seed of the noise every strategy meets on `persona` for `seed`.
+    public static func noiseSeed(_ persona: PersonaProfile, seed: Int) -> UInt64 {
+        SeededRandom.djb2("breathing noise" + persona.name + String(persona.age)) ^ UInt64(seed) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// Per strategy and metric: the mean over sessions and the bootstrap interval of the
+    /// per-seed means.
+    public static func summary(_ rows: [SimulatedSessionRow]) -> [SimulationSummaryRow] {
+        let metrics: [(String, (SimulatedSessionRow) -> Double)] = [
+            ("error_bpm", \.errorBpm), ("abs_error_bpm", { abs($0.errorBpm) }),
+            ("within_0_5", { abs($0.errorBpm) <= 0.5 + 1e-9 ? 1 : 0 }), ("lock_s", \.lockSeconds),
+            ("coherence_reached", \.coherenceReached), ("amplitude_share", \.amplitudeShare),
+            ("recorded_peak_coherence", \.recordedPeakCoherence), ("max_coherence", \.maxCoherence),
+        ]
+        var strategies: [String] = []
+        for r in rows where !strategies.contains(r.strategy) { strategies.append(r.strategy) }
+        return strategies.flatMap { strategy -> [SimulationSummaryRow] in
+            let mine = rows.filter { $0.strategy == strategy }
+            let bySeed = Dictionary(grouping: mine, by: \.seed).sorted { $0.key < $1.key }.map(\.value)
+            return metrics.map { name, value in
+                let perSeed = bySeed.map { Stats.mean($0.map(value)) }
+                let (lo, hi) = GroupComparison.bootstrapMeanCI(perSeed)
+                return SimulationSummaryRow(strategy: strategy, metric: name, sessions: mine.count, seeds: bySeed.count,
+                                            mean: Stats.mean(mine.map(value)), ciLow: lo, ciHigh: hi)
+            }
+        }
+    }
+}
+
+/// `resonance breathing simulate`: the closed-loop pacer simulation →
+/// `breathing_sim_sessions.csv`, `breathing_sim_summary.csv`, `breathing_sim_trace.csv`
+/// and each lock's receipt in `receipts.csv`.
+public struct SimulationStage: Stage {
+    public var simulation: BreathingSimulation
+
+    public init(simulation: BreathingSimulation) {
+        self.simulation = simulation
+    }
+
+    public var name: String { "breathing-simulate" }
+    public var version: String { "1.0.0" }
+    public var engines: [String] { ["coherence", "pacer"] }
+    public var perSubject: Bool { false }
+    public var reads: [String] { [] }
+    public var writes: [String] {
+        [SimulatedSessionRow.fileName, SimulationSummaryRow.fileName, SimulationTraceRow.fileName, ReceiptRow.fileName]
+    }
+    public var createsWorkspace: Bool { true }
+
+    public func run(_ ws: Workspace, _ context: StageContext) throws {
+        let s = simulation
+        ws.session?.record(setting: "seeds", "\(s.firstSeed)…\(s.firstSeed + s.seeds - 1)")
+        ws.session?.record(setting: "personas", s.personas.map(\.name).joined(separator: ","))
+        ws.session?.record(setting: "strategies", s.strategies.map(\.rawValue).joined(separator: ","))
+        let (rows, trace, receipts) = try s.runWithReceipts(registry: context.registry, jobs: context.jobs)
+        try ws.write(rows)
+        try ws.write(BreathingSimulation.summary(rows))
+        try ws.write(trace)
+        try ws.write(receipts)
+        if ws.session?.manifest == nil {
+            ws.session?.replacement = Manifest(subjects: s.personas.map { SubjectInfo(subject: $0.name, group: "persona") })
+        }
+        context.progress.note("breathing simulate: \(rows.count) session(s)")
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import XCTest
+@testable import ResonanceLab
+
+final class BreathingAnalysisTests: XCTestCase {
+    func testNoSectionWithoutPacedRowsOrASimulation() throws {
+        XCTAssertNil(try BreathingAnalysis.section(Workspace(path: try makeTempDir())))
+    }
+
+    func testTheSimulationSectionReportsEveryStrategyWithItsInterval() throws {
+        let dir = try makeTempDir()
+        let simulation = BreathingSimulation(personas: [try XCTUnwrap(PersonaProfile.named("NewMom"))], seeds: 2,
+                                             strategies: [.sweep, .amplitude])
+        try SimulationStage(simulation: simulation).runCommitted(Workspace(path: dir), StageContext())
+        let section = try XCTUnwrap(try BreathingAnalysis.section(Workspace(path: dir)))
+        XCTAssertEqual(section.key, "breathing")
+        XCTAssertTrue(section.markdown.contains("| sweep | 2 | "), section.markdown)
+        XCTAssertTrue(section.markdown.contains("| amplitude | 2 | "), section.markdown)
+        let summary = try Workspace.readTable(SimulationSummaryRow.self, path: dir + "/" + SimulationSummaryRow.fileName)
+        let within = try XCTUnwrap(summary.first { $0.strategy == "amplitude" && $0.metric == "abs_error_bpm" })
+        XCTAssertTrue(section.markdown.contains(String(format: "%.2f [%.2f, %.2f]", within.mean, within.ciLow, within.ciHigh)))
+        guard case let .object(json) = section.json, case let .array(rows)? = json["pacer_simulation"] else {
+            return XCTFail("no pacer_simulation array")
+        }
+        XCTAssertEqual(rows.count, 2)
+        XCTAssertNil(json["paced_intervals"])
+    }
+
+    func testThePacedSectionListsEachCriterionsChoice() throws {
+        let dir = try makeTempDir()
+        let ws = Workspace(path: dir)
+        let (series, intervals) = BreathingAssessmentTests.session(planted: 5.5)
+        let assessment = BreathingAssessment(coherence: ConstantsRegistry.defaults.coherence, pacer: ConstantsRegistry.defaults.pacer)
+        try ws.write(intervals)
+        try ws.write(BreathingAssessment.choose(assessment.trials(subject: "S", series: series, intervals: intervals)))
+        let section = try XCTUnwrap(try BreathingAnalysis.section(ws))
+        XCTAssertTrue(section.markdown.hasPrefix("Paced intervals: 5 for 1 subject(s), rates 4.5, 5.0, 5.5, 6.0, 6.5 breaths/min."))
+        XCTAssertTrue(section.markdown.contains("| S | combined | 5.5 | "), section.markdown)
+        XCTAssertFalse(section.markdown.contains("Adaptive pacer"))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+@testable import ResonanceLab
+
+/// A synthetic stepped session (Lehrer et al. 2000 protocol: 6.5, 6.0, 5.5, 5.0, 4.5/min,
+/// 3 minutes each) whose HR oscillation amplitude peaks at a planted rate.
+final class BreathingAssessmentTests: XCTestCase {
+    static let rates = [6.5, 6.0, 5.5, 5.0, 4.5]
+    static let trialMs = 180_000.0
+
+    /// Beats of the session: HR(t) = 65 + A(rate)·sin(2π·rate/60·t), A Gaussian in the rate
+    /// around `planted` (SD 0.85/min, 6 bpm at the peak); each R-R = 60000/HR at its start.
+    static func session(planted: Double) -> (NNSeries, [BreathingInterval]) {
+        var times: [Int64] = [], rr: [Double] = []
+        var t = 0.0
+        while t < trialMs * Double(rates.count) {
+            let rate = rates[Int(t / trialMs)]
+            let z = (rate - planted) / 0.85
+            let hr = 65 + 6 * exp(-0.5 * z * z) * sin(2 * .pi * rate / 60 * t / 1000)
+            let interval = 60000 / hr
+            t += interval
+            times.append(Int64(t.rounded()))
+            rr.append(interval)
+        }
+        let intervals = rates.enumerated().map { i, rate in
+            BreathingInterval(subject: "S", startedAtMs: Int64(Double(i) * trialMs), endedAtMs: Int64(Double(i + 1) * trialMs),
+                              rateBpm: rate, source: "protocol")
+        }
+        return (NNSeries.clean(timestampsMs: times, rrMs: rr, method: .none), intervals)
+    }
+
+    let assessment = BreathingAssessment(coherence: ConstantsRegistry.defaults.coherence, pacer: ConstantsRegistry.defaults.pacer)
+
+    func testEveryCriterionRecoversThePlantedRate() throws {
+        let (series, intervals) = Self.session(planted: 5.5)
+        let trials = assessment.trials(subject: "S", series: series, intervals: intervals)
+        XCTAssertEqual(trials.map(\.rateBpm), Self.rates)
+        // 170 s after settling at ≈ 65 bpm: about 184 beats per trial.
+        for trial in trials { XCTAssertEqual(Double(trial.beats), 184, accuracy: 6) }
+        // Peak-to-trough at the planted rate: 2 × 6 bpm, less what 4 Hz sampling misses.
+        let best = try XCTUnwrap(trials.first { $0.rateBpm == 5.5 })
+        XCTAssertEqual(best.peakToTroughBpm, 12, accuracy: 0.3)
+        // The LF peak sits at the paced rate, 5.5/60 Hz, within one bin of the padded spectrum.
+        XCTAssertEqual(best.lfPeakHz, 5.5 / 60, accuracy: 0.004)
+        let choices = AssessmentRowsByCriterion(BreathingAssessment.choose(trials))
+        for criterion in ["peak_to_trough", "lf_power", "lf_peak", "combined"] {
+            let c = try XCTUnwrap(choices[criterion], criterion)
+            XCTAssertEqual(c.rateBpm, 5.5, criterion)
+            XCTAssertFalse(c.atEdge, criterion)
+            XCTAssertEqual(c.ratesTried, 5)
+            XCTAssertTrue([5.0, 6.0].contains(c.runnerUpRateBpm ?? 0), criterion)
+            XCTAssertGreaterThan(c.margin, 0, criterion)
+        }
+        // A(5.0)/A(5.5) = exp(−0.5·(0.5/0.85)²) = 0.841: peak-to-trough margin ≈ 1 − 0.841.
+        XCTAssertEqual(choices["peak_to_trough"]?.margin ?? 0, 1 - exp(-0.5 * pow(0.5 / 0.85, 2)), accuracy: 0.03)
+    }
+
+    func testAResonanceBelowTheRatesTriedIsFlaggedAtTheEdge() throws {
+        let (series, intervals) = Self.session(planted: 3.8)
+        let choices = AssessmentRowsByCriterion(BreathingAssessment.choose(assessment.trials(subject: "S", series: series,
+                                                                                               intervals: intervals)))
+        let combined = try XCTUnwrap(choices["combined"])
+        XCTAssertEqual(combined.rateBpm, 4.5)
+        XCTAssertTrue(combined.atEdge)
+        XCTAssertEqual(combined.runnerUpRateBpm, 5.0)
+    }
+
+    func testOneRecordingWithOneRateAndNoBounds() {
+        let (series, _) = Self.session(planted: 5.5)
+        let whole = [BreathingInterval(subject: "S", startedAtMs: nil, endedAtMs: nil, rateBpm: 6, source: "protocol")]
+        let trials = assessment.trials(subject: "S", series: series, intervals: whole)
+        XCTAssertEqual(trials.count, 1)
+        XCTAssertEqual(trials.first?.startedAtMs, series.timeMs.first.map { Int64($0) })
+        let choice = BreathingAssessment.choose(trials)
+        XCTAssertEqual(choice.map(\.criterion), ["peak_to_trough", "lf_power", "lf_peak", "combined"])
+        XCTAssertTrue(choice.allSatisfy { $0.runnerUpRateBpm == nil && $0.margin.isNaN && !$0.atEdge })
+    }
+}
+
+private func AssessmentRowsByCriterion(_ rows: [ResonanceChoiceRow]) -> [String: ResonanceChoiceRow] {
+    Dictionary(uniqueKeysWithValues: rows.map { ($0.criterion, $0) })
+}

@@ -1,0 +1,83 @@
+import Foundation
+import XCTest
+
+final class BreathingCommandTests: XCTestCase {
+    func testHelp() throws {
+        try assertHelp(["breathing", "simulate"], usage: "resonance breathing simulate",
+                       options: ["--out <dir>", "--seeds <seeds>", "--first-seed <first-seed>", "--strategies <names>",
+                                 "--personas <names>"])
+        try assertHelp(["breathing", "assess"], usage: "resonance breathing assess", options: ["<workspace>", "--artifacts"])
+        try assertHelp(["breathing", "paced"], usage: "resonance breathing paced", options: ["<workspace>", "--from <file>"])
+    }
+
+    /// The same arguments give byte-identical tables for any --jobs.
+    func testSimulateIsByteIdenticalForAnyJobs() throws {
+        let dir = try makeTempDir()
+        for (ws, jobs) in [("a", "1"), ("b", "2")] {
+            let run = try resonance("breathing", "simulate", "--out", dir + "/" + ws, "--seeds", "2", "--personas",
+                                    "NewMom,SeniorFit", "--jobs", jobs)
+            XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        }
+        for table in ["breathing_sim_sessions.csv", "breathing_sim_summary.csv", "breathing_sim_trace.csv", "receipts.csv"] {
+            let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a/" + table))
+            XCTAssertEqual(a, try Data(contentsOf: URL(fileURLWithPath: dir + "/b/" + table)), table)
+        }
+        let sessions = try String(contentsOfFile: dir + "/a/breathing_sim_sessions.csv", encoding: .utf8)
+            .split(separator: "\n")
+        // Two seeds × two personas × three strategies.
+        XCTAssertEqual(sessions.count, 1 + 12)
+        XCTAssertEqual(sessions.first, "seed,persona,strategy,planted_rate_bpm,locked_rate_bpm,error_bpm,lock_s,coherence_reached,amplitude_share,"
+                       + "recorded_peak_coherence,max_coherence")
+    }
+
+    func testPacedThenAssess() throws {
+        let ws = try importSample(into: try makeTempDir())
+        let paced = ws + "/../paced.csv"
+        try "subject,started_at,ended_at,rate_bpm,source\nS01,,,6,protocol\n".write(toFile: paced, atomically: true, encoding: .utf8)
+        let run = try resonance("breathing", "paced", ws, "--from", paced)
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        XCTAssertEqual(try String(contentsOfFile: ws + "/breathing.csv", encoding: .utf8),
+                       "subject,started_at,ended_at,rate_bpm,source\nS01,,,6.0,protocol\n")
+        let assess = try resonance("breathing", "assess", ws)
+        XCTAssertEqual(assess.status, ExitStatus.success, assess.stderr)
+        let rows = try String(contentsOfFile: ws + "/breathing_assessment.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(rows.count, 2)
+        XCTAssertTrue(rows[1].hasPrefix("S01,6.0,"), String(rows[1]))
+        let choices = try String(contentsOfFile: ws + "/breathing_resonance.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(choices.dropFirst().map { $0.split(separator: ",")[1] }, ["peak_to_trough", "lf_power", "lf_peak", "combined"])
+        let product = try resonance("coherence", ws, "--method", "product")
+        XCTAssertEqual(product.status, ExitStatus.success, product.stderr)
+        let coherence = try String(contentsOfFile: ws + "/coherence.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+        XCTAssertFalse(coherence.isEmpty)
+        // S01 is paced at 6/min by breathing.csv, S02 (no row) at the product's 5.5/min.
+        XCTAssertTrue(coherence.filter { $0.hasPrefix("S01,") }.allSatisfy { $0.contains(",product,0.1,") })
+        XCTAssertTrue(coherence.filter { $0.hasPrefix("S02,") }.allSatisfy { $0.contains(",product,0.09166666666666666,") })
+    }
+
+    func testBadIntervalsNameFileLineAndColumn() throws {
+        let ws = try importSample(into: try makeTempDir())
+        let paced = ws + "/../paced.csv"
+        try "subject,started_at,ended_at,rate_bpm,source\nS01,,,6,protocol\nS01,,,40,protocol\n"
+            .write(toFile: paced, atomically: true, encoding: .utf8)
+        assertFailure(try resonance("breathing", "paced", ws, "--from", paced), "paced.csv:3:4:", "rate_bpm")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws + "/breathing.csv"))
+        assertFailure(try resonance("breathing", "assess", ws), "breathing.csv: no paced intervals")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws + "/breathing_assessment.csv"))
+        assertUsageError(try resonance("breathing", "simulate", "--out", ws, "--strategies", "magic"),
+                         "--strategies: unknown strategy 'magic' (known: hill, sweep, amplitude).")
+        assertUsageError(try resonance("coherence", ws, "--every-step"), "--every-step needs --method product.")
+        assertUsageError(try resonance("coherence", ws, "--hr-sampling", "repeat"), "--hr-sampling needs --method product.")
+        assertUsageError(try resonance("coherence", ws, "--method", "product", "--window", "30"),
+                         "--window, --step and --breathing-rate apply to --method windowed")
+    }
+}
+
+final class PacerTuneCommandTests: XCTestCase {
+    func testPacerTuningNeedsASimulationWorkspace() throws {
+        let ws = try importSample(into: try makeTempDir())
+        assertFailure(try resonance("tune", ws, "--engine", "pacer", "--out", ws + "/../t.json"),
+                      "breathing_sim_sessions.csv: missing", "resonance breathing simulate")
+        assertUsageError(try resonance("tune", ws, "--engine", "pacer", "--objective", "auc", "--out", ws + "/../t.json"),
+                         "--objective for --engine pacer must be locked-rate-error.")
+    }
+}
