@@ -10,6 +10,7 @@ extension ValidationReport {
             HRVAnalysis.analysis,
             StressAnalysis.analysis(registry: registry, options: stress, jobs: jobs),
             EffectsAnalysis.analysis,
+            AlarmAnalysis.analysis(registry: registry),
         ]
     }
 }
