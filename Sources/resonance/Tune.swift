@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import ResonanceLab
 
-/// `resonance tune WS... --engine stress|song_effect --out FILE.json`: engine constants
-/// chosen offline by cross-validation, on labelled recordings (stress) or on persona
-/// workspaces with planted song effects (song_effect).
+/// `resonance tune WS... --engine stress|song_effect|trend --out FILE.json`: engine
+/// constants chosen offline by cross-validation, on labelled recordings (stress), on
+/// persona workspaces with planted song effects (song_effect) or with planted health
+/// events (trend).
 struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tune an engine's constants offline, by cross-validation over subjects or listeners.",
@@ -26,7 +27,18 @@ struct Tune: ParsableCommand {
             planted song effect × listener sensitivity, pooled over the fold's listeners; the mean of \
             the ΔHR and ΔRMSSD r.
 
-            Both engines: Nelder–Mead with restarts (seeded; --budget evaluations per search) within \
+            --engine trend: on persona workspaces with planted health events (`resonance personas \
+            generate --events planned`), the trend engine is re-run over the measured days of \
+            daily.csv and the flags the product shows (regression, stress_pattern, \
+            consecutive_elevation) are counted against truth.csv as `resonance validate` counts \
+            them (a flag episode overlapping an event or the 3 days after it is a true alarm). The \
+            search varies the slope thresholds (bpm/day, ms/day), slope window and minimum days, \
+            slope_t_min, ewma_lambda, ewma_limit, the stress-pattern z thresholds and the elevation \
+            SD and days; regression_method is the one in force (--constants). Personas are the \
+            cross-validation unit. Objective: sensitivity-at-1-false-alarm: the share of illness, \
+            overreaching and regression events found, less the false alarms per person-month above 1.
+
+            Every engine: Nelder–Mead with restarts (seeded; --budget evaluations per search) within \
             the registry's ranges, weight groups and order rules. --cv loso (default) holds out one \
             subject or listener per fold, kfold:K splits them into K folds. In each fold constants are \
             chosen on the training units only and scored on the held-out ones; one final search on all \
@@ -49,7 +61,7 @@ struct Tune: ParsableCommand {
                                  + "`resonance sessions` (song_effect).", valueName: "workspace"))
     var workspaces: [String]
 
-    @Option(help: ArgumentHelp("Engine to tune: stress or song_effect.", valueName: "name"))
+    @Option(help: ArgumentHelp("Engine to tune: stress, song_effect or trend.", valueName: "name"))
     var engine: String
 
     @Option(help: ArgumentHelp("Tuned constants JSON to write.", valueName: "file"))
@@ -59,7 +71,8 @@ struct Tune: ParsableCommand {
                                + "per fold) or kfold:K.", valueName: "scheme"))
     var cv: String = "loso"
 
-    @Option(help: ArgumentHelp("stress: auc (default), balanced-accuracy or brier; song_effect: correlation (default).",
+    @Option(help: ArgumentHelp("stress: auc (default), balanced-accuracy or brier; song_effect: correlation (default); "
+                               + "trend: sensitivity-at-1-false-alarm (default).",
                                valueName: "name"))
     var objective: String?
 
@@ -80,7 +93,7 @@ struct Tune: ParsableCommand {
         for ws in workspaces { try WorkspaceFolder.requireExisting(ws) }
         guard !workspaces.isEmpty else { throw ValidationError("give at least one workspace.") }
         guard let objectives = Self.objectives[engine] else {
-            throw ValidationError("--engine must be stress or song_effect (got '\(engine)').")
+            throw ValidationError("--engine must be stress, song_effect or trend (got '\(engine)').")
         }
         guard CrossValidation(argument: cv) != nil else { throw ValidationError("--cv must be loso or kfold:K with K ≥ 2 (got '\(cv)').") }
         if let objective, !objectives.map(\.rawValue).contains(objective) {
@@ -94,6 +107,7 @@ struct Tune: ParsableCommand {
     /// Per engine, the objectives it is tuned on (the first is the default).
     static let objectives: [String: [TuningObjective]] = [
         StressTuningData.engine: StressTuningData.objectives, SongEffectTuningData.engine: SongEffectTuningData.objectives,
+        TrendTuningData.engine: TrendTuningData.objectives,
     ]
 
     func run() throws {
@@ -105,7 +119,10 @@ struct Tune: ParsableCommand {
         }
         let cv = CrossValidation(argument: cv) ?? .loso, objective = objective.flatMap(TuningObjective.init(rawValue:))
         let written: Bool
-        if engine == SongEffectTuningData.engine {
+        if engine == TrendTuningData.engine {
+            let tuner = try Tuner(TrendTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
+            written = try tune(TrendTuningData(workspaces: open(TrendTuningData.reads)), tuner)
+        } else if engine == SongEffectTuningData.engine {
             let tuner = try Tuner(SongEffectTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
             written = try tune(SongEffectTuningData(workspaces: open(SongEffectTuningData.reads), registry: registry), tuner)
         } else {

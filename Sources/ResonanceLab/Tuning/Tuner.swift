@@ -10,6 +10,9 @@ public enum TuningObjective: String, CaseIterable, Sendable {
     case brier
     /// Song effect: Pearson r of learned vs planted per-(listener, song) effects.
     case correlation
+    /// Trend: share of planted deterioration events the shown flags find, less the
+    /// false alarms per person-month above 1 (`TrendTuningData`).
+    case alarmSensitivity = "sensitivity-at-1-false-alarm"
 
     /// True when larger values are better.
     public var higherIsBetter: Bool { self != .brier }
