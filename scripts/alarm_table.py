@@ -7,8 +7,9 @@ Usage: alarm_table.py LABEL=REPORT_DIR[,REPORT_DIR...] [LABEL=...]
 Each REPORT_DIR holds a validation.json from `resonance validate` with its "alarms"
 section. Counts are pooled over every person of every report of a label; 95 % intervals
 are percentile bootstraps over persons (2000 resamples, seed 2024), as in the report.
-Only the signals and methods the paper table needs are printed: the shown flags and the
-regression flag of each method, the stress level `elevated`, readiness `recovering`.
+Printed: every signal as daily.csv holds it (the shown flags, each trend flag, the
+stress level `elevated`, readiness `recovering`), then the shown flags and the
+regression flag of each regression method, the engines re-run with the report's constants.
 """
 import json
 import random
@@ -69,8 +70,9 @@ def main(args):
     if not args:
         sys.exit(__doc__)
     methods = ["least-squares slope (product)", "significant slope", "Theil–Sen slope", "EWMA chart"]
-    rows = [("signals", "shown flags", "as written"), ("signals", "stress elevated", "as written"),
-            ("signals", "readiness recovering", "as written")]
+    rows = [("signals", name, "as written") for name in
+            ("shown flags", "regression", "stress_pattern", "consecutive_elevation", "anomaly", "rhr_week_up",
+             "stress elevated", "readiness recovering")]
     for m in methods:
         rows += [("regression_methods", f"shown flags: {m}", m), ("regression_methods", f"regression: {m}", m)]
     print("| constants | signal | illness found | illness sensitivity (95 % CI) | all-event sensitivity (95 % CI) "
