@@ -32,9 +32,6 @@ public struct HealthEvent: Equatable, Sendable {
             case .improvement: 1.0 / 200
             }
         }
-
-        /// Whether the user should be told: every kind but `improvement`.
-        public var isDeterioration: Bool { self != .improvement }
     }
 
     /// Days at the start of a simulation without events: the daily engines' baselines
