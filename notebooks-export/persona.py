@@ -4,7 +4,9 @@
 # The 30-day traces of each synthetic persona from `daily.csv`: the stress score and the
 # readiness score with their level bands, resting heart rate and HRV (SDNN), with the
 # days the engines flagged (the `flags` column) marked on every panel. The traces are the
-# engines' outputs; the notebook only draws them. Each figure is embedded in that
+# engines' outputs; the notebook only draws them. Health events planted with
+# `--events planned` (`health_event` rows of `truth.csv`) are shaded on every panel, so
+# a flag can be seen to find an event, or not. Each figure is embedded in that
 # persona's report (`<persona>.md`), and all of them in `index.md`.
 
 # %% tags=["parameters"]
@@ -17,6 +19,10 @@ assert daily is not None, f"{WORKSPACE}/daily.csv: no daily rows (run `resonance
 daily["flags"] = daily["flags"].fillna("")
 personas = sorted(daily["subject"].unique())
 print(len(personas), "personas,", daily["date"].nunique(), "days")
+truth = read_table("truth.csv", times=("start", "end"))
+events = truth[truth["kind"] == "health_event"].drop_duplicates(["subject", "entity"]) if truth is not None else None
+EVENT_COLOURS = {"illness": "#e31a1c", "overreaching": "#ff7f00", "regression": "#6a3d9a", "improvement": "#33a02c"}
+print(0 if events is None else len(events), "planted health events")
 
 # %%
 PANELS = [
@@ -46,6 +52,14 @@ for persona in personas:
     for _, row in flagged.iterrows():
         axes[0].annotate(row["flags"].replace(";", "\n"), (row["date"], 100), xytext=(0, -3), textcoords="offset points",
                          ha="center", va="top", fontsize=6, color="#c0392b", rotation=90)
+    if events is not None:
+        for _, e in events[events["subject"] == persona].iterrows():
+            kind = e["entity"].rsplit("-", 1)[0]
+            for ax in axes:
+                ax.axvspan(e["start"] - pd.Timedelta(hours=12), e["end"] + pd.Timedelta(hours=12),
+                           color=EVENT_COLOURS.get(kind, "#999999"), alpha=0.15, lw=0)
+            axes[-1].annotate(e["entity"], (e["start"], 0), xycoords=("data", "axes fraction"), xytext=(2, 2),
+                              textcoords="offset points", fontsize=7, color=EVENT_COLOURS.get(kind, "#999999"))
     axes[-1].set_xlabel("date")
     fig.autofmt_xdate()
     fig.suptitle(f"{persona}: {len(d)} days of stress, readiness, resting HR and HRV "

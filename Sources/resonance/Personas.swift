@@ -19,7 +19,10 @@ struct PersonasGenerate: ParsableCommand {
             Writes hr.csv, rr.csv, plays.csv, sleep.csv, workouts.csv, labels.csv and \
             rejects.csv (empty), manifest.json, daily.csv (one snapshot per persona per day \
             with the daily engines' outputs) and truth.csv (every song's planted effect and \
-            each persona's sensitivity). The same arguments give byte-identical files.
+            each persona's sensitivity). With --events planned, health events (illness, \
+            overreaching, slow regression, return to fitness; docs/personas.md) are planted at \
+            their documented rates, change every simulated signal, and are listed in truth.csv \
+            as kind health_event. The same arguments give byte-identical files.
             """
     )
 
@@ -41,9 +44,16 @@ struct PersonasGenerate: ParsableCommand {
     @Option(help: ArgumentHelp("First simulated date, UTC.", valueName: "YYYY-MM-DD"))
     var startDate: String = "2026-01-05"
 
+    @Option(help: ArgumentHelp("Health events: none (default) or planned (illness, overreaching, regression, "
+                               + "improvement at the rates of docs/personas.md).", valueName: "none|planned"))
+    var events: String = "none"
+
     func validate() throws {
         try global.reject(verify: true, command: "personas generate")
         guard (1...366).contains(days) else { throw ValidationError("--days must be between 1 and 366.") }
+        guard ["none", "planned"].contains(events) else {
+            throw ValidationError("--events must be none or planned (got '\(events)').")
+        }
         _ = try selectedProfiles()
         _ = try firstDay()
     }
@@ -79,7 +89,8 @@ struct PersonasGenerate: ParsableCommand {
 
     func run() throws {
         let generator = PersonaGenerator(personas: try selectedProfiles(), days: days, seed: seed,
-                                         firstDay: try firstDay(), registry: try global.registry())
+                                         firstDay: try firstDay(), registry: try global.registry(),
+                                         events: events == "planned")
         let progress = global.reporter, warnings = global.warnings
         try generator.generate(into: Workspace(path: out), jobs: global.workers, progress: { progress.note($0) },
                                warning: { warnings.note($0) })

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import ResonanceLab
 
-/// `resonance tune WS... --engine stress|song_effect|pacer --out FILE.json`: engine constants
-/// chosen offline by cross-validation, on labelled recordings (stress), on persona
-/// workspaces with planted song effects (song_effect) or on simulated breathing sessions (pacer).
+/// `resonance tune WS... --engine stress|song_effect|trend|pacer --out FILE.json`: engine
+/// constants chosen offline by cross-validation, on labelled recordings (stress), on
+/// persona workspaces with planted song effects (song_effect) or with planted health
+/// events (trend), or on simulated breathing sessions (pacer).
 struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tune an engine's constants offline, by cross-validation over subjects or listeners.",
@@ -26,6 +27,16 @@ struct Tune: ParsableCommand {
             planted song effect × listener sensitivity, pooled over the fold's listeners; the mean of \
             the ΔHR and ΔRMSSD r.
 
+            --engine trend: on persona workspaces with planted health events (`resonance personas \
+            generate --events planned`), the trend engine is re-run over the measured days of \
+            daily.csv and the flags the product shows (regression, stress_pattern, \
+            consecutive_elevation) are counted against truth.csv as `resonance validate` counts \
+            them (a flag episode overlapping an event or the 3 days after it is a true alarm). The \
+            search varies the slope thresholds (bpm/day, ms/day), slope window and minimum days, \
+            slope_t_min, ewma_lambda, ewma_limit, the stress-pattern z thresholds and the elevation \
+            SD and days; regression_method is the one in force (--constants). Personas are the \
+            cross-validation unit. Objective: sensitivity-at-1-false-alarm: the share of illness, \
+            overreaching and regression events found, less the false alarms per person-month above 1.
             --engine pacer: on workspaces of `resonance breathing simulate`, every session of \
             breathing_sim_sessions.csv (its seed, persona and strategy) is simulated again, closed loop, \
             with the candidate constants, on the same person and noise. The search varies the exploration \
@@ -57,7 +68,7 @@ struct Tune: ParsableCommand {
                                  + "`resonance sessions` (song_effect), or `resonance breathing simulate` workspaces (pacer).", valueName: "workspace"))
     var workspaces: [String]
 
-    @Option(help: ArgumentHelp("Engine to tune: stress, song_effect or pacer.", valueName: "name"))
+    @Option(help: ArgumentHelp("Engine to tune: stress, song_effect, trend or pacer.", valueName: "name"))
     var engine: String
 
     @Option(help: ArgumentHelp("Tuned constants JSON to write.", valueName: "file"))
@@ -68,6 +79,7 @@ struct Tune: ParsableCommand {
     var cv: String = "loso"
 
     @Option(help: ArgumentHelp("stress: auc (default), balanced-accuracy or brier; song_effect: correlation (default); "
+                               + "trend: sensitivity-at-1-false-alarm (default); "
                                + "pacer: locked-rate-error (default).",
                                valueName: "name"))
     var objective: String?
@@ -89,7 +101,7 @@ struct Tune: ParsableCommand {
         for ws in workspaces { try WorkspaceFolder.requireExisting(ws) }
         guard !workspaces.isEmpty else { throw ValidationError("give at least one workspace.") }
         guard let objectives = Self.objectives[engine] else {
-            throw ValidationError("--engine must be stress, song_effect or pacer (got '\(engine)').")
+            throw ValidationError("--engine must be stress, song_effect, trend or pacer (got '\(engine)').")
         }
         guard CrossValidation(argument: cv) != nil else { throw ValidationError("--cv must be loso or kfold:K with K ≥ 2 (got '\(cv)').") }
         if let objective, !objectives.map(\.rawValue).contains(objective) {
@@ -104,6 +116,7 @@ struct Tune: ParsableCommand {
     static let objectives: [String: [TuningObjective]] = [
         StressTuningData.engine: StressTuningData.objectives, SongEffectTuningData.engine: SongEffectTuningData.objectives,
         PacerTuningData.engine: PacerTuningData.objectives,
+        TrendTuningData.engine: TrendTuningData.objectives,
     ]
 
     func run() throws {
@@ -118,6 +131,9 @@ struct Tune: ParsableCommand {
         if engine == PacerTuningData.engine {
             let tuner = try Tuner(PacerTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
             written = try tune(PacerTuningData(workspaces: open(PacerTuningData.reads)), tuner)
+        } else if engine == TrendTuningData.engine {
+            let tuner = try Tuner(TrendTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
+            written = try tune(TrendTuningData(workspaces: open(TrendTuningData.reads)), tuner)
         } else if engine == SongEffectTuningData.engine {
             let tuner = try Tuner(SongEffectTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
             written = try tune(SongEffectTuningData(workspaces: open(SongEffectTuningData.reads), registry: registry), tuner)

@@ -5,7 +5,7 @@ final class PersonasCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["personas", "generate"], usage: "resonance personas generate",
                        options: ["--out <dir>", "--days <days>", "--personas <names>", "--seed <seed>",
-                                 "--start-date <YYYY-MM-DD>"])
+                                 "--start-date <YYYY-MM-DD>", "--events <none|planned>"])
         try assertHelp(["personas", "report"], usage: "resonance personas report", options: ["<workspace>", "--report-dir <dir>"])
     }
 
@@ -22,10 +22,38 @@ final class PersonasCommandTests: XCTestCase {
         XCTAssertGreaterThan(try FileManager.default.contentsOfDirectory(atPath: dir + "/reports").count, 0)
     }
 
+    /// Seed 2 plants an illness in SeniorFit on 2026-01-23–25: truth.csv lists it as
+    /// `health_event` rows, the lineage records the setting, and every HR sample before
+    /// the event is the same as without events (events draw from their own stream).
+    func testPlannedEventsAreInTruthAndLeaveTheDaysBeforeThemUnchanged() throws {
+        let dir = try makeTempDir()
+        for events in ["none", "planned"] {
+            let run = try resonance("personas", "generate", "--out", dir + "/" + events, "--days", "35", "--personas", "SeniorFit",
+                                    "--seed", "2", "--events", events, "--quiet")
+            XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        }
+        let truth = try String(contentsOfFile: dir + "/planned/truth.csv", encoding: .utf8).split(separator: "\n")
+        let events = truth.filter { $0.hasPrefix("health_event,") }
+        XCTAssertEqual(events.first.map(String.init)?.hasPrefix("health_event,SeniorFit,illness-1,resting_hr_bpm,"), true)
+        XCTAssertTrue(events.allSatisfy { $0.hasSuffix(",2026-01-23,2026-01-25") }, events.joined(separator: "\n"))
+        XCTAssertFalse(try String(contentsOfFile: dir + "/none/truth.csv", encoding: .utf8).contains("health_event"))
+        let manifest = try String(contentsOfFile: dir + "/planned/manifest.json", encoding: .utf8)
+        XCTAssertTrue(manifest.contains("\"events\" : \"planned\""), "lineage settings record the events option")
+        func hrBefore(_ folder: String) throws -> [Substring] {
+            try String(contentsOfFile: dir + "/" + folder + "/hr.csv", encoding: .utf8).split(separator: "\n")
+                .filter { $0 < "SeniorFit,2026-01-22T12" }
+        }
+        let before = try hrBefore("planned")
+        XCTAssertGreaterThan(before.count, 20_000)
+        XCTAssertEqual(before, try hrBefore("none"))
+    }
+
     func testBadArgumentsAreUsageErrors() throws {
         let out = try makeTempDir() + "/ws"
         assertUsageError(try resonance("personas", "generate"), "Missing expected argument '--out <dir>'")
         assertUsageError(try resonance("personas", "generate", "--out", out, "--days", "0"), "--days must be between 1 and 366.")
+        assertUsageError(try resonance("personas", "generate", "--out", out, "--events", "some"),
+                         "--events must be none or planned (got 'some').")
         assertUsageError(try resonance("personas", "generate", "--out", out, "--days", "367"), "--days must be between 1 and 366.")
         assertUsageError(try resonance("personas", "generate", "--out", out, "--personas", "Nobody"),
                          "--personas: unknown persona 'Nobody' (known: NewMom, ")

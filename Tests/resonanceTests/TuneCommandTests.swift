@@ -25,10 +25,11 @@ final class TuneCommandTests: XCTestCase {
         assertUsageError(try resonance("tune", "--engine", "stress", "--out", out), "Missing expected argument '<workspace> ...'")
         assertUsageError(try resonance("tune", dir + "/absent", "--engine", "stress", "--out", out),
                          "\(dir)/absent: no such workspace folder")
-        assertUsageError(try tune("--engine", "readiness"), "--engine must be stress, song_effect or pacer (got 'readiness').")
+        assertUsageError(try tune("--engine", "readiness"), "--engine must be stress, song_effect, trend or pacer (got 'readiness').")
         assertUsageError(try tune("--engine", "stress", "--cv", "kfold:1"), "--cv must be loso or kfold:K with K ≥ 2 (got 'kfold:1').")
         assertUsageError(try tune("--engine", "stress", "--objective", "f1"), "--objective for --engine stress must be one of auc, balanced-accuracy, brier.")
         assertUsageError(try tune("--engine", "song_effect", "--objective", "auc"), "--objective for --engine song_effect must be correlation.")
+        assertUsageError(try tune("--engine", "trend", "--objective", "auc"), "--objective for --engine trend must be sensitivity-at-1-false-alarm.")
         assertUsageError(try tune("--engine", "stress", "--budget", "19"), "--budget must be between 20 and 1000000 evaluations.")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
     }
@@ -42,6 +43,18 @@ final class TuneCommandTests: XCTestCase {
         XCTAssertEqual(run.status, ExitStatus.failure)
         XCTAssertEqual(run.stderr, "error: \(ws)/truth.csv: missing; tuning the song_effect engine needs planted effects "
             + "(a persona workspace from `resonance personas generate`)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+
+    /// The trend engine is tuned on planted health events: a workspace without them is a
+    /// one-line error naming truth.csv, exit code 1, and no file.
+    func testTrendNeedsPlantedHealthEvents() throws {
+        let dir = try makeTempDir()
+        let ws = try importSample(into: dir), out = dir + "/tuned.json"
+        let run = try resonance("tune", ws, "--engine", "trend", "--out", out)
+        XCTAssertEqual(run.status, ExitStatus.failure)
+        XCTAssertEqual(run.stderr, "error: \(ws)/truth.csv: no health_event rows; tuning the trend engine needs persona "
+            + "workspaces with planted events (`resonance personas generate --events planned`)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
 }

@@ -41,6 +41,38 @@ enum DailyWindow {
     }
 }
 
+extension DailyWindow {
+    /// t statistic of the least-squares slope: slope / SE, SE² = residual variance / Σ(x − x̄)²
+    /// with n − 2 degrees of freedom; nil below three points or when it is undefined.
+    /// With a perfect fit it is ±infinity.
+    static func slopeT(_ points: [(day: Int, value: Double)]) -> Double? {
+        guard points.count >= 3, let b = slope(points) else { return nil }
+        let mx = Stats.mean(points.map { Double($0.day) }), my = Stats.mean(points.map(\.value))
+        var ssr = 0.0, sxx = 0.0
+        for p in points {
+            let dx = Double(p.day) - mx
+            let r = p.value - my - b * dx
+            ssr += r * r
+            sxx += dx * dx
+        }
+        let se = (ssr / Double(points.count - 2) / sxx).squareRoot()
+        guard se > 0 else { return b == 0 ? nil : (b > 0 ? .infinity : -.infinity) }
+        return b / se
+    }
+
+    /// Theil–Sen slope: the median of the slopes of every pair of points on different
+    /// days (Sen 1968, JASA 63:1379); robust to up to 29 % outlying points.
+    static func theilSen(_ points: [(day: Int, value: Double)]) -> Double? {
+        var slopes: [Double] = []
+        for i in points.indices {
+            for j in points.indices where j > i && points[j].day != points[i].day {
+                slopes.append((points[j].value - points[i].value) / Double(points[j].day - points[i].day))
+            }
+        }
+        return slopes.isEmpty ? nil : Stats.median(slopes)
+    }
+}
+
 /// Clamps to a closed range.
 func clamp(_ x: Double, _ range: ClosedRange<Double>) -> Double {
     min(max(x, range.lowerBound), range.upperBound)

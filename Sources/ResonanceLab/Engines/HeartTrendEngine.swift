@@ -33,7 +33,8 @@ public struct TrendResult: Equatable, Sendable {
 ///   higher-is-better input (sᵢ = −1 for HRV, recoveries and VO2 max, +1 for RHR), so
 ///   that a positive anomaly always means worse than usual — otherwise an improving
 ///   recovery would count as deterioration. A MAD of 0 leaves that input out.
-/// - regression: 7-day RHR slope > +0.3 bpm/day or HRV slope < −0.3 ms/day. The
+/// - regression: 7-day RHR slope > +0.3 bpm/day or HRV slope < −0.3 ms/day (or one of
+///   the statistically sound variants `regression_method` selects, see `regression`). The
 ///   specification writes "RHR slope > −0.3 (increasing)", which fires on a flat or
 ///   slightly falling RHR; the sign is read as a typo and +0.3 is the default, both
 ///   thresholds being registry constants.
@@ -98,6 +99,58 @@ public struct HeartTrendEngine: Sendable {
         return streak
     }
 
+    /// The regression rule of `regression_method`, with the slopes it reports
+    /// (bpm/day, ms/day; least squares, or Theil–Sen for method 2; nil below
+    /// `slope_min_days` points):
+    /// - 0: the product's rule, slope of the `slope_days` ending today beyond
+    ///   `rhr_slope_threshold` / `hrv_slope_threshold`;
+    /// - 1: the same, only when the slope's |t| ≥ `slope_t_min` (significant);
+    /// - 2: the same thresholds on the Theil–Sen slope;
+    /// - 3: an EWMA control chart (Roberts 1959; Lucas & Saccucci 1990) of the robust z of
+    ///   each day of those `slope_days` against the `baseline_days` before them: from 0,
+    ///   e ← λ·z + (1 − λ)·e; resting HR e ≥ L·√(λ/(2 − λ)) or SDNN e ≤ −L·√(λ/(2 − λ)),
+    ///   λ = `ewma_lambda`, L = `ewma_limit`.
+    func regression(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> (rhrSlope: Double?, hrvSlope: Double?, flag: Bool) {
+        let days = DailyWindow.ending(today.day, count: c.slopeDays)
+        let method = Int(c.regressionMethod.rounded())
+        func points(_ metric: KeyPath<DailySnapshot, Double?>) -> [(day: Int, value: Double)] {
+            DailyWindow.points(history, days: days, metric) + DailyWindow.points([today], days: days, metric)
+        }
+        func slope(_ metric: KeyPath<DailySnapshot, Double?>) -> Double? {
+            let p = points(metric)
+            guard p.count >= Int(c.slopeMinDays) else { return nil }
+            return method == 2 ? DailyWindow.theilSen(p) : DailyWindow.slope(p)
+        }
+        let rhrSlope = slope(\.restingHRBpm), hrvSlope = slope(\.hrvSDNNMs)
+        func beyond(_ metric: KeyPath<DailySnapshot, Double?>, _ s: Double?, rising: Bool) -> Bool {
+            guard let s else { return false }
+            let threshold = rising ? c.rhrSlopeThreshold : c.hrvSlopeThreshold
+            guard rising ? s > threshold : s < threshold else { return false }
+            guard method == 1 else { return true }
+            guard let t = DailyWindow.slopeT(points(metric)) else { return false }
+            return rising ? t >= c.slopeTMin : t <= -c.slopeTMin
+        }
+        guard method == 3 else {
+            return (rhrSlope, hrvSlope, beyond(\.restingHRBpm, rhrSlope, rising: true) || beyond(\.hrvSDNNMs, hrvSlope, rising: false))
+        }
+        let baseline = DailyWindow.before(days.lowerBound, count: c.baselineDays)
+        let limit = c.ewmaLimit * (c.ewmaLambda / (2 - c.ewmaLambda)).squareRoot()
+        func ewma(_ metric: KeyPath<DailySnapshot, Double?>) -> Double? {
+            let p = points(metric)
+            guard p.count >= Int(c.slopeMinDays) else { return nil }
+            let base = DailyWindow.values(history, days: baseline, metric)
+            var e = 0.0
+            for x in p {
+                guard let z = robustZ(x.value, baseline: base) else { return nil }
+                e = c.ewmaLambda * z + (1 - c.ewmaLambda) * e
+            }
+            return e
+        }
+        let up = ewma(\.restingHRBpm).map { $0 >= limit } ?? false
+        let down = ewma(\.hrvSDNNMs).map { $0 <= -limit } ?? false
+        return (rhrSlope, hrvSlope, up || down)
+    }
+
     /// Trend outputs of `today` given the days before it (sorted by day).
     public func assess(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> TrendResult {
         let baselineDays = DailyWindow.before(today.day, count: c.baselineDays)
@@ -122,14 +175,7 @@ public struct HeartTrendEngine: Sendable {
         }
         let combined = Component.combine(components, neutral: 0)
 
-        let slopeDays = DailyWindow.ending(today.day, count: c.slopeDays)
-        func slope(_ metric: KeyPath<DailySnapshot, Double?>) -> Double? {
-            let points = DailyWindow.points(history, days: slopeDays, metric) + DailyWindow.points([today], days: slopeDays, metric)
-            return points.count >= Int(c.slopeMinDays) ? DailyWindow.slope(points) : nil
-        }
-        let rhrSlope = slope(\.restingHRBpm), hrvSlope = slope(\.hrvSDNNMs)
-        let regression = (rhrSlope.map { $0 > c.rhrSlopeThreshold } ?? false)
-            || (hrvSlope.map { $0 < c.hrvSlopeThreshold } ?? false)
+        let (rhrSlope, hrvSlope, regression) = self.regression(today, history: history)
 
         var pattern = false
         if let r = zs["resting_hr"], let h = zs["hrv"], let rec = zs["recovery_1m"] {

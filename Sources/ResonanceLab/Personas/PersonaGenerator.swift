@@ -17,11 +17,15 @@ public struct PersonaGenerator: Sendable {
     /// First simulated date, in days since 1970-01-01.
     public var firstDay: Int
     public var registry: ConstantsRegistry
+    /// Whether health events (`HealthEvent`) are planted. Off, every output is what it
+    /// was before events existed: they draw from their own stream.
+    public var events: Bool
 
     public init(personas: [PersonaProfile] = PersonaProfile.all, days: Int = 30, seed: UInt64 = 0,
-                firstDay: Int = Timestamp.daysFromCivil(2026, 1, 5), registry: ConstantsRegistry = .defaults) {
+                firstDay: Int = Timestamp.daysFromCivil(2026, 1, 5), registry: ConstantsRegistry = .defaults,
+                events: Bool = false) {
         self.personas = personas; self.days = days; self.seed = seed; self.firstDay = firstDay
-        self.registry = registry
+        self.registry = registry; self.events = events
     }
 
     /// `seed` spread over 64 bits (one SplitMix64 step), so that nearby seeds give
@@ -42,18 +46,27 @@ public struct PersonaGenerator: Sendable {
         SeededRandom.djb2(p.name + String(p.age)) ^ mixedSeed
     }
 
+    /// The health events planted in persona `p` (none unless `events`), drawn from the
+    /// persona's own `events` stream.
+    public func healthEvents(of p: PersonaProfile) -> [HealthEvent] {
+        guard events else { return [] }
+        var random = PersonaSimulator.stream("events", seed: seed(of: p))
+        return HealthEvent.plan(days: days, random: &random)
+    }
+
     /// Simulates every persona, `jobs` at a time; results in persona order.
     public func simulate(jobs: Int) throws -> [PersonaRecord] {
         let catalogue = self.catalogue
         let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: registry))
         return try Parallel.map(personas, jobs: jobs) { p in
-            PersonaSimulator.simulate(p, catalogue: catalogue, firstDay: firstDay, days: days, seed: seed(of: p), zones: zones)
+            PersonaSimulator.simulate(p, catalogue: catalogue, firstDay: firstDay, days: days, seed: seed(of: p), zones: zones,
+                                      events: healthEvents(of: p))
         }
     }
 
     /// Every planted effect: the catalogue's song effects, then each persona's
-    /// sensitivity (once per metric), personas in byte order of their names like every
-    /// table's subjects.
+    /// sensitivity (once per metric) and health events, personas in byte order of their
+    /// names like every table's subjects.
     public func truth() -> [PlantedEffect] {
         var rows: [PlantedEffect] = []
         for song in catalogue.songs {
@@ -67,6 +80,7 @@ public struct PersonaGenerator: Sendable {
                 rows.append(PlantedEffect(kind: .personaSensitivity, subject: p.name, entity: "", metric: metric,
                                           value: p.sensitivity))
             }
+            rows += healthEvents(of: p).flatMap { $0.truth(subject: p.name, firstDate: firstDay) }
         }
         return rows
     }
@@ -109,7 +123,8 @@ public struct PersonaGenerator: Sendable {
             (PlantedEffect.fileName, truth().count),
         ]
         let notes = [
-            "generator: resonance personas generate --seed \(seed) --days \(days) --start-date \(Timestamp.isoDate(Int64(firstDay) * 86_400_000)) --personas \(personas.map(\.name).joined(separator: ","))",
+            "generator: resonance personas generate --seed \(seed) --days \(days) --start-date \(Timestamp.isoDate(Int64(firstDay) * 86_400_000)) --personas \(personas.map(\.name).joined(separator: ","))"
+                + (events ? " --events planned" : ""),
             "song catalogue: \(Self.catalogueSize) songs; song effects and sensitivities in truth.csv",
         ]
         var sources: [SourceFile] = []
@@ -131,7 +146,8 @@ public struct PersonaGenerator: Sendable {
     /// The generator's settings, recorded in the lineage of every table it writes.
     public var settings: [String: String] {
         ["seed": String(seed), "days": String(days), "start_date": Timestamp.isoDate(Int64(firstDay) * 86_400_000),
-         "personas": personas.map(\.name).joined(separator: ","), "catalogue_songs": String(Self.catalogueSize)]
+         "personas": personas.map(\.name).joined(separator: ","), "catalogue_songs": String(Self.catalogueSize),
+         "events": events ? "planned" : "none"]
     }
 
     /// Lineage of each generated table: the generator's version and settings, the zone

@@ -28,15 +28,21 @@ enum PersonaSimulator {
     /// HR rise time constant at exercise onset (minutes).
     static let riseMinutes = 1.5
 
+    /// The random stream `name` of the persona whose seed is `seed`.
+    static func stream(_ name: String, seed: UInt64) -> SeededRandom { SeededRandom(seed: seed ^ SeededRandom.djb2(name)) }
+
+    /// `events` (`HealthEvent`) change the day-level physiology before anything is
+    /// built on it, and an overreaching's load block lengthens and hardens its workouts.
     static func simulate(_ p: PersonaProfile, catalogue: SongCatalogue, firstDay: Int, days: Int,
-                         seed: UInt64, zones: HeartRateZoneEngine) -> PersonaRecord {
-        func stream(_ name: String) -> SeededRandom { SeededRandom(seed: seed ^ SeededRandom.djb2(name)) }
+                         seed: UInt64, zones: HeartRateZoneEngine, events: [HealthEvent] = []) -> PersonaRecord {
+        func stream(_ name: String) -> SeededRandom { Self.stream(name, seed: seed) }
         var dayRandom = stream("days"), scheduleRandom = stream("schedule"), listenRandom = stream("listening")
         var noiseRandom = stream("noise")
-        let personaDays = PersonaDay.series(p, days: days, random: &dayRandom)
+        var personaDays = PersonaDay.series(p, days: days, random: &dayRandom)
+        HealthEvent.apply(events, to: &personaDays)
         var timeline = PersonaTimeline(firstDay: firstDay, days: days)
         timeline.placeSleeps(p, days: personaDays, random: &scheduleRandom)
-        timeline.placeWorkouts(p, days: days, random: &scheduleRandom)
+        timeline.placeWorkouts(p, days: days, random: &scheduleRandom) { d in events.reduce(1) { $0 * $1.load(day: d) } }
         let library = PersonaLibrary(p, catalogue: catalogue, random: &listenRandom)
         let sessions = ListeningSimulator.sessions(p, library: library, catalogue: catalogue, timeline: &timeline,
                                                    days: days, random: &listenRandom)

@@ -114,16 +114,20 @@ struct PersonaTimeline {
 
     /// Places the plan's workouts on their weekdays, with a few minutes' jitter in
     /// start and length; a workout that would overlap sleep or a shift is dropped.
-    mutating func placeWorkouts(_ p: PersonaProfile, days: Int, random: inout SeededRandom) {
+    /// `load(d)` scales day d's planned minutes and, above 1, adds 0.1 of the
+    /// heart-rate reserve to the intensity (at most 0.9): a block of hard training.
+    mutating func placeWorkouts(_ p: PersonaProfile, days: Int, random: inout SeededRandom,
+                                load: (Int) -> Double = { _ in 1 }) {
         for d in 0..<days {
             let weekday = Timestamp.isoWeekday(Int64(firstDay + d) * 86_400_000)
+            let factor = load(d)
             for plan in p.workouts where plan.weekdays.contains(weekday) {
                 let start = minute(day: d, hour: plan.startHour) + random.int(in: -15...15)
-                let length = max(10, Int((plan.minutes * (1 + 0.1 * random.normal())).rounded()))
+                let length = max(10, Int((plan.minutes * factor * (1 + 0.1 * random.normal())).rounded()))
                 guard isFree(start..<(start + length + 10)) else { continue }
                 for m in start..<(start + length) { state[m] = .workout }
-                workouts.append(PlannedWorkout(day: d, start: start, end: start + length,
-                                               activity: plan.activity, intensity: plan.intensity))
+                workouts.append(PlannedWorkout(day: d, start: start, end: start + length, activity: plan.activity,
+                                               intensity: factor > 1 ? min(0.9, plan.intensity + 0.1) : plan.intensity))
             }
         }
     }

@@ -5,7 +5,9 @@
 ///   sensitivity 1 — the expected measured delta of a full-length play (see
 ///   `MusicResponse`);
 /// - `persona_sensitivity` rows (entity empty) give the listener's multiplier, once per
-///   metric. A song's true effect on a listener is song_effect × sensitivity.
+///   metric. A song's true effect on a listener is song_effect × sensitivity;
+/// - `health_event` rows (entity = the event id, e.g. `illness-1`) give a planted
+///   health event's peak change of each metric it moves, from `start` to `end`.
 /// `start` and `end` (ISO 8601 dates or times) bound a dated truth and are empty for a
 /// constant one. Later kinds (dated events, per-listener rates, song features) add rows
 /// of a new `kind`; a reader keeps the kinds it does not know and uses those it does.
@@ -17,6 +19,10 @@ public struct PlantedEffect: Equatable, Sendable {
         public init(rawValue: String) { self.rawValue = rawValue }
         public static let songEffect = Kind(rawValue: "song_effect")
         public static let personaSensitivity = Kind(rawValue: "persona_sensitivity")
+        /// A dated health event of a persona (`HealthEvent`): entity = the event's id,
+        /// one row per metric it moves with the peak change, start and end its first
+        /// and last day.
+        public static let healthEvent = Kind(rawValue: "health_event")
     }
 
     public static let metrics = ["delta_hr_bpm", "delta_rmssd_ms"]

@@ -12,6 +12,9 @@ public enum TuningObjective: String, CaseIterable, Sendable {
     case correlation
     /// Pacer: mean |locked − planted| resonance rate of simulated sessions, breaths/min (lower is better).
     case lockedRateError = "locked-rate-error"
+    /// Trend: share of planted deterioration events the shown flags find, less the
+    /// false alarms per person-month above 1 (`TrendTuningData`).
+    case alarmSensitivity = "sensitivity-at-1-false-alarm"
 
     /// True when larger values are better.
     public var higherIsBetter: Bool { self != .brier && self != .lockedRateError }

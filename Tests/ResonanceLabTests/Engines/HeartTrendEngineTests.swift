@@ -80,3 +80,50 @@ final class HeartTrendEngineTests: XCTestCase {
         XCTAssertNil(engine.assess(days[19], history: days[..<19]).weekRestingHRZ, "13 baseline days < 14")
     }
 }
+
+/// The regression flag's statistically sound variants (`regression_method`).
+final class RegressionMethodTests: XCTestCase {
+    func engine(method: Int) throws -> HeartTrendEngine {
+        let r = try ConstantsRegistry.defaults.replacing("trend", with: ["regression_method": Double(method)])
+        return HeartTrendEngine(constants: TrendConstants(registry: r))
+    }
+
+    func testSlopeTAndTheilSenByHand() {
+        // (0,0) (1,1) (2,10) (3,3): least squares 0.8 + 1.8·x; residuals −0.8, −1.6, 5.6, −3.2 (SS 44.8)
+        // → SE = √(44.8 / 2 / 5) = 2.11660, t = 1.8 / 2.11660 = 0.85042.
+        let p = [(day: 0, value: 0.0), (day: 1, value: 1.0), (day: 2, value: 10.0), (day: 3, value: 3.0)]
+        XCTAssertEqual(DailyWindow.slope(p) ?? .nan, 1.8, accuracy: 1e-12)
+        XCTAssertEqual(DailyWindow.slopeT(p) ?? .nan, 0.850420064, accuracy: 1e-8)
+        // Pairwise slopes 1, 5, 1, 9, 1, −7 → median 1: the outlier at day 2 does not move it.
+        XCTAssertEqual(DailyWindow.theilSen(p), 1)
+        XCTAssertNil(DailyWindow.slopeT(Array(p.prefix(2))))
+    }
+
+    /// 28 baseline days alternating 60/62 bpm (median 61, MAD 1), then a step to a flat
+    /// 64 bpm for 7 days: the product's 7-day slope is 0 and never flags it; the EWMA
+    /// of z = 3/1.4826 = 2.0235 after 7 days is 2.0235·(1 − 0.7⁷) = 1.857 ≥ the limit
+    /// 2.5·√(0.3/1.7) = 1.0502 → flagged. A step to 61.5 (z 0.337, EWMA 0.31) is not.
+    func testEWMAFlagsASustainedStepTheSlopeMisses() throws {
+        func history(step: Double) -> [DailySnapshot] {
+            (0..<35).map { DailySnapshot(subject: "p", day: $0, restingHRBpm: $0 < 28 ? Double(60 + 2 * ($0 % 2)) : step) }
+        }
+        for (method, step, expected) in [(0, 64.0, false), (3, 64.0, true), (3, 61.5, false)] {
+            let days = history(step: step)
+            let r = try engine(method: method).assess(days[34], history: days[..<34])
+            XCTAssertEqual(r.regression, expected, "method \(method), step \(step)")
+        }
+    }
+
+    /// A perfect linear rise of 0.5 bpm/day fires the three slope methods; a rise of
+    /// 0.4 bpm/day under a ±2 bpm alternation (slope 0.4, t = 0.904 < 2.015) fires the
+    /// product's rule but is not significant.
+    func testSignificantSlopeNeedsAClearTrend() throws {
+        let clean = (0..<7).map { DailySnapshot(subject: "p", day: $0, restingHRBpm: 60 + 0.5 * Double($0)) }
+        for method in 0...2 {
+            XCTAssertTrue(try engine(method: method).assess(clean[6], history: clean[..<6]).regression, "method \(method)")
+        }
+        let noisy = (0..<7).map { DailySnapshot(subject: "p", day: $0, restingHRBpm: 60 + 0.4 * Double($0) + ($0 % 2 == 0 ? 2 : -2)) }
+        XCTAssertTrue(try engine(method: 0).assess(noisy[6], history: noisy[..<6]).regression)
+        XCTAssertFalse(try engine(method: 1).assess(noisy[6], history: noisy[..<6]).regression)
+    }
+}

@@ -15,6 +15,10 @@ public struct TrendConstants: EngineConstants {
         ConstantSpec("slope_min_days", 4, unit: "days", range: 2...60, source: "fewest points for a slope (choice)"),
         ConstantSpec("rhr_slope_threshold", 0.3, unit: "bpm/day", range: -100...100, source: "product specification writes \"RHR slope > −0.3 (increasing)\", which fires on a flat RHR; +0.3 bpm/day is the increasing reading"),
         ConstantSpec("hrv_slope_threshold", -0.3, unit: "ms/day", range: -100...100, source: "product specification: HRV slope < −0.3 (decreasing)"),
+        ConstantSpec("regression_method", 0, unit: "code", range: 0...3, source: "choice: 0 the product's least-squares slope, 1 the same slope only when significant, 2 Theil–Sen slope, 3 EWMA chart on the personal baseline"),
+        ConstantSpec("slope_t_min", 2.015, unit: "t", range: 0...100, source: "method 1: |t| of the slope at least the one-sided 95 % Student t with 5 degrees of freedom (7 days)"),
+        ConstantSpec("ewma_lambda", 0.3, unit: "weight", range: 0.01...1, source: "method 3: EWMA weight of the newest day (Lucas & Saccucci 1990 range 0.05–0.3)"),
+        ConstantSpec("ewma_limit", 2.5, unit: "SD", range: 0...100, source: "method 3: control limit in asymptotic SDs of the EWMA of robust z-scores (Roberts 1959)"),
         ConstantSpec("pattern_rhr_z", 1.5, unit: "z", range: -100...100, source: "product specification: stress pattern RHR z ≥ 1.5"),
         ConstantSpec("pattern_hrv_z", -1.5, unit: "z", range: -100...100, source: "product specification: stress pattern HRV z ≤ −1.5"),
         ConstantSpec("pattern_recovery_z", -1.5, unit: "z", range: -100...100, source: "product specification: stress pattern recovery z ≤ −1.5"),
@@ -59,6 +63,14 @@ public struct TrendConstants: EngineConstants {
     public let rhrSlopeThreshold: Double
     /// `hrv_slope_threshold`, ms/day.
     public let hrvSlopeThreshold: Double
+    /// `regression_method`, code: 0 least-squares slope, 1 significant slope, 2 Theil–Sen, 3 EWMA.
+    public let regressionMethod: Double
+    /// `slope_t_min`, t.
+    public let slopeTMin: Double
+    /// `ewma_lambda`, weight.
+    public let ewmaLambda: Double
+    /// `ewma_limit`, SD.
+    public let ewmaLimit: Double
     /// `pattern_rhr_z`, z.
     public let patternRHRZ: Double
     /// `pattern_hrv_z`, z.
@@ -94,6 +106,10 @@ public struct TrendConstants: EngineConstants {
         slopeMinDays = try c["slope_min_days"]
         rhrSlopeThreshold = try c["rhr_slope_threshold"]
         hrvSlopeThreshold = try c["hrv_slope_threshold"]
+        regressionMethod = try c["regression_method"]
+        slopeTMin = try c["slope_t_min"]
+        ewmaLambda = try c["ewma_lambda"]
+        ewmaLimit = try c["ewma_limit"]
         patternRHRZ = try c["pattern_rhr_z"]
         patternHRVZ = try c["pattern_hrv_z"]
         patternRecoveryZ = try c["pattern_recovery_z"]

@@ -1,0 +1,66 @@
+import XCTest
+@testable import ResonanceLab
+
+/// Alarm counting on hand-built days: episodes, true and false alarms, sensitivity,
+/// delay and the false-alarm exposure.
+final class AlarmAnalysisTests: XCTestCase {
+    /// Days 0–29 without day 5; an illness on days 10–13 (window 10–16 with the 3-day
+    /// grace), an improvement on days 20–25 (not a deterioration: flags in it are false).
+    /// Flags on days 2–4 and 6 (two false episodes: day 5 is missing, so 4 and 6 are not
+    /// consecutive), 12–14 (true, the illness found 2 days after it began), 16–17 (true:
+    /// day 16 is in the grace), 22 (false) → 2 true, 3 false; quiet days: 29 measured − 7
+    /// in the window = 22, i.e. 3 / (22 / 30.4375) = 4.151 false alarms per person-month.
+    func testHandBuiltCase() {
+        let flagged: Set<Int> = [2, 3, 4, 6, 12, 13, 14, 16, 17, 22]
+        let days = (0..<30).filter { $0 != 5 }.map { (day: $0, on: flagged.contains($0)) }
+        let events = [PlantedEvent(subject: "p", id: "illness-1", firstDay: 10, lastDay: 13),
+                      PlantedEvent(subject: "p", id: "improvement-1", firstDay: 20, lastDay: 25)]
+        let t = AlarmCounting.tally(days: days, events: events)
+        XCTAssertEqual(t.trueEpisodes, 2)
+        XCTAssertEqual(t.falseEpisodes, 3)
+        XCTAssertEqual(t.quietDays, 22)
+        XCTAssertEqual(t.events, ["illness": 1])
+        XCTAssertEqual(t.detected, ["illness": 1])
+        XCTAssertEqual(t.delays, ["illness": [2]])
+        XCTAssertEqual(t.sensitivity("illness"), 1)
+        XCTAssertEqual(t.precision, 2.0 / 5)
+        XCTAssertEqual(t.falseAlarmsPerMonth, 3 / (22 / 30.4375), accuracy: 1e-12)
+        XCTAssertEqual(t.falseAlarmsPerMonth, 4.151, accuracy: 0.001)
+    }
+
+    /// A flag only after the grace misses the event; a flag that began before it and
+    /// runs into it finds it with delay 0 and is one true episode.
+    func testMissAndEpisodeRunningIntoTheEvent() {
+        let event = [PlantedEvent(subject: "p", id: "regression-1", firstDay: 5, lastDay: 8)]
+        let late = AlarmCounting.tally(days: (0..<20).map { (day: $0, on: $0 == 12) }, events: event)
+        XCTAssertEqual(late.detected, [:])
+        XCTAssertEqual(late.sensitivity(), 0)
+        XCTAssertEqual(late.falseEpisodes, 1)
+        XCTAssertTrue(late.meanDelay().isNaN)
+        let early = AlarmCounting.tally(days: (0..<20).map { (day: $0, on: (3...6).contains($0)) }, events: event)
+        XCTAssertEqual(early.delays, ["regression": [0]])
+        XCTAssertEqual(early.trueEpisodes, 1)
+        XCTAssertEqual(early.falseEpisodes, 0)
+        // Pooling adds counts: 1 of 2 regressions found.
+        XCTAssertEqual((late + early).sensitivity("regression"), 0.5)
+        XCTAssertEqual((late + early).quietDays, 2 * (20 - 7))
+    }
+
+    /// The analysis reads the flags as `daily.csv` holds them, per subject.
+    func testSignalsReadDailyRows() {
+        func row(_ day: Int, flags: [String], stress: String = "") -> DailyRow {
+            DailyRow(snapshot: DailySnapshot(subject: "a", day: day), stress: nil, stressLevel: stress, readiness: nil,
+                     readinessLevel: "", anomaly: nil, flags: flags)
+        }
+        let rows = [row(0, flags: ["regression"]), row(1, flags: ["anomaly"], stress: "elevated"), row(2, flags: ["consecutive_elevation"])]
+        let events = [PlantedEvent(subject: "a", id: "illness-1", firstDay: 2, lastDay: 2)]
+        let shown = AlarmAnalysis.tallies(rows, events: events, signal: AlarmSignal.all[0])
+        XCTAssertEqual(shown.map(\.subject), ["a"])
+        // Day 0 alone is one episode (day 1 has no shown flag), day 2 a second one.
+        XCTAssertEqual(shown[0].tally.falseEpisodes, 1)
+        XCTAssertEqual(shown[0].tally.trueEpisodes, 1)
+        let stress = AlarmAnalysis.tallies(rows, events: events, signal: AlarmSignal.all.first { $0.name == "stress elevated" }!)
+        XCTAssertEqual(stress[0].tally.falseEpisodes, 1)
+        XCTAssertEqual(stress[0].tally.detected, [:])
+    }
+}

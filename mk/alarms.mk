@@ -1,0 +1,50 @@
+# ---- alarms ----------------------------------------------------------------
+# `make alarms`: the daily engines' alarms against planted health events at full size
+# (docs/methods.md, Alarm rates). Persona workspaces with `--events planned` over
+# ALARMS_DAYS days for the training seeds (ALARMS_TRAIN_SEEDS) and for held-out seeds
+# the tuning never sees (ALARMS_TEST_SEEDS); the trend engine is tuned on the training
+# workspaces for each regression method (`resonance tune --engine trend`, personas as
+# the unit; when the tuned constants do not beat the defaults nothing is written and the
+# defaults are kept), then every held-out workspace is validated with the default and
+# the tuned constants, and reports/alarms/alarms.md pools them per signal and method
+# with 95 % intervals over persons (scripts/alarm_table.py).
+ALARMS_DAYS ?= 90
+ALARMS_TRAIN_SEEDS ?= 1 2 3
+ALARMS_TEST_SEEDS ?= 101 102 103 104 105 106
+ALARMS_BUDGET ?= 150
+ALARMS_WORK ?= build/work/alarms
+ALARMS_REPORTS ?= reports/alarms
+
+.PHONY: alarms
+alarms: build
+	@set -e; mkdir -p $(ALARMS_WORK) $(ALARMS_REPORTS); \
+	for s in $(ALARMS_TRAIN_SEEDS) $(ALARMS_TEST_SEEDS); do \
+	  ws=$(ALARMS_WORK)/seed-$$s; \
+	  [ -f $$ws/truth.csv ] || $(BIN) personas generate --quiet --out $$ws --days $(ALARMS_DAYS) --seed $$s --events planned; \
+	done; \
+	$(BIN) constants show > $(ALARMS_WORK)/defaults.json; \
+	train=""; for s in $(ALARMS_TRAIN_SEEDS); do train="$$train $(ALARMS_WORK)/seed-$$s"; done; \
+	args=""; \
+	for m in 0 1 2 3; do \
+	  python3 -c "import json,sys; c=json.load(open(sys.argv[1])); c['engines']['trend']['constants']['regression_method']['value']=int(sys.argv[2]); json.dump(c, open(sys.argv[3], 'w'))" \
+	    $(ALARMS_WORK)/defaults.json $$m $(ALARMS_WORK)/method-$$m.json; \
+	  mkdir -p $(ALARMS_REPORTS)/method-$$m; rm -f $(ALARMS_REPORTS)/method-$$m/trend.json; \
+	  rc=0; $(BIN) tune $$train --engine trend --constants $(ALARMS_WORK)/method-$$m.json --cv kfold:5 \
+	    --budget $(ALARMS_BUDGET) --out $(ALARMS_REPORTS)/method-$$m/trend.json --report-dir $(ALARMS_REPORTS)/method-$$m || rc=$$?; \
+	  [ $$rc -eq 0 ] || [ $$rc -eq 3 ] || exit $$rc; \
+	done; \
+	for c in default tuned-0 tuned-1 tuned-2 tuned-3; do \
+	  dirs=""; \
+	  for s in $(ALARMS_TEST_SEEDS); do \
+	    out=$(ALARMS_REPORTS)/$$c/seed-$$s; mkdir -p $$out; \
+	    case $$c in \
+	      default) $(BIN) validate --quiet --no-verify $(ALARMS_WORK)/seed-$$s --report-dir $$out ;; \
+	      tuned-*) m=$${c#tuned-}; f=$(ALARMS_REPORTS)/method-$$m/trend.json; [ -f $$f ] || continue; \
+	        $(BIN) validate --quiet --no-verify --constants $$f $(ALARMS_WORK)/seed-$$s --report-dir $$out ;; \
+	    esac; \
+	    dirs="$$dirs,$$out"; \
+	  done; \
+	  [ -z "$$dirs" ] || args="$$args $$c=$${dirs#,}"; \
+	done; \
+	python3 scripts/alarm_table.py $$args > $(ALARMS_REPORTS)/alarms.md; \
+	echo "alarms: wrote $(ALARMS_REPORTS)/alarms.md" >&2
