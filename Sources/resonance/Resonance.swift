@@ -30,6 +30,7 @@ struct Resonance: ParsableCommand {
             Tune.self,
             Constants.self,
             Personas.self,
+            DJ.self,
             ExportNotebook.self,
         ]
     )

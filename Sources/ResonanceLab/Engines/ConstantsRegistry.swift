@@ -111,7 +111,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     /// Every engine the toolkit runs, in the order `constants show` lists them.
     public static let engineTypes: [any EngineConstants.Type] = [
         RRConstants.self, HRVConstants.self, SessionConstants.self, ImpactConstants.self, SongEffectConstants.self,
-        MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self,
+        MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self, RankingConstants.self,
         ReadinessConstants.self, TrendConstants.self, ZoneConstants.self, CoherenceConstants.self,
     ]
 
@@ -129,6 +129,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     public private(set) var mixedModel: MixedModelConstants
     public private(set) var stress: StressConstants
     public private(set) var state: StateConstants
+    public private(set) var ranking: RankingConstants
     public private(set) var readiness: ReadinessConstants
     public private(set) var trend: TrendConstants
     public private(set) var zones: ZoneConstants
@@ -168,6 +169,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         mixedModel = try typed(MixedModelConstants.self)
         stress = try typed(StressConstants.self)
         state = try typed(StateConstants.self)
+        ranking = try typed(RankingConstants.self)
         readiness = try typed(ReadinessConstants.self)
         trend = try typed(TrendConstants.self)
         zones = try typed(ZoneConstants.self)

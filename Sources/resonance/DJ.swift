@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import ResonanceLab
+
+/// `resonance dj …`: the AI DJ's decision loop, simulated in closed loop.
+struct DJ: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dj",
+        abstract: "Judge the AI DJ's decisions (state, need, ranking, transitions) against listeners' hearts.",
+        subcommands: [DJSimulate.self]
+    )
+}
+
+/// `resonance dj simulate --out WS`.
+struct DJSimulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Closed-loop simulation: persona listeners hear what each policy picks.",
+        discussion: """
+            Every policy (dj, random, most_played, oracle) lives the same simulated days of \
+            the same listeners (the ten persona profiles × --replicas) in each seed. Writes \
+            dj_simulation.csv (per seed, policy and need), dj_learning_curve.csv (regret by \
+            day), dj_simulation_summary.csv (means with 95 % intervals over seeds, the DJ's \
+            paired differences from random and most-played, regret slopes), truth.csv \
+            (planted song effects and features) and song_features.csv. The same arguments \
+            give byte-identical files for any --jobs. Ranking and state constants are the \
+            `ranking` and `state` engines (`resonance constants show`).
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Workspace folder to write (created if missing).", valueName: "dir"))
+    var out: String
+
+    @Option(help: "First seed (unsigned 64-bit); seeds run seed, seed + 1, … (default 0).")
+    var seed: UInt64 = 0
+
+    @Option(help: "Number of seeds, each a new world, 1–1000 (default 5; intervals need ≥ 2).")
+    var seeds: Int = 5
+
+    @Option(help: "Listeners per persona profile in each seed, 1–1000 (default 3; 100 gives 1,000 listeners).")
+    var replicas: Int = 3
+
+    @Option(help: "Simulated days per listener, 1–366 (default 14).")
+    var days: Int = 14
+
+    @Option(help: "Catalogue songs per seed, 10–100000 (default 300).")
+    var songs: Int = 300
+
+    @Option(help: "Largest library per listener in songs, 5–10000 (default 120).")
+    var libraryCap: Int = 120
+
+    @Option(help: "Songs per listening session, 1–100 (default 6).")
+    var songsPerSession: Int = 6
+
+    @Option(help: "Correlation of a song's planted calmness with its BPM and energy, 0–1 (default 0.5; 0 = features say nothing).")
+    var featureRelation: Double = 0.5
+
+    @Option(help: "State calculation: specification or reference (default specification).")
+    var stateVariant: String = "specification"
+
+    func validate() throws {
+        try global.reject(verify: true, command: "dj simulate")
+        guard (1...1000).contains(seeds) else { throw ValidationError("--seeds must be between 1 and 1000.") }
+        guard (1...1000).contains(replicas) else { throw ValidationError("--replicas must be between 1 and 1000.") }
+        guard (1...366).contains(days) else { throw ValidationError("--days must be between 1 and 366.") }
+        guard (10...100_000).contains(songs) else { throw ValidationError("--songs must be between 10 and 100000.") }
+        guard (5...10_000).contains(libraryCap) else { throw ValidationError("--library-cap must be between 5 and 10000.") }
+        guard (1...100).contains(songsPerSession) else { throw ValidationError("--songs-per-session must be between 1 and 100.") }
+        guard (0...1).contains(featureRelation) else { throw ValidationError("--feature-relation must be between 0 and 1.") }
+        guard StateVariant(rawValue: stateVariant) != nil else {
+            throw ValidationError("--state-variant must be one of: \(StateVariant.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        var o = DJSimulationOptions()
+        o.seed = seed; o.seeds = seeds; o.replicas = replicas; o.days = days; o.songs = songs; o.libraryCap = libraryCap
+        o.songsPerSession = songsPerSession; o.featureRelation = featureRelation
+        o.variant = StateVariant(rawValue: stateVariant) ?? .specification
+        try DJSimulateStage(options: o).runCommitted(Workspace(path: out), try global.context())
+    }
+}
