@@ -7,7 +7,7 @@ struct DJ: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dj",
         abstract: "Judge the AI DJ's decisions (state, need, ranking, transitions) against listeners' hearts.",
-        subcommands: [DJSimulate.self]
+        subcommands: [DJReplayCommand.self, DJSimulate.self]
     )
 }
 
@@ -80,5 +80,41 @@ struct DJSimulate: ParsableCommand {
         o.songsPerSession = songsPerSession; o.featureRelation = featureRelation
         o.variant = StateVariant(rawValue: stateVariant) ?? .specification
         try DJSimulateStage(options: o).runCommitted(Workspace(path: out), try global.context())
+    }
+}
+
+/// `resonance dj replay WS`.
+struct DJReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay the DJ's decision at every logged play, from what was known before it.",
+        discussion: """
+            Reads session_plays.csv (run `resonance sessions` first), plays.csv, hr.csv, \
+            hrv_samples.csv, workouts.csv and song_features.csv when present; writes \
+            dj_decisions.csv (state, need, rank of the played song, the DJ's top pick, every \
+            score component) and dj_replay_summary.csv (top-1/5/10 hit rates and the \
+            direct-method value estimate, per need). Effects are learned from earlier plays \
+            only; candidates are earlier-played songs (of the play's playlist when it has \
+            one) and the song played.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Workspace folder.", valueName: "workspace"))
+    var workspace: String
+
+    @Option(help: "State calculation: specification or reference (default specification).")
+    var stateVariant: String = "specification"
+
+    func validate() throws {
+        try WorkspaceFolder.requireExisting(workspace)
+        guard StateVariant(rawValue: stateVariant) != nil else {
+            throw ValidationError("--state-variant must be one of: \(StateVariant.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        try DJReplayStage(variant: StateVariant(rawValue: stateVariant) ?? .specification)
+            .runCommitted(Workspace(path: workspace), try global.context())
     }
 }

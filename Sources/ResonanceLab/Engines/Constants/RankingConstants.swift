@@ -62,8 +62,16 @@ public struct RankingConstants: EngineConstants {
     public let stressFamiliarityAbove: Double, stressFamiliarityBoost: Double, focusFamiliarityBoost: Double
     public let recencyMinutes: Double, recencyWeight: Double, timeOfDayFloor: Double
     public let contextPriorPlays: Double, neutralScore: Double
+    /// BPM range ends per need, bpm.
+    public let energizeBPMMin: Double, energizeBPMMax: Double, calmBPMMin: Double, calmBPMMax: Double
+    public let focusBPMMin: Double, focusBPMMax: Double, maintainBPMMin: Double, maintainBPMMax: Double
+    public let transitionBPMMin: Double, transitionBPMMax: Double
+
     /// BPM range per need, `MusicNeed` order (energize, calm, focus, maintain, transition).
-    public let bpmRanges: [ClosedRange<Double>]
+    public var bpmRanges: [ClosedRange<Double>] {
+        [energizeBPMMin...energizeBPMMax, calmBPMMin...calmBPMMax, focusBPMMin...focusBPMMax, maintainBPMMin...maintainBPMMax,
+         transitionBPMMin...transitionBPMMax]
+    }
     public let calmArousalAbove: Double, calmArousalBPMDrop: Double
     public let nightStartHour: Double, nightEndHour: Double, nightMaxBPM: Double, morningEndHour: Double, morningMaxBPM: Double
     public let timeOfDayBPMTolerance: Double, targetBPMMin: Double, targetBPMMax: Double
@@ -88,11 +96,16 @@ public struct RankingConstants: EngineConstants {
         timeOfDayFloor = try c["time_of_day_floor"]
         contextPriorPlays = try c["context_prior_plays"]
         neutralScore = try c["neutral_score"]
-        bpmRanges = [
-            try c["energize_bpm_min"]...c["energize_bpm_max"], try c["calm_bpm_min"]...c["calm_bpm_max"],
-            try c["focus_bpm_min"]...c["focus_bpm_max"], try c["maintain_bpm_min"]...c["maintain_bpm_max"],
-            try c["transition_bpm_min"]...c["transition_bpm_max"],
-        ]
+        energizeBPMMin = try c["energize_bpm_min"]
+        energizeBPMMax = try c["energize_bpm_max"]
+        calmBPMMin = try c["calm_bpm_min"]
+        calmBPMMax = try c["calm_bpm_max"]
+        focusBPMMin = try c["focus_bpm_min"]
+        focusBPMMax = try c["focus_bpm_max"]
+        maintainBPMMin = try c["maintain_bpm_min"]
+        maintainBPMMax = try c["maintain_bpm_max"]
+        transitionBPMMin = try c["transition_bpm_min"]
+        transitionBPMMax = try c["transition_bpm_max"]
         calmArousalAbove = try c["calm_arousal_above"]
         calmArousalBPMDrop = try c["calm_arousal_bpm_drop"]
         nightStartHour = try c["night_start_hour"]
