@@ -53,7 +53,10 @@ final class DJReplayCommandTests: XCTestCase {
         XCTAssertEqual(decisions.count, plays.count, "one decision per session play")
         XCTAssertGreaterThan(decisions.count, 2)
         let summary = try String(contentsOfFile: ws + "/dj_replay_summary.csv", encoding: .utf8)
-        XCTAssertTrue(summary.hasPrefix("need,metric,value\nall,decisions,\(decisions.count - 1)\n"), summary)
+        XCTAssertTrue(summary.hasPrefix("need,metric,value\nall,decisions,\(decisions.count - 1).0\n"), summary)
+        // Persona workspaces carry beats, not SDNN samples: the stress comes from the R-R window.
+        let stress = decisions.dropFirst().map { $0.split(separator: ",")[7] }
+        XCTAssertTrue(stress.contains { $0 != "0.5" }, "stress from the beats of the window")
     }
 
     func testMissingWorkspaceIsAnError() throws {

@@ -101,9 +101,11 @@ public struct DJReplay: Sendable {
         var sound: SongSound
     }
 
-    /// One listener's decisions. `plays` are the listener's session plays, `offsets`
-    /// the UTC offset (minutes) of plays that carry one, by play id.
-    public func listener(plays unsorted: [SessionPlayRow], hr: [TimedSample], sdnn: [TimedSample],
+    /// One listener's decisions. `plays` are the listener's session plays; `rr` their
+    /// plausible R-R intervals (ms, by time), whose SDNN over the 10-minute window is
+    /// the state's HRV where beats exist; `offsets` the UTC offset (minutes) of plays
+    /// that carry one, by play id.
+    public func listener(plays unsorted: [SessionPlayRow], hr: [TimedSample], sdnn: [TimedSample], rr: [TimedSample] = [],
                          workouts: [(startMs: Int64, endMs: Int64)], features: [String: SongSound],
                          offsets: [String: Int]) -> [DJDecisionRow] {
         let plays = unsorted.sorted {
@@ -138,7 +140,10 @@ public struct DJReplay: Sendable {
             let ctx = DJStateEngine.context(at: tick, localMs: localMs, workouts: workouts, state: state, sessions: sessions)
             let cell = (Timestamp.isoWeekday(localMs) - 1) * 24 + min(23, Int(Timestamp.floorDivMod(localMs, dayMs).1 / 3_600_000))
             let usual = patternCount[cell] >= state.patternMinStates ? patternSum[cell] / patternCount[cell] : nil
-            let s = engine.state(at: tick, hr: hr, sdnn: sdnn, baseline: baseline, context: ctx, usualEnergy: usual, previous: previous)
+            let beats = DJStateEngine.window(rr, endingAt: tick, seconds: state.hrvWindowSeconds).map(\.value)
+            let beatSDNN = beats.count >= 2 ? Stats.sd(beats) : nil
+            let s = engine.state(at: tick, hr: hr, sdnn: sdnn, beatSDNNMs: beatSDNN, baseline: baseline, context: ctx,
+                                 usualEnergy: usual, previous: previous)
             previous = s
             if session.id != p.sessionId { session = (p.sessionId, []) }
             let hour = Double(Timestamp.floorDivMod(localMs, dayMs).1) / 3_600_000
@@ -260,10 +265,11 @@ public struct DJReplayStage: Stage {
     public var name: String { "dj replay" }
     public var version: String { "1.0.0" }
     public var reads: [String] {
-        [SessionPlayRow.fileName, Play.fileName, HRSample.fileName, HRVSample.fileName, Workout.fileName, SongFeatureRow.fileName]
+        [SessionPlayRow.fileName, Play.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, Workout.fileName,
+         SongFeatureRow.fileName]
     }
     public var writes: [String] { [DJDecisionRow.fileName, DJReplaySummaryRow.fileName] }
-    public var engines: [String] { ["state", "ranking", "impact", "song_effect", "sessions"] }
+    public var engines: [String] { ["rr", "state", "ranking", "impact", "song_effect", "sessions"] }
     /// Song features are shared by every listener.
     public var perSubject: Bool { false }
 
@@ -275,6 +281,9 @@ public struct DJReplayStage: Stage {
         let hr = Dictionary(grouping: try ws.read(HRSample.self), by: \.subject)
         let sdnn = Dictionary(grouping: try ws.read(HRVSample.self), by: \.subject)
         let workouts = Dictionary(grouping: try ws.read(Workout.self), by: \.subject)
+        let plausible = RRConstants(registry: context.registry)
+        let rr = Dictionary(grouping: try ws.read(RRInterval.self).filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
+                            by: \.subject)
         var features: [String: SongSound] = [:]
         for f in try ws.readIfPresent(SongFeatureRow.self) ?? [] {
             features[f.songId] = SongSound(songId: f.songId, artist: f.artist, genre: f.genre, bpm: f.bpm, energy: f.energy, valence: f.valence)
@@ -290,6 +299,7 @@ public struct DJReplayStage: Stage {
                 hr: (hr[subject] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.bpm) }.sorted { $0.tMs < $1.tMs },
                 sdnn: (sdnn[subject] ?? []).compactMap { s in s.sdnnMs.map { TimedSample(tMs: s.timestampMs, value: $0) } }
                     .sorted { $0.tMs < $1.tMs },
+                rr: (rr[subject] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs },
                 workouts: (workouts[subject] ?? []).map { ($0.startMs, $0.endMs) }, features: features, offsets: own)
         }.flatMap { $0 }
         try ws.write(rows)

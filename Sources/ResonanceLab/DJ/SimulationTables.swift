@@ -177,14 +177,29 @@ public enum DJSimulationTables {
                 }
             }
         }
+        // Daily regret by seed and policy; the slope of a difference removes what every
+        // policy shares (the days' mix of needs and states).
+        let seeds = Array(Set(curve.map(\.seed))).sorted()
+        func daily(_ seed: UInt64, _ policy: DJPolicy) -> [Int: Double] {
+            var out: [Int: Double] = [:]
+            for r in curve where r.seed == seed && r.policy == policy.rawValue { out[r.day] = r.meanRegretBpm }
+            return out
+        }
+        func slope(_ byDay: [Int: Double]) -> Double? {
+            let points = byDay.keys.sorted().compactMap { d in byDay[d].map { TimedSample(tMs: Int64(d) * 60_000, value: $0) } }
+            return points.count >= 2 ? DJStateEngine.slopePerMinute(points[...]) : nil
+        }
         for policy in DJPolicy.allCases {
-            let seeds = Array(Set(curve.map(\.seed))).sorted()
+            out.append(row(policy.rawValue, "all", "regret_slope_bpm_per_day", seeds.compactMap { slope(daily($0, policy)) }))
+        }
+        for other in [DJPolicy.random, .mostPlayed] {
             let slopes = seeds.compactMap { seed -> Double? in
-                let points = curve.filter { $0.seed == seed && $0.policy == policy.rawValue }
-                    .compactMap { r in r.meanRegretBpm.map { TimedSample(tMs: Int64(r.day) * 60_000, value: $0) } }
-                return points.count >= 2 ? DJStateEngine.slopePerMinute(points[...]) : nil
+                let dj = daily(seed, .dj), them = daily(seed, other)
+                var gap: [Int: Double] = [:]
+                for (day, value) in dj { if let w = them[day] { gap[day] = value - w } }
+                return slope(gap)
             }
-            out.append(row(policy.rawValue, "all", "regret_slope_bpm_per_day", slopes))
+            out.append(row("dj_minus_\(other.rawValue)", "all", "regret_slope_bpm_per_day", slopes))
         }
         return out
     }

@@ -21,7 +21,7 @@ final class ReplayTests: XCTestCase {
 
     func testAnEffectLearnedAfterAPlayNeverChangesItsDecision() {
         let plays = [play(0, song: "a", hrDelta: -4), play(1, song: "b", hrDelta: 3), play(2, song: "a", hrDelta: -2),
-                     play(3, song: "c", hrDelta: 1), play(4, song: "b", hrDelta: 0)]
+                     play(3, song: "b", hrDelta: 1), play(4, song: "b", hrDelta: 0)]
         let base = replay(plays)
         XCTAssertEqual(base.count, 5)
         // Change what the last two plays teach, and add a later play of a new song.
@@ -39,7 +39,7 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(rows.map(\.candidates), [1, 2, 2])
         XCTAssertEqual(rows[0].playedRank, 1)
         XCTAssertNil(rows[0].predictedPlayedDeltaHRBpm, "nothing learned before the first play")
-        XCTAssertEqual(rows[2].predictedPlayedDeltaHRBpm ?? .nan, -4, accuracy: 1e-12, "song a learned from play 0 only")
+        XCTAssertEqual(rows[2].predictedPlayedDeltaHRBpm ?? .nan, 0.4 * -4, accuracy: 1e-12, "EMA from 0 with α 0.4, play 0 only")
         // Play 2 (song a, started 8 min after a's first play) carries its recency penalty.
         XCTAssertEqual(rows[2].recencyPenalty, 1 - 8.0 / 60, accuracy: 1e-12)
         // Playlists limit candidates to earlier songs of the same playlist.
