@@ -46,7 +46,7 @@ final class ClosedLoopTests: XCTestCase {
 
     func testResultsDoNotDependOnJobs() throws {
         var o = small()
-        o.seeds = 2
+        o.seeds = 2; o.days = 1
         let loop = ClosedLoop(options: o, registry: .defaults)
         let one = try loop.run(jobs: 1), three = try loop.run(jobs: 3)
         XCTAssertEqual(one.map(\.seed), [0, 1])
