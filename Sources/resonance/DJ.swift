@@ -7,7 +7,7 @@ struct DJ: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dj",
         abstract: "Judge the AI DJ's decisions (state, need, ranking, transitions) against listeners' hearts.",
-        subcommands: [DJReplayCommand.self, DJSimulate.self]
+        subcommands: [DJReplayCommand.self, DJSimulate.self, DJStateCommand.self]
     )
 }
 
@@ -116,5 +116,33 @@ struct DJReplayCommand: ParsableCommand {
     func run() throws {
         try DJReplayStage(variant: StateVariant(rawValue: stateVariant) ?? .specification)
             .runCommitted(Workspace(path: workspace), try global.context())
+    }
+}
+
+/// `resonance dj state WS`.
+struct DJStateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "state",
+        abstract: "Judge the 30-s state engine against the workspace's stress labels.",
+        discussion: """
+            At every 30-s tick inside a `stress` or `baseline` interval of labels.csv, the \
+            state from the HR (hr.csv) and the SDNN of the beats (rr.csv) or hrv_samples.csv \
+            before it, with the fallback baselines (resting HR 60 bpm, SDNN 50 ms, age 30). \
+            Writes dj_state_auc.csv: ROC AUC of the state's stress and arousal, of the \
+            reference variant's, and of the raw HR, pooled and as the per-subject median, \
+            with 95 % intervals (subjects resampled).
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Workspace folder.", valueName: "workspace"))
+    var workspace: String
+
+    func validate() throws {
+        try WorkspaceFolder.requireExisting(workspace)
+    }
+
+    func run() throws {
+        try DJStateStage().runCommitted(Workspace(path: workspace), try global.context())
     }
 }

@@ -65,3 +65,17 @@ final class DJReplayCommandTests: XCTestCase {
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
     }
 }
+
+final class DJStateCommandTests: XCTestCase {
+    func testScoresTheSampleDatasetsLabels() throws {
+        let ws = try importSample(into: try makeTempDir())
+        let run = try resonance("dj", "state", ws, "--quiet")
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        let rows = try String(contentsOfFile: ws + "/dj_state_auc.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(rows.first, "score,scope,auc,ci_low,ci_high,subjects,ticks")
+        XCTAssertEqual(rows.count, 1 + 5 * 2)
+        XCTAssertEqual(rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[1] },
+                       ["pooled", "subject_median", "pooled", "subject_median", "pooled", "subject_median", "pooled", "subject_median",
+                        "pooled", "subject_median"])
+    }
+}
