@@ -26,7 +26,13 @@ struct Tune: ParsableCommand {
             planted song effect × listener sensitivity, pooled over the fold's listeners; the mean of \
             the ΔHR and ΔRMSSD r.
 
-            Both engines: Nelder–Mead with restarts (seeded; --budget evaluations per search) within \
+            --engine state: the AI DJ's 30-s state at every 30-s tick inside a `stress` or \
+            `baseline` interval of labelled workspaces (as `resonance dj state`, fallback baselines). \
+            The search varies hrv_window_seconds (s, searched 60–1800), hrv_trend_weight (stress per \
+            ms/min) and trend_min_samples (samples, searched 2–30). Subjects are the cross-validation \
+            unit. Objective: auc (pooled ROC AUC of the state's stress for the stress label, unitless).
+
+            Every engine: Nelder–Mead with restarts (seeded; --budget evaluations per search) within \
             the registry's ranges, weight groups and order rules. --cv loso (default) holds out one \
             subject or listener per fold, kfold:K splits them into K folds. In each fold constants are \
             chosen on the training units only and scored on the held-out ones; one final search on all \
@@ -49,7 +55,7 @@ struct Tune: ParsableCommand {
                                  + "`resonance sessions` (song_effect).", valueName: "workspace"))
     var workspaces: [String]
 
-    @Option(help: ArgumentHelp("Engine to tune: stress or song_effect.", valueName: "name"))
+    @Option(help: ArgumentHelp("Engine to tune: stress, song_effect or state.", valueName: "name"))
     var engine: String
 
     @Option(help: ArgumentHelp("Tuned constants JSON to write.", valueName: "file"))
@@ -80,7 +86,7 @@ struct Tune: ParsableCommand {
         for ws in workspaces { try WorkspaceFolder.requireExisting(ws) }
         guard !workspaces.isEmpty else { throw ValidationError("give at least one workspace.") }
         guard let objectives = Self.objectives[engine] else {
-            throw ValidationError("--engine must be stress or song_effect (got '\(engine)').")
+            throw ValidationError("--engine must be stress, song_effect or state (got '\(engine)').")
         }
         guard CrossValidation(argument: cv) != nil else { throw ValidationError("--cv must be loso or kfold:K with K ≥ 2 (got '\(cv)').") }
         if let objective, !objectives.map(\.rawValue).contains(objective) {
@@ -94,6 +100,7 @@ struct Tune: ParsableCommand {
     /// Per engine, the objectives it is tuned on (the first is the default).
     static let objectives: [String: [TuningObjective]] = [
         StressTuningData.engine: StressTuningData.objectives, SongEffectTuningData.engine: SongEffectTuningData.objectives,
+        StateTuningData.engine: StateTuningData.objectives,
     ]
 
     func run() throws {
@@ -105,7 +112,10 @@ struct Tune: ParsableCommand {
         }
         let cv = CrossValidation(argument: cv) ?? .loso, objective = objective.flatMap(TuningObjective.init(rawValue:))
         let written: Bool
-        if engine == SongEffectTuningData.engine {
+        if engine == StateTuningData.engine {
+            let tuner = try Tuner(StateTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
+            written = try tune(StateTuningData(workspaces: open(StateTuningData.reads), registry: registry), tuner)
+        } else if engine == SongEffectTuningData.engine {
             let tuner = try Tuner(SongEffectTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
             written = try tune(SongEffectTuningData(workspaces: open(SongEffectTuningData.reads), registry: registry), tuner)
         } else {

@@ -25,10 +25,11 @@ final class TuneCommandTests: XCTestCase {
         assertUsageError(try resonance("tune", "--engine", "stress", "--out", out), "Missing expected argument '<workspace> ...'")
         assertUsageError(try resonance("tune", dir + "/absent", "--engine", "stress", "--out", out),
                          "\(dir)/absent: no such workspace folder")
-        assertUsageError(try tune("--engine", "readiness"), "--engine must be stress or song_effect (got 'readiness').")
+        assertUsageError(try tune("--engine", "readiness"), "--engine must be stress, song_effect or state (got 'readiness').")
         assertUsageError(try tune("--engine", "stress", "--cv", "kfold:1"), "--cv must be loso or kfold:K with K ≥ 2 (got 'kfold:1').")
         assertUsageError(try tune("--engine", "stress", "--objective", "f1"), "--objective for --engine stress must be one of auc, balanced-accuracy, brier.")
         assertUsageError(try tune("--engine", "song_effect", "--objective", "auc"), "--objective for --engine song_effect must be correlation.")
+        assertUsageError(try tune("--engine", "state", "--objective", "brier"), "--objective for --engine state must be auc.")
         assertUsageError(try tune("--engine", "stress", "--budget", "19"), "--budget must be between 20 and 1000000 evaluations.")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
     }
@@ -42,6 +43,20 @@ final class TuneCommandTests: XCTestCase {
         XCTAssertEqual(run.status, ExitStatus.failure)
         XCTAssertEqual(run.stderr, "error: \(ws)/truth.csv: missing; tuning the song_effect engine needs planted effects "
             + "(a persona workspace from `resonance personas generate`)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+
+    /// The state engine is tuned on labelled recordings: a persona workspace (no labels)
+    /// is a one-line error, exit code 1, and no file.
+    func testStateNeedsLabelledRecordings() throws {
+        let dir = try makeTempDir()
+        let ws = dir + "/personas", out = dir + "/tuned.json"
+        let generate = try resonance("personas", "generate", "--out", ws, "--days", "1", "--personas", "NewMom", "--quiet")
+        XCTAssertEqual(generate.status, ExitStatus.success, generate.stderr)
+        let run = try resonance("tune", ws, "--engine", "state", "--out", out)
+        XCTAssertEqual(run.status, ExitStatus.failure)
+        XCTAssertEqual(run.stderr, "error: \(ws): no subject has both 'stress' and 'baseline' intervals in labels.csv; "
+            + "tuning the state engine needs labelled recordings\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
 }
