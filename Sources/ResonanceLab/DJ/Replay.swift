@@ -130,11 +130,15 @@ public struct DJReplay: Sendable {
         var session: (id: String, songs: [SongSound]) = ("", [])
         var out: [DJDecisionRow] = []
         let stepMs = Int64(state.stepSeconds * 1000)
+        var baselineOf: (day: Int64, baseline: PersonalBaseline)?
         for p in plays {
             let day = Timestamp.floorDivMod(p.startedAtMs, dayMs).0
-            let earlier = days.filter { $0 < day }
-            let baseline = PersonalBaseline.from(dailyRestingHR: earlier.compactMap { restingByDay[$0] },
-                                                 dailySDNN: earlier.compactMap { sdnnMedianByDay[$0] }, age: nil, constants: state)
+            if baselineOf?.day != day {
+                let earlier = days.filter { $0 < day }
+                baselineOf = (day, PersonalBaseline.from(dailyRestingHR: earlier.compactMap { restingByDay[$0] },
+                                                         dailySDNN: earlier.compactMap { sdnnMedianByDay[$0] }, age: nil, constants: state))
+            }
+            let baseline = baselineOf?.baseline ?? .fallback(state)
             let tick = Timestamp.floorDivMod(p.startedAtMs, stepMs).0 * stepMs
             let localMs = p.startedAtMs + Int64(offsets[p.playId] ?? 0) * 60_000
             let ctx = DJStateEngine.context(at: tick, localMs: localMs, workouts: workouts, state: state, sessions: sessions)
