@@ -47,8 +47,7 @@ public struct StateConstants: EngineConstants {
         ConstantSpec("reference_empty_hr", 72, unit: "bpm", range: 30...220, source: "product specification, reference variant: HR 72 when no sample is recent"),
         ConstantSpec("reference_empty_sdnn", 50, unit: "ms", range: 5...300, source: "product specification, reference variant: HRV 50 ms when no sample is recent"),
         ConstantSpec("reference_source_confidence", 0.5, unit: "0–1", range: 0...1, source: "product specification, reference variant: confidence 0.5 per source with a recent sample"),
-    ], weightGroups: [["energy_arousal_weight", "energy_calm_weight"]],
-       orderRules: [OrderRule(["energize_energy_below", "workout_energize_below"])])
+    ], weightGroups: [["energy_arousal_weight", "energy_calm_weight"]])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.state }
 
