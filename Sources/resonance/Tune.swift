@@ -32,6 +32,13 @@ struct Tune: ParsableCommand {
             ms/min) and trend_min_samples (samples, searched 2–30). Subjects are the cross-validation \
             unit. Objective: auc (pooled ROC AUC of the state's stress for the stress label, unitless).
 
+            --engine ranking: on workspaces from `resonance dj simulate`, the closed-loop simulation is \
+            re-run with the options their manifest records, the DJ policy only. The search varies the \
+            five ranking weights (summing to 1), recency_weight (score) and context_prior_plays (plays, \
+            searched 0–20). Personas are the cross-validation unit (a fold holds out every replica of \
+            its personas). Objective: regret (mean regret of the DJ's picks against the oracle, bpm of \
+            planted need fulfilment; lower is better).
+
             Every engine: Nelder–Mead with restarts (seeded; --budget evaluations per search) within \
             the registry's ranges, weight groups and order rules. --cv loso (default) holds out one \
             subject or listener per fold, kfold:K splits them into K folds. In each fold constants are \
@@ -55,7 +62,7 @@ struct Tune: ParsableCommand {
                                  + "`resonance sessions` (song_effect).", valueName: "workspace"))
     var workspaces: [String]
 
-    @Option(help: ArgumentHelp("Engine to tune: stress, song_effect or state.", valueName: "name"))
+    @Option(help: ArgumentHelp("Engine to tune: stress, song_effect, state or ranking.", valueName: "name"))
     var engine: String
 
     @Option(help: ArgumentHelp("Tuned constants JSON to write.", valueName: "file"))
@@ -86,7 +93,7 @@ struct Tune: ParsableCommand {
         for ws in workspaces { try WorkspaceFolder.requireExisting(ws) }
         guard !workspaces.isEmpty else { throw ValidationError("give at least one workspace.") }
         guard let objectives = Self.objectives[engine] else {
-            throw ValidationError("--engine must be stress, song_effect or state (got '\(engine)').")
+            throw ValidationError("--engine must be stress, song_effect, state or ranking (got '\(engine)').")
         }
         guard CrossValidation(argument: cv) != nil else { throw ValidationError("--cv must be loso or kfold:K with K ≥ 2 (got '\(cv)').") }
         if let objective, !objectives.map(\.rawValue).contains(objective) {
@@ -100,7 +107,7 @@ struct Tune: ParsableCommand {
     /// Per engine, the objectives it is tuned on (the first is the default).
     static let objectives: [String: [TuningObjective]] = [
         StressTuningData.engine: StressTuningData.objectives, SongEffectTuningData.engine: SongEffectTuningData.objectives,
-        StateTuningData.engine: StateTuningData.objectives,
+        StateTuningData.engine: StateTuningData.objectives, RankingTuningData.engine: RankingTuningData.objectives,
     ]
 
     func run() throws {
@@ -112,7 +119,10 @@ struct Tune: ParsableCommand {
         }
         let cv = CrossValidation(argument: cv) ?? .loso, objective = objective.flatMap(TuningObjective.init(rawValue:))
         let written: Bool
-        if engine == StateTuningData.engine {
+        if engine == RankingTuningData.engine {
+            let tuner = try Tuner(RankingTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
+            written = try tune(RankingTuningData(workspaces: open(RankingTuningData.reads)), tuner)
+        } else if engine == StateTuningData.engine {
             let tuner = try Tuner(StateTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
             written = try tune(StateTuningData(workspaces: open(StateTuningData.reads), registry: registry), tuner)
         } else if engine == SongEffectTuningData.engine {

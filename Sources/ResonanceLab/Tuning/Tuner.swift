@@ -10,9 +10,11 @@ public enum TuningObjective: String, CaseIterable, Sendable {
     case brier
     /// Song effect: Pearson r of learned vs planted per-(listener, song) effects.
     case correlation
+    /// Ranking: mean regret of the DJ's picks against the oracle in closed loop (bpm, lower is better).
+    case regret
 
     /// True when larger values are better.
-    public var higherIsBetter: Bool { self != .brier }
+    public var higherIsBetter: Bool { self != .brier && self != .regret }
 }
 
 /// The SHA-256 of the tables one workspace contributes to a tuning problem.
