@@ -37,7 +37,7 @@ struct EMAAggregate {
 enum EMAEffects {
     static func run(_ x: PlayIndex, registry: ConstantsRegistry) -> EffectTables {
         let s = SongEffectConstants(registry: registry)
-        let nc = max(1, x.contexts.count), ns = max(1, x.songIds.count)
+        let nc = max(1, x.sessionContexts.count), ns = max(1, x.songIds.count)
         var songAny = [EMAAggregate](repeating: EMAAggregate(), count: ns)
         var songContext = [EMAAggregate](repeating: EMAAggregate(), count: ns * nc)
         var familiarity = [Double](repeating: 0, count: ns), listeners = [Int](repeating: 0, count: ns)
@@ -58,8 +58,8 @@ enum EMAEffects {
             let song = songAny[i].state(s)
             let fam = listeners[i] > 0 ? familiarity[i] / Double(listeners[i]) : nil
             out.songs += rows(x.songIds[i], "any", song, listeners: listeners[i], familiarity: fam)
-            for c in 0..<x.contexts.count where cellListeners[i * nc + c] > 0 {
-                out.songs += rows(x.songIds[i], x.contexts[c], songContext[i * nc + c].state(s), listeners: cellListeners[i * nc + c],
+            for c in 0..<x.sessionContexts.count where cellListeners[i * nc + c] > 0 {
+                out.songs += rows(x.songIds[i], x.sessionContexts[c], songContext[i * nc + c].state(s), listeners: cellListeners[i * nc + c],
                                   familiarity: nil)
             }
             for m in EffectMetric.allCases {

@@ -30,9 +30,10 @@ public enum EMALearner {
         Double(n) < s.earlyPlays ? s.alphaEarly : s.alphaLate
     }
 
-    /// Advances `state` by one play.
+    /// Advances `state` by one play. `biometrics`: whether the product counts the play as
+    /// measured (`Impact.hasBiometrics`); nil reads it from the two changes given.
     public static func update(_ state: inout EMAState, scores: PlayScores, hrDeltaBpm: Double?, rmssdDeltaMs: Double?,
-                              skipped: Bool, constants s: SongEffectConstants) {
+                              skipped: Bool, biometrics: Bool? = nil, constants s: SongEffectConstants) {
         let a = alpha(after: state.plays, constants: s)
         func step(_ old: Double, _ new: Double, _ w: Double) -> Double { old + w * (new - old) }
         state.scores = PlayScores(calm: step(state.scores.calm, scores.calm, a), energy: step(state.scores.energy, scores.energy, a),
@@ -48,7 +49,7 @@ public enum EMALearner {
         }
         state.plays += 1
         state.confidence = min(1, Double(state.plays) / s.confidenceFullPlays)
-        if hrDeltaBpm == nil && rmssdDeltaMs == nil {
+        if !(biometrics ?? (hrDeltaBpm != nil || rmssdDeltaMs != nil)) {
             state.confidence = min(state.confidence, s.noBiometricsConfidenceCap)
         }
     }

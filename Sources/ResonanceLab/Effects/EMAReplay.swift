@@ -1,5 +1,7 @@
-/// The inputs of the product's learning rule, computed once from a `PlayIndex`: plays
-/// grouped by (listener, song, context), in play order within a group, each with its
+/// The inputs of the product's learning rule, computed once from a `PlayIndex`: the plays
+/// of kept sessions grouped by (listener, song, session context) — the product learns
+/// each song per (song, context) from plays that belong to a session, under the session's
+/// context — in play order within a group, each with its
 /// product scores (the impact constants held fixed), measured ΔHR (bpm), ΔRMSSD (ms,
 /// from R-R only) and skip. `replay` runs the song-effect EMA over these flat arrays,
 /// so the `ema` model and the song-effect tuner learn from the same plays the same way.
@@ -9,6 +11,8 @@ public struct EMAReplay: Sendable {
     var hrDeltaBpm: [Double?] = []
     var rmssdDeltaMs: [Double?] = []
     var skipped: [Bool] = []
+    /// Whether the product counts the play as measured (`Impact.hasBiometrics`).
+    var biometrics: [Bool] = []
     /// Per group: its first play (the group ends where the next begins), listener,
     /// song and context indices of the `PlayIndex`. Groups are sorted by listener,
     /// song, context.
@@ -20,17 +24,19 @@ public struct EMAReplay: Sendable {
     public private(set) var listenerGroups: [Range<Int>] = []
 
     public init(_ x: PlayIndex, impact k: ImpactConstants) {
-        let nc = max(1, x.contexts.count), ns = max(1, x.songIds.count)
+        let nc = max(1, x.sessionContexts.count), ns = max(1, x.songIds.count)
         // Plays grouped by (listener, song, context), play order kept within a group
         // (stable sort of play indices by key; no hashing over a million plays).
-        let key = (0..<x.count).map { p in (x.listener[p] * ns + x.song[p]) * nc + x.context[p] }
-        let order = (0..<x.count).sorted { (key[$0], $0) < (key[$1], $1) }
+        let learned = (0..<x.count).filter { x.sessionContext[$0] != nil }
+        var key = [Int](repeating: 0, count: x.count)
+        for p in learned { key[p] = (x.listener[p] * ns + x.song[p]) * nc + (x.sessionContext[p] ?? 0) }
+        let order = learned.sorted { (key[$0], $0) < (key[$1], $1) }
         listenerGroups = [Range<Int>](repeating: 0..<0, count: x.subjects.count)
         for (n, p) in order.enumerated() {
             if n == 0 || key[p] != key[order[n - 1]] {
                 let j = x.listener[p]
                 if listenerGroups[j].isEmpty { listenerGroups[j] = groupStart.count..<groupStart.count }
-                groupStart.append(n); groupListener.append(j); groupSong.append(x.song[p]); groupContext.append(x.context[p])
+                groupStart.append(n); groupListener.append(j); groupSong.append(x.song[p]); groupContext.append(x.sessionContext[p] ?? 0)
                 listenerGroups[j] = listenerGroups[j].lowerBound..<groupStart.count
             }
             let row = x.plays[p], bio = row.biometrics
@@ -39,6 +45,7 @@ public struct EMAReplay: Sendable {
             hrDeltaBpm.append(bio.hrDelta)
             rmssdDeltaMs.append(bio.hrvSource == "rr" ? bio.hrvDelta : nil)
             skipped.append(row.skipped)
+            biometrics.append(Impact.hasBiometrics(hrDeltaBpm: bio.hrDelta, hrvDeltaMs: bio.hrvDelta, constants: k))
         }
     }
 
@@ -55,7 +62,7 @@ public struct EMAReplay: Sendable {
                 var state = EMAState(constants: s)
                 for p in groupStart[g]..<(g + 1 < groupStart.count ? groupStart[g + 1] : scores.count) {
                     EMALearner.update(&state, scores: scores[p], hrDeltaBpm: hrDeltaBpm[p], rmssdDeltaMs: rmssdDeltaMs[p],
-                                      skipped: skipped[p], constants: s)
+                                      skipped: skipped[p], biometrics: biometrics[p], constants: s)
                 }
                 context(j, groupSong[g], groupContext[g], state)
                 aggregate.add(state)

@@ -10,10 +10,12 @@ public struct PlayScores: Equatable, Sendable {
     }
 }
 
-/// The impact score of one play, the product's rule bit for bit (docs/engines.md,
-/// Impact): hrvImpact = ΔHRV/10, hrImpact = ΔHR/10; skip penalty −0.3 when
-/// skipped below 15 % listened, −0.15 when skipped later; completion bonus
-/// (listen − 0.5)·0.2. The HR/HRV weights are redistributed by which signals exist.
+/// The impact score of one play as the product computes it (docs/engines.md, Impact):
+/// hrvImpact = ΔHRV/10, hrImpact = ΔHR/10; skip penalty −0.3 when skipped below 15 %
+/// listened, −0.15 when skipped later; completion bonus (listen − 0.5)·0.2. The HR/HRV
+/// weights are redistributed by which signals exist, a change of exactly 0 counting as
+/// no signal (`zero_delta_is_missing`). Calm, energy and focus are clamped to [0, 1];
+/// mood lift combines their unclamped values (0.4/0.3/0.3) and is clamped after.
 public enum Impact {
     public static func of(hrDeltaBpm: Double?, hrvDeltaMs: Double?, listenFraction: Double, skipped: Bool,
                           constants k: ImpactConstants) -> PlayScores {
@@ -21,8 +23,8 @@ public enum Impact {
         let base = v.base
         let bonus = (listenFraction - v.completionCenter) * v.completionWeight
         let skip = !skipped ? 0 : listenFraction < v.earlySkipFraction ? v.skipPenaltyEarly : v.skipPenaltyLate
-        let hr = hrDeltaBpm.map { $0 / v.hrScaleBpm }
-        let hrv = hrvDeltaMs.map { $0 / v.hrvScaleMs }
+        let hr = v.signal(hrDeltaBpm).map { $0 / v.hrScaleBpm }
+        let hrv = v.signal(hrvDeltaMs).map { $0 / v.hrvScaleMs }
         let calm: Double, energy: Double
         switch (hr, hrv) {
         case let (hr?, hrv?):
@@ -38,9 +40,15 @@ public enum Impact {
             calm = base
             energy = base
         }
-        let c = clamp(calm + bonus + skip), e = clamp(energy + bonus + skip), f = clamp(base + bonus)
-        let mood = clamp(v.moodCalm * c + v.moodEnergy * e + v.moodFocus * f)
-        return PlayScores(calm: c, energy: e, focus: f, moodLift: mood)
+        let c = calm + bonus + skip, e = energy + bonus + skip, f = base + bonus
+        let mood = v.moodCalm * c + v.moodEnergy * e + v.moodFocus * f
+        return PlayScores(calm: clamp(c), energy: clamp(e), focus: clamp(f), moodLift: clamp(mood))
+    }
+
+    /// Whether the product counts the play as measured (its confidence is not capped):
+    /// a ΔHR or a ΔHRV that is a signal under `zero_delta_is_missing`.
+    public static func hasBiometrics(hrDeltaBpm: Double?, hrvDeltaMs: Double?, constants k: ImpactConstants) -> Bool {
+        k.signal(hrDeltaBpm) != nil || k.signal(hrvDeltaMs) != nil
     }
 
     static func clamp(_ x: Double) -> Double { min(1, max(0, x)) }

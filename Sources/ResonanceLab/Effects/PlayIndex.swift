@@ -9,7 +9,13 @@ public struct PlayIndex: Sendable {
     public let slots: [String]
     public let song: [Int]
     public let listener: [Int]
+    /// The play's own context (the `mixed` model's).
     public let context: [Int]
+    /// The context of the play's session, which the product learns under; nil for a
+    /// play of a session dropped as too short, which the product does not learn from.
+    public let sessionContext: [Int?]
+    /// Names of the session contexts `sessionContext` indexes.
+    public let sessionContexts: [String]
     public let slot: [Int]
     /// The listener's play before, or nil for their first.
     public let previous: [Int?]
@@ -27,6 +33,11 @@ public struct PlayIndex: Sendable {
         (songIds, song) = dense(plays.map(\.songId))
         (subjects, listener) = dense(plays.map(\.subject))
         (contexts, context) = dense(plays.map(\.context))
+        let learned = plays.map(\.sessionContext)
+        let (names, indices) = dense(learned.filter { !$0.isEmpty })
+        sessionContexts = names
+        var next = indices.makeIterator()
+        sessionContext = learned.map { $0.isEmpty ? nil : next.next() }
         (slots, slot) = dense(plays.map(\.timeSlot))
         previous = plays.indices.map { p in p > 0 && plays[p - 1].subject == plays[p].subject ? p - 1 : nil }
         var membership: [String: [Int: Int]] = [:]

@@ -106,6 +106,16 @@ public struct ConstantsError: Error, CustomStringConvertible, Equatable {
     public var description: String { "\(path): \(message)" }
 }
 
+/// A constant the product specification defines that none of its formulas uses: listed
+/// by the registry so that its absence from every engine is a statement, not an oversight.
+public struct ConstantWithoutFormula: Sendable, Equatable {
+    public let name: String
+    public let value: Double
+    public let unit: String
+    /// Where the product defines it and why no engine reads it.
+    public let note: String
+}
+
 /// The one versioned registry of every engine constant (docs/engines.md, Registry).
 public struct ConstantsRegistry: Sendable, Equatable {
     /// Every engine the toolkit runs, in the order `constants show` lists them.
@@ -116,6 +126,16 @@ public struct ConstantsRegistry: Sendable, Equatable {
     ]
 
     public static let specs: [EngineSpec] = engineTypes.map { $0.spec }
+
+    /// The product's constants with no formula (docs/engines.md, Constants without a formula).
+    public static let withoutFormula: [ConstantWithoutFormula] = [
+        ConstantWithoutFormula(name: "morning_max_bpm", value: 120, unit: "bpm", note:
+            "product specification: a morning tempo cap among the AI DJ's preferences; its target-tempo rule applies only the night cap (100 BPM from 21:00 to 6:00), and the toolkit has no song-ranking engine"),
+        ConstantWithoutFormula(name: "skip_penalty_weight", value: 0.5, unit: "weight", note:
+            "product specification: a learning-sensitivity preference; the impact score penalises skips by the fixed −0.3 / −0.15 (impact skip_penalty_early, skip_penalty_late) and no formula reads this weight"),
+        ConstantWithoutFormula(name: "hrv_response_weight", value: 0.3, unit: "weight", note:
+            "product specification: a learning-sensitivity preference; the impact score weights ΔHRV by 0.5 (0.8 without HR) and no formula reads this weight"),
+    ]
 
     /// Engine name → (version, name → value).
     public private(set) var engines: [String: (version: String, values: [String: Double])]
@@ -228,7 +248,10 @@ public struct ConstantsRegistry: Sendable, Equatable {
         }
         // Besides `engines`: the provenance a tuned file records, and how it was tuned
         // (`resonance tune`); both describe the file and do not change any value.
-        try Self.checkKeys(top, known: ["engines", "constants_version", "constants_digest", "tuning"], in: "the file", path: path)
+        // `without_formula` is the list `constants show` prints of the product's constants no
+        // formula uses; it sets nothing.
+        try Self.checkKeys(top, known: ["engines", "constants_version", "constants_digest", "tuning", "without_formula"],
+                           in: "the file", path: path)
         var loaded = Self.defaults.engines
         for engineName in engines.keys.sorted() {
             guard let spec = Self.spec(engineName) else {
@@ -352,7 +375,11 @@ public struct ConstantsRegistry: Sendable, Equatable {
             }
             out[spec.name] = .object(["version": .string(engines[spec.name]?.version ?? spec.version), "constants": .object(constants)])
         }
-        return .object(["engines": .object(out)])
+        guard engine == nil else { return .object(["engines": .object(out)]) }
+        let unused = Self.withoutFormula.map { c -> (String, JSONValue) in
+            (c.name, .object(["value": .num(c.value), "unit": .string(c.unit), "source": .string(c.note)]))
+        }
+        return .object(["engines": .object(out), "without_formula": .object(Dictionary(uniqueKeysWithValues: unused))])
     }
 
     /// Versions and values only, the part that decides results.

@@ -8,12 +8,14 @@ import Foundation
 /// - `resting_hr`: the `daily_inputs.resting_hr_quantile` (5th percentile; type 7, as
 ///   NumPy) of the day's `hr.csv` samples, on days with at least
 ///   `daily_inputs.min_hr_samples_per_day` (60) samples — the low end of the day's heart
-///   rate, robust to a few artifact beats, where a minimum is not.
+///   rate, robust to a few artifact beats, where a minimum is not. Samples of two sources
+///   in the same minute are read by `HeartRateSources` (the source with most samples).
 /// - `hrv_sdnn`: the mean of the day's `hrv_samples.csv` SDNN values (wearable
 ///   samples, e.g. Apple Health); without any, the median SDNN of the reliable
 ///   windows of `hrv.csv` that start that day.
-/// - `sleep_hours`: asleep time (core, deep, rem, asleep stages) of `sleep.csv`
-///   episodes, counted on the day the episode ends (the morning after the night).
+/// - `sleep_hours`: asleep time (core, deep, rem, asleep stages) of each night of
+///   `sleep.csv` (`SleepLink.periods`: the union of its asleep rows, counted once
+///   whatever the sources), counted on the day the night ends (the morning after).
 /// - `workout_minutes`: duration of the `workouts.csv` workouts starting that day.
 /// - `zone_minutes` (only with an age): minutes whose mean heart rate reaches the
 ///   lower bound of zone 2 (Karvonen from the day's resting HR and the age).
@@ -42,8 +44,10 @@ public struct DailyStage: Stage {
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         ws.session?.record(setting: "age_years", ageYears.map(CSVWriter.format) ?? "none")
-        let snapshots = try Self.measuredSnapshots(ws) ?? snapshots(ws, context: context)
+        var overlaps = SourceOverlaps()
+        let snapshots = try Self.measuredSnapshots(ws) ?? snapshots(ws, context: context, overlaps: &overlaps)
         try Self.write(snapshots, to: ws, registry: context.registry)
+        ws.session?.overlaps = (name, overlaps)
         context.progress.note("daily: \(snapshots.count) person-days → \(ws.file(DailyRow.fileName))")
     }
 
@@ -67,7 +71,7 @@ public struct DailyStage: Stage {
 
     /// Snapshots of every subject-day the workspace's tables give a value for,
     /// subjects in byte order, days ascending.
-    func snapshots(_ ws: Workspace, context: StageContext) throws -> [DailySnapshot] {
+    func snapshots(_ ws: Workspace, context: StageContext, overlaps: inout SourceOverlaps) throws -> [DailySnapshot] {
         struct Key: Hashable, Comparable {
             let subject: String
             let day: Int
@@ -82,16 +86,28 @@ public struct DailyStage: Stage {
         }
 
         // Heart rate: per day the samples (resting HR) and per minute their mean (zones).
-        struct SubjectDay: Hashable { let subject: Int, day: Int }
-        var hrByDay: [SubjectDay: [Double]] = [:]
-        var minuteSums: [SubjectDay: [Int64: (sum: Double, n: Int)]] = [:]
-        let hrSubjects = try ws.scanMeasurements(HRSample.self) { s, t, bpm in
-            let key = SubjectDay(subject: s, day: Self.day(t))
-            hrByDay[key, default: []].append(bpm)
-            if ageYears != nil {
-                let minute = Timestamp.floorDivMod(t, 60_000).0
-                let old = minuteSums[key, default: [:]][minute] ?? (0, 0)
-                minuteSums[key, default: [:]][minute] = (old.sum + bpm, old.n + 1)
+        // Samples of more than one source in a minute: the heart-rate source rule decides.
+        var samples: [Key: (times: [Int64], bpm: [Double], sources: [String])] = [:]
+        try ws.forEachRow(HRSample.self) { s in
+            let key = Key(subject: s.subject, day: Self.day(s.timestampMs))
+            samples[key, default: ([], [], [])].times.append(s.timestampMs)
+            samples[key]?.bpm.append(s.bpm)
+            samples[key]?.sources.append(s.source)
+        }
+        var hrByDay: [Key: [Double]] = [:]
+        var minuteSums: [Key: [Int64: (sum: Double, n: Int)]] = [:]
+        var hrOverlap = HeartRateSources.Overlap()
+        for (key, day) in samples {
+            let rule = HeartRateSources.keep(timesMs: day.times, sources: day.sources)
+            hrOverlap = hrOverlap + rule.overlap
+            for i in day.times.indices where rule.keep[i] {
+                let (t, bpm) = (day.times[i], day.bpm[i])
+                hrByDay[key, default: []].append(bpm)
+                if ageYears != nil {
+                    let minute = Timestamp.floorDivMod(t, 60_000).0
+                    let old = minuteSums[key, default: [:]][minute] ?? (0, 0)
+                    minuteSums[key, default: [:]][minute] = (old.sum + bpm, old.n + 1)
+                }
             }
         }
         let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: context.registry))
@@ -102,7 +118,7 @@ public struct DailyStage: Stage {
             if let age = ageYears, let floor = zones.zones(age: age, restingHRBpm: rest).dropFirst().first?.lowBpm {
                 zoneMinutes = Double(minuteSums[key]?.values.filter { $0.sum / Double($0.n) >= floor }.count ?? 0)
             }
-            update(hrSubjects[key.subject], key.day) { $0.restingHRBpm = rest; $0.zoneMinutes = zoneMinutes }
+            update(key.subject, key.day) { $0.restingHRBpm = rest; $0.zoneMinutes = zoneMinutes }
         }
 
         // HRV: wearable SDNN samples, else the reliable windows of hrv.csv.
@@ -122,11 +138,19 @@ public struct DailyStage: Stage {
         }
 
         // Sleep and workouts.
-        let asleep: Set<SleepStage> = [.core, .deep, .rem, .asleep]
-        try ws.forEachRow(SleepEpisode.self) { e in
-            guard asleep.contains(e.stage) else { return }
-            update(e.subject, Self.day(e.endMs)) { $0.sleepHours = ($0.sleepHours ?? 0) + Double(e.endMs - e.startMs) / 3_600_000 }
+        var sleep: [String: [SleepEpisode]] = [:]
+        try ws.forEachRow(SleepEpisode.self) { sleep[$0.subject, default: []].append($0) }
+        var nights: [SleepPeriod] = []
+        let sessionConstants = SessionConstants(registry: context.registry)
+        for (subject, rows) in sleep {
+            for night in SleepLink.periods(rows, constants: sessionConstants) where night.measuredAsleepMs > 0 {
+                nights.append(night)
+                update(subject, Self.day(night.endMs)) {
+                    $0.sleepHours = ($0.sleepHours ?? 0) + Double(night.measuredAsleepMs) / 3_600_000
+                }
+            }
         }
+        overlaps = SourceOverlaps(periods: nights, hr: hrOverlap)
         try ws.forEachRow(Workout.self) { w in
             update(w.subject, Self.day(w.startMs)) { $0.workoutMinutes = ($0.workoutMinutes ?? 0) + Double(w.endMs - w.startMs) / 60_000 }
         }

@@ -204,9 +204,11 @@ extension LabelInterval: CanonicalRow {
 
 extension SleepEpisode: CanonicalRow {
     public static let fileName = "sleep.csv"
-    public static let header = ["subject", "start", "end", "stage"]
+    public static let header = ["subject", "start", "end", "stage", "source"]
+    /// The header before sleep rows named their source; re-imported with the source `csv`.
+    static let headerWithoutSource = ["subject", "start", "end", "stage"]
     public func write(to w: CSVWriter) {
-        w.field(subject); w.field(timestampMs: startMs); w.field(timestampMs: endMs); w.field(stage.rawValue)
+        w.field(subject); w.field(timestampMs: startMs); w.field(timestampMs: endMs); w.field(stage.rawValue); w.field(source)
     }
     public init(_ r: CanonicalFieldReader) throws {
         let text = try r.string("stage")
@@ -214,7 +216,7 @@ extension SleepEpisode: CanonicalRow {
             throw r.fail("stage", "unknown sleep stage '\(text)'")
         }
         self.init(subject: try r.string("subject"), startMs: try r.timestamp("start"),
-                  endMs: try r.timestamp("end"), stage: stage)
+                  endMs: try r.timestamp("end"), stage: stage, source: r.columns["source"] == nil ? "csv" : try r.string("source"))
     }
 }
 

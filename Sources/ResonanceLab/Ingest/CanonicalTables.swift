@@ -76,15 +76,18 @@ public enum SleepStage: String, CaseIterable, Sendable {
     case inBed = "in_bed"
 }
 
-/// A sleep episode. `sleep.csv`: `subject,start,end,stage`.
+/// A sleep episode. `sleep.csv`: `subject,start,end,stage,source`.
 public struct SleepEpisode: Equatable, Sendable {
     public var subject: String
     public var startMs: Int64
     public var endMs: Int64
     public var stage: SleepStage
+    /// The device or app that recorded it when the export names one (Apple Health's
+    /// `sourceName`), else the format; overlapping sources are resolved by `SleepNight`.
+    public var source: String
 
-    public init(subject: String, startMs: Int64, endMs: Int64, stage: SleepStage) {
-        self.subject = subject; self.startMs = startMs; self.endMs = endMs; self.stage = stage
+    public init(subject: String, startMs: Int64, endMs: Int64, stage: SleepStage, source: String = "") {
+        self.subject = subject; self.startMs = startMs; self.endMs = endMs; self.stage = stage; self.source = source
     }
 }
 

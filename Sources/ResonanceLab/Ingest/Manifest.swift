@@ -16,6 +16,9 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var tables: [TableDigest]
     /// Present in a shard workspace only: which part of which split it is.
     public var shard: ShardInfo?
+    /// Records of several sources covering the same time that a stage resolved, by stage
+    /// name (`daily`, `sessions`); absent until such a stage has run.
+    public var overlaps: [String: SourceOverlaps]?
 
     public init(toolkitVersion: String = ResonanceLabInfo.version,
                 timezone: String = "UTC", sources: [SourceFile] = [], subjects: [SubjectInfo] = [],
@@ -123,6 +126,39 @@ public struct TableDigest: Codable, Equatable, Sendable {
 
     static func isDigest(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+}
+
+/// Overlapping records a stage resolved (docs/engines.md, Sleep counted once; Heart
+/// rate from several sources).
+public struct SourceOverlaps: Codable, Equatable, Sendable {
+    /// Sleep periods whose asleep rows overlapped (two sources, or an unspecified
+    /// `asleep` row over staged ones), counted once.
+    public var sleepNights: Int
+    /// Asleep time those rows held more than once, not counted (ms, whole so that
+    /// shards add up to the single run).
+    public var sleepOverlapMs: Int64
+    /// Subject-minutes with heart rate from more than one source.
+    public var hrMinutes: Int
+    /// Heart-rate samples of the other sources in those minutes, set aside.
+    public var hrSamplesSetAside: Int
+
+    public init(sleepNights: Int = 0, sleepOverlapMs: Int64 = 0, hrMinutes: Int = 0, hrSamplesSetAside: Int = 0) {
+        self.sleepNights = sleepNights; self.sleepOverlapMs = sleepOverlapMs
+        self.hrMinutes = hrMinutes; self.hrSamplesSetAside = hrSamplesSetAside
+    }
+
+    public static func + (a: SourceOverlaps, b: SourceOverlaps) -> SourceOverlaps {
+        SourceOverlaps(sleepNights: a.sleepNights + b.sleepNights, sleepOverlapMs: a.sleepOverlapMs + b.sleepOverlapMs,
+                       hrMinutes: a.hrMinutes + b.hrMinutes, hrSamplesSetAside: a.hrSamplesSetAside + b.hrSamplesSetAside)
+    }
+
+    /// Counts of `periods` and of the heart-rate rule's `hr` overlap.
+    public init(periods: [SleepPeriod], hr: HeartRateSources.Overlap) {
+        let overlapped = periods.filter { $0.overlapMs > 0 }
+        self.init(sleepNights: overlapped.count,
+                  sleepOverlapMs: overlapped.reduce(Int64(0)) { $0 + $1.overlapMs },
+                  hrMinutes: hr.minutes, hrSamplesSetAside: hr.samplesSetAside)
     }
 }
 

@@ -28,6 +28,8 @@ public final class WorkspaceSession: @unchecked Sendable {
     public var lineage: TableLineage?
     public var tableLineage: [String: TableLineage] = [:]
     private var settings: [String: String] = [:]
+    /// Overlaps a stage resolved, recorded in the manifest it commits under the stage's name.
+    public var overlaps: (stage: String, counts: SourceOverlaps)?
     private let verify: Bool
     private let lock: WorkspaceLock
     private let note: (String) -> Void
@@ -206,7 +208,7 @@ public final class WorkspaceSession: @unchecked Sendable {
                 .filter { TableDigest.isPlainName($0) && TemporaryFiles.ownerPID($0) == nil && $0 != Manifest.fileName }
                 .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         }
-        if names.isEmpty && replacement == nil { return }
+        if names.isEmpty && replacement == nil && overlaps == nil { return }
         let dir = try staging ?? (stagedPath(Manifest.fileName) as NSString).deletingLastPathComponent
         mutex.lock()
         let counted = writtenRows
@@ -237,6 +239,7 @@ public final class WorkspaceSession: @unchecked Sendable {
             }
             updated.tables[index].lineage = made
         }
+        if let overlaps { updated.overlaps = (updated.overlaps ?? [:]).merging([overlaps.stage: overlaps.counts]) { $1 } }
         try WorkspaceSession.writeNew((dir as NSString).appendingPathComponent(Manifest.fileName), try updated.encoded())
         let journal = ((dir as NSString).lastPathComponent + "\n" + (names + [Manifest.fileName]).joined(separator: "\n") + "\n")
         let staged = (dir as NSString).appendingPathComponent(WorkspaceSession.journalName)
@@ -246,6 +249,7 @@ public final class WorkspaceSession: @unchecked Sendable {
         }
         try WorkspaceSession.rollForward(path)
         replacement = nil
+        overlaps = nil
         for d in digests { DigestCache.shared.record(file(d.name), sha256: d.sha256) }
         mutex.lock()
         stagingDir = nil

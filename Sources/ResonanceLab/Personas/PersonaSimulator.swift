@@ -163,7 +163,8 @@ enum PersonaSimulator {
             var runStart = s.start
             for m in (s.start + 1)...s.end where m == s.end || stage(timeline.state[m]) != stage(timeline.state[runStart]) {
                 episodes.append(SleepEpisode(subject: p.name, startMs: timeline.timeMs(minute: runStart),
-                                             endMs: timeline.timeMs(minute: m), stage: stage(timeline.state[runStart])))
+                                             endMs: timeline.timeMs(minute: m), stage: stage(timeline.state[runStart]),
+                                             source: source))
                 runStart = m
             }
         }

@@ -11,6 +11,15 @@ public struct TimedPlay: Equatable, Sendable {
     public var listenFraction: Double
     /// Data-quality notes: `end_unknown`, `end_before_start`, `merged_duplicate`.
     public var flags: [String]
+
+    /// Whether the play is a skip (docs/engines.md, Skips): the product's rule, less than
+    /// `skip_listen_fraction` (30 %) of the song heard; with `skip_export_flag_counts`, the
+    /// export's flag too. Without a media duration the listened fraction is unknown and
+    /// the export's flag decides.
+    public func skipped(_ c: SessionConstants) -> Bool {
+        guard let media = play.mediaDurationS, media > 0 else { return play.skipped }
+        return listenFraction < c.skipListenFraction || (c.skipExportFlagCounts >= 0.5 && play.skipped)
+    }
 }
 
 /// How many plays were repaired or set aside while resolving timings.

@@ -37,9 +37,27 @@ public struct SessionPlayRow: Equatable, Sendable {
     public var endedAtMs: Int64
     public var playedS: Double
     public var listenFraction: Double
+    /// Skip by the product's rule (`TimedPlay.skipped`).
     public var skipped: Bool
     public var context: String
     public var timeSlot: String
+    /// The skip flag of the export (`plays.csv` `skipped`), kept beside the rule.
+    public var exportSkipped: Bool
+    /// Context of the play's session, the key the product learns under; empty for
+    /// plays of sessions dropped as too short.
+    public var sessionContext: String
+
+    public init(subject: String, sessionId: String, playId: String, songId: String, biometrics: WindowBiometrics,
+                quality: String, playlist: String, startedAtMs: Int64, endedAtMs: Int64, playedS: Double,
+                listenFraction: Double, skipped: Bool, context: String, timeSlot: String,
+                exportSkipped: Bool? = nil, sessionContext: String? = nil) {
+        self.subject = subject; self.sessionId = sessionId; self.playId = playId; self.songId = songId
+        self.biometrics = biometrics; self.quality = quality; self.playlist = playlist
+        self.startedAtMs = startedAtMs; self.endedAtMs = endedAtMs; self.playedS = playedS
+        self.listenFraction = listenFraction; self.skipped = skipped; self.context = context; self.timeSlot = timeSlot
+        self.exportSkipped = exportSkipped ?? skipped
+        self.sessionContext = sessionContext ?? (sessionId.isEmpty ? "" : context)
+    }
 }
 
 /// `;`-joined notes, `ok` when there are none; and back.
@@ -93,14 +111,14 @@ extension SessionPlayRow: CanonicalRow {
     public static let header = [
         "subject", "session_id", "play_id", "song_id", "hr_start", "hr_end", "hr_delta", "hrv_start", "hrv_end",
         "hrv_delta", "hrv_source", "quality", "playlist", "started_at", "ended_at", "played_s", "listen_fraction",
-        "skipped", "context", "time_slot",
+        "skipped", "context", "time_slot", "export_skipped", "session_context",
     ]
     public func write(to w: CSVWriter) {
         w.field(subject); w.field(sessionId); w.field(playId); w.field(songId)
         biometrics.write(to: w)
         w.field(biometrics.hrvSource); w.field(quality); w.field(playlist)
         w.field(timestampMs: startedAtMs); w.field(timestampMs: endedAtMs); w.field(playedS); w.field(listenFraction)
-        w.field(skipped); w.field(context); w.field(timeSlot)
+        w.field(skipped); w.field(context); w.field(timeSlot); w.field(exportSkipped); w.field(sessionContext)
     }
     public init(_ r: CanonicalFieldReader) throws {
         let quality = try r.string("quality")
@@ -110,6 +128,7 @@ extension SessionPlayRow: CanonicalRow {
                   playlist: try r.string("playlist"), startedAtMs: try r.timestamp("started_at"),
                   endedAtMs: try r.timestamp("ended_at"), playedS: try r.double("played_s"),
                   listenFraction: try r.double("listen_fraction"), skipped: try r.bool("skipped"),
-                  context: try r.string("context"), timeSlot: try r.string("time_slot"))
+                  context: try r.string("context"), timeSlot: try r.string("time_slot"),
+                  exportSkipped: try r.bool("export_skipped"), sessionContext: try r.string("session_context"))
     }
 }

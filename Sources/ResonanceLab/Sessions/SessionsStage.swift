@@ -7,6 +7,8 @@ public struct SessionsOutput: Sendable {
     public var cleaning: PlayCleaningCounts
     /// Sessions shorter than `min_session_minutes`, dropped.
     public var droppedShortSessions: Int
+    /// Sleep and heart rate of several sources over the same time, resolved.
+    public var overlaps = SourceOverlaps()
 }
 
 /// Listening sessions and per-play physiology from the canonical tables
@@ -43,6 +45,7 @@ public struct SessionsStage: Stage {
             clock: LocalClock(zone: timeZone), jobs: context.jobs)
         try ws.write(out.sessions)
         try ws.write(out.plays)
+        ws.session?.overlaps = (name, out.overlaps)
         let c = out.cleaning
         context.progress.note("sessions: \(plays.count) plays → \(out.plays.count) kept (\(c.zeroDuration) zero-duration dropped, "
             + "\(c.mergedDuplicates) duplicates merged, \(c.endBeforeStart) ends before start ignored); "
@@ -54,18 +57,20 @@ public struct SessionsStage: Stage {
                            sleep: [SleepEpisode], workouts: [Workout],
                            constants c: SessionConstants, clock: LocalClock = LocalClock(), jobs: Int = 1) throws -> SessionsOutput {
         let playsBySubject = Dictionary(grouping: plays, by: \.subject)
-        let physiology = ListenerPhysiology.bySubject(hr: hr, nn: nn, sdnn: sdnn)
-        let sleepBySubject = Dictionary(grouping: sleep, by: \.subject)
+        let (kept, hrOverlap) = HeartRateSources.resolve(hr)
+        let physiology = ListenerPhysiology.bySubject(hr: kept, nn: nn, sdnn: sdnn)
+        let sleepBySubject = Dictionary(grouping: sleep, by: \.subject).mapValues { SleepLink.periods($0, constants: c) }
         let workoutsBySubject = Dictionary(grouping: workouts, by: \.subject).mapValues { $0.sorted { $0.startMs < $1.startMs } }
         let empty = ListenerPhysiology(hr: TimeSeries([]), nn: .empty, sdnn: TimeSeries([]))
         // Listeners in byte order of their ids, as in every table (not Swift's String
         // order, which compares canonically equivalent forms as equal).
         let parts = try Parallel.map(playsBySubject.keys.sorted(by: SubjectOrder.precedes), jobs: jobs) { subject in
             listener(plays: playsBySubject[subject] ?? [], physiology: physiology[subject] ?? empty,
-                     sleep: SleepLink.periods(sleepBySubject[subject] ?? [], constants: c),
+                     sleep: sleepBySubject[subject] ?? [],
                      workouts: workoutsBySubject[subject] ?? [], constants: c, clock: clock)
         }
-        var out = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0)
+        var out = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0,
+                                 overlaps: SourceOverlaps(periods: sleepBySubject.values.flatMap { $0 }, hr: hrOverlap))
         for p in parts {
             out.sessions += p.sessions
             out.plays += p.plays
@@ -84,12 +89,14 @@ public struct SessionsStage: Stage {
         let plays = PlayTiming.resolve(raw, counts: &cleaning)
         let (ranges, dropped) = SessionGrouping.group(plays, constants: c)
         var sessionOf = [String](repeating: "", count: plays.count)
+        var contextOf = [String](repeating: "", count: plays.count)
         var sessions: [SessionRow] = []
         for (n, range) in ranges.enumerated() {
             let id = "\(raw.first?.subject ?? ""):\(n + 1)"
-            for i in range { sessionOf[i] = id }
-            sessions.append(session(id: id, plays: plays[range], physiology: physiology, sleep: sleep,
-                                    workouts: workouts, constants: c, clock: clock))
+            let row = session(id: id, plays: plays[range], physiology: physiology, sleep: sleep,
+                              workouts: workouts, constants: c, clock: clock)
+            for i in range { sessionOf[i] = id; contextOf[i] = row.context }
+            sessions.append(row)
         }
         let rows = plays.enumerated().map { i, p in
             let bio = physiology.measure(.play(startMs: p.play.startedAtMs, endMs: p.endMs, constants: c), constants: c)
@@ -98,10 +105,10 @@ public struct SessionsStage: Stage {
                 subject: p.play.subject, sessionId: sessionOf[i], playId: p.play.playId, songId: p.play.songId,
                 biometrics: bio, quality: QualityNotes.join(p.flags + bio.notes), playlist: p.play.playlist,
                 startedAtMs: p.play.startedAtMs, endedAtMs: p.endMs, playedS: p.playedS,
-                listenFraction: p.listenFraction, skipped: p.play.skipped,
+                listenFraction: p.listenFraction, skipped: p.skipped(c),
                 context: ListeningContext.of(startMs: p.play.startedAtMs, endMs: p.endMs, localStartMs: local,
                                              workouts: overlapping(workouts, p.play.startedAtMs, p.endMs, c), constants: c).rawValue,
-                timeSlot: TimeSlot.of(localMs: local).rawValue)
+                timeSlot: TimeSlot.of(localMs: local).rawValue, exportSkipped: p.play.skipped, sessionContext: contextOf[i])
         }
         return SessionsOutput(sessions: sessions, plays: rows, cleaning: cleaning, droppedShortSessions: dropped)
     }
@@ -111,7 +118,7 @@ public struct SessionsStage: Stage {
         let start = plays.first?.play.startedAtMs ?? 0
         let local = plays.first.map { clock.localMs($0.play) } ?? start
         let end = plays.map(\.endMs).max() ?? start
-        let skips = plays.filter(\.play.skipped).count
+        let skips = plays.filter { $0.skipped(c) }.count
         let skipRate = Double(skips) / Double(max(1, plays.count))
         let avgListen = plays.map(\.listenFraction).reduce(0, +) / Double(max(1, plays.count))
         let bio = physiology.measure(.session(startMs: start, endMs: end, constants: c), constants: c)

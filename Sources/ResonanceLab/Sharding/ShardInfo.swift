@@ -19,12 +19,13 @@ public struct ShardInfo: Codable, Equatable, Sendable {
         assignment = Self.assignmentRule
     }
 
-    /// SHA-256 of the manifest's JSON with an empty table list and no shard record:
-    /// the import's provenance, accounting and subjects, which the stages leave as
-    /// they are, so that the merged workspace's manifest must give it back.
+    /// SHA-256 of the manifest's JSON with an empty table list, no overlap counts and no
+    /// shard record: the import's provenance, accounting and subjects, which the stages
+    /// leave as they are, so that the merged workspace's manifest must give it back.
     public static func identity(of manifest: Manifest) throws -> String {
         var m = manifest
         m.tables = []
+        m.overlaps = nil
         m.shard = nil
         var digest = SHA256()
         digest.update(try m.encoded())

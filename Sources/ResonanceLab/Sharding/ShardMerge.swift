@@ -43,6 +43,11 @@ extension Sharding {
         var manifest = first.manifest
         manifest.shard = nil
         manifest.tables = []
+        // Overlaps a stage resolved, summed over the shards (each counted its own subjects).
+        let stages = Set(ordered.flatMap { ($0.manifest.overlaps ?? [:]).keys })
+        manifest.overlaps = stages.isEmpty ? nil : Dictionary(uniqueKeysWithValues: stages.map { stage in
+            (stage, ordered.reduce(SourceOverlaps()) { $0 + ($1.manifest.overlaps?[stage] ?? SourceOverlaps()) })
+        })
         manifest.subjects = ordered.flatMap(\.manifest.subjects).sorted { SubjectOrder.precedes($0.subject, $1.subject) }
         guard try ShardInfo.identity(of: manifest) == first.info.parentIdentity else {
             throw Failure("\(first.path)/\(Manifest.fileName): the shards' manifests do not add up to the split workspace's: "
@@ -146,6 +151,7 @@ extension Sharding {
             var m = m
             m.subjects = []
             m.tables = []
+            m.overlaps = nil
             m.shard = nil
             return m
         }

@@ -12,6 +12,28 @@ final class EffectsStageTests: XCTestCase {
                               context: "relaxation", timeSlot: "evening")
     }
 
+    func testProductLearnsPerSessionContextFromKeptSessionsOnly() throws {
+        // u1 plays s1 three times, each play's own context "work": twice in a kept
+        // session whose context is "commute" (it began before 9:00), once in a session
+        // dropped as too short (empty session id, no session context).
+        var a = row("1", "u1", "s1", minute: 0, hrDelta: -4), b = row("2", "u1", "s1", minute: 10, hrDelta: -2)
+        var dropped = row("3", "u1", "s1", minute: 60, hrDelta: 10)
+        a.context = "work"; b.context = "work"; dropped.context = "work"
+        a.sessionContext = "commute"; b.sessionContext = "commute"
+        dropped.sessionId = ""; dropped.sessionContext = ""
+        let out = try EffectsStage.run(plays: [a, b, dropped], models: [.ema, .mixed], registry: .defaults)
+        let ema = out.songs.filter { $0.model == "ema" && $0.metric == "delta_hr_bpm" }
+        // The ema learns under the session's context, and never from the dropped play:
+        // 0 → −1.6 → −1.76 over the two kept plays, as without the dropped one.
+        XCTAssertEqual(Set(ema.map(\.context)), ["any", "commute"])
+        for r in ema {
+            XCTAssertEqual(r.effect.value ?? .nan, -1.76, accuracy: 1e-12, r.context)
+            XCTAssertEqual(r.plays, 2, r.context)
+        }
+        // The mixed model (the toolkit's) keeps every play with physiology, by the play's context.
+        XCTAssertEqual(out.songs.first { $0.model == "mixed" && $0.metric == "delta_hr_bpm" && $0.context == "any" }?.plays, 3)
+    }
+
     func testPlaysWithoutPhysiologyCountInBehaviourOnly() throws {
         // u1 plays s1 three times: ΔHR −4, −2, and once with no physiology (skipped).
         let plays = [

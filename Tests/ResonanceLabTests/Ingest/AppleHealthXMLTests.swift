@@ -61,6 +61,7 @@ final class AppleHealthXMLTests: XCTestCase {
             RRInterval(subject: "apple_health_export", timestampMs: t + 603_000, rrMs: 1030, source: "apple_health_ibi"),
         ])
         XCTAssertEqual(try ws.read(SleepEpisode.self).map(\.stage), [.core])
+        XCTAssertEqual(try ws.read(SleepEpisode.self).map(\.source), ["Watch"], "the record's sourceName")
         XCTAssertEqual(try ws.read(Workout.self), [
             Workout(subject: "apple_health_export", startMs: t + 3_600_000, endMs: t + 5_400_000, activity: "running")])
     }

@@ -138,7 +138,8 @@ final class FormatsTests: XCTestCase {
         // 09:29 +01:00 = 08:29Z.
         XCTAssertEqual(try ws.read(HRSample.self), [HRSample(subject: "bob", timestampMs: 1_644_222_540_000, bpm: 64, source: "apple_health")])
         XCTAssertEqual(try ws.read(HRVSample.self), [HRVSample(subject: "bob", timestampMs: 1_644_220_800_000, sdnnMs: 48.5, source: "apple_health")])
-        XCTAssertEqual(try ws.read(SleepEpisode.self), [SleepEpisode(subject: "bob", startMs: 1_644_195_600_000, endMs: 1_644_201_000_000, stage: .deep)])
+        XCTAssertEqual(try ws.read(SleepEpisode.self), [SleepEpisode(subject: "bob", startMs: 1_644_195_600_000, endMs: 1_644_201_000_000, stage: .deep,
+                                                                      source: "Watch")])
         XCTAssertEqual(try ws.read(Workout.self), [Workout(subject: "bob", startMs: 1_644_256_800_000, endMs: 1_644_258_600_000, activity: "running")])
         // The step count row is an unused type: counted in the manifest, not a row read.
         XCTAssertEqual(try ws.read(Reject.self).map(\.reason), ["end before start"])

@@ -1,6 +1,6 @@
 /// The impact score of one play (docs/engines.md, Impact).
 public struct ImpactConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "impact", version: "1.0.0", constants: [
+    public static let spec = EngineSpec(name: "impact", version: "2.0.0", constants: [
         ConstantSpec("base", 0.5, unit: "score", range: 0...1, source: "product specification: impact scores start at 0.5"),
         ConstantSpec("hrv_scale_ms", 10, unit: "ms", range: 0.001...1000, source: "product specification: hrvImpact = ΔHRV/10"),
         ConstantSpec("hr_scale_bpm", 10, unit: "bpm", range: 0.001...1000, source: "product specification: hrImpact = ΔHR/10"),
@@ -18,6 +18,7 @@ public struct ImpactConstants: EngineConstants {
         ConstantSpec("mood_calm", 0.4, unit: "weight", range: 0...1, source: "product specification: moodLift = 0.4·calm + 0.3·energy + 0.3·focus"),
         ConstantSpec("mood_energy", 0.3, unit: "weight", range: 0...1, source: "product specification: moodLift"),
         ConstantSpec("mood_focus", 0.3, unit: "weight", range: 0...1, source: "product specification: moodLift"),
+        ConstantSpec("zero_delta_is_missing", 1, unit: "flag", range: 0...1, source: "product specification: a ΔHR or ΔHRV of exactly 0 means no biometric data for the play (1); 0 selects the toolkit's variant `zero_is_measured`, where a measured change of 0 is a measurement"),
     ], weightGroups: [["mood_calm", "mood_energy", "mood_focus"]])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.impact }
@@ -56,6 +57,8 @@ public struct ImpactConstants: EngineConstants {
     public let moodEnergy: Double
     /// `mood_focus`, weight.
     public let moodFocus: Double
+    /// `zero_delta_is_missing`, flag (≥ 0.5: the product's rule, a change of exactly 0 is no signal).
+    public let zeroDeltaIsMissing: Double
 
     public init(_ c: ConstantReader) throws {
         base = try c["base"]
@@ -75,5 +78,13 @@ public struct ImpactConstants: EngineConstants {
         moodCalm = try c["mood_calm"]
         moodEnergy = try c["mood_energy"]
         moodFocus = try c["mood_focus"]
+        zeroDeltaIsMissing = try c["zero_delta_is_missing"]
+    }
+
+    /// A measured ΔHR (bpm) or ΔHRV (ms) as the impact score reads it: nil when there is
+    /// none, and, under the product's rule (`zero_delta_is_missing`), when it is exactly 0.
+    public func signal(_ delta: Double?) -> Double? {
+        guard let delta else { return nil }
+        return zeroDeltaIsMissing >= 0.5 && delta == 0 ? nil : delta
     }
 }

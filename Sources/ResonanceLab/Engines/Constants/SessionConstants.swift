@@ -1,7 +1,7 @@
 /// Listening-session reconstruction and scoring (docs/engines.md, Sessions, Context,
 /// "Session score"), plus the per-play physiology windows.
 public struct SessionConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "sessions", version: "2.0.0", constants: [
+    public static let spec = EngineSpec(name: "sessions", version: "3.0.0", constants: [
         ConstantSpec("gap_minutes", 30, unit: "min", range: 1...1440, source: "product specification: gap 30 min"),
         ConstantSpec("min_session_minutes", 5, unit: "min", range: 0...1440, source: "product specification: minimum session 5 min"),
         ConstantSpec("biometric_window_minutes", 5, unit: "min", range: 0...120, source: "product specification: biometric window ±5 min"),
@@ -32,6 +32,8 @@ public struct SessionConstants: EngineConstants {
         ConstantSpec("play_min_hr_samples", 3, unit: "samples", range: 1...1000, source: "choice: fewest HR samples for a 30 s median"),
         ConstantSpec("sleep_merge_gap_minutes", 60, unit: "min", range: 0...720, source: "choice: sleep stage rows less than 60 min apart form one sleep period (nap vs night decided on the period)"),
         ConstantSpec("play_max_artifact_pct", 5, unit: "%", range: 0...100, source: "choice: at most 5 % of a play window's NN intervals corrected, the artifact threshold of a reliable window in hrv.csv"),
+        ConstantSpec("skip_listen_fraction", 0.3, unit: "fraction", range: 0...1, source: "product specification: a play is skipped when less than 30 % of the song was heard"),
+        ConstantSpec("skip_export_flag_counts", 0, unit: "flag", range: 0...1, source: "choice: 0 = the product's listened-fraction rule alone; 1 = the variant `export_flag_counts`, where the export's skip flag also makes a play heard past 30 % a skip (the product's verification list has a skip press set the flag)"),
     ], weightGroups: [
         ["sleep_weight_hours", "sleep_weight_deep"],
         ["score_weight_skip", "score_weight_hrv", "score_weight_listen", "score_weight_sleep"],
@@ -101,6 +103,10 @@ public struct SessionConstants: EngineConstants {
     public let sleepMergeGapMinutes: Double
     /// `play_max_artifact_pct`, %.
     public let playMaxArtifactPct: Double
+    /// `skip_listen_fraction`, fraction.
+    public let skipListenFraction: Double
+    /// `skip_export_flag_counts`, flag (≥ 0.5: the export's skip flag also counts as a skip).
+    public let skipExportFlagCounts: Double
 
     public init(_ c: ConstantReader) throws {
         gapMinutes = try c["gap_minutes"]
@@ -133,6 +139,8 @@ public struct SessionConstants: EngineConstants {
         playMinHRSamples = try c["play_min_hr_samples"]
         sleepMergeGapMinutes = try c["sleep_merge_gap_minutes"]
         playMaxArtifactPct = try c["play_max_artifact_pct"]
+        skipListenFraction = try c["skip_listen_fraction"]
+        skipExportFlagCounts = try c["skip_export_flag_counts"]
     }
 
     public var gapMs: Int64 { Int64(gapMinutes * 60_000) }

@@ -1,6 +1,6 @@
 /// The product's per-song learning rule (docs/engines.md, Song effect).
 public struct SongEffectConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "song_effect", version: "1.0.0", constants: [
+    public static let spec = EngineSpec(name: "song_effect", version: "2.0.0", constants: [
         ConstantSpec("ema_start", 0.5, unit: "score", range: 0...1, source: "product specification: EMA from 0.5"),
         ConstantSpec("alpha_early", 0.4, unit: "weight", range: 0...1, source: "product specification: α = 0.4 for the first 5 plays"),
         ConstantSpec("alpha_late", 0.2, unit: "weight", range: 0...1, source: "product specification: then α = 0.2"),

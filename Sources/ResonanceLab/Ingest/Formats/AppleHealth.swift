@@ -34,6 +34,7 @@ enum AppleHealth: FormatAdapter {
         let file = input.file
         let subject = sink.subject(input.subject, group: input.group)
         var col = (type: 0, start: 0, end: 0, value: 0)
+        var sourceName: Int?
         var unused: [String: Int] = [:]
         let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
             let map = ColumnName.index(record)
@@ -43,6 +44,7 @@ enum AppleHealth: FormatAdapter {
                 throw ImportError.unknownFormat(path: input.path, columns: record.strings)
             }
             col = (t, s, e, v)
+            sourceName = map["sourcename"] ?? map["source"]
         }, rejectingWiderRowsInto: sink) { record in
             let type = col.type < record.count ? record.trimmed(col.type) : ""
             guard let kind = kind(of: type) else {
@@ -70,7 +72,9 @@ enum AppleHealth: FormatAdapter {
                 guard let stage = sleepStages[value.lowercased()] else {
                     return try sink.reject(file, record, column: col.value + 1, reason: "unknown sleep value")
                 }
-                try sink.sleep(subject: subject, startMs: start, endMs: end, stage: stage, file: file)
+                let named = sourceName.flatMap { $0 < record.count ? record.trimmed($0) : nil } ?? ""
+                try sink.sleep(subject: subject, startMs: start, endMs: end, stage: stage,
+                               source: named.isEmpty ? source : named, file: file)
             case let .workout(fromType):
                 let activity = fromType ?? value.lowercased().replacingOccurrences(of: "hkworkoutactivitytype", with: "")
                 try sink.workout(subject: subject, startMs: start, endMs: end, activity: activity, file: file)

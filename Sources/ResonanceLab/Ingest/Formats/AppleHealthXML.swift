@@ -339,7 +339,9 @@ enum AppleHealthXML: FormatAdapter {
             case .sleep:
                 let stage = String(decoding: text, as: UTF8.self).lowercased()
                 guard let stage = AppleHealth.sleepStages[stage] else { return try reject("unknown sleep value") }
-                try sink.sleep(subject: subject, startMs: start.ms, endMs: end.ms, stage: stage, file: file)
+                let source = String(decoding: value("sourceName"), as: UTF8.self)
+                try sink.sleep(subject: subject, startMs: start.ms, endMs: end.ms, stage: stage,
+                               source: source.isEmpty ? AppleHealth.source : source, file: file)
             }
             sink.accept(file)
         }

@@ -7,7 +7,7 @@ enum CanonicalTable: FormatAdapter {
     /// The canonical headers this adapter reads.
     static let headers: [[String]] = [
         HRSample.header, RRInterval.header, Play.header, LabelInterval.header,
-        SleepEpisode.header, Workout.header, HRVSample.header,
+        SleepEpisode.header, SleepEpisode.headerWithoutSource, Workout.header, HRVSample.header,
     ]
 
     static func matches(header: [String]) -> Bool {
@@ -81,10 +81,11 @@ enum CanonicalTable: FormatAdapter {
             let row = try LabelInterval(fields)
             guard try ordered(row.startMs, row.endMs) else { return }
             try sink.label(subject: subject(row.subject), startMs: row.startMs, endMs: row.endMs, label: row.label, file: file)
-        case SleepEpisode.header:
+        case SleepEpisode.header, SleepEpisode.headerWithoutSource:
             let row = try SleepEpisode(fields)
             guard try ordered(row.startMs, row.endMs) else { return }
-            try sink.sleep(subject: subject(row.subject), startMs: row.startMs, endMs: row.endMs, stage: row.stage, file: file)
+            try sink.sleep(subject: subject(row.subject), startMs: row.startMs, endMs: row.endMs, stage: row.stage,
+                           source: row.source, file: file)
         default:
             let row = try Workout(fields)
             guard try ordered(row.startMs, row.endMs) else { return }

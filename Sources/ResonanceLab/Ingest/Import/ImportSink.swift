@@ -222,8 +222,8 @@ final class ImportSink {
         try interval(labels, subject: subject, startMs: startMs, endMs: endMs, text: text, file: file)
     }
 
-    func sleep(subject: Int, startMs: Int64, endMs: Int64, stage: SleepStage, file: Int32) throws {
-        try interval(sleep, subject: subject, startMs: startMs, endMs: endMs, text: stage.rawValue, file: file)
+    func sleep(subject: Int, startMs: Int64, endMs: Int64, stage: SleepStage, source: String, file: Int32) throws {
+        try interval(sleep, subject: subject, startMs: startMs, endMs: endMs, text: stage.rawValue, then: source, file: file)
     }
 
     func workout(subject: Int, startMs: Int64, endMs: Int64, activity: String, file: Int32) throws {
@@ -252,12 +252,13 @@ final class ImportSink {
 
     /// `subject,start,end,text` rows (labels, sleep, workouts).
     private func interval(_ table: SortedTableWriter, subject: Int, startMs: Int64, endMs: Int64,
-                          text: String, file: Int32) throws {
+                          text: String, then last: String? = nil, file: Int32) throws {
         try startRow(subject, startMs)
         touch(subject, endMs)
         line.append(44); LineEncoder.appendTimestamp(startMs, to: &line)
         line.append(44); LineEncoder.appendTimestamp(endMs, to: &line)
         line.append(44); LineEncoder.appendField(text, to: &line)
+        if let last { line.append(44); LineEncoder.appendField(last, to: &line) }
         try table.add(line, file: file)
     }
 

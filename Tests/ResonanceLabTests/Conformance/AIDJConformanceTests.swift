@@ -1,0 +1,204 @@
+import XCTest
+@testable import ResonanceLab
+
+/// The AI DJ's own test expectations (state engine, learning store, backfill: impact,
+/// sessions, context, skips, song learning), each asserted on the toolkit's engine
+/// (docs/engines.md, Conformance). Where an expectation contradicts the specification's
+/// own formula, the test asserts the formula's value and says so.
+final class AIDJConformanceTests: XCTestCase {
+    let state = StateEngine()
+    let impact = ImpactConstants.defaults
+    let learning = SongEffectConstants.defaults
+    let sessions = SessionConstants.defaults
+
+    // MARK: State engine (real-time state)
+
+    func testArousalAtRestingHRIsLow() throws {
+        // Expectation: resting 60, max 180, HR 60 → 0.0 ± 0.1 (max 180 = 220 − 40).
+        XCTAssertEqual(try XCTUnwrap(state.arousal(hrBpm: 60, restingHRBpm: 60, age: 40)), 0, accuracy: 0.1)
+    }
+
+    func testArousalAtMaxHRIsHigh() throws {
+        XCTAssertEqual(try XCTUnwrap(state.arousal(hrBpm: 180, restingHRBpm: 60, age: 40)), 1, accuracy: 0.1)
+    }
+
+    func testHighHRVGivesLowStress() throws {
+        // HRV 80 against a 50 ms baseline: 1 − 0.6·1.6 = 0.04 < 0.3.
+        XCTAssertLessThan(try XCTUnwrap(state.stress(hrvMs: 80, baselineHRVMs: 50)), 0.3)
+    }
+
+    func testStressAtBaselineHRVIs0_4() throws {
+        XCTAssertEqual(try XCTUnwrap(state.stress(hrvMs: 50, baselineHRVMs: 50)), 0.4, accuracy: 1e-12)
+    }
+
+    func testStressAtOneAndAHalfTimesBaselineIs0_1() throws {
+        XCTAssertEqual(try XCTUnwrap(state.stress(hrvMs: 75, baselineHRVMs: 50)), 0.1, accuracy: 1e-12)
+    }
+
+    func testStressAtHalfBaselineFollowsTheFormulaNotTheComment() throws {
+        // Contradiction: the mapping's comment says ratio 0.5 → 0.8; its formula
+        // 1 − 0.6·0.5 gives 0.7. The formula's value is asserted.
+        XCTAssertEqual(try XCTUnwrap(state.stress(hrvMs: 25, baselineHRVMs: 50)), 0.7, accuracy: 1e-12)
+    }
+
+    func testWorkoutOverlapGivesWorkoutContext() {
+        let start = ms("2022-02-08T14:00:00.000Z")  // a Tuesday, work hours by the clock
+        let run = Workout(subject: "u", startMs: start - 600_000, endMs: start + 1_800_000, activity: "running")
+        XCTAssertEqual(ListeningContext.of(startMs: start, endMs: start + 600_000, localStartMs: start, workouts: [run][...],
+                                           constants: sessions), .workout)
+    }
+
+    // MARK: Learning store
+
+    func testSkippedPlayDecreasesCalm() {
+        // A song learned at calm 0.7, skipped at 20 % heard with ΔHRV −5: HRV only, late skip:
+        // calm = 0.5 + 0.8·(−0.5) + (0.2 − 0.5)·0.2 − 0.15 = −0.11 → 0; EMA 0.7 → 0.7 − 0.4·0.7 = 0.42.
+        var st = EMAState(constants: learning)
+        st.scores.calm = 0.7
+        let s = Impact.of(hrDeltaBpm: nil, hrvDeltaMs: -5, listenFraction: 0.2, skipped: true, constants: impact)
+        EMALearner.update(&st, scores: s, hrDeltaBpm: nil, rmssdDeltaMs: -5, skipped: true, constants: learning)
+        XCTAssertLessThan(st.scores.calm, 0.7)
+        XCTAssertEqual(st.scores.calm, 0.42, accuracy: 1e-12)
+    }
+
+    func testFullListenWithRisingHRVIncreasesCalm() {
+        // 95 % heard, ΔHRV +10: calm = 0.5 + 0.8·1 + 0.09 = 1.39 → 1; EMA 0.5 → 0.7.
+        var st = EMAState(constants: learning)
+        let s = Impact.of(hrDeltaBpm: nil, hrvDeltaMs: 10, listenFraction: 0.95, skipped: false, constants: impact)
+        EMALearner.update(&st, scores: s, hrDeltaBpm: nil, rmssdDeltaMs: 10, skipped: false, constants: learning)
+        XCTAssertGreaterThan(st.scores.calm, 0.5)
+        XCTAssertEqual(st.scores.calm, 0.7, accuracy: 1e-12)
+    }
+
+    // MARK: Backfill: impact score
+
+    func testMoodLiftCombinesUnclampedScores() {
+        let s = Impact.of(hrDeltaBpm: -5, hrvDeltaMs: 6, listenFraction: 1, skipped: false, constants: impact)
+        XCTAssertEqual(s.moodLift, 0.735, accuracy: 1e-12)
+    }
+
+    func testZeroDeltaMeansNoBiometricData() {
+        XCTAssertFalse(Impact.hasBiometrics(hrDeltaBpm: 0, hrvDeltaMs: 0, constants: impact))
+        // ΔHR 0 with ΔHRV: the HRV-only branch (calm 0.5 + 0.8·0.3 = 0.74 at 50 % heard).
+        XCTAssertEqual(Impact.of(hrDeltaBpm: 0, hrvDeltaMs: 3, listenFraction: 0.5, skipped: false, constants: impact).calm,
+                       0.74, accuracy: 1e-12)
+    }
+
+    func testEarlySkipIsPenalisedHarderThanLateSkip() {
+        let early = Impact.of(hrDeltaBpm: nil, hrvDeltaMs: nil, listenFraction: 0.1, skipped: true, constants: impact)
+        let late = Impact.of(hrDeltaBpm: nil, hrvDeltaMs: nil, listenFraction: 0.2, skipped: true, constants: impact)
+        // 0.5 − 0.08 − 0.3 = 0.12 and 0.5 − 0.06 − 0.15 = 0.29.
+        XCTAssertEqual(early.calm, 0.12, accuracy: 1e-12)
+        XCTAssertEqual(late.calm, 0.29, accuracy: 1e-12)
+    }
+
+    func testAllScoresStayWithinZeroAndOne() {
+        for hr in [-40.0, 0, 40] { for hrv in [-60.0, 0, 60] { for f in [0.0, 0.5, 1] {
+            let s = Impact.of(hrDeltaBpm: hr, hrvDeltaMs: hrv, listenFraction: f, skipped: f < 0.3, constants: impact)
+            for v in [s.calm, s.energy, s.focus, s.moodLift] { XCTAssertTrue((0...1).contains(v)) }
+        } } }
+    }
+
+    // MARK: Skips
+
+    func testPlayHeardBelowThirtyPercentIsSkipped() {
+        var counts = PlayCleaningCounts()
+        let p = PlayTiming.resolve([play("a", "2022-02-07T20:00:00.000Z", "2022-02-07T20:00:59.000Z", media: 200, played: 59)],
+                                   counts: &counts)[0]
+        XCTAssertTrue(p.skipped(sessions))
+    }
+
+    func testCompletedPlayHasListenFractionOne() {
+        var counts = PlayCleaningCounts()
+        let p = PlayTiming.resolve([play("a", "2022-02-07T20:00:00.000Z", "2022-02-07T20:03:20.000Z", media: 200, played: 200)],
+                                   counts: &counts)[0]
+        XCTAssertEqual(p.listenFraction, 1)
+        XCTAssertFalse(p.skipped(sessions))
+    }
+
+    func testLateSkipPressFollowsTheFormulaNotTheVerificationList() {
+        // Contradiction: the verification list has a skip press set the flag; the formula
+        // (heard < 30 %) does not make a press at 90 % a skip. The formula is asserted.
+        var counts = PlayCleaningCounts()
+        let p = PlayTiming.resolve([play("a", "2022-02-07T20:00:00.000Z", "2022-02-07T20:03:00.000Z", media: 200, played: 180,
+                                         skipped: true)], counts: &counts)[0]
+        XCTAssertFalse(p.skipped(sessions))
+    }
+
+    // MARK: Sessions and context
+
+    func testGapOverThirtyMinutesStartsANewSession() {
+        let plays = [play("a", "2022-02-07T20:00:00.000Z", "2022-02-07T20:10:00.000Z"),
+                     play("b", "2022-02-07T20:40:00.000Z", "2022-02-07T20:50:00.000Z"),
+                     play("c", "2022-02-07T21:20:01.000Z", "2022-02-07T21:30:00.000Z")]
+        var counts = PlayCleaningCounts()
+        let (kept, dropped) = SessionGrouping.group(PlayTiming.resolve(plays, counts: &counts), constants: sessions)
+        XCTAssertEqual(kept, [0..<2, 2..<3]); XCTAssertEqual(dropped, 0)
+    }
+
+    func testSessionsShorterThanFiveMinutesAreDropped() {
+        let plays = [play("a", "2022-02-07T20:00:00.000Z", "2022-02-07T20:04:59.000Z")]
+        var counts = PlayCleaningCounts()
+        let (kept, dropped) = SessionGrouping.group(PlayTiming.resolve(plays, counts: &counts), constants: sessions)
+        XCTAssertEqual(kept, []); XCTAssertEqual(dropped, 1)
+    }
+
+    func testContextByHourAndWeekend() {
+        func context(_ iso: String) -> ListeningContext {
+            ListeningContext.of(startMs: ms(iso), endMs: ms(iso), localStartMs: ms(iso), workouts: [], constants: sessions)
+        }
+        // 2022-02-07 is a Monday, 2022-02-12 a Saturday.
+        XCTAssertEqual(context("2022-02-07T06:00:00.000Z"), .morning)
+        XCTAssertEqual(context("2022-02-07T08:00:00.000Z"), .commute)
+        XCTAssertEqual(context("2022-02-12T08:00:00.000Z"), .morning)
+        XCTAssertEqual(context("2022-02-07T10:00:00.000Z"), .work)
+        XCTAssertEqual(context("2022-02-12T10:00:00.000Z"), .relaxation)
+        XCTAssertEqual(context("2022-02-07T18:00:00.000Z"), .commute)
+        XCTAssertEqual(context("2022-02-12T18:00:00.000Z"), .relaxation)
+        XCTAssertEqual(context("2022-02-07T20:00:00.000Z"), .relaxation)
+        XCTAssertEqual(context("2022-02-07T23:00:00.000Z"), .preSleep)
+        XCTAssertEqual(context("2022-02-07T03:00:00.000Z"), .preSleep)
+    }
+
+    func testSessionScoreWithUnknownSleepUsesHalf() {
+        // 0.25·(1 − 0.25) + 0.30·clamp(0.5 + 4/20) + 0.25·0.8 + 0.20·0.5 = 0.1875 + 0.21 + 0.2 + 0.1 = 0.6975.
+        XCTAssertEqual(SessionScore.score(skipRate: 0.25, hrvDeltaMs: 4, avgListen: 0.8, sleepScore: nil, constants: sessions),
+                       0.6975, accuracy: 1e-12)
+    }
+
+    func testSleepScoreOfEightHoursWithQuarterDeepIsOne() {
+        let night = SleepPeriod(startMs: 0, endMs: 8 * 3_600_000, asleepMs: 8 * 3_600_000, deepMs: 2 * 3_600_000)
+        XCTAssertEqual(night.score(sessions), 1, accuracy: 1e-12)
+        // 6 h with 10 % deep: 0.75·0.6 + 0.4·0.4 = 0.61.
+        let short = SleepPeriod(startMs: 0, endMs: 6 * 3_600_000, asleepMs: 6 * 3_600_000, deepMs: 36 * 60_000)
+        XCTAssertEqual(short.score(sessions), 0.61, accuracy: 1e-12)
+    }
+
+    func testNapsShorterThanThreeHoursAreNotTheNextNight() {
+        let end = ms("2022-02-07T14:00:00.000Z")
+        let nap = SleepPeriod(startMs: end + 3_600_000, endMs: end + 2 * 3_600_000, asleepMs: 3_600_000, deepMs: nil)
+        let night = SleepPeriod(startMs: end + 9 * 3_600_000, endMs: end + 17 * 3_600_000, asleepMs: 8 * 3_600_000, deepMs: nil)
+        XCTAssertEqual(SleepLink.nextNight(after: end, in: [nap, night], constants: sessions), night)
+    }
+
+    // MARK: Song learning
+
+    func testAlphaIs0_4ForTheFirstFivePlaysThen0_2() {
+        XCTAssertEqual((0..<7).map { EMALearner.alpha(after: $0, constants: learning) }, [0.4, 0.4, 0.4, 0.4, 0.4, 0.2, 0.2])
+    }
+
+    func testConfidenceCappedAt0_7WithoutBiometrics() {
+        var st = EMAState(constants: learning)
+        let x = PlayScores(calm: 0.5, energy: 0.5, focus: 0.5, moodLift: 0.5)
+        for _ in 0..<20 {
+            EMALearner.update(&st, scores: x, hrDeltaBpm: 0, rmssdDeltaMs: nil, skipped: false,
+                              biometrics: Impact.hasBiometrics(hrDeltaBpm: 0, hrvDeltaMs: nil, constants: impact), constants: learning)
+        }
+        XCTAssertEqual(st.confidence, 0.7, accuracy: 1e-12)
+    }
+
+    func testEffectsStartAtHalf() {
+        let st = EMAState(constants: learning)
+        XCTAssertEqual([st.scores.calm, st.scores.energy, st.scores.focus, st.scores.moodLift], [0.5, 0.5, 0.5, 0.5])
+    }
+}

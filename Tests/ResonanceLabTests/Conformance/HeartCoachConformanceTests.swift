@@ -1,0 +1,178 @@
+import XCTest
+@testable import ResonanceLab
+
+/// The heart-health coach's engine expectations (trend, stress, readiness, zones) on the
+/// toolkit's engines (docs/engines.md, Conformance). Where an expectation contradicts the
+/// specification's own formula, the test asserts the formula's value and says so; where
+/// the toolkit departs with a documented reason, the case runs with the product's constant.
+final class HeartCoachConformanceTests: XCTestCase {
+    let readiness = ReadinessEngine()
+    let stress = StressEngine()
+    let trend = HeartTrendEngine()
+
+    func day(_ d: Int, rhr: Double? = nil, hrv: Double? = nil, rec: Double? = nil) -> DailySnapshot {
+        DailySnapshot(subject: "u", day: 20_000 + d, restingHRBpm: rhr, hrvSDNNMs: hrv, recovery1mBpm: rec)
+    }
+
+    // MARK: Readiness
+
+    func testSleepExamplesFollowTheGaussianNotTheExamples() {
+        // Contradictions: the examples say 7 h ≈ 95, 6 h ≈ 75, 5 h ≈ 41, 10 h ≈ 75; the
+        // Gaussian 100·exp(−(h − 8)²/(2·1.5²)) gives 80.1, 41.1, 13.5 and 41.1.
+        XCTAssertEqual(readiness.sleepScore(hours: 7), 80.07, accuracy: 0.01)
+        XCTAssertEqual(readiness.sleepScore(hours: 6), 41.11, accuracy: 0.01)
+        XCTAssertEqual(readiness.sleepScore(hours: 5), 13.53, accuracy: 0.01)
+        XCTAssertEqual(readiness.sleepScore(hours: 10), 41.11, accuracy: 0.01)
+    }
+
+    func testSleepPeaksAtEightHours() {
+        XCTAssertEqual(readiness.sleepScore(hours: 8), 100, accuracy: 1e-12)
+    }
+
+    func testRecoveryDropOfTenIsZeroAndFortyIsHundred() {
+        XCTAssertEqual(readiness.recoveryScore(dropBpm: 10), 0, accuracy: 1e-12)
+        XCTAssertEqual(readiness.recoveryScore(dropBpm: 25), 50, accuracy: 1e-12)
+        XCTAssertEqual(readiness.recoveryScore(dropBpm: 40), 100, accuracy: 1e-12)
+        XCTAssertEqual(readiness.recoveryScore(dropBpm: 55), 100, accuracy: 1e-12)
+    }
+
+    func testStressPillarIsHundredMinusStress() throws {
+        let r = try XCTUnwrap(readiness.assess(day(0), history: [], stress: 30, elevationAlert: false))
+        XCTAssertEqual(r.score, 70, accuracy: 1e-12)
+    }
+
+    func testHRVTrendLosesTwentyPointsPerTenPercentBelowAndStopsAtZero() throws {
+        let history = (1...7).map { day(-$0, hrv: 50) }.reversed()
+        func score(_ hrv: Double) throws -> Double {
+            try XCTUnwrap(readiness.assess(day(0, hrv: hrv), history: ArraySlice(history), stress: nil, elevationAlert: false)).score
+        }
+        XCTAssertEqual(try score(55), 100, accuracy: 1e-9)
+        XCTAssertEqual(try score(45), 80, accuracy: 1e-9)
+        XCTAssertEqual(try score(20), 0, accuracy: 1e-9)
+    }
+
+    func testReadinessLevels() {
+        XCTAssertEqual([80, 79.9, 60, 59.9, 40, 39.9].map { readiness.level($0) },
+                       [.primed, .ready, .ready, .moderate, .moderate, .recovering])
+    }
+
+    func testReadinessCappedAtFiftyDuringConsecutiveElevation() throws {
+        var today = day(0); today.sleepHours = 8
+        let r = try XCTUnwrap(readiness.assess(today, history: [], stress: nil, elevationAlert: true))
+        XCTAssertEqual(r.score, 50); XCTAssertTrue(r.capped); XCTAssertEqual(r.uncappedScore, 100, accuracy: 1e-12)
+    }
+
+    func testMissingPillarsRedistributeTheirWeight() throws {
+        // Sleep 8 h (100) and recovery 10 bpm (0), each 0.25: (25 + 0)/0.5 = 50.
+        var today = day(0, rec: 10); today.sleepHours = 8
+        XCTAssertEqual(try XCTUnwrap(readiness.assess(today, history: [], stress: nil, elevationAlert: false)).score, 50, accuracy: 1e-12)
+    }
+
+    // MARK: Stress
+
+    func testRestingHRScoreIsFortyPlusFourPerPercent() {
+        XCTAssertEqual(stress.restingHRScore(restingHRBpm: 63, baselineBpm: 60), 60, accuracy: 1e-12)
+    }
+
+    func testFivePercentAboveBaselineReadsElevatedByTheFormula() {
+        // Contradiction: "+5 % = moderate stress"; RHR alone gives 40 + 20 = 60 → logistic 69.0,
+        // elevated (≥ 65). The formula's value is asserted.
+        let s = stress.score(StressSignals(rhrPercentAbove: 5)) ?? .nan
+        XCTAssertEqual(s, 100 / (1 + exp(-0.8)), accuracy: 1e-12)
+        XCTAssertEqual(stress.level(s), .elevated)
+    }
+
+    func testTenPercentAboveBaselineIsHighStress() {
+        let s = stress.score(StressSignals(rhrPercentAbove: 10)) ?? .nan
+        XCTAssertEqual(s, 100 / (1 + exp(-2.4)), accuracy: 1e-12)  // 91.7
+        XCTAssertEqual(stress.level(s), .elevated)
+    }
+
+    func testLogisticIsFiftyAtItsCentre() {
+        XCTAssertEqual(stress.sigmoid(50), 50, accuracy: 1e-12)
+    }
+
+    func testStressLevels() {
+        XCTAssertEqual([34.9, 35, 64.9, 65].map { stress.level($0) }, [.relaxed, .balanced, .balanced, .elevated])
+    }
+
+    func testThreeSignalWeights() {
+        // RHR at baseline (40), HRV z 0 (40), CV 0.30 (100): 0.5·40 + 0.3·40 + 0.2·100 = 52.
+        XCTAssertEqual(stress.score(StressSignals(rhrPercentAbove: 0, hrvZ: 0, sdnnCV: 0.3)) ?? .nan, stress.sigmoid(52), accuracy: 1e-12)
+    }
+
+    func testRHRAndHRVOnlyUseSixtyForty() {
+        // RHR +5 % (60) and HRV z 0 (40): 0.6·60 + 0.4·40 = 52.
+        XCTAssertEqual(stress.score(StressSignals(rhrPercentAbove: 5, hrvZ: 0)) ?? .nan, stress.sigmoid(52), accuracy: 1e-12)
+    }
+
+    func testCoefficientOfVariationStableAndUnstable() {
+        let stable = stress.points(StressSignals(sdnnCV: 0.1)).stability?.points
+        let unstable = stress.points(StressSignals(sdnnCV: 0.35)).stability?.points
+        XCTAssertEqual(stable, 40); XCTAssertEqual(unstable, 100)
+    }
+
+    // MARK: Trend
+
+    /// 28 baseline days alternating 58/62 bpm RHR and 45/55 ms SDNN (median 60 and 50,
+    /// MAD 2 and 5) before day 0.
+    func baseline() -> [DailySnapshot] {
+        (1...28).reversed().map { d in day(-d, rhr: d % 2 == 0 ? 58 : 62, hrv: d % 2 == 0 ? 45 : 55, rec: d % 2 == 0 ? 28 : 32) }
+    }
+
+    func testAnomalyWeightsRHRAndNegatedHRV() throws {
+        // z RHR = (66 − 60)/(1.4826·2) = 2.0235; z HRV = (40 − 50)/(1.4826·5) = −1.3490;
+        // anomaly = (0.25·2.0235 + 0.25·1.3490)/0.5 = 1.6862.
+        let r = trend.assess(day(0, rhr: 66, hrv: 40), history: ArraySlice(baseline()))
+        XCTAssertEqual(try XCTUnwrap(r.anomaly), (6 / (1.4826 * 2) + 10 / (1.4826 * 5)) / 2, accuracy: 1e-9)
+        XCTAssertTrue(r.flags.contains("anomaly"))
+    }
+
+    func testRegressionFiresOnRisingRHRWithTheProductsConstant() throws {
+        // Run with the product's −0.3 (the toolkit reads the sign as +0.3): RHR rising 1 bpm/day.
+        let product = HeartTrendEngine(constants: try TrendConstants(replacing: ["rhr_slope_threshold": -0.3]))
+        let history = (1...6).reversed().map { day(-$0, rhr: 60 - Double($0)) }
+        XCTAssertTrue(product.assess(day(0, rhr: 60), history: ArraySlice(history)).regression)
+        XCTAssertTrue(trend.assess(day(0, rhr: 60), history: ArraySlice(history)).regression)
+    }
+
+    func testRegressionFiresOnFallingHRV() {
+        let history = (1...6).reversed().map { day(-$0, hrv: 50 + Double($0)) }
+        XCTAssertTrue(trend.assess(day(0, hrv: 50), history: ArraySlice(history)).regression)
+    }
+
+    func testStressPatternNeedsAllThreeSignals() {
+        // RHR z 2.02, HRV z −2.02, recovery z (24 − 30)/(1.4826·2) = −2.02: all three.
+        XCTAssertTrue(trend.assess(day(0, rhr: 66, hrv: 35, rec: 24), history: ArraySlice(baseline())).stressPattern)
+        // Recovery at baseline: two of three, no pattern.
+        XCTAssertFalse(trend.assess(day(0, rhr: 66, hrv: 35, rec: 30), history: ArraySlice(baseline())).stressPattern)
+    }
+
+    func testWeekOverWeekAboveOnePointFiveIsSignificant() throws {
+        // 28 baseline days (SD 2.037 of 58/62), then a week at 64: z = (64 − 60)/2.037 = 1.96.
+        let week = (1...6).reversed().map { day(-$0, rhr: 64) }
+        let history = baseline().map { var d = $0; d.day -= 6; return d } + week
+        let r = trend.assess(day(0, rhr: 64), history: ArraySlice(history))
+        XCTAssertEqual(try XCTUnwrap(r.weekRestingHRZ), 4 / Stats.sd(baseline().compactMap(\.restingHRBpm)), accuracy: 1e-9)
+        XCTAssertTrue(r.flags.contains("rhr_week_up"))
+    }
+
+    func testThreeConsecutiveElevatedDaysRaiseTheAlert() {
+        let history = baseline().map { var d = $0; d.day -= 2; return d } + [day(-2, rhr: 70), day(-1, rhr: 70)]
+        XCTAssertTrue(trend.assess(day(0, rhr: 70), history: ArraySlice(history)).elevationAlert)
+    }
+
+    func testAGapOverOneAndAHalfDaysBreaksTheStreak() {
+        let history = baseline().map { var d = $0; d.day -= 4; return d } + [day(-4, rhr: 70), day(-3, rhr: 70)]
+        XCTAssertFalse(trend.assess(day(0, rhr: 70), history: ArraySlice(history)).elevationAlert)
+    }
+
+    // MARK: Zones
+
+    func testKarvonenZonesWithTanakaMaximum() {
+        // Age 40: max 208 − 28 = 180; rest 60, reserve 120: bounds 120, 132, 144, 156, 168, 180.
+        let zones = HeartRateZoneEngine().zones(age: 40, restingHRBpm: 60)
+        XCTAssertEqual(zones.map(\.lowBpm), [120, 132, 144, 156, 168])
+        XCTAssertEqual(zones.last?.highBpm, 180)
+    }
+}
