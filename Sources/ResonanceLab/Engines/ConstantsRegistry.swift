@@ -129,8 +129,6 @@ public struct ConstantsRegistry: Sendable, Equatable {
 
     /// The product's constants with no formula (docs/engines.md, Constants without a formula).
     public static let withoutFormula: [ConstantWithoutFormula] = [
-        ConstantWithoutFormula(name: "morning_max_bpm", value: 120, unit: "bpm", note:
-            "product specification: a morning tempo cap among the AI DJ's preferences; its target-tempo rule applies only the night cap (100 BPM from 21:00 to 6:00), and the toolkit has no song-ranking engine"),
         ConstantWithoutFormula(name: "skip_penalty_weight", value: 0.5, unit: "weight", note:
             "product specification: a learning-sensitivity preference; the impact score penalises skips by the fixed −0.3 / −0.15 (impact skip_penalty_early, skip_penalty_late) and no formula reads this weight"),
         ConstantWithoutFormula(name: "hrv_response_weight", value: 0.3, unit: "weight", note:
