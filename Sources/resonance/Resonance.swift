@@ -31,6 +31,7 @@ struct Resonance: ParsableCommand {
             Tune.self,
             Constants.self,
             Personas.self,
+            DJ.self,
             ExportNotebook.self,
         ]
     )

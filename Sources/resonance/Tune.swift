@@ -44,6 +44,18 @@ struct Tune: ParsableCommand {
             hill_reversals (1–10), sweep_step_per_min (breaths/min, 0.25–1.25) and settle_seconds \
             (s, 0–20). Personas are the cross-validation unit. Objective: locked-rate-error (mean \
             |locked − planted| resonance rate, breaths/min; lower is better).
+            --engine state: the AI DJ's 30-s state at every 30-s tick inside a `stress` or \
+            `baseline` interval of labelled workspaces (as `resonance dj state`, fallback baselines). \
+            The search varies hrv_window_seconds (s, searched 60–1800), hrv_trend_weight (stress per \
+            ms/min) and trend_min_samples (samples, searched 2–30). Subjects are the cross-validation \
+            unit. Objective: auc (pooled ROC AUC of the state's stress for the stress label, unitless).
+
+            --engine ranking: on workspaces from `resonance dj simulate`, the closed-loop simulation is \
+            re-run with the options their manifest records, the DJ policy only. The search varies the \
+            five ranking weights (summing to 1), recency_weight (score) and context_prior_plays (plays, \
+            searched 0–20). Personas are the cross-validation unit (a fold holds out every replica of \
+            its personas). Objective: regret (mean regret of the DJ's picks against the oracle, bpm of \
+            planted need fulfilment; lower is better).
 
             Every engine: Nelder–Mead with restarts (seeded; --budget evaluations per search) within \
             the registry's ranges, weight groups and order rules. --cv loso (default) holds out one \
@@ -68,7 +80,7 @@ struct Tune: ParsableCommand {
                                  + "`resonance sessions` (song_effect), or `resonance breathing simulate` workspaces (pacer).", valueName: "workspace"))
     var workspaces: [String]
 
-    @Option(help: ArgumentHelp("Engine to tune: stress, song_effect, trend or pacer.", valueName: "name"))
+    @Option(help: ArgumentHelp("Engine to tune: stress, song_effect, state, ranking, trend or pacer.", valueName: "name"))
     var engine: String
 
     @Option(help: ArgumentHelp("Tuned constants JSON to write.", valueName: "file"))
@@ -101,7 +113,7 @@ struct Tune: ParsableCommand {
         for ws in workspaces { try WorkspaceFolder.requireExisting(ws) }
         guard !workspaces.isEmpty else { throw ValidationError("give at least one workspace.") }
         guard let objectives = Self.objectives[engine] else {
-            throw ValidationError("--engine must be stress, song_effect, trend or pacer (got '\(engine)').")
+            throw ValidationError("--engine must be stress, song_effect, state, ranking, trend or pacer (got '\(engine)').")
         }
         guard CrossValidation(argument: cv) != nil else { throw ValidationError("--cv must be loso or kfold:K with K ≥ 2 (got '\(cv)').") }
         if let objective, !objectives.map(\.rawValue).contains(objective) {
@@ -117,6 +129,7 @@ struct Tune: ParsableCommand {
         StressTuningData.engine: StressTuningData.objectives, SongEffectTuningData.engine: SongEffectTuningData.objectives,
         PacerTuningData.engine: PacerTuningData.objectives,
         TrendTuningData.engine: TrendTuningData.objectives,
+        StateTuningData.engine: StateTuningData.objectives, RankingTuningData.engine: RankingTuningData.objectives,
     ]
 
     func run() throws {
@@ -134,6 +147,12 @@ struct Tune: ParsableCommand {
         } else if engine == TrendTuningData.engine {
             let tuner = try Tuner(TrendTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
             written = try tune(TrendTuningData(workspaces: open(TrendTuningData.reads)), tuner)
+        } else if engine == RankingTuningData.engine {
+            let tuner = try Tuner(RankingTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
+            written = try tune(RankingTuningData(workspaces: open(RankingTuningData.reads)), tuner)
+        } else if engine == StateTuningData.engine {
+            let tuner = try Tuner(StateTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
+            written = try tune(StateTuningData(workspaces: open(StateTuningData.reads), registry: registry), tuner)
         } else if engine == SongEffectTuningData.engine {
             let tuner = try Tuner(SongEffectTuningData.self, registry: registry, objective: objective, cv: cv, budget: budget, seed: seed)
             written = try tune(SongEffectTuningData(workspaces: open(SongEffectTuningData.reads), registry: registry), tuner)

@@ -4,7 +4,7 @@ import XCTest
 /// The root command: help, version, unknown subcommands.
 final class ResonanceCommandTests: XCTestCase {
     static let subcommands = ["run", "import", "hrv", "coherence", "sessions", "effects", "daily", "validate", "constants",
-                              "personas", "tune"]
+                              "personas", "tune", "dj"]
 
     func testHelpListsEverySubcommand() throws {
         try assertHelp([], usage: "resonance <subcommand>", options: Self.subcommands.map { "  \($0) " } + ["--version"])

@@ -121,7 +121,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     /// Every engine the toolkit runs, in the order `constants show` lists them.
     public static let engineTypes: [any EngineConstants.Type] = [
         HRConstants.self, RRConstants.self, HRVConstants.self, SessionConstants.self, ImpactConstants.self, SongEffectConstants.self,
-        MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self,
+        MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self, RankingConstants.self,
         ReadinessConstants.self, TrendConstants.self, ZoneConstants.self, CoherenceConstants.self,
         PacerConstants.self,
     ]
@@ -130,8 +130,6 @@ public struct ConstantsRegistry: Sendable, Equatable {
 
     /// The product's constants with no formula (docs/engines.md, Constants without a formula).
     public static let withoutFormula: [ConstantWithoutFormula] = [
-        ConstantWithoutFormula(name: "morning_max_bpm", value: 120, unit: "bpm", note:
-            "product specification: a morning tempo cap among the AI DJ's preferences; its target-tempo rule applies only the night cap (100 BPM from 21:00 to 6:00), and the toolkit has no song-ranking engine"),
         ConstantWithoutFormula(name: "skip_penalty_weight", value: 0.5, unit: "weight", note:
             "product specification: a learning-sensitivity preference; the impact score penalises skips by the fixed −0.3 / −0.15 (impact skip_penalty_early, skip_penalty_late) and no formula reads this weight"),
         ConstantWithoutFormula(name: "hrv_response_weight", value: 0.3, unit: "weight", note:
@@ -151,6 +149,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     public private(set) var mixedModel: MixedModelConstants
     public private(set) var stress: StressConstants
     public private(set) var state: StateConstants
+    public private(set) var ranking: RankingConstants
     public private(set) var readiness: ReadinessConstants
     public private(set) var trend: TrendConstants
     public private(set) var zones: ZoneConstants
@@ -192,6 +191,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         mixedModel = try typed(MixedModelConstants.self)
         stress = try typed(StressConstants.self)
         state = try typed(StateConstants.self)
+        ranking = try typed(RankingConstants.self)
         readiness = try typed(ReadinessConstants.self)
         trend = try typed(TrendConstants.self)
         zones = try typed(ZoneConstants.self)

@@ -97,7 +97,7 @@ public struct StressTuningData: TuningProblem {
                 s += e * e
             }
             return s / Double(scores.count)
-        case .correlation, .lockedRateError, .alarmSensitivity:
+        case .correlation, .lockedRateError, .alarmSensitivity, .regret:
             return .nan
         }
     }

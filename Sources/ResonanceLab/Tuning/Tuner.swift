@@ -15,9 +15,10 @@ public enum TuningObjective: String, CaseIterable, Sendable {
     /// Trend: share of planted deterioration events the shown flags find, less the
     /// false alarms per person-month above 1 (`TrendTuningData`).
     case alarmSensitivity = "sensitivity-at-1-false-alarm"
-
+    /// Ranking: mean regret of the DJ's picks against the oracle in closed loop (bpm, lower is better).
+    case regret
     /// True when larger values are better.
-    public var higherIsBetter: Bool { self != .brier && self != .lockedRateError }
+    public var higherIsBetter: Bool { self != .brier && self != .lockedRateError && self != .regret }
 }
 
 /// The SHA-256 of the tables one workspace contributes to a tuning problem.

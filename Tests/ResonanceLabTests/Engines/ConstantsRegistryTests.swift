@@ -126,8 +126,8 @@ final class ConstantsRegistryTests: XCTestCase {
     /// The product's constants that no formula uses are listed, no engine declares them,
     /// and a constants file carrying the list (as `constants show` prints it) loads.
     func testConstantsWithoutAFormulaAreListedAndSetNothing() throws {
-        XCTAssertEqual(ConstantsRegistry.withoutFormula.map(\.name), ["morning_max_bpm", "skip_penalty_weight", "hrv_response_weight"])
-        XCTAssertEqual(ConstantsRegistry.withoutFormula.map(\.value), [120, 0.5, 0.3])
+        XCTAssertEqual(ConstantsRegistry.withoutFormula.map(\.name), ["skip_penalty_weight", "hrv_response_weight"])
+        XCTAssertEqual(ConstantsRegistry.withoutFormula.map(\.value), [0.5, 0.3])
         let declared = Set(ConstantsRegistry.specs.flatMap { $0.constants.map(\.name) })
         XCTAssertTrue(ConstantsRegistry.withoutFormula.allSatisfy { !declared.contains($0.name) })
         let text = ConstantsRegistry.defaults.json().render()

@@ -1,0 +1,317 @@
+import Foundation
+
+/// One row of `dj_decisions.csv` (docs/tables.md): the DJ's decision at the start of
+/// one logged play, from what was known before it — state, context, need, the rank of
+/// the song actually played among the candidates, the DJ's top pick, every score
+/// component of the played song, and the ΔHR (bpm) and ΔRMSSD (ms) the effects learned
+/// so far predict for the played song and for the top pick.
+public struct DJDecisionRow: Equatable, Sendable {
+    public var subject: String
+    public var playId: String
+    public var startedAtMs: Int64
+    public var songId: String
+    public var context: String
+    public var need: String
+    public var arousal: Double
+    public var stress: Double
+    public var energy: Double
+    public var confidence: Double
+    public var targetBPM: Double
+    public var candidates: Int
+    public var playedRank: Int
+    public var topSongId: String
+    public var playedScore: Double
+    public var topScore: Double
+    public var bpmMatch: Double
+    public var energyMatch: Double
+    public var familiarity: Double
+    public var historicalEffect: Double
+    public var contextAlignment: Double
+    public var recencyPenalty: Double
+    public var timeOfDay: Double
+    public var neutralTerms: Int
+    public var predictedPlayedDeltaHRBpm: Double?
+    public var predictedTopDeltaHRBpm: Double?
+    public var predictedPlayedDeltaRMSSDMs: Double?
+    public var predictedTopDeltaRMSSDMs: Double?
+}
+
+extension DJDecisionRow: CanonicalRow {
+    public static let fileName = "dj_decisions.csv"
+    public static let header = [
+        "subject", "play_id", "started_at", "song_id", "context", "need", "arousal", "stress", "energy", "confidence", "target_bpm",
+        "candidates", "played_rank", "top_song_id", "played_score", "top_score", "bpm_match", "energy_match", "familiarity",
+        "historical_effect", "context_alignment", "recency_penalty", "time_of_day", "neutral_terms",
+        "predicted_played_delta_hr_bpm", "predicted_top_delta_hr_bpm", "predicted_played_delta_rmssd_ms", "predicted_top_delta_rmssd_ms",
+    ]
+
+    public func write(to w: CSVWriter) {
+        w.field(subject); w.field(playId); w.field(timestampMs: startedAtMs); w.field(songId); w.field(context); w.field(need)
+        w.field(arousal); w.field(stress); w.field(energy); w.field(confidence); w.field(targetBPM); w.field(candidates)
+        w.field(playedRank); w.field(topSongId); w.field(playedScore); w.field(topScore); w.field(bpmMatch); w.field(energyMatch)
+        w.field(familiarity); w.field(historicalEffect); w.field(contextAlignment); w.field(recencyPenalty); w.field(timeOfDay)
+        w.field(neutralTerms); w.field(predictedPlayedDeltaHRBpm); w.field(predictedTopDeltaHRBpm)
+        w.field(predictedPlayedDeltaRMSSDMs); w.field(predictedTopDeltaRMSSDMs)
+    }
+
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(subject: try r.string("subject"), playId: try r.string("play_id"), startedAtMs: try r.timestamp("started_at"),
+                  songId: try r.string("song_id"), context: try r.string("context"), need: try r.string("need"),
+                  arousal: try r.double("arousal"), stress: try r.double("stress"), energy: try r.double("energy"),
+                  confidence: try r.double("confidence"), targetBPM: try r.double("target_bpm"), candidates: try r.count("candidates"),
+                  playedRank: try r.count("played_rank"), topSongId: try r.string("top_song_id"),
+                  playedScore: try r.double("played_score"), topScore: try r.double("top_score"), bpmMatch: try r.double("bpm_match"),
+                  energyMatch: try r.double("energy_match"), familiarity: try r.double("familiarity"),
+                  historicalEffect: try r.double("historical_effect"), contextAlignment: try r.double("context_alignment"),
+                  recencyPenalty: try r.double("recency_penalty"), timeOfDay: try r.double("time_of_day"),
+                  neutralTerms: try r.count("neutral_terms"),
+                  predictedPlayedDeltaHRBpm: try r.optionalDouble("predicted_played_delta_hr_bpm"),
+                  predictedTopDeltaHRBpm: try r.optionalDouble("predicted_top_delta_hr_bpm"),
+                  predictedPlayedDeltaRMSSDMs: try r.optionalDouble("predicted_played_delta_rmssd_ms"),
+                  predictedTopDeltaRMSSDMs: try r.optionalDouble("predicted_top_delta_rmssd_ms"))
+    }
+}
+
+/// The DJ replayed on logged listening (docs/dj.md, Replay). At each play, in time
+/// order per listener, only what happened before it is used: the state from the HR and
+/// SDNN samples before its start, baselines from earlier days, effects learned from
+/// earlier plays, candidates among earlier-played songs; the play is learned from after
+/// its decision is written.
+public struct DJReplay: Sendable {
+    public let state: StateConstants
+    public let ranking: RankingConstants
+    public let impact: ImpactConstants
+    public let songEffect: SongEffectConstants
+    public let sessions: SessionConstants
+    public let variant: StateVariant
+
+    public init(registry: ConstantsRegistry, variant: StateVariant = .specification) {
+        state = StateConstants(registry: registry); ranking = RankingConstants(registry: registry)
+        impact = ImpactConstants(registry: registry); songEffect = SongEffectConstants(registry: registry)
+        sessions = SessionConstants(registry: registry); self.variant = variant
+    }
+
+    /// What has been learned about one song of one listener.
+    struct Learned {
+        var any: EMAState
+        var byContext: [String: EMAState] = [:]
+        var contextPlays: [String: Int] = [:]
+        var plays = 0
+        var lastPlayedMs: Int64?
+        var sound: SongSound
+    }
+
+    /// One listener's decisions. `plays` are the listener's session plays; `rr` their
+    /// plausible R-R intervals (ms, by time), whose SDNN over the 10-minute window is
+    /// the state's HRV where beats exist; `offsets` the UTC offset (minutes) of plays
+    /// that carry one, by play id.
+    public func listener(plays unsorted: [SessionPlayRow], hr: [TimedSample], sdnn: [TimedSample], rr: [TimedSample] = [],
+                         workouts: [(startMs: Int64, endMs: Int64)], features: [String: SongSound],
+                         offsets: [String: Int]) -> [DJDecisionRow] {
+        let plays = unsorted.sorted {
+            $0.startedAtMs != $1.startedAtMs ? $0.startedAtMs < $1.startedAtMs : $0.playId.utf8.lexicographicallyPrecedes($1.playId.utf8)
+        }
+        let engine = DJStateEngine(constants: state, variant: variant)
+        let ranker = RankingEngine(constants: ranking)
+        // Per UTC day: the day's resting HR and median SDNN, for later days' baselines.
+        let dayMs: Int64 = 86_400_000
+        var hrByDay: [Int64: [Double]] = [:], sdnnByDay: [Int64: [Double]] = [:]
+        for s in hr { hrByDay[Timestamp.floorDivMod(s.tMs, dayMs).0, default: []].append(s.value) }
+        for s in sdnn { sdnnByDay[Timestamp.floorDivMod(s.tMs, dayMs).0, default: []].append(s.value) }
+        let days = Set(hrByDay.keys).union(sdnnByDay.keys).sorted()
+        let restingByDay = hrByDay.mapValues { Stats.quantile($0, state.restingHRQuantile) }
+        let sdnnMedianByDay = sdnnByDay.mapValues { Stats.median($0) }
+
+        var learned: [String: Learned] = [:]
+        var order: [String] = []
+        var playlistMembers: [String: Set<String>] = [:]
+        var patternSum = [Double](repeating: 0, count: 7 * 24), patternCount = [Double](repeating: 0, count: 7 * 24)
+        var previous: DJState?
+        var session: (id: String, songs: [SongSound]) = ("", [])
+        var out: [DJDecisionRow] = []
+        let stepMs = Int64(state.stepSeconds * 1000)
+        var baselineOf: (day: Int64, baseline: PersonalBaseline)?
+        for p in plays {
+            let day = Timestamp.floorDivMod(p.startedAtMs, dayMs).0
+            if baselineOf?.day != day {
+                let earlier = days.filter { $0 < day }
+                baselineOf = (day, PersonalBaseline.from(dailyRestingHR: earlier.compactMap { restingByDay[$0] },
+                                                         dailySDNN: earlier.compactMap { sdnnMedianByDay[$0] }, age: nil, constants: state))
+            }
+            let baseline = baselineOf?.baseline ?? .fallback(state)
+            let tick = Timestamp.floorDivMod(p.startedAtMs, stepMs).0 * stepMs
+            let localMs = p.startedAtMs + Int64(offsets[p.playId] ?? 0) * 60_000
+            let ctx = DJStateEngine.context(at: tick, localMs: localMs, workouts: workouts, state: state, sessions: sessions)
+            let cell = (Timestamp.isoWeekday(localMs) - 1) * 24 + min(23, Int(Timestamp.floorDivMod(localMs, dayMs).1 / 3_600_000))
+            let usual = patternCount[cell] >= state.patternMinStates ? patternSum[cell] / patternCount[cell] : nil
+            let beats = DJStateEngine.window(rr, endingAt: tick, seconds: state.hrvWindowSeconds).map(\.value)
+            let beatSDNN = beats.count >= 2 ? Stats.sd(beats) : nil
+            let s = engine.state(at: tick, hr: hr, sdnn: sdnn, beatSDNNMs: beatSDNN, baseline: baseline, context: ctx,
+                                 usualEnergy: usual, previous: previous)
+            previous = s
+            if session.id != p.sessionId { session = (p.sessionId, []) }
+            let hour = Double(Timestamp.floorDivMod(localMs, dayMs).1) / 3_600_000
+            let sound = learned[p.songId]?.sound ?? features[p.songId]
+                ?? SongSound(songId: p.songId, artist: "", genre: "", bpm: nil, energy: nil)
+            // Candidates: earlier-played songs (of the play's playlist when it has one) and the song played.
+            var candidates = order.filter { id in p.playlist.isEmpty || playlistMembers[p.playlist]?.contains(id) == true }
+            if !candidates.contains(p.songId) { candidates.append(p.songId) }
+            let sounds = candidates.map { learned[$0]?.sound ?? sound }
+            let scores = candidates.map { id -> SongScore in
+                let l = learned[id]
+                let memory = SongMemory(inContext: l?.byContext[ctx.rawValue], anyContext: l?.any, plays: l?.plays ?? 0,
+                                        contextPlays: l?.contextPlays[ctx.rawValue] ?? 0, contextKnownPlays: l?.plays ?? 0,
+                                        lastPlayedMs: l?.lastPlayedMs)
+                return ranker.score(learned[id]?.sound ?? sound, memory: memory, state: s, hour: hour, now: p.startedAtMs)
+            }
+            let ranked = ranker.order(sounds, scores: scores, session: session.songs)
+            let playedAt = ranked.firstIndex { candidates[$0.index] == p.songId } ?? 0
+            let top = ranked.first?.index ?? 0
+            let mine = scores[candidates.firstIndex(of: p.songId) ?? 0]
+            func predicted(_ id: String, _ key: KeyPath<EMAState, Double>, _ count: KeyPath<EMAState, Int>) -> Double? {
+                guard let e = learned[id]?.any, e[keyPath: count] > 0 else { return nil }
+                return e[keyPath: key]
+            }
+            out.append(DJDecisionRow(
+                subject: p.subject, playId: p.playId, startedAtMs: p.startedAtMs, songId: p.songId, context: ctx.rawValue,
+                need: s.need.rawValue, arousal: s.arousal, stress: s.stress, energy: s.energy, confidence: s.confidence,
+                targetBPM: mine.targetBPM, candidates: candidates.count, playedRank: playedAt + 1, topSongId: candidates[top],
+                playedScore: ranked[playedAt].adjusted, topScore: ranked.first?.adjusted ?? 0, bpmMatch: mine.bpmMatch,
+                energyMatch: mine.energyMatch, familiarity: mine.familiarity, historicalEffect: mine.historicalEffect,
+                contextAlignment: mine.contextAlignment, recencyPenalty: mine.recencyPenalty, timeOfDay: mine.timeOfDay,
+                neutralTerms: mine.neutralTerms,
+                predictedPlayedDeltaHRBpm: predicted(p.songId, \.hrDelta, \.hrPlays),
+                predictedTopDeltaHRBpm: predicted(candidates[top], \.hrDelta, \.hrPlays),
+                predictedPlayedDeltaRMSSDMs: predicted(p.songId, \.rmssdDelta, \.rmssdPlays),
+                predictedTopDeltaRMSSDMs: predicted(candidates[top], \.rmssdDelta, \.rmssdPlays)))
+
+            // Learn from the play, after its decision.
+            let bio = p.biometrics
+            let hrDelta = bio.hrDelta, rmssdDelta = bio.hrvSource == "rr" ? bio.hrvDelta : nil
+            let scoresOfPlay = Impact.of(hrDeltaBpm: hrDelta, hrvDeltaMs: bio.hrvDelta, listenFraction: p.listenFraction,
+                                         skipped: p.skipped, constants: impact)
+            var l = learned[p.songId] ?? Learned(any: EMAState(constants: songEffect), sound: sound)
+            if learned[p.songId] == nil { order.append(p.songId) }
+            EMALearner.update(&l.any, scores: scoresOfPlay, hrDeltaBpm: hrDelta, rmssdDeltaMs: rmssdDelta, skipped: p.skipped,
+                              constants: songEffect)
+            var inContext = l.byContext[p.context] ?? EMAState(constants: songEffect)
+            EMALearner.update(&inContext, scores: scoresOfPlay, hrDeltaBpm: hrDelta, rmssdDeltaMs: rmssdDelta, skipped: p.skipped,
+                              constants: songEffect)
+            l.byContext[p.context] = inContext
+            l.contextPlays[ctx.rawValue, default: 0] += 1
+            l.plays += 1
+            l.lastPlayedMs = p.startedAtMs
+            learned[p.songId] = l
+            playlistMembers[p.playlist, default: []].insert(p.songId)
+            patternSum[cell] += state.energyArousalWeight * s.arousal + state.energyCalmWeight * (1 - s.stress)
+            patternCount[cell] += 1
+            session.songs.append(sound)
+        }
+        return out
+    }
+}
+
+/// One row of `dj_replay_summary.csv` (docs/tables.md): a replay metric over every
+/// decision, or over those of one need.
+public struct DJReplaySummaryRow: Equatable, Sendable {
+    public var need: String
+    public var metric: String
+    public var value: Double?
+}
+
+extension DJReplaySummaryRow: CanonicalRow {
+    public static let fileName = "dj_replay_summary.csv"
+    public static let header = ["need", "metric", "value"]
+
+    public func write(to w: CSVWriter) {
+        w.field(need); w.field(metric); w.field(value)
+    }
+
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(need: try r.string("need"), metric: try r.string("metric"), value: try r.optionalDouble("value"))
+    }
+}
+
+extension DJReplay {
+    /// Per need and over all (`all`): decisions; the share whose played song is in the
+    /// DJ's top 1, 5 and 10; and the direct-method estimate — the mean of the learned
+    /// ΔHR (bpm) and ΔRMSSD (ms) of the DJ's pick minus that of the played song, over the
+    /// decisions where both songs have a learned value.
+    public static func summary(_ rows: [DJDecisionRow]) -> [DJReplaySummaryRow] {
+        var out: [DJReplaySummaryRow] = []
+        for need in ["all"] + MusicNeed.allCases.map(\.rawValue) {
+            let mine = need == "all" ? rows : rows.filter { $0.need == need }
+            let n = Double(mine.count)
+            out.append(DJReplaySummaryRow(need: need, metric: "decisions", value: n))
+            for k in [1, 5, 10] {
+                out.append(DJReplaySummaryRow(need: need, metric: "top\(k)_rate",
+                                              value: mine.isEmpty ? nil : Double(mine.filter { $0.playedRank <= k }.count) / n))
+            }
+            let hr = mine.compactMap { r in r.predictedTopDeltaHRBpm.flatMap { t in r.predictedPlayedDeltaHRBpm.map { t - $0 } } }
+            let rmssd = mine.compactMap { r in r.predictedTopDeltaRMSSDMs.flatMap { t in r.predictedPlayedDeltaRMSSDMs.map { t - $0 } } }
+            out.append(DJReplaySummaryRow(need: need, metric: "dm_decisions_hr", value: Double(hr.count)))
+            out.append(DJReplaySummaryRow(need: need, metric: "dm_delta_hr_bpm", value: hr.isEmpty ? nil : Stats.mean(hr)))
+            out.append(DJReplaySummaryRow(need: need, metric: "dm_decisions_rmssd", value: Double(rmssd.count)))
+            out.append(DJReplaySummaryRow(need: need, metric: "dm_delta_rmssd_ms", value: rmssd.isEmpty ? nil : Stats.mean(rmssd)))
+        }
+        return out
+    }
+}
+
+/// `resonance dj replay WS`: the DJ's decision at every logged play (docs/dj.md, Replay).
+public struct DJReplayStage: Stage {
+    public var variant: StateVariant
+
+    public init(variant: StateVariant = .specification) {
+        self.variant = variant
+    }
+
+    public var name: String { "dj replay" }
+    public var version: String { "1.0.0" }
+    public var reads: [String] {
+        [SessionPlayRow.fileName, Play.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, Workout.fileName,
+         SongFeatureRow.fileName]
+    }
+    public var writes: [String] { [DJDecisionRow.fileName, DJReplaySummaryRow.fileName] }
+    public var engines: [String] { ["rr", "state", "ranking", "impact", "song_effect", "sessions"] }
+    /// Song features are shared by every listener.
+    public var perSubject: Bool { false }
+
+    public func run(_ ws: Workspace, _ context: StageContext) throws {
+        ws.session?.record(setting: "state_variant", variant.rawValue)
+        let plays = Dictionary(grouping: try ws.read(SessionPlayRow.self), by: \.subject)
+        var offsets: [String: Int] = [:]
+        for p in try ws.read(Play.self) { if let o = p.utcOffsetMin { offsets[p.subject + "\u{0}" + p.playId] = o } }
+        let hr = Dictionary(grouping: try ws.read(HRSample.self), by: \.subject)
+        let sdnn = Dictionary(grouping: try ws.read(HRVSample.self), by: \.subject)
+        let workouts = Dictionary(grouping: try ws.read(Workout.self), by: \.subject)
+        let plausible = RRConstants(registry: context.registry)
+        let rr = Dictionary(grouping: try ws.read(RRInterval.self).filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
+                            by: \.subject)
+        var features: [String: SongSound] = [:]
+        for f in try ws.readIfPresent(SongFeatureRow.self) ?? [] {
+            features[f.songId] = SongSound(songId: f.songId, artist: f.artist, genre: f.genre, bpm: f.bpm, energy: f.energy, valence: f.valence)
+        }
+        let replay = DJReplay(registry: context.registry, variant: variant)
+        let subjects = plays.keys.sorted(by: SubjectOrder.precedes)
+        let rows = try Parallel.map(subjects, jobs: context.jobs) { subject -> [DJDecisionRow] in
+            let mine = plays[subject] ?? []
+            var own: [String: Int] = [:]
+            for p in mine { if let o = offsets[subject + "\u{0}" + p.playId] { own[p.playId] = o } }
+            return replay.listener(
+                plays: mine,
+                hr: (hr[subject] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.bpm) }.sorted { $0.tMs < $1.tMs },
+                sdnn: (sdnn[subject] ?? []).compactMap { s in s.sdnnMs.map { TimedSample(tMs: s.timestampMs, value: $0) } }
+                    .sorted { $0.tMs < $1.tMs },
+                rr: (rr[subject] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs },
+                workouts: (workouts[subject] ?? []).map { ($0.startMs, $0.endMs) }, features: features, offsets: own)
+        }.flatMap { $0 }
+        try ws.write(rows)
+        let summary = DJReplay.summary(rows)
+        try ws.write(summary)
+        let all = summary.filter { $0.need == "all" }
+        func value(_ m: String) -> String { all.first { $0.metric == m }?.value.map { String(format: "%.3f", $0) } ?? "–" }
+        context.progress.note("dj replay: \(rows.count) decisions; played song in the DJ's top 1/5/10: \(value("top1_rate"))/"
+            + "\(value("top5_rate"))/\(value("top10_rate")); direct-method ΔHR of the DJ's pick − the played song: \(value("dm_delta_hr_bpm")) bpm")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// One row of `dj_state_auc.csv` (docs/tables.md): how well one 30-s score tells the
+/// labelled `stress` intervals from the `baseline` ones — ROC AUC pooled over every
+/// subject's ticks, or the median of the per-subject AUCs — with its 95 % interval
+/// (subjects resampled), the subjects and the ticks.
+public struct DJStateAUCRow: Equatable, Sendable {
+    public var score: String
+    public var scope: String
+    public var auc: Double?
+    public var ciLow: Double?
+    public var ciHigh: Double?
+    public var subjects: Int
+    public var ticks: Int
+}
+
+extension DJStateAUCRow: CanonicalRow {
+    public static let fileName = "dj_state_auc.csv"
+    public static let header = ["score", "scope", "auc", "ci_low", "ci_high", "subjects", "ticks"]
+
+    public func write(to w: CSVWriter) {
+        w.field(score); w.field(scope); w.field(auc); w.field(ciLow); w.field(ciHigh); w.field(subjects); w.field(ticks)
+    }
+
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(score: try r.string("score"), scope: try r.string("scope"), auc: try r.optionalDouble("auc"),
+                  ciLow: try r.optionalDouble("ci_low"), ciHigh: try r.optionalDouble("ci_high"), subjects: try r.count("subjects"),
+                  ticks: try r.count("ticks"))
+    }
+}
+
+/// The state engine against labelled physiology (docs/dj.md, State engine on labels):
+/// at every 30-s tick inside a `stress` or `baseline` interval, the state from the
+/// samples before it; each score is judged by ROC AUC against the label.
+public enum StateLabelScoring {
+    /// The scores compared: the specification's state stress and arousal, the reference
+    /// variant's, and the naive baseline of the latest raw HR.
+    public static let scores = ["stress", "arousal", "reference_stress", "reference_arousal", "raw_hr"]
+
+    /// One subject's ticks: per score its values, and whether each tick is in stress.
+    public static func ticks(hr: [TimedSample], sdnn: [TimedSample], rr: [TimedSample], labels: [LabelInterval],
+                             state c: StateConstants) -> (values: [[Double]], stressed: [Bool]) {
+        let spec = DJStateEngine(constants: c), reference = DJStateEngine(constants: c, variant: .reference)
+        let baseline = PersonalBaseline.fallback(c)
+        let stepMs = Int64(c.stepSeconds * 1000)
+        var values = [[Double]](repeating: [], count: scores.count), stressed: [Bool] = []
+        for interval in labels where interval.label == "stress" || interval.label == "baseline" {
+            var tick = (Timestamp.floorDivMod(interval.startMs, stepMs).0 + 1) * stepMs
+            while tick <= interval.endMs {
+                defer { tick += stepMs }
+                guard let latest = DJStateEngine.window(hr, endingAt: tick, seconds: c.hrWindowSeconds).last else { continue }
+                let beats = DJStateEngine.window(rr, endingAt: tick, seconds: c.hrvWindowSeconds).map(\.value)
+                let beatSDNN = beats.count >= 2 ? Stats.sd(beats) : nil
+                let s = spec.state(at: tick, hr: hr, sdnn: sdnn, beatSDNNMs: beatSDNN, baseline: baseline, context: .relaxation)
+                let r = reference.state(at: tick, hr: hr, sdnn: sdnn, beatSDNNMs: beatSDNN, baseline: baseline, context: .relaxation)
+                for (k, v) in [s.stress, s.arousal, r.stress, r.arousal, latest.value].enumerated() { values[k].append(v) }
+                stressed.append(interval.label == "stress")
+            }
+        }
+        return (values, stressed)
+    }
+
+    /// Pooled and per-subject-median AUC of every score, subjects resampled for the
+    /// intervals (seeded percentile bootstrap, as the validation report does).
+    public static func rows(_ subjects: [(values: [[Double]], stressed: [Bool])]) -> [DJStateAUCRow] {
+        let usable = subjects.filter { $0.stressed.contains(true) && $0.stressed.contains(false) }
+        let ticks = usable.reduce(0) { $0 + $1.stressed.count }
+        var out: [DJStateAUCRow] = []
+        for k in scores.indices {
+            func pooled(_ picks: [Int]) -> Double {
+                var v: [Double] = [], y: [Bool] = []
+                for i in picks { v += usable[i].values[k]; y += usable[i].stressed }
+                return GroupComparison.auc(scores: v, isPositive: y)
+            }
+            let per = usable.map { GroupComparison.auc(scores: $0.values[k], isPositive: $0.stressed) }
+            func median(_ picks: [Int]) -> Double { Stats.median(picks.map { per[$0] }) }
+            let all = Array(usable.indices)
+            let p = GroupComparison.bootstrapCI(clusters: usable.count, pooled)
+            let m = GroupComparison.bootstrapCI(clusters: usable.count, median)
+            func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
+            out.append(DJStateAUCRow(score: scores[k], scope: "pooled", auc: usable.isEmpty ? nil : finite(pooled(all)),
+                                     ciLow: finite(p.0), ciHigh: finite(p.1), subjects: usable.count, ticks: ticks))
+            out.append(DJStateAUCRow(score: scores[k], scope: "subject_median", auc: usable.isEmpty ? nil : finite(median(all)),
+                                     ciLow: finite(m.0), ciHigh: finite(m.1), subjects: usable.count, ticks: ticks))
+        }
+        return out
+    }
+}
+
+/// `resonance dj state WS`: the 30-s state against the workspace's stress labels.
+public struct DJStateStage: Stage {
+    public init() {}
+
+    public var name: String { "dj state" }
+    public var version: String { "1.0.0" }
+    public var reads: [String] { [LabelInterval.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName] }
+    public var writes: [String] { [DJStateAUCRow.fileName] }
+    public var engines: [String] { ["rr", "state"] }
+    public var perSubject: Bool { false }
+
+    public func run(_ ws: Workspace, _ context: StageContext) throws {
+        let c = StateConstants(registry: context.registry), plausible = RRConstants(registry: context.registry)
+        let labels = Dictionary(grouping: try ws.read(LabelInterval.self), by: \.subject)
+        let hr = Dictionary(grouping: try ws.read(HRSample.self), by: \.subject)
+        let sdnn = Dictionary(grouping: try ws.read(HRVSample.self), by: \.subject)
+        let rr = Dictionary(grouping: try ws.read(RRInterval.self).filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
+                            by: \.subject)
+        let subjects = labels.keys.sorted(by: SubjectOrder.precedes)
+        let ticks = try Parallel.map(subjects, jobs: context.jobs) { s in
+            StateLabelScoring.ticks(
+                hr: (hr[s] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.bpm) }.sorted { $0.tMs < $1.tMs },
+                sdnn: (sdnn[s] ?? []).compactMap { x in x.sdnnMs.map { TimedSample(tMs: x.timestampMs, value: $0) } }.sorted { $0.tMs < $1.tMs },
+                rr: (rr[s] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs },
+                labels: (labels[s] ?? []).sorted { $0.startMs < $1.startMs }, state: c)
+        }
+        let rows = StateLabelScoring.rows(ticks)
+        try ws.write(rows)
+        context.progress.note("dj state: " + rows.filter { $0.scope == "pooled" }
+            .map { "\($0.score) AUC \($0.auc.map { String(format: "%.3f", $0) } ?? "–")" }.joined(separator: ", "))
+    }
+}

@@ -1,0 +1,71 @@
+import XCTest
+@testable import ResonanceLab
+
+/// The closed-loop simulation: planted features track effects as asked, every policy
+/// meets the same world, the oracle has no regret, and results do not depend on jobs.
+final class ClosedLoopTests: XCTestCase {
+    func small() -> DJSimulationOptions {
+        var o = DJSimulationOptions()
+        o.seeds = 1; o.replicas = 1; o.days = 2; o.songs = 60; o.libraryCap = 30; o.songsPerSession = 3
+        return o
+    }
+
+    func testFeaturesTrackEffectsAsStronglyAsAsked() {
+        func correlation(_ rho: Double) -> Double {
+            let w = SimulatedWorld(seed: 7, songs: 2000, featureRelation: rho)
+            return Stats.pearson(w.catalogue.songs.map(\.deltaHRBpm), w.sounds.map { $0.bpm ?? .nan })
+        }
+        XCTAssertEqual(correlation(0), 0, accuracy: 0.06)
+        XCTAssertGreaterThan(correlation(0.5), 0.35)
+        XCTAssertLessThan(correlation(0.5), 0.65)
+        XCTAssertGreaterThan(correlation(0.95), 0.8)
+    }
+
+    func testTruthHoldsEffectsAndFeaturesOfEverySong() {
+        let w = SimulatedWorld(seed: 3, songs: 10, featureRelation: 0.5)
+        let truth = w.truth()
+        XCTAssertEqual(truth.count, 10 * 5)
+        XCTAssertEqual(Set(truth.map(\.entity)).count, 10)
+        XCTAssertTrue(truth.allSatisfy { $0.entity.hasPrefix("r3.S") })
+        XCTAssertEqual(w.featureRows().map(\.songId), w.sounds.map(\.songId))
+    }
+
+    func testEveryPolicyMeetsTheSameDays() throws {
+        let loop = ClosedLoop(options: small(), registry: .defaults)
+        let world = SimulatedWorld(seed: 0, songs: 60, featureRelation: 0.5)
+        let listener = loop.listeners(world)[3]
+        let tally = loop.run(listener, world: world)
+        let perPolicy = tally.days.map { $0.reduce(0) { $0 + $1.decisions } }
+        XCTAssertEqual(Set(perPolicy).count, 1, "same sessions and songs per session under every policy: \(perPolicy)")
+        XCTAssertGreaterThan(perPolicy[0], 0)
+        let oracle = DJPolicy.allCases.firstIndex(of: .oracle) ?? 0
+        XCTAssertEqual(tally.needs[oracle].reduce(0) { $0 + $1.regret }, 0, accuracy: 1e-9)
+        let random = DJPolicy.allCases.firstIndex(of: .random) ?? 0
+        XCTAssertGreaterThan(tally.needs[random].reduce(0) { $0 + $1.regret }, 0)
+    }
+
+    func testResultsDoNotDependOnJobs() throws {
+        var o = small()
+        o.seeds = 2; o.days = 1
+        let loop = ClosedLoop(options: o, registry: .defaults)
+        let one = try loop.run(jobs: 1), three = try loop.run(jobs: 3)
+        XCTAssertEqual(one.map(\.seed), [0, 1])
+        XCTAssertEqual(one.map(\.tally), three.map(\.tally))
+    }
+
+    func testNeedFulfilment() {
+        XCTAssertEqual(needFulfilment(.calm, deltaHRBpm: -3), 3)
+        XCTAssertEqual(needFulfilment(.energize, deltaHRBpm: -3), -3)
+        XCTAssertEqual(needFulfilment(.maintain, deltaHRBpm: -3), -3)
+        XCTAssertEqual(needFulfilment(.focus, deltaHRBpm: 2), -2)
+    }
+
+    func testSeedIntervalIsStudentT() {
+        let i = SeedInterval.of([1, 2, 3])
+        XCTAssertEqual(i.mean, 2)
+        XCTAssertEqual(i.low ?? 0, 2 - 4.303 / 3.0.squareRoot(), accuracy: 1e-12)
+        XCTAssertEqual(i.high ?? 0, 2 + 4.303 / 3.0.squareRoot(), accuracy: 1e-12)
+        XCTAssertNil(SeedInterval.of([1]).low)
+        XCTAssertNil(SeedInterval.of([]).mean)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import XCTest
+
+final class DJCommandTests: XCTestCase {
+    func testHelp() throws {
+        try assertHelp(["dj", "simulate"], usage: "resonance dj simulate",
+                       options: ["--out <dir>", "--seed <seed>", "--seeds <seeds>", "--replicas <replicas>", "--days <days>",
+                                 "--feature-relation <feature-relation>", "--state-variant <state-variant>"])
+    }
+
+    func testSimulationIsByteIdenticalForAnyJobs() throws {
+        let dir = try makeTempDir()
+        let args = ["--seeds", "2", "--replicas", "1", "--days", "2", "--songs", "60", "--library-cap", "30", "--songs-per-session", "3",
+                    "--quiet"]
+        let one = try resonance(["dj", "simulate", "--out", dir + "/a", "--jobs", "1"] + args)
+        XCTAssertEqual(one.status, ExitStatus.success, one.stderr)
+        let two = try resonance(["dj", "simulate", "--out", dir + "/b", "--jobs", "2"] + args)
+        XCTAssertEqual(two.status, ExitStatus.success, two.stderr)
+        for table in ["dj_simulation.csv", "dj_learning_curve.csv", "dj_simulation_summary.csv", "truth.csv", "song_features.csv"] {
+            let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a/" + table))
+            XCTAssertEqual(a, try Data(contentsOf: URL(fileURLWithPath: dir + "/b/" + table)), table)
+            XCTAssertGreaterThan(a.count, 100, table)
+        }
+        let rows = try String(contentsOfFile: dir + "/a/dj_simulation.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(rows.first, "seed,policy,need,decisions,mean_delta_hr_bpm,mean_planted_delta_hr_bpm,mean_regret_bpm,skip_rate,mean_bpm_step")
+        XCTAssertEqual(rows.count, 1 + 2 * 4 * 5)
+        let manifest = try String(contentsOfFile: dir + "/a/manifest.json", encoding: .utf8)
+        XCTAssertTrue(manifest.contains("\"feature_relation\""), "options recorded in the lineage")
+    }
+
+    func testBadArgumentsAreUsageErrors() throws {
+        let out = try makeTempDir() + "/ws"
+        assertUsageError(try resonance("dj", "simulate", "--out", out, "--feature-relation", "1.5"),
+                         "--feature-relation must be between 0 and 1.")
+        assertUsageError(try resonance("dj", "simulate", "--out", out, "--seeds", "0"), "--seeds must be between 1 and 1000.")
+        assertUsageError(try resonance("dj", "simulate", "--out", out, "--state-variant", "appendix"),
+                         "--state-variant must be one of: specification, reference.")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
+    }
+}
+
+final class DJReplayCommandTests: XCTestCase {
+    func testReplaysAPersonaDay() throws {
+        let ws = try makeTempDir() + "/ws"
+        let generate = try resonance("personas", "generate", "--out", ws, "--days", "2", "--personas", "RemoteDeveloper", "--quiet")
+        XCTAssertEqual(generate.status, ExitStatus.success, generate.stderr)
+        let sessions = try resonance("sessions", ws, "--quiet")
+        XCTAssertEqual(sessions.status, ExitStatus.success, sessions.stderr)
+        let replay = try resonance("dj", "replay", ws, "--quiet")
+        XCTAssertEqual(replay.status, ExitStatus.success, replay.stderr)
+        let decisions = try String(contentsOfFile: ws + "/dj_decisions.csv", encoding: .utf8).split(separator: "\n")
+        let plays = try String(contentsOfFile: ws + "/session_plays.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(decisions.count, plays.count, "one decision per session play")
+        XCTAssertGreaterThan(decisions.count, 2)
+        let summary = try String(contentsOfFile: ws + "/dj_replay_summary.csv", encoding: .utf8)
+        XCTAssertTrue(summary.hasPrefix("need,metric,value\nall,decisions,\(decisions.count - 1).0\n"), summary)
+        // Persona workspaces carry beats, not SDNN samples: the stress comes from the R-R window.
+        let stress = decisions.dropFirst().map { $0.split(separator: ",")[7] }
+        XCTAssertTrue(stress.contains { $0 != "0.5" }, "stress from the beats of the window")
+    }
+
+    func testMissingWorkspaceIsAnError() throws {
+        let run = try resonance("dj", "replay", try makeTempDir() + "/nothing")
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+    }
+}
+
+final class DJStateCommandTests: XCTestCase {
+    func testScoresTheSampleDatasetsLabels() throws {
+        let ws = try importSample(into: try makeTempDir())
+        let run = try resonance("dj", "state", ws, "--quiet")
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        let rows = try String(contentsOfFile: ws + "/dj_state_auc.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(rows.first, "score,scope,auc,ci_low,ci_high,subjects,ticks")
+        XCTAssertEqual(rows.count, 1 + 5 * 2)
+        XCTAssertEqual(rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[1] },
+                       ["pooled", "subject_median", "pooled", "subject_median", "pooled", "subject_median", "pooled", "subject_median",
+                        "pooled", "subject_median"])
+    }
+}
