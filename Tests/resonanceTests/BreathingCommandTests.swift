@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceLab
 import XCTest
 
 final class BreathingCommandTests: XCTestCase {
@@ -38,6 +39,9 @@ final class BreathingCommandTests: XCTestCase {
         XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         XCTAssertEqual(try String(contentsOfFile: ws + "/breathing.csv", encoding: .utf8),
                        "subject,started_at,ended_at,rate_bpm,source\nS01,,,6.0,protocol\n")
+        // Its lineage names the intervals file and the digest it had.
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: ws + "/manifest.json")))
+        XCTAssertEqual(manifest.table("breathing.csv")?.lineage?.inputs, [.source(paced, sha256: try SHA256.hex(ofFile: paced))])
         let assess = try resonance("breathing", "assess", ws)
         XCTAssertEqual(assess.status, ExitStatus.success, assess.stderr)
         let rows = try String(contentsOfFile: ws + "/breathing_assessment.csv", encoding: .utf8).split(separator: "\n")

@@ -46,7 +46,8 @@ extension BreathingInterval: CanonicalRow {
     public init(_ r: CanonicalFieldReader) throws {
         let rate = try r.double("rate_bpm")
         guard Self.plausibleRates.contains(rate) else {
-            throw r.fail("rate_bpm", "'rate_bpm' = \(rate) is outside 1…30 breaths/min")
+            throw r.fail("rate_bpm", "'rate_bpm' = \(rate) is outside \(RRConstants.text(Self.plausibleRates.lowerBound))…"
+                + "\(RRConstants.text(Self.plausibleRates.upperBound)) breaths/min")
         }
         self.init(subject: try r.string("subject"), startedAtMs: try r.optionalTimestamp("started_at"),
                   endedAtMs: try r.optionalTimestamp("ended_at"), rateBpm: rate, source: try r.string("source"))

@@ -17,10 +17,11 @@ public struct PacedIntervalsStage: Stage {
     public var writes: [String] { [BreathingInterval.fileName] }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
-        ws.session?.record(setting: "from", path)
         let rows = try Workspace.readTable(BreathingInterval.self, path: path).enumerated().sorted { a, b in
             a.element.subject != b.element.subject ? SubjectOrder.precedes(a.element.subject, b.element.subject) : a.offset < b.offset
         }.map(\.element)
+        // The intervals file is this stage's input: its lineage names it with its digest.
+        ws.session?.lineage?.inputs = [.source(path, sha256: try WorkspaceSession.digest(ofFile: path))]
         try ws.write(rows)
         context.progress.note("breathing paced: \(rows.count) interval(s) to \(ws.file(BreathingInterval.fileName))")
     }
