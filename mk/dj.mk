@@ -3,7 +3,7 @@
 # no and strong relation between planted features and effects.
 DJ_WS ?= build/work/dj
 
-.PHONY: dj-simulate bench-dj
+.PHONY: dj-simulate bench-dj bench-dj-replay
 dj-simulate: build
 	$(BIN) dj simulate --out $(DJ_WS)/feature-relation-0.5
 	$(BIN) dj simulate --out $(DJ_WS)/feature-relation-0 --feature-relation 0
@@ -18,3 +18,9 @@ bench-dj: build
 	end=$$(date +%s%N); \
 	awk -v ns=$$((end - start)) 'BEGIN { s = ns / 1e9; \
 	  printf "bench-dj: dj simulate, 1000 listeners x 30 days %.2f s (budget 60 s, ratio %.2f)\n", s, s / 60 }'
+
+# Wall time of `dj replay` on the effects workload (1,000,000 logged plays; generated
+# once by mk/effects.mk), against its 60 s budget on 2 cores.
+BENCH_TARGETS += bench-dj-replay
+bench-dj-replay: build venv effects-workload
+	@$(PY) scripts/bench_dj_replay.py $(BIN) $(EFFECTS_BENCH_WS)

@@ -4,9 +4,10 @@
 # The figures of one workspace's validation report: HRV per subject (tachogram, Welch
 # PSD, Poincaré plot), NSR vs CHF when the PhysioNet groups are present, heart rate across
 # a labelled stress protocol (and the stress engine's ROC once `validation.json` holds
-# it), coherence over time, and the song effects. Every number drawn is read from the
+# it), coherence over time, the song effects, breathing, and the AI DJ. Every number drawn is read from the
 # workspace's tables (`hrv.csv`, `hrv_nn.csv`, `hrv_psd.csv`, `coherence.csv`,
-# `song_effects.csv`, `persona_effects.csv`, `truth.csv`, `hr.csv`, `labels.csv`) or from
+# `song_effects.csv`, `persona_effects.csv`, `truth.csv`, `hr.csv`, `labels.csv`, the
+# breathing and `dj_*` tables) or from
 # the report's `validation.json`; the notebook computes no index of its own.
 #
 # `hrv_nn.csv` and `hrv_psd.csv` come from `resonance hrv WS --nn-out WS/hrv_nn.csv
@@ -557,6 +558,54 @@ if trace is not None and sessions is not None:
     axes[0][0].set_ylabel("locked rate (breaths/min)")
     fig.suptitle("Adaptive pacer: locked against planted resonance rate, every simulated session")
     save(fig, "pacer_locked_vs_planted", "Adaptive pacer: locked against planted resonance rate")
+
+# %% [markdown]
+# ## AI DJ
+#
+# The closed-loop simulation (`dj_learning_curve.csv`): each policy's regret against the
+# oracle (planted need fulfilment, bpm) per simulated day, the mean over seeds with its
+# range — a learning DJ's regret falls over the days. The replay on logged listening
+# (`dj_decisions.csv`): where the song the listener actually played stood in the DJ's
+# ranking — its rank, and its place as a share of the candidates (0 = the DJ's top pick,
+# 1 = its last).
+
+# %%
+curve = read_table("dj_learning_curve.csv", times=())
+if curve is not None and not curve.empty:
+    fig, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")
+    colours = {"dj": "#1f4e79", "random": "#7f7f7f", "most_played": "#d95f0e", "oracle": "#2ca25f"}
+    for policy, g in curve.groupby("policy", sort=False):
+        by_day = g.groupby("day")["mean_regret_bpm"]
+        mean, low, high = by_day.mean(), by_day.min(), by_day.max()
+        colour = colours.get(policy, None)
+        ax.plot(mean.index + 1, mean.values, "o-", ms=3, color=colour, label=policy)
+        ax.fill_between(mean.index + 1, low.values, high.values, color=colour, alpha=0.15, lw=0)
+    ax.set_xlabel("simulated day")
+    ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+    ax.set_ylabel("mean regret against the oracle (bpm)")
+    ax.legend(fontsize=8)
+    seeds = curve["seed"].nunique()
+    fig.suptitle(f"AI DJ: regret per day by policy (mean over {seeds} seed(s), band: range over seeds)")
+    save(fig, "dj_regret_vs_days", "AI DJ: regret against the oracle per simulated day, by policy")
+
+# %%
+decisions = read_table("dj_decisions.csv")
+if decisions is not None and not decisions.empty:
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
+    ranks = decisions["played_rank"].clip(upper=21)
+    a1.hist(ranks, bins=np.arange(0.5, 22.5, 1), color="#1f4e79")
+    a1.set_xticks([1, 5, 10, 15, 21], ["1", "5", "10", "15", "> 20"])
+    a1.set_xlabel("rank of the played song in the DJ's ranking")
+    a1.set_ylabel("plays")
+    several = decisions[decisions["candidates"] >= 2]
+    if not several.empty:
+        place = (several["played_rank"] - 1) / (several["candidates"] - 1)
+        a2.hist(place, bins=np.linspace(0, 1, 21), color="#c0392b")
+    a2.set_xlabel("place among the candidates (0 = top pick, 1 = last)")
+    a2.set_ylabel("plays with ≥ 2 candidates")
+    top1 = (decisions["played_rank"] == 1).mean()
+    fig.suptitle(f"AI DJ replay: rank of the played song ({len(decisions)} plays; top-1 {top1:.2f})")
+    save(fig, "dj_rank_of_played", "AI DJ replay: rank of the played song in the DJ's ranking")
 
 # %%
 write_figure_list()

@@ -92,8 +92,9 @@ struct DJReplayCommand: ParsableCommand {
             Reads session_plays.csv (run `resonance sessions` first), plays.csv, hr.csv, \
             hrv_samples.csv, workouts.csv and song_features.csv when present; writes \
             dj_decisions.csv (state, need, rank of the played song, the DJ's top pick, every \
-            score component) and dj_replay_summary.csv (top-1/5/10 hit rates and the \
-            direct-method value estimate, per need). Effects are learned from earlier plays \
+            score component), dj_replay_summary.csv (top-1/5/10 hit rates and the \
+            direct-method value estimate, per need) and dj_receipts.csv (the DJ's pick at each \
+            play with its three strongest score terms). Effects are learned from earlier plays \
             only; candidates are earlier-played songs (of the play's playlist when it has \
             one) and the song played.
             """)

@@ -22,7 +22,7 @@ WORK = ROOT / "build/notebooks-test"
 
 SAMPLE_FIGURES = {"hrv_subject", "hrv_tachograms", "hrv_psd", "hrv_poincare", "stress_protocol_hr", "stress_auc",
                   "stress_roc", "stress_scores", "coherence"}
-PERSONA_VALIDATION_FIGURES = {"song_effects_forest", "effects_vs_truth", "listener_sensitivity"}
+PERSONA_VALIDATION_FIGURES = {"song_effects_forest", "effects_vs_truth", "listener_sensitivity", "dj_rank_of_played"}
 PERSONAS = ["CardiacRehab", "CollegeStudent", "MeditationPractitioner", "NewMom", "NightShiftNurse",
             "RemoteDeveloper", "SeniorFit", "StressedExecutive", "WeekendWarrior", "YoungAthlete"]
 
@@ -59,9 +59,19 @@ def personas():
     resonance("personas", "generate", "--out", str(ws), "--days", "7", "--seed", "0")
     for stage in ["sessions", "effects"]:
         resonance(stage, str(ws))
+    resonance("dj", "replay", str(ws))
     resonance("personas", "report", str(ws), "--report-dir", str(report))
     resonance("validate", str(ws), "--report-dir", str(report))
     run_notebooks(ws, report, "validation", "persona")
+    return ws, report
+
+
+@pytest.fixture(scope="module")
+def dj_simulation():
+    ws, report = WORK / "dj", WORK / "reports/dj"
+    resonance("dj", "simulate", "--out", str(ws), "--seeds", "2", "--replicas", "1", "--days", "4")
+    resonance("validate", str(ws), "--report-dir", str(report))
+    run_notebooks(ws, report, "validation")
     return ws, report
 
 
@@ -102,6 +112,14 @@ def test_persona_figures(personas):
     assert expected <= set(figures), expected - set(figures)
     for figure in figures.values():
         check_png(report, figure)
+
+
+def test_dj_simulation_figures(dj_simulation):
+    ws, report = dj_simulation
+    figures = figure_list(report)
+    assert "dj_regret_vs_days" in figures, set(figures)
+    check_png(report, figures["dj_regret_vs_days"])
+    assert "## AI DJ" in (report / "validation.md").read_text()
 
 
 def test_executed_notebooks_have_no_errors(sample, personas):

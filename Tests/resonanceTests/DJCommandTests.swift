@@ -57,6 +57,22 @@ final class DJReplayCommandTests: XCTestCase {
         // Persona workspaces carry beats, not SDNN samples: the stress comes from the R-R window.
         let stress = decisions.dropFirst().map { $0.split(separator: ",")[7] }
         XCTAssertTrue(stress.contains { $0 != "0.5" }, "stress from the beats of the window")
+        // Each decision's receipt: the pick with its three strongest score terms.
+        let receipts = try String(contentsOfFile: ws + "/dj_receipts.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(receipts.first, "engine,table,subject,key,decision,value,confidence,rank,factor,share,points,direction,raw_value,unit,compared_with,detail")
+        XCTAssertEqual(receipts.count - 1, 3 * (decisions.count - 1), "three drivers per decision")
+        let firstPlay = decisions[1].split(separator: ",", omittingEmptySubsequences: false)
+        let firstReceipt = receipts[1].split(separator: ",", omittingEmptySubsequences: false)
+        XCTAssertEqual(firstReceipt[0], "ranking")
+        XCTAssertEqual(firstReceipt[3], firstPlay[1], "keyed by the play")
+        XCTAssertEqual(firstReceipt[4], firstPlay[13], "the decision is the DJ's top pick")
+        // The report's DJ section gives the replay's hit rates.
+        let report = try makeTempDir()
+        let validate = try resonance("validate", ws, "--report-dir", report, "--quiet")
+        XCTAssertEqual(validate.status, ExitStatus.success, validate.stderr)
+        let md = try String(contentsOfFile: report + "/validation.md", encoding: .utf8)
+        XCTAssertTrue(md.contains("## AI DJ"), md)
+        XCTAssertTrue(md.contains("| all | \(decisions.count - 1) | "), md)
     }
 
     func testMissingWorkspaceIsAnError() throws {

@@ -101,13 +101,19 @@ public struct DJReplay: Sendable {
         var sound: SongSound
     }
 
+    /// One listener's decisions and their receipts (the DJ's pick with its score drivers).
+    public struct Output: Sendable {
+        public var decisions: [DJDecisionRow] = []
+        public var receipts: [DJReceiptRow] = []
+    }
+
     /// One listener's decisions. `plays` are the listener's session plays; `rr` their
     /// plausible R-R intervals (ms, by time), whose SDNN over the 10-minute window is
     /// the state's HRV where beats exist; `offsets` the UTC offset (minutes) of plays
     /// that carry one, by play id.
     public func listener(plays unsorted: [SessionPlayRow], hr: [TimedSample], sdnn: [TimedSample], rr: [TimedSample] = [],
                          workouts: [(startMs: Int64, endMs: Int64)], features: [String: SongSound],
-                         offsets: [String: Int]) -> [DJDecisionRow] {
+                         offsets: [String: Int]) -> Output {
         let plays = unsorted.sorted {
             $0.startedAtMs != $1.startedAtMs ? $0.startedAtMs < $1.startedAtMs : $0.playId.utf8.lexicographicallyPrecedes($1.playId.utf8)
         }
@@ -128,7 +134,7 @@ public struct DJReplay: Sendable {
         var patternSum = [Double](repeating: 0, count: 7 * 24), patternCount = [Double](repeating: 0, count: 7 * 24)
         var previous: DJState?
         var session: (id: String, songs: [SongSound]) = ("", [])
-        var out: [DJDecisionRow] = []
+        var out = Output()
         let stepMs = Int64(state.stepSeconds * 1000)
         var baselineOf: (day: Int64, baseline: PersonalBaseline)?
         for p in plays {
@@ -172,7 +178,7 @@ public struct DJReplay: Sendable {
                 guard let e = learned[id]?.any, e[keyPath: count] > 0 else { return nil }
                 return e[keyPath: key]
             }
-            out.append(DJDecisionRow(
+            let row = DJDecisionRow(
                 subject: p.subject, playId: p.playId, startedAtMs: p.startedAtMs, songId: p.songId, context: ctx.rawValue,
                 need: s.need.rawValue, arousal: s.arousal, stress: s.stress, energy: s.energy, confidence: s.confidence,
                 targetBPM: mine.targetBPM, candidates: candidates.count, playedRank: playedAt + 1, topSongId: candidates[top],
@@ -183,7 +189,9 @@ public struct DJReplay: Sendable {
                 predictedPlayedDeltaHRBpm: predicted(p.songId, \.hrDelta, \.hrPlays),
                 predictedTopDeltaHRBpm: predicted(candidates[top], \.hrDelta, \.hrPlays),
                 predictedPlayedDeltaRMSSDMs: predicted(p.songId, \.rmssdDelta, \.rmssdPlays),
-                predictedTopDeltaRMSSDMs: predicted(candidates[top], \.rmssdDelta, \.rmssdPlays)))
+                predictedTopDeltaRMSSDMs: predicted(candidates[top], \.rmssdDelta, \.rmssdPlays))
+            out.decisions.append(row)
+            out.receipts += Self.receipt(row, pick: scores[top], sound: sounds[top], ranker: ranker)
 
             // Learn from the play, after its decision.
             let bio = p.biometrics
@@ -272,7 +280,7 @@ public struct DJReplayStage: Stage {
         [SessionPlayRow.fileName, Play.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, Workout.fileName,
          SongFeatureRow.fileName]
     }
-    public var writes: [String] { [DJDecisionRow.fileName, DJReplaySummaryRow.fileName] }
+    public var writes: [String] { [DJDecisionRow.fileName, DJReplaySummaryRow.fileName, DJReceiptRow.fileName] }
     public var engines: [String] { ["rr", "state", "ranking", "impact", "song_effect", "sessions"] }
     /// Song features are shared by every listener.
     public var perSubject: Bool { false }
@@ -294,7 +302,7 @@ public struct DJReplayStage: Stage {
         }
         let replay = DJReplay(registry: context.registry, variant: variant)
         let subjects = plays.keys.sorted(by: SubjectOrder.precedes)
-        let rows = try Parallel.map(subjects, jobs: context.jobs) { subject -> [DJDecisionRow] in
+        let outputs = try Parallel.map(subjects, jobs: context.jobs) { subject -> DJReplay.Output in
             let mine = plays[subject] ?? []
             var own: [String: Int] = [:]
             for p in mine { if let o = offsets[subject + "\u{0}" + p.playId] { own[p.playId] = o } }
@@ -305,8 +313,10 @@ public struct DJReplayStage: Stage {
                     .sorted { $0.tMs < $1.tMs },
                 rr: (rr[subject] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs },
                 workouts: (workouts[subject] ?? []).map { ($0.startMs, $0.endMs) }, features: features, offsets: own)
-        }.flatMap { $0 }
+        }
+        let rows = outputs.flatMap(\.decisions)
         try ws.write(rows)
+        try ws.write(outputs.flatMap(\.receipts))
         let summary = DJReplay.summary(rows)
         try ws.write(summary)
         let all = summary.filter { $0.need == "all" }

@@ -60,6 +60,26 @@ public enum StateLabelScoring {
         return (values, stressed)
     }
 
+    /// The rows of a workspace: every labelled subject's ticks from its `hr.csv`,
+    /// `hrv_samples.csv` (SDNN) and plausible `rr.csv` beats, scored with `registry`.
+    public static func rows(_ ws: Workspace, registry: ConstantsRegistry, jobs: Int) throws -> [DJStateAUCRow] {
+        let c = StateConstants(registry: registry), plausible = RRConstants(registry: registry)
+        let labels = Dictionary(grouping: try ws.read(LabelInterval.self), by: \.subject)
+        let hr = Dictionary(grouping: try ws.read(HRSample.self), by: \.subject)
+        let sdnn = Dictionary(grouping: try ws.read(HRVSample.self), by: \.subject)
+        let rr = Dictionary(grouping: try ws.read(RRInterval.self).filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
+                            by: \.subject)
+        let subjects = labels.keys.sorted(by: SubjectOrder.precedes)
+        let ticks = try Parallel.map(subjects, jobs: jobs) { s in
+            Self.ticks(
+                hr: (hr[s] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.bpm) }.sorted { $0.tMs < $1.tMs },
+                sdnn: (sdnn[s] ?? []).compactMap { x in x.sdnnMs.map { TimedSample(tMs: x.timestampMs, value: $0) } }.sorted { $0.tMs < $1.tMs },
+                rr: (rr[s] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs },
+                labels: (labels[s] ?? []).sorted { $0.startMs < $1.startMs }, state: c)
+        }
+        return rows(ticks)
+    }
+
     /// Pooled and per-subject-median AUC of every score, subjects resampled for the
     /// intervals (seeded percentile bootstrap, as the validation report does).
     public static func rows(_ subjects: [(values: [[Double]], stressed: [Bool])]) -> [DJStateAUCRow] {
@@ -99,21 +119,7 @@ public struct DJStateStage: Stage {
     public var perSubject: Bool { false }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
-        let c = StateConstants(registry: context.registry), plausible = RRConstants(registry: context.registry)
-        let labels = Dictionary(grouping: try ws.read(LabelInterval.self), by: \.subject)
-        let hr = Dictionary(grouping: try ws.read(HRSample.self), by: \.subject)
-        let sdnn = Dictionary(grouping: try ws.read(HRVSample.self), by: \.subject)
-        let rr = Dictionary(grouping: try ws.read(RRInterval.self).filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
-                            by: \.subject)
-        let subjects = labels.keys.sorted(by: SubjectOrder.precedes)
-        let ticks = try Parallel.map(subjects, jobs: context.jobs) { s in
-            StateLabelScoring.ticks(
-                hr: (hr[s] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.bpm) }.sorted { $0.tMs < $1.tMs },
-                sdnn: (sdnn[s] ?? []).compactMap { x in x.sdnnMs.map { TimedSample(tMs: x.timestampMs, value: $0) } }.sorted { $0.tMs < $1.tMs },
-                rr: (rr[s] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs },
-                labels: (labels[s] ?? []).sorted { $0.startMs < $1.startMs }, state: c)
-        }
-        let rows = StateLabelScoring.rows(ticks)
+        let rows = try StateLabelScoring.rows(ws, registry: context.registry, jobs: context.jobs)
         try ws.write(rows)
         context.progress.note("dj state: " + rows.filter { $0.scope == "pooled" }
             .map { "\($0.score) AUC \($0.auc.map { String(format: "%.3f", $0) } ?? "–")" }.joined(separator: ", "))

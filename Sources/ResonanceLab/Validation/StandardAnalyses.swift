@@ -11,6 +11,7 @@ extension ValidationReport {
             StressAnalysis.analysis(registry: registry, options: stress, jobs: jobs),
             EffectsAnalysis.analysis,
             BreathingAnalysis.analysis,
+            DJAnalysis.analysis,
             AlarmAnalysis.analysis(registry: registry),
         ]
     }

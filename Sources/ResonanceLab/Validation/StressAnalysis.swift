@@ -114,6 +114,25 @@ public enum StressAnalysis {
         }
     }
 
+    /// The AI DJ's 30-s state on the same labels (docs/dj.md, State engine on labels), beside
+    /// the stress engine's window score: its own ticks, so the counts differ from the windows'.
+    static func stateSection(_ rows: [DJStateAUCRow]) -> String {
+        guard let ticks = rows.first?.ticks, ticks > 0 else { return "" }
+        let names = ["stress": "DJ state: stress", "arousal": "DJ state: arousal", "reference_stress": "DJ reference variant: stress",
+                     "reference_arousal": "DJ reference variant: arousal", "raw_hr": "naive: latest raw HR"]
+        var table: [[String]] = []
+        for score in StateLabelScoring.scores {
+            guard let p = rows.first(where: { $0.score == score && $0.scope == "pooled" }),
+                  let m = rows.first(where: { $0.score == score && $0.scope == "subject_median" }) else { continue }
+            func v(_ x: Double?) -> String { x.map { f($0) } ?? "–" }
+            table.append([names[score] ?? score, v(p.auc), "[\(v(p.ciLow)), \(v(p.ciHigh))]", v(m.auc),
+                          "[\(v(m.ciLow)), \(v(m.ciHigh))]", String(p.subjects)])
+        }
+        return "\nThe AI DJ's 30-s state (`resonance dj state`) on the same labels: \(ticks) ticks every "
+            + "30 s inside the intervals, the state from the samples before each tick with the fallback baselines.\n\n"
+            + markdownTable(["score", "pooled AUC", "95 % CI", "median per-subject AUC", "95 % CI", "subjects"], table)
+    }
+
     static func section(_ ws: Workspace, registry: ConstantsRegistry, options: StressScoringOptions,
                         jobs: Int) throws -> ReportSection? {
         var options = options
@@ -183,6 +202,8 @@ public enum StressAnalysis {
             ["naive: HR centred on the subject mean", f(hrCentred.0), ci(hrCentred.1), f(hrSubject.0), ci(hrSubject.1), String(hrSubject.2)],
         ])
         md += "\nPer subject, centring does not change the order of a subject's windows, so both naive scores have the same per-subject AUC.\n"
+        let state = try StateLabelScoring.rows(ws, registry: registry, jobs: jobs)
+        md += stateSection(state)
 
         // The elevated level as a classifier.
         let elevated = BinaryScores.pooled(scored.map(\.elevated), Array(scored.indices)).confusion(threshold: 1)
@@ -228,6 +249,10 @@ public enum StressAnalysis {
                 "naive_hr": aucJSON(hrPooled, hrSubject, roc: pooledScores(\.hr)),
                 "naive_hr_centred": aucJSON(hrCentred, hrSubject, roc: pooledScores(\.hr, centred: true)),
             ]),
+            "dj_state": .array(state.map { r in
+                .object(["score": .string(r.score), "scope": .string(r.scope), "auc": .num(r.auc), "ci_low": .num(r.ciLow),
+                         "ci_high": .num(r.ciHigh), "subjects": .int(r.subjects), "ticks": .int(r.ticks)])
+            }),
             "score_distribution": scoreDistribution(pooledScores(\.engine), relaxedBelow: engine.constants.relaxedBelow,
                                                     elevatedFrom: engine.constants.elevatedFrom),
             "elevated": .object(["balanced_accuracy": .num(elevated.balancedAccuracy), "sensitivity": .num(elevated.sensitivity),

@@ -15,12 +15,12 @@ public struct ValidateStage: Stage {
 
     public var name: String { "validate" }
     public var version: String { "1.0.0" }
-    public var engines: [String] { ["hrv", "rr", "stress", "trend", "readiness"] }
+    public var engines: [String] { ["hrv", "rr", "stress", "state", "trend", "readiness"] }
     public var perSubject: Bool { false }
     public var reads: [String] {
         [Manifest.fileName, HRSample.fileName, RRInterval.fileName, Reject.fileName, LabelInterval.fileName,
          HRVRow.fileName, SessionRow.fileName, SessionPlayRow.fileName, SongEffectRow.fileName, PersonaEffectRow.fileName,
-         PlantedEffect.fileName, DailyRow.fileName] + BreathingAnalysis.reads
+         PlantedEffect.fileName, DailyRow.fileName, HRVSample.fileName] + BreathingAnalysis.reads + DJAnalysis.reads
     }
     public var writes: [String] { ["validation.md", "validation.json"] }
 

@@ -16,7 +16,7 @@ final class ReplayTests: XCTestCase {
 
     func replay(_ plays: [SessionPlayRow]) -> [DJDecisionRow] {
         let hr = (0..<400).map { TimedSample(tMs: t0 - 600_000 + Int64($0) * 5000, value: 75) }
-        return DJReplay(registry: .defaults).listener(plays: plays, hr: hr, sdnn: [], workouts: [], features: [:], offsets: [:])
+        return DJReplay(registry: .defaults).listener(plays: plays, hr: hr, sdnn: [], workouts: [], features: [:], offsets: [:]).decisions
     }
 
     func testAnEffectLearnedAfterAPlayNeverChangesItsDecision() {
