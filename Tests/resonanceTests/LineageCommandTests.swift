@@ -38,7 +38,8 @@ final class LineageCommandTests: XCTestCase {
         XCTAssertEqual(daily.command, "daily")
         XCTAssertEqual(daily.engines.map(\.name), ["daily_inputs", "readiness", "stress", "trend", "zones"])
         XCTAssertEqual(daily.engines.first { $0.name == "stress" }?.digest, ConstantsRegistry.defaults.digest(of: "stress"))
-        XCTAssertEqual(daily.inputs.compactMap(\.table), ["hr.csv", "hrv_samples.csv", "hrv.csv", "sleep.csv", "workouts.csv"])
+        XCTAssertEqual(daily.inputs.compactMap(\.table), ["hr.csv", "hrv_samples.csv", "hrv.csv", "sleep.csv", "workouts.csv",
+                                                               "daily_inputs.csv", "subjects.csv"])
         for input in daily.inputs { XCTAssertEqual(input.sha256, before.table(input.table ?? "")?.sha256) }
 
         let tuned = try tunedStress(in: dir)

@@ -33,8 +33,8 @@ final class WorkspaceIntegrityTests: XCTestCase {
         let ws = try importSample(into: try makeTempDir())
         XCTAssertEqual(try resonance("hrv", ws, "--quiet").status, ExitStatus.success)
         let tables = try readManifest(ws).tables
-        XCTAssertEqual(tables.map(\.name), ["hr.csv", "hrv.csv", "hrv_samples.csv", "labels.csv", "plays.csv", "rejects.csv",
-                                            "rr.csv", "sleep.csv", "workouts.csv"])
+        XCTAssertEqual(tables.map(\.name), ["daily_inputs.csv", "hr.csv", "hrv.csv", "hrv_samples.csv", "labels.csv", "plays.csv",
+                                            "rejects.csv", "rr.csv", "sleep.csv", "subjects.csv", "workouts.csv"])
         for t in tables {
             let text = try String(contentsOfFile: ws + "/" + t.name, encoding: .utf8)
             XCTAssertEqual(t.sha256, try SHA256.hex(ofFile: ws + "/" + t.name), t.name)

@@ -42,10 +42,10 @@ extension DailyRow: CanonicalRow {
 
     public init(_ r: CanonicalFieldReader) throws {
         let date = try r.string("date")
-        guard date.utf8.count == 10, let t = Timestamp.parseISO(date) else {
+        guard let day = Timestamp.dayNumber(isoDate: date) else {
             throw r.fail("date", "'date' is not a YYYY-MM-DD date: '\(date)'")
         }
-        var snapshot = DailySnapshot(subject: try r.string("subject"), day: Int((Double(t.ms) / 86_400_000).rounded(.down)))
+        var snapshot = DailySnapshot(subject: try r.string("subject"), day: day)
         for m in Self.metrics { snapshot[keyPath: m.key] = try r.optionalDouble(m.column) }
         let flags = try r.string("flags")
         self.init(snapshot: snapshot, stress: try r.optionalDouble("stress"), stressLevel: try r.string("stress_level"),

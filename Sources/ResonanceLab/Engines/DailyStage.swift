@@ -19,13 +19,18 @@ import Foundation
 /// - `workout_minutes`: duration of the `workouts.csv` workouts starting that day.
 /// - `zone_minutes` (only with an age): minutes whose mean heart rate reaches the
 ///   lower bound of zone 2 (Karvonen from the day's resting HR and the age).
-/// - recovery, VO2 max, steps, walking minutes and body mass have no canonical
-///   table and stay empty.
+/// - `daily_inputs.csv` (the exports' own per-day values, on the record's local date):
+///   its `resting_hr` replaces the quantile rule on the days it has one; `hr_recovery_1m`,
+///   `vo2_max`, `steps` and `body_mass` fill their columns. Walking minutes and the
+///   2-minute recovery have no source yet and stay empty.
+/// - Age (zone minutes): the subject's `subjects.csv` birth year (age reached in the
+///   day's year), else `--age`.
 /// A day is listed when any rule gives it a value. When `manifest.json` lists
 /// `daily.csv` itself as a source (a generated persona workspace, whose simulated
 /// wearable measured every column), its measured columns are the inputs instead.
 public struct DailyStage: Stage {
-    /// Age in years of every subject, for zone minutes; nil leaves them empty.
+    /// Age in years of the subjects without a birth year in `subjects.csv`, for zone
+    /// minutes; nil leaves theirs empty.
     public var ageYears: Double?
 
     public init(ageYears: Double? = nil) {
@@ -38,7 +43,8 @@ public struct DailyStage: Stage {
     public var engines: [String] { DailyEngines.engines + ["daily_inputs", "zones"] }
     public var perSubject: Bool { true }
     public var reads: [String] {
-        [HRSample.fileName, HRVSample.fileName, HRVRow.fileName, SleepEpisode.fileName, Workout.fileName]
+        [HRSample.fileName, HRVSample.fileName, HRVRow.fileName, SleepEpisode.fileName, Workout.fileName, DailyInputRow.fileName,
+         SubjectRow.fileName]
     }
     public var writes: [String] { [DailyRow.fileName, ReceiptRow.fileName] }
 
@@ -94,6 +100,17 @@ public struct DailyStage: Stage {
             samples[key]?.bpm.append(s.bpm)
             samples[key]?.sources.append(s.source)
         }
+        // The exports' own per-day values, and each subject's age.
+        var stated: [Key: [String: Double]] = [:]
+        try ws.forEachRow(DailyInputRow.self) { row in
+            guard let day = Timestamp.dayNumber(isoDate: row.date) else { return }
+            stated[Key(subject: row.subject, day: day), default: [:]][row.metric] = row.value
+        }
+        var birthYears: [String: Int] = [:]
+        try ws.forEachRow(SubjectRow.self) { row in if let y = row.birthYear { birthYears[row.subject] = y } }
+        func age(_ key: Key) -> Double? {
+            birthYears[key.subject].map { Double(Timestamp.civil(fromDays: Int64(key.day)).year - $0) } ?? ageYears
+        }
         var hrByDay: [Key: [Double]] = [:]
         var minuteSums: [Key: [Int64: (sum: Double, n: Int)]] = [:]
         var hrOverlap = HeartRateSources.Overlap()
@@ -103,7 +120,7 @@ public struct DailyStage: Stage {
             for i in day.times.indices where rule.keep[i] {
                 let (t, bpm) = (day.times[i], day.bpm[i])
                 hrByDay[key, default: []].append(bpm)
-                if ageYears != nil {
+                if age(key) != nil {
                     let minute = Timestamp.floorDivMod(t, 60_000).0
                     let old = minuteSums[key, default: [:]][minute] ?? (0, 0)
                     minuteSums[key, default: [:]][minute] = (old.sum + bpm, old.n + 1)
@@ -113,12 +130,22 @@ public struct DailyStage: Stage {
         let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: context.registry))
         let inputs = context.registry.dailyInputs
         for (key, values) in hrByDay where Double(values.count) >= inputs.minHRSamplesPerDay {
-            let rest = Stats.quantile(values, inputs.restingHRQuantile)
+            let rest = stated[key]?[DailyMetric.restingHR.rawValue] ?? Stats.quantile(values, inputs.restingHRQuantile)
             var zoneMinutes: Double?
-            if let age = ageYears, let floor = zones.zones(age: age, restingHRBpm: rest).dropFirst().first?.lowBpm {
+            if let age = age(key), let floor = zones.zones(age: age, restingHRBpm: rest).dropFirst().first?.lowBpm {
                 zoneMinutes = Double(minuteSums[key]?.values.filter { $0.sum / Double($0.n) >= floor }.count ?? 0)
             }
             update(key.subject, key.day) { $0.restingHRBpm = rest; $0.zoneMinutes = zoneMinutes }
+        }
+
+        let columns: [(DailyMetric, WritableKeyPath<DailySnapshot, Double?>)] = [
+            (.restingHR, \.restingHRBpm), (.hrRecovery1m, \.recovery1mBpm), (.vo2Max, \.vo2Max), (.steps, \.steps),
+            (.bodyMass, \.bodyMassKg),
+        ]
+        for (key, metrics) in stated {
+            update(key.subject, key.day) { snapshot in
+                for (metric, column) in columns { if let v = metrics[metric.rawValue] { snapshot[keyPath: column] = v } }
+            }
         }
 
         // HRV: wearable SDNN samples, else the reliable windows of hrv.csv.

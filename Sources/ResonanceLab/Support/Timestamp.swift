@@ -212,6 +212,12 @@ public enum Timestamp {
         return Int((days + 3) % 7 + 7) % 7 + 1
     }
 
+    /// Days since 1970-01-01 of a `YYYY-MM-DD` date; nil for any other text.
+    public static func dayNumber(isoDate text: String) -> Int? {
+        guard text.utf8.count == 10, let t = parseISO(text) else { return nil }
+        return Int(floorDivMod(t.ms, 86_400_000).0)
+    }
+
     /// `YYYY-MM-DD` of the UTC day containing `ms`.
     public static func isoDate(_ ms: Int64) -> String {
         String(iso(ms).prefix(10))

@@ -60,6 +60,28 @@ final class DailyStageTests: XCTestCase {
         XCTAssertEqual(rows, DailyEngines.assess(history: [a, b]).map(\.row))
     }
 
+    /// The exports' own daily values fill their columns and replace the percentile rule
+    /// for resting HR; a birth year in subjects.csv gives the age for zone minutes.
+    func testStatedDailyValuesAndTheSubjectsAge() throws {
+        let ws = try makeWorkspace()
+        func input(_ date: String, _ metric: DailyMetric, _ value: Double) -> DailyInputRow {
+            DailyInputRow(subject: "u", date: date, metric: metric.rawValue, value: value, unit: metric.unit, source: "Watch")
+        }
+        try ws.write([input("2026-01-05", .restingHR, 52), input("2026-01-05", .steps, 8000), input("2026-01-05", .vo2Max, 44),
+                      input("2026-01-06", .hrRecovery1m, 25), input("2026-01-06", .bodyMass, 70.5),
+                      input("2026-01-07", .steps, 1200)])
+        try ws.write([SubjectRow(subject: "u", birthYear: 1986, sex: "female", source: "apple_health")])
+        try DailyStage(ageYears: 70).run(ws, StageContext())
+        let rows = try ws.read(DailyRow.self)
+        XCTAssertEqual(rows.map(\.snapshot.date), ["2026-01-05", "2026-01-06", "2026-01-07"], "a day with only a stated value is listed")
+        let (a, b, c) = (rows[0].snapshot, rows[1].snapshot, rows[2].snapshot)
+        XCTAssertEqual(a.restingHRBpm, 52, "the stated resting HR, not the 5th percentile 54.95")
+        XCTAssertEqual([a.steps, a.vo2Max, b.recovery1mBpm, b.bodyMassKg, c.steps], [8000, 44, 25, 70.5, 1200])
+        XCTAssertNil(b.restingHRBpm)
+        // Age 2026 − 1986 = 40 (not --age 70): zone 2 from 52 + 0.6·(208 − 0.7·40 − 52) = 128.8 bpm: minutes at 129…149 = 21.
+        XCTAssertEqual(a.zoneMinutes, 21)
+    }
+
     func testWithoutAgeZoneMinutesStayEmpty() throws {
         let ws = try makeWorkspace()
         try DailyStage().run(ws, StageContext())

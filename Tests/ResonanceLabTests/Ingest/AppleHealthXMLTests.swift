@@ -45,14 +45,18 @@ final class AppleHealthXMLTests: XCTestCase {
         XCTAssertEqual(m.sources.count, 1, "export_cda.xml holds no rows we read and is skipped")
         let s = m.sources[0]
         XCTAssertEqual(s.format, "apple-health-xml")
-        XCTAssertEqual([s.rowsRead, s.accepted, s.rejected], [7, 5, 2])
-        XCTAssertEqual(s.unusedRecords, ["HKQuantityTypeIdentifierStepCount": 2])
+        XCTAssertEqual([s.rowsRead, s.accepted, s.rejected], [9, 7, 2])
+        XCTAssertEqual(s.unusedRecords, nil)
         XCTAssertEqual(try ws.read(Reject.self).map(\.reason), [HRConstants.defaults.rejectReason, "unknown sleep value"])
         let t = Timestamp.parseISO("2024-03-01T14:00:00Z")!.ms  // 06:00 −08:00
-        XCTAssertEqual(try ws.read(HRSample.self), [
-            HRSample(subject: "apple_health_export", timestampMs: t - 6 * 3_600_000, bpm: 55, source: "apple_health_resting"),
-            HRSample(subject: "apple_health_export", timestampMs: t, bpm: 62, source: "apple_health"),
+        // The day's resting heart rate is a per-day value, not a sample.
+        XCTAssertEqual(try ws.read(HRSample.self), [HRSample(subject: "apple_health_export", timestampMs: t, bpm: 62, source: "apple_health")])
+        XCTAssertEqual(try ws.read(DailyInputRow.self), [
+            DailyInputRow(subject: "apple_health_export", date: "2024-03-01", metric: "resting_hr", value: 55, unit: "bpm", source: "Watch"),
+            DailyInputRow(subject: "apple_health_export", date: "2024-03-01", metric: "steps", value: 1700, unit: "count", source: "Phone"),
         ])
+        XCTAssertEqual(try ws.read(SubjectRow.self), [SubjectRow(subject: "apple_health_export", birthYear: 1990, sex: "female",
+                                                                  source: "apple_health")])
         XCTAssertEqual(try ws.read(HRVSample.self).map(\.sdnnMs), [48.2])
         // Beats at 06:10:01.00, 01.97, 03.00, 04.00: steps 970 and 1030 ms agree with
         // 62 and 58 bpm (967.7, 1034.5 ms); 1000 ms against 120 bpm (500 ms) does not.
@@ -64,6 +68,46 @@ final class AppleHealthXMLTests: XCTestCase {
         XCTAssertEqual(try ws.read(SleepEpisode.self).map(\.source), ["Watch"], "the record's sourceName")
         XCTAssertEqual(try ws.read(Workout.self), [
             Workout(subject: "apple_health_export", startMs: t + 3_600_000, endMs: t + 5_400_000, activity: "running")])
+    }
+
+    /// Per-day records on their local date: a step count of two sources on one day keeps
+    /// the source with more records (never the sum of both), units are converted, and a
+    /// record late in the evening at −08:00 belongs to that evening's date, not the UTC one.
+    func testDailyInputsAcrossSourcesUnitsAndLocalDates() throws {
+        func record(_ type: String, _ source: String, _ unit: String, _ start: String, _ value: String) -> String {
+            "<Record type=\"HKQuantityTypeIdentifier\(type)\" sourceName=\"\(source)\" unit=\"\(unit)\" "
+                + "startDate=\"\(start)\" endDate=\"\(start)\" value=\"\(value)\"/>"
+        }
+        let xml = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<HealthData locale=\"en_US\">",
+                   record("StepCount", "Phone", "count", "2024-03-01 08:00:00 -0800", "1000"),
+                   record("StepCount", "Phone", "count", "2024-03-01 09:00:00 -0800", "500"),
+                   record("StepCount", "Watch", "count", "2024-03-01 08:00:00 -0800", "1400"),
+                   record("StepCount", "Watch", "count", "2024-03-01 23:30:00 -0800", "200"),
+                   record("StepCount", "Watch", "count", "2024-03-01 23:40:00 -0800", "100"),
+                   record("BodyMass", "Scale", "lb", "2024-03-01 07:00:00 -0800", "150"),
+                   record("Height", "Phone", "m", "2024-03-01 07:00:00 -0800", "1.7"),
+                   record("VO2Max", "Watch", "mL/min·kg", "2024-03-02 10:00:00 -0800", "41.5"),
+                   record("VO2Max", "Watch", "mL/min·kg", "2024-03-02 18:00:00 -0800", "42.5"),
+                   record("AppleExerciseTime", "Watch", "min", "2024-03-02 10:00:00 -0800", "12"),
+                   record("ActiveEnergyBurned", "Watch", "kJ", "2024-03-02 10:00:00 -0800", "418.4"),
+                   record("RestingHeartRate", "Watch", "count/min", "2024-03-02 00:00:00 -0800", "400"),
+                   "</HealthData>", ""].joined(separator: "\n")
+        let path = try writeFixture(xml, to: try makeTempDir() + "/dana/export.xml")
+        let (ws, m) = try importSources([path])
+        XCTAssertEqual([m.sources[0].rowsRead, m.sources[0].accepted, m.sources[0].rejected], [12, 11, 1])
+        func cell(_ date: String, _ metric: String) -> DailyInputRow? {
+            try? ws.read(DailyInputRow.self).first { $0.date == date && $0.metric == metric }
+        }
+        // 2024-03-01: Phone 2 records (1500), Watch 3 records (1700): the watch's count.
+        XCTAssertEqual(cell("2024-03-01", "steps")?.value, 1700)
+        XCTAssertEqual(cell("2024-03-01", "steps")?.source, "Watch")
+        XCTAssertEqual(cell("2024-03-01", "body_mass")?.value ?? .nan, 150 * 0.45359237, accuracy: 1e-9)
+        XCTAssertEqual(cell("2024-03-01", "height")?.value ?? .nan, 170, accuracy: 1e-9)
+        XCTAssertEqual(cell("2024-03-02", "vo2_max")?.value, 42, "a level's records averaged")
+        XCTAssertEqual(cell("2024-03-02", "exercise_minutes")?.value, 12)
+        XCTAssertEqual(cell("2024-03-02", "active_energy")?.value ?? .nan, 100, accuracy: 1e-9, "kJ to kcal")
+        XCTAssertNil(cell("2024-03-02", "resting_hr"), "400 bpm is rejected")
+        XCTAssertEqual(try ws.read(DailyInputRow.self).count, 6)
     }
 
     func testMalformedXMLNamesFileAndLine() throws {

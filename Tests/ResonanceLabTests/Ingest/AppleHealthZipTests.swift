@@ -73,17 +73,18 @@ final class AppleHealthZipTests: XCTestCase {
         let s = m.sources[0]
         XCTAssertEqual(s.path, "carla/export.zip")
         XCTAssertEqual(s.format, "apple-health-zip")
-        // The same rows as export.xml read directly: 7 read, 5 accepted, 2 rejected.
-        XCTAssertEqual([s.rowsRead, s.accepted, s.rejected], [7, 5, 2])
-        XCTAssertEqual(s.unusedRecords, ["HKQuantityTypeIdentifierStepCount": 2])
+        // The same rows as export.xml read directly: 9 read, 7 accepted, 2 rejected.
+        XCTAssertEqual([s.rowsRead, s.accepted, s.rejected], [9, 7, 2])
+        XCTAssertNil(s.unusedRecords)
         XCTAssertTrue(s.notes.contains { $0.hasPrefix("read apple_health_export/export.xml from the archive (\(AppleHealthXMLTests.export.utf8.count) bytes)") }, "\(s.notes)")
         let rejects = try ws.read(Reject.self)
         XCTAssertEqual(rejects.map(\.reason), [HRConstants.defaults.rejectReason, "unknown sleep value"])
         XCTAssertEqual(rejects.map(\.sourceFile), ["carla/export.zip", "carla/export.zip"])
         XCTAssertEqual(rejects.map(\.line), [12, 25], "lines of export.xml inside the archive")
         let t = Timestamp.parseISO("2024-03-01T14:00:00Z")!.ms
-        XCTAssertEqual(try ws.read(HRSample.self).map(\.timestampMs), [t - 6 * 3_600_000, t])
-        XCTAssertEqual(try ws.read(HRSample.self).map(\.subject), ["carla", "carla"])
+        XCTAssertEqual(try ws.read(HRSample.self).map(\.timestampMs), [t])
+        XCTAssertEqual(try ws.read(HRSample.self).map(\.subject), ["carla"])
+        XCTAssertEqual(try ws.read(DailyInputRow.self).map(\.metric), ["resting_hr", "steps"])
         XCTAssertEqual(try ws.read(RRInterval.self).map(\.rrMs), [970, 1030])
         // The decompressed entry is a temporary file, gone after the import.
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ws.path).filter { $0.hasSuffix(".tmp") }, [])
@@ -115,7 +116,7 @@ final class AppleHealthZipTests: XCTestCase {
         XCTAssertEqual(Array(zip.bytes[zip.data..<zip.data + 5]), Array("<?xml".utf8), "the text itself")
         let (ws, m) = try importSources([zip.path])
         XCTAssertEqual(m.sources.map(\.format), ["apple-health-zip"])
-        XCTAssertEqual([m.sources[0].rowsRead, m.sources[0].accepted, m.sources[0].rejected], [7, 5, 2])
+        XCTAssertEqual([m.sources[0].rowsRead, m.sources[0].accepted, m.sources[0].rejected], [9, 7, 2])
         XCTAssertEqual(try ws.read(RRInterval.self).map(\.rrMs), [970, 1030])
     }
 
@@ -169,7 +170,7 @@ final class AppleHealthZipTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: victim)
         defer { unlink(planted) }
         let file = try Importer.readInMemory(zip.path)
-        XCTAssertEqual([file.rowsRead, file.accepted, file.rejected], [7, 5, 2])
+        XCTAssertEqual([file.rowsRead, file.accepted, file.rejected], [9, 7, 2])
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "keep\n")
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: planted), victim)
         XCTAssertFalse(FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "/.export.xml.\(getpid())-1.tmp"))

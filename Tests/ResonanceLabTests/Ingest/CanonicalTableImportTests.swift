@@ -40,6 +40,41 @@ final class CanonicalTableImportTests: XCTestCase {
         XCTAssertEqual(rejects.first?.reason, "rr outside 250–2500 ms")
         XCTAssertTrue(rejects.last?.reason.contains("ISO 8601") ?? false, rejects.last?.reason ?? "")
     }
+
+    /// `subjects.csv` and `daily_inputs.csv` of any origin import row by row: a person
+    /// without data keeps their row; an unknown metric or a unit other than the metric's
+    /// is rejected with its column.
+    func testSubjectsAndDailyInputsImportRowByRow() throws {
+        let dir = try makeTempDir()
+        let people = try writeFixture("""
+            subject,birth_year,sex,height_cm,weight_kg,time_zone,source
+            P2,1975,male,180,82.5,Europe/Oslo,study
+            P1,1990,female,,,,study
+            P3,1980,unknown,,,,study
+
+            """, to: dir + "/subjects.csv")
+        let days = try writeFixture("""
+            subject,date,metric,value,unit,source
+            P1,2026-01-05,steps,9000,count,Watch
+            P1,2026-01-05,resting_hr,54,bpm,Watch
+            P1,2026-01-06,naps,2,count,Watch
+            P1,2026-01-06,steps,9,kcal,Watch
+
+            """, to: dir + "/daily_inputs.csv")
+        let (ws, manifest) = try importSources([people, days])
+        assertAccounting(manifest)
+        XCTAssertEqual(try ws.read(SubjectRow.self), [
+            SubjectRow(subject: "P1", birthYear: 1990, sex: "female", source: "study"),
+            SubjectRow(subject: "P2", birthYear: 1975, sex: "male", heightCm: 180, weightKg: 82.5, timeZone: "Europe/Oslo", source: "study"),
+        ])
+        XCTAssertEqual(try ws.read(DailyInputRow.self).map(\.metric), ["resting_hr", "steps"])
+        let rejects = try ws.read(Reject.self)
+        XCTAssertEqual(rejects.map(\.column), [3, 3, 5])
+        XCTAssertEqual(rejects.map(\.line), [4, 4, 5])
+        XCTAssertTrue(rejects[0].reason.contains("'sex' is 'unknown'"), rejects[0].reason)
+        XCTAssertTrue(rejects[1].reason.hasPrefix("unknown metric (one of resting_hr, "), rejects[1].reason)
+        XCTAssertEqual(rejects[2].reason, "unit is not count")
+    }
 }
 
 final class ImportProvenanceTests: XCTestCase {
@@ -55,7 +90,7 @@ final class ImportProvenanceTests: XCTestCase {
         let ws = Workspace(path: dir + "/ws")
         try ImportStage(sources: [csv]).runCommitted(ws, StageContext(registry: registry))
         let manifest = try Manifest.read(from: ws)
-        XCTAssertEqual(manifest.tables.count, 8)
+        XCTAssertEqual(manifest.tables.count, 10)
         for table in manifest.tables {
             let lineage = try XCTUnwrap(table.lineage, table.name)
             XCTAssertEqual(lineage.command, "import")

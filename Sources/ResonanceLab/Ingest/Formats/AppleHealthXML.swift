@@ -9,10 +9,13 @@ import Foundation
 /// (a workout's activity, a record type seen for the first time, a rejected row).
 ///
 /// Read: `Record` elements of type heart rate (→ hr.csv, source `apple_health`),
-/// resting heart rate (→ hr.csv, source `apple_health_resting`), HRV SDNN (→
-/// hrv_samples.csv) and sleep analysis (→ sleep.csv, with its stages), and
+/// HRV SDNN (→ hrv_samples.csv) and sleep analysis (→ sleep.csv, with its stages);
+/// the per-day types of `DailyMetric.appleHealthTypes` (resting heart rate, heart-rate
+/// recovery, VO2 max, steps, exercise minutes, active energy, walking heart rate,
+/// body mass, height → daily_inputs.csv, on the local date of the record's start);
 /// `Workout` elements (→ workouts.csv, `workoutActivityType` without its
-/// `HKWorkoutActivityType` prefix). The `InstantaneousBeatsPerMinute` list of an
+/// `HKWorkoutActivityType` prefix); and the `Me` element's date of birth and
+/// biological sex (→ subjects.csv). The `InstantaneousBeatsPerMinute` list of an
 /// HRV record (`bpm`, `time` as a local time of day such as `6:00:01.23 AM`)
 /// becomes R-R intervals (source `apple_health_ibi`): the interval closing beat k is
 /// the step between the times of beats k−1 and k, kept when it agrees with
@@ -85,7 +88,9 @@ enum AppleHealthXML: FormatAdapter {
             if n == 0 { break }
         }
         sink.setUnused(input.file, handler.unusedCounts())
-        sink.note(input.file, "Record types read: heart rate, resting heart rate, HRV SDNN (with its beat-to-beat list), sleep analysis; Workout elements")
+        sink.note(input.file, "Record types read: heart rate, HRV SDNN (with its beat-to-beat list), sleep analysis; per day: "
+            + "resting heart rate, heart-rate recovery, VO2 max, steps, exercise time, active energy, walking heart rate, "
+            + "body mass, height; Workout elements; the Me element's date of birth and biological sex")
         try sink.endSource(input, rowsRead: handler.rows)
     }
 
@@ -258,6 +263,7 @@ enum AppleHealthXML: FormatAdapter {
                 if Handler.named(name, "Record") { try record() }
                 else if Handler.named(name, "InstantaneousBeatsPerMinute") { try beat() }
                 else if Handler.named(name, "Workout") { try workout() }
+                else if Handler.named(name, "Me") { me() }
             } catch {
                 failure = error
                 if let parser { xmlStopParser(parser) }
@@ -284,16 +290,28 @@ enum AppleHealthXML: FormatAdapter {
             try sink.reject(file, line: line, column: 0, reason: reason, raw: raw())
         }
 
-        private enum Kind { case heartRate, resting, hrvSDNN, sleep }
+        private enum Kind { case heartRate, hrvSDNN, sleep, daily(DailyMetric) }
+
+        /// The per-day record types by the FNV-1a hash of their name.
+        private static let dailyTypes: [UInt64: (type: [UInt8], metric: DailyMetric)] = {
+            var out: [UInt64: (type: [UInt8], metric: DailyMetric)] = [:]
+            for (name, metric) in DailyMetric.appleHealthTypes { out[hash(Array(name.utf8))] = (Array(name.utf8), metric) }
+            return out
+        }()
+
+        private static func hash<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
 
         /// The kind of a record type, or nil for a type that is not read (counted).
         private func kind(_ type: Bytes) -> Kind? {
             if Handler.equal(type, "HKQuantityTypeIdentifierHeartRate") { return .heartRate }
-            if Handler.equal(type, "HKQuantityTypeIdentifierRestingHeartRate") { return .resting }
             if Handler.equal(type, "HKQuantityTypeIdentifierHeartRateVariabilitySDNN") { return .hrvSDNN }
             if Handler.equal(type, "HKCategoryTypeIdentifierSleepAnalysis") { return .sleep }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in type { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            let hash = Handler.hash(type)
+            if let d = Handler.dailyTypes[hash], d.type.elementsEqual(type) { return .daily(d.metric) }
             if let i = unusedIndex[hash], unused[i].type.elementsEqual(type) {
                 unused[i].count += 1
                 return nil
@@ -325,11 +343,22 @@ enum AppleHealthXML: FormatAdapter {
             guard end.ms >= start.ms else { return try reject("end before start") }
             let text = value("value")
             switch kind {
-            case .heartRate, .resting:
+            case .heartRate:
                 guard let bpm = AppleHealthXML.number(text) else { return try reject("unparsable bpm") }
                 guard sink.hrRange.isPlausible(bpm) else { return try reject(sink.hrRange.rejectReason) }
-                try sink.heartRate(subject: subject, ms: start.ms, bpm: bpm,
-                                   source: kind == .resting ? "apple_health_resting" : AppleHealth.source, file: file)
+                try sink.heartRate(subject: subject, ms: start.ms, bpm: bpm, source: AppleHealth.source, file: file)
+            case .daily(let metric):
+                guard let raw = AppleHealthXML.number(text), raw.isFinite, raw >= 0 else {
+                    return try reject("unparsable or negative \(metric.rawValue)")
+                }
+                let v = metric.unitVaries ? raw * metric.factor(appleHealthUnit: String(decoding: value("unit"), as: UTF8.self)) : raw
+                if metric == .restingHR || metric == .walkingHR, !sink.hrRange.isPlausible(v) {
+                    return try reject(sink.hrRange.rejectReason)
+                }
+                let source = String(decoding: value("sourceName"), as: UTF8.self)
+                let localDay = Timestamp.floorDivMod(start.ms + Int64(start.offsetMin) * 60_000, 86_400_000).0
+                sink.dailyInput(subject: subject, day: localDay, metric: metric, value: v,
+                                source: source.isEmpty ? AppleHealth.source : source, file: file)
             case .hrvSDNN:
                 guard let sdnn = AppleHealthXML.number(text), sdnn > 0 else { return try reject("unparsable sdnn") }
                 try sink.hrvSample(subject: subject, ms: start.ms, sdnnMs: sdnn, source: AppleHealth.source, file: file)
@@ -344,6 +373,15 @@ enum AppleHealthXML: FormatAdapter {
                                source: source.isEmpty ? AppleHealth.source : source, file: file)
             }
             sink.accept(file)
+        }
+
+        /// The `Me` element: date of birth (its year) and biological sex, for `subjects.csv`.
+        private func me() {
+            let birth = String(decoding: value("HKCharacteristicTypeIdentifierDateOfBirth"), as: UTF8.self)
+            let year = Timestamp.dayNumber(isoDate: birth).map { Timestamp.civil(fromDays: Int64($0)).year }
+            let sex = SubjectRow.sex(appleHealth: String(decoding: value("HKCharacteristicTypeIdentifierBiologicalSex"), as: UTF8.self))
+            guard year != nil || !sex.isEmpty else { return }
+            sink.subjectFacts(subject: subject, SubjectRow(subject: "", birthYear: year, sex: sex, source: AppleHealth.source))
         }
 
         private func workout() throws {

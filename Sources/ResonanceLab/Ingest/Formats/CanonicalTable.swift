@@ -1,5 +1,6 @@
 /// A canonical table of another workspace (docs/tables.md) — `hr.csv`, `rr.csv`,
-/// `plays.csv`, `labels.csv`, `sleep.csv`, `workouts.csv`, `hrv_samples.csv` —
+/// `plays.csv`, `labels.csv`, `sleep.csv`, `workouts.csv`, `hrv_samples.csv`,
+/// `daily_inputs.csv`, `subjects.csv` —
 /// recognised by its exact header. Re-importing one puts every row through the
 /// same checks as a raw export, so a workspace written by another tool (or by
 /// `personas generate`) can be validated row by row.
@@ -7,7 +8,8 @@ enum CanonicalTable: FormatAdapter {
     /// The canonical headers this adapter reads.
     static let headers: [[String]] = [
         HRSample.header, RRInterval.header, Play.header, LabelInterval.header,
-        SleepEpisode.header, SleepEpisode.headerWithoutSource, Workout.header, HRVSample.header,
+        SleepEpisode.header, SleepEpisode.headerWithoutSource, Workout.header, HRVSample.header, DailyInputRow.header,
+        SubjectRow.header,
     ]
 
     static func matches(header: [String]) -> Bool {
@@ -86,6 +88,21 @@ enum CanonicalTable: FormatAdapter {
             guard try ordered(row.startMs, row.endMs) else { return }
             try sink.sleep(subject: subject(row.subject), startMs: row.startMs, endMs: row.endMs, stage: row.stage,
                            source: row.source, file: file)
+        case DailyInputRow.header:
+            let row = try DailyInputRow(fields)
+            guard let metric = DailyMetric(rawValue: row.metric) else {
+                return try sink.reject(file, record, column: 3, reason: "unknown metric (one of "
+                    + DailyMetric.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            guard row.unit == metric.unit else {
+                return try sink.reject(file, record, column: 5, reason: "unit is not \(metric.unit)")
+            }
+            guard row.value.isFinite, row.value >= 0 else { return try sink.reject(file, record, column: 4, reason: "negative value") }
+            sink.dailyInput(subject: subject(row.subject), day: Int64(Timestamp.dayNumber(isoDate: row.date) ?? 0), metric: metric,
+                            value: row.value, source: row.source, file: file)
+        case SubjectRow.header:
+            let row = try SubjectRow(fields)
+            sink.subjectFacts(subject: subject(row.subject), row)
         default:
             let row = try Workout(fields)
             guard try ordered(row.startMs, row.endMs) else { return }

@@ -36,6 +36,10 @@ final class ImportSink {
     let rrRange: RRConstants
     private let hr, rr, hrv, plays, labels, sleep, workouts: SortedTableWriter
     private let rejects: CSVWriter?
+    /// The exports' own per-day values (`daily_inputs.csv`) and facts about each subject
+    /// (`subjects.csv`), written whole when the import commits.
+    private var dailyInputs = DailyInputAccumulator()
+    private var subjectFacts: [Int: SubjectRow] = [:]
     private(set) var sources: [SourceFile] = []
     private var subjects: [Subject] = []
     private var subjectIndex: [String: Int] = [:]
@@ -267,6 +271,26 @@ final class ImportSink {
         try interval(workouts, subject: subject, startMs: startMs, endMs: endMs, text: activity, file: file)
     }
 
+    /// A value the export states for a whole local day (`day`: days since 1970-01-01 of
+    /// the record's local date); the day's records are combined when the import commits.
+    func dailyInput(subject: Int, day: Int64, metric: DailyMetric, value: Double, source: String, file: Int32) {
+        touch(subject, day * 86_400_000)
+        dailyInputs.add(subject: subject, day: day, metric: metric, value: value, source: source)
+    }
+
+    /// What an export says of the person (Apple Health's `Me`, a `subjects.csv`): merged
+    /// into the subject's `subjects.csv` row, a later non-empty value replacing an earlier one.
+    func subjectFacts(subject: Int, _ facts: SubjectRow) {
+        var row = subjectFacts[subject] ?? SubjectRow(subject: subjects[subject].name, source: facts.source)
+        if let v = facts.birthYear { row.birthYear = v }
+        if !facts.sex.isEmpty { row.sex = facts.sex }
+        if let v = facts.heightCm { row.heightCm = v }
+        if let v = facts.weightKg { row.weightKg = v }
+        if !facts.timeZone.isEmpty { row.timeZone = facts.timeZone }
+        row.source = facts.source
+        subjectFacts[subject] = row
+    }
+
     /// A play row: the interned subject field, then `Play`'s own fields.
     func play(_ play: Play, subject: Int, file: Int32) throws {
         try startRow(subject, play.startedAtMs)
@@ -423,5 +447,11 @@ final class ImportSink {
         guard let rejects else { throw ImportError.badOption(message: "an in-memory import has no tables to commit") }
         for table in tables { try table.commit() }
         try rejects.commit()
+        guard let workspace else { return }
+        // Subjects with rows, and those only described (a subjects.csv of people without data yet).
+        let order = subjects.indices.filter { subjects[$0].firstMs != nil || subjectFacts[$0] != nil }
+            .sorted { subjectFields[subjects[$0].field].lexicographicallyPrecedes(subjectFields[subjects[$1].field]) }
+        try workspace.write(dailyInputs.rows(subjectOrder: order) { self.subjects[$0].name })
+        try workspace.write(order.compactMap { subjectFacts[$0] })
     }
 }

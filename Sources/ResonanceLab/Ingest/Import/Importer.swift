@@ -207,7 +207,8 @@ public struct ImportStage: Stage {
 
     /// The tables an import writes (it replaces the manifest too).
     static let tables = [HRSample.fileName, RRInterval.fileName, HRVSample.fileName, Play.fileName, LabelInterval.fileName,
-                         SleepEpisode.fileName, Workout.fileName, Reject.fileName, Manifest.fileName]
+                         SleepEpisode.fileName, Workout.fileName, DailyInputRow.fileName, SubjectRow.fileName, Reject.fileName,
+                         Manifest.fileName]
 
     /// Throws `ImportFailures` after committing the workspace when some files could not be read.
     public func run(_ ws: Workspace, _ context: StageContext) throws {
