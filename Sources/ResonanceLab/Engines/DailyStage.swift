@@ -46,13 +46,15 @@ public struct DailyStage: Stage {
         [HRSample.fileName, HRVSample.fileName, HRVRow.fileName, SleepEpisode.fileName, Workout.fileName, DailyInputRow.fileName,
          SubjectRow.fileName]
     }
-    public var writes: [String] { [DailyRow.fileName, ReceiptRow.fileName] }
+    public var writes: [String] { [DailyRow.fileName, ReceiptRow.fileName, HeartRateRecoveryRow.fileName] }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         ws.session?.record(setting: "age_years", ageYears.map(CSVWriter.format) ?? "none")
         var overlaps = SourceOverlaps()
-        let snapshots = try Self.measuredSnapshots(ws) ?? snapshots(ws, context: context, overlaps: &overlaps)
+        var recoveries: [HeartRateRecoveryRow] = []
+        let snapshots = try Self.measuredSnapshots(ws) ?? snapshots(ws, context: context, overlaps: &overlaps, recoveries: &recoveries)
         try Self.write(snapshots, to: ws, registry: context.registry)
+        try ws.write(recoveries)
         ws.session?.overlaps = (name, overlaps)
         context.progress.note("daily: \(snapshots.count) person-days → \(ws.file(DailyRow.fileName))")
     }
@@ -77,7 +79,8 @@ public struct DailyStage: Stage {
 
     /// Snapshots of every subject-day the workspace's tables give a value for,
     /// subjects in byte order, days ascending.
-    func snapshots(_ ws: Workspace, context: StageContext, overlaps: inout SourceOverlaps) throws -> [DailySnapshot] {
+    func snapshots(_ ws: Workspace, context: StageContext, overlaps: inout SourceOverlaps,
+                   recoveries: inout [HeartRateRecoveryRow]) throws -> [DailySnapshot] {
         struct Key: Hashable, Comparable {
             let subject: String
             let day: Int
@@ -94,7 +97,20 @@ public struct DailyStage: Stage {
         // Heart rate: per day the samples (resting HR) and per minute their mean (zones).
         // Samples of more than one source in a minute: the heart-rate source rule decides.
         var samples: [Key: (times: [Int64], bpm: [Double], sources: [String])] = [:]
+        let inputs = context.registry.dailyInputs
+        // Workouts first: the samples around their ends give heart-rate recovery.
+        var workouts: [String: [Workout]] = [:]
+        try ws.forEachRow(Workout.self) { workouts[$0.subject, default: []].append($0) }
+        var endsBySubject = workouts.mapValues { $0.map(\.endMs).sorted() }
+        var nearEnds: [String: (times: [Int64], bpm: [Double])] = [:]
         try ws.forEachRow(HRSample.self) { s in
+            if let ends = endsBySubject[s.subject] {
+                let i = HeartRateRecovery.lowerBound(ends, s.timestampMs - 120_000 - Int64(inputs.recoverySampleToleranceSeconds * 1000))
+                if i < ends.count, HeartRateRecovery.matters(s.timestampMs, workoutEndMs: ends[i], constants: inputs) {
+                    nearEnds[s.subject, default: ([], [])].times.append(s.timestampMs)
+                    nearEnds[s.subject]?.bpm.append(s.bpm)
+                }
+            }
             let key = Key(subject: s.subject, day: Self.day(s.timestampMs))
             samples[key, default: ([], [], [])].times.append(s.timestampMs)
             samples[key]?.bpm.append(s.bpm)
@@ -128,7 +144,6 @@ public struct DailyStage: Stage {
             }
         }
         let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: context.registry))
-        let inputs = context.registry.dailyInputs
         for (key, values) in hrByDay where Double(values.count) >= inputs.minHRSamplesPerDay {
             let rest = stated[key]?[DailyMetric.restingHR.rawValue] ?? Stats.quantile(values, inputs.restingHRQuantile)
             var zoneMinutes: Double?
@@ -178,8 +193,20 @@ public struct DailyStage: Stage {
             }
         }
         overlaps = SourceOverlaps(periods: nights, hr: hrOverlap)
-        try ws.forEachRow(Workout.self) { w in
-            update(w.subject, Self.day(w.startMs)) { $0.workoutMinutes = ($0.workoutMinutes ?? 0) + Double(w.endMs - w.startMs) / 60_000 }
+        endsBySubject = [:]
+        for subject in workouts.keys.sorted(by: SubjectOrder.precedes) {
+            let near = nearEnds[subject] ?? ([], [])
+            let order = near.times.indices.sorted { near.times[$0] != near.times[$1] ? near.times[$0] < near.times[$1] : $0 < $1 }
+            let times = order.map { near.times[$0] }, bpm = order.map { near.bpm[$0] }
+            for w in (workouts[subject] ?? []).sorted(by: { ($0.startMs, $0.endMs) < ($1.startMs, $1.endMs) }) {
+                update(w.subject, Self.day(w.startMs)) { $0.workoutMinutes = ($0.workoutMinutes ?? 0) + Double(w.endMs - w.startMs) / 60_000 }
+                let r = HeartRateRecovery.after(workout: w, times: times, bpm: bpm, constants: inputs)
+                recoveries.append(r)
+                // The day's recovery: the export's own value, else the last workout ending that day with a 1-minute drop.
+                guard r.quality == "ok", stated[Key(subject: w.subject, day: Self.day(w.endMs))]?[DailyMetric.hrRecovery1m.rawValue] == nil
+                else { continue }
+                update(w.subject, Self.day(w.endMs)) { $0.recovery1mBpm = r.drop1mBpm; $0.recovery2mBpm = r.drop2mBpm }
+            }
         }
         return days.keys.sorted().compactMap { days[$0] }
     }

@@ -82,6 +82,33 @@ final class DailyStageTests: XCTestCase {
         XCTAssertEqual(a.zoneMinutes, 21)
     }
 
+    /// Heart-rate recovery from the samples around a workout's end (Cole et al. 1999):
+    /// the peak of the last minute, the samples nearest +60 s and +120 s within 10 s.
+    func testHeartRateRecoveryAfterEachWorkout() throws {
+        let ws = Workspace(path: try makeTempDir())
+        let end = day1 + 18 * hour
+        let run = Workout(subject: "u", startMs: end - 30 * 60_000, endMs: end, activity: "running")
+        let walk = Workout(subject: "u", startMs: end + 3 * hour, endMs: end + 4 * hour, activity: "walk")
+        let swim = Workout(subject: "u", startMs: end + 5 * hour, endMs: end + 6 * hour, activity: "swim")
+        try ws.write([run, walk, swim])
+        func hr(_ t: Int64, _ bpm: Double) -> HRSample { HRSample(subject: "u", timestampMs: t, bpm: bpm, source: "w") }
+        try ws.write([
+            hr(end - 90_000, 175),  // before the last minute: not the peak
+            hr(end - 50_000, 168), hr(end - 5_000, 171), hr(end + 52_000, 140), hr(end + 66_000, 138), hr(end + 131_000, 120),
+            hr(walk.endMs - 20_000, 110), hr(walk.endMs + 75_000, 90),  // 15 s from +60 s: too far
+            hr(swim.endMs + 60_000, 100),  // no sample in the swim's last minute
+        ])
+        try DailyStage().run(ws, StageContext())
+        let rows = try ws.read(HeartRateRecoveryRow.self)
+        XCTAssertEqual(rows.map(\.quality), ["ok", "no_60s", "no_peak"])
+        // Peak 171; +60 s: 138 at +66 s (6 s away) is nearer than 140 at +52 s (8 s); +120 s: 120 at +131 s is 11 s away.
+        XCTAssertEqual([rows[0].peakBpm, rows[0].hr60sBpm, rows[0].drop1mBpm], [171, 138, 33])
+        XCTAssertNil(rows[0].drop2mBpm)
+        XCTAssertNil(rows[1].drop1mBpm)
+        let day = try XCTUnwrap(try ws.read(DailyRow.self).first { $0.snapshot.date == "2026-01-05" })
+        XCTAssertEqual(day.snapshot.recovery1mBpm, 33, "the run's drop is the day's recovery")
+    }
+
     func testWithoutAgeZoneMinutesStayEmpty() throws {
         let ws = try makeWorkspace()
         try DailyStage().run(ws, StageContext())
