@@ -183,6 +183,7 @@ public enum Importer {
         case .fitbitHR: return Fitbit.HeartRate.self
         case .fitbitHRV: return Fitbit.HRVDetails.self
         case .embracePlus: return EmbracePlus.self
+        case .songFeatures: return SongFeaturesCSV.self
         }
     }
 }
@@ -207,7 +208,7 @@ public struct ImportStage: Stage {
 
     /// The tables an import writes (it replaces the manifest too).
     static let tables = [HRSample.fileName, RRInterval.fileName, HRVSample.fileName, Play.fileName, LabelInterval.fileName,
-                         SleepEpisode.fileName, Workout.fileName, Reject.fileName, Manifest.fileName]
+                         SleepEpisode.fileName, Workout.fileName, Reject.fileName, SongFeatureRow.fileName, Manifest.fileName]
 
     /// Throws `ImportFailures` after committing the workspace when some files could not be read.
     public func run(_ ws: Workspace, _ context: StageContext) throws {
