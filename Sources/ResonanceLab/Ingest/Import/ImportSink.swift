@@ -60,8 +60,10 @@ final class ImportSink {
     private var markers: [Marker] = []
     /// Rejected rows per source and reason (for the warning on a file without accepted rows).
     private var rejectReasons: [[String: Int]] = []
-    /// Song features and the songs played, matched when the import ends.
+    /// Song features and the songs played, matched when the import ends; the songs
+    /// played are collected only when `matchesSongFeatures` (the import has a features file).
     private var features = SongFeatureImport()
+    var matchesSongFeatures = false
     /// The source that named a subject past `maxSubjects`. `subject(_:)` does not throw,
     /// so the next row or the end of that source fails the import.
     private var overflow: Int?
@@ -276,7 +278,7 @@ final class ImportSink {
         line.withUnsafeBufferPointer { playRow.beginRow(after: $0) }
         play.writeFieldsAfterSubject(to: playRow)
         try plays.add(playRow.bytes, file: file)
-        features.played(play)
+        if matchesSongFeatures { features.played(play) }
     }
 
     /// A `song_features.csv` row, matched to the plays when the import ends; `hasId`

@@ -68,6 +68,7 @@ public enum Importer {
         for source in sources { planned += try layout.plan(source) }
         let sink = try ImportSink(workspace: workspace, registry: options.registry)
         sink.maxSubjects = options.maxSubjects
+        sink.matchesSongFeatures = planned.contains { $0.format == .songFeatures }
         for plan in planned {
             let warningsBefore = sink.warnings.count
             let file = sink.beginSource(path: plan.path, display: plan.display, format: plan.format?.rawValue ?? "unknown")

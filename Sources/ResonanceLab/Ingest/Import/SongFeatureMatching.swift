@@ -106,11 +106,7 @@ struct SongFeatureImport {
     var isEmpty: Bool { candidates.isEmpty }
 
     mutating func played(_ play: Play) {
-        if played[play.songId] == nil {
-            played[play.songId] = Played(title: play.title, artist: play.artist, plays: 1)
-        } else {
-            played[play.songId]?.plays += 1
-        }
+        played[play.songId, default: Played(title: play.title, artist: play.artist, plays: 0)].plays += 1
     }
 
     /// An accepted feature row; `hasId` when its file has a track id column.
