@@ -56,7 +56,7 @@ enum FuzzTarget: Equatable {
         .spotifyAccount: "StreamingHistory0.json", .lastfm: "scrobbles.csv", .appleHealthXML: "export.xml",
         .appleHealthZip: "export.zip", .fitbitHR: "heart_rate-2024-03-01.json",
         .fitbitHRV: "Heart Rate Variability Details - 2024-03-01.csv", .embracePlus: "1-1-001_2024-03-01_pulse-rate.csv",
-        .rrText: "P1_RR.txt",
+        .rrText: "P1_RR.txt", .songFeatures: "song_features.csv",
     ]
 
     static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }

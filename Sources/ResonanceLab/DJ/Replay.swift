@@ -261,6 +261,9 @@ extension DJReplay {
             out.append(DJReplaySummaryRow(need: need, metric: "dm_delta_hr_bpm", value: hr.isEmpty ? nil : Stats.mean(hr)))
             out.append(DJReplaySummaryRow(need: need, metric: "dm_decisions_rmssd", value: Double(rmssd.count)))
             out.append(DJReplaySummaryRow(need: need, metric: "dm_delta_rmssd_ms", value: rmssd.isEmpty ? nil : Stats.mean(rmssd)))
+            // Played songs without BPM and energy: both content terms scored neutral.
+            out.append(DJReplaySummaryRow(need: need, metric: "played_without_features",
+                                          value: Double(mine.filter { $0.neutralTerms == 2 }.count)))
         }
         return out
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One row of `song_features.csv` (docs/tables.md): what ranking knows of a song's
 /// sound — BPM (beats per minute), energy and valence (0–1), genre — and where it came
 /// from (`simulated`, the name of an imported file, or `genre_bpm` when the BPM was
@@ -30,7 +32,33 @@ extension SongFeatureRow: CanonicalRow {
 
     public init(_ r: CanonicalFieldReader) throws {
         self.init(songId: try r.string("song_id"), title: try r.string("title"), artist: try r.string("artist"),
-                  bpm: try r.optionalDouble("bpm", in: 30...250), energy: try r.optionalDouble("energy", in: 0...1),
-                  valence: try r.optionalDouble("valence", in: 0...1), genre: try r.string("genre"), source: try r.string("source"))
+                  bpm: try r.optionalDouble("bpm", in: SongFeatureRow.bpmRange), energy: try r.optionalDouble("energy", in: SongFeatureRow.unitRange),
+                  valence: try r.optionalDouble("valence", in: SongFeatureRow.unitRange), genre: try r.string("genre"), source: try r.string("source"))
+    }
+}
+
+extension SongFeatureRow {
+    /// Plausible song tempo, beats per minute; energy and valence lie in `unitRange`.
+    public static let bpmRange = 30.0...250.0
+    public static let unitRange = 0.0...1.0
+
+    /// Source value of a row whose BPM was taken from `genreBPM`.
+    public static let genreBPMSource = "genre_bpm"
+
+    /// Typical tempo (beats per minute) of a genre, for songs whose BPM is unknown
+    /// (the product specification's genre heuristic for song features). Keys are genre
+    /// names folded by `genreKey` ("hip-hop", "Hip Hop" and "hiphop" are one genre).
+    public static let genreBPM: [String: Double] = [
+        "ambient": 70, "classical": 80, "jazz": 100, "pop": 120, "rock": 130, "electronic": 128, "hiphop": 90, "metal": 140,
+    ]
+
+    /// A genre name in lower case with everything but letters and digits removed.
+    public static func genreKey(_ genre: String) -> String {
+        String(String.UnicodeScalarView(genre.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }))
+    }
+
+    /// The genre table's BPM for `genre`, nil when the genre is not in it.
+    public static func bpm(ofGenre genre: String) -> Double? {
+        genreBPM[genreKey(genre)]
     }
 }

@@ -24,6 +24,9 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// Records of several sources covering the same time that a stage resolved, by stage
     /// name (`daily`, `sessions`); absent until such a stage has run.
     public var overlaps: [String: SourceOverlaps]?
+    /// How imported song features matched the songs played (docs/import.md, Song
+    /// features); absent when the import read no features file.
+    public var songFeatures: SongFeatureMatchSummary?
 
     public init(toolkitVersion: String = ResonanceLabInfo.version,
                 timezone: String = "UTC", sources: [SourceFile] = [], subjects: [SubjectInfo] = [],

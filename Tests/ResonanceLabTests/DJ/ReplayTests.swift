@@ -49,15 +49,16 @@ final class ReplayTests: XCTestCase {
     }
 
     func testSummaryHitRates() {
-        func row(_ rank: Int, _ need: String, top: Double?, played: Double?) -> DJDecisionRow {
+        func row(_ rank: Int, _ need: String, top: Double?, played: Double?, neutral: Int = 0) -> DJDecisionRow {
             DJDecisionRow(subject: "L", playId: "p", startedAtMs: 0, songId: "s", context: "work", need: need, arousal: 0, stress: 0,
                           energy: 0, confidence: 0, targetBPM: 100, candidates: 20, playedRank: rank, topSongId: "t", playedScore: 0,
                           topScore: 0, bpmMatch: 0, energyMatch: 0, familiarity: 0, historicalEffect: 0, contextAlignment: 0,
-                          recencyPenalty: 0, timeOfDay: 1, neutralTerms: 0, predictedPlayedDeltaHRBpm: played,
+                          recencyPenalty: 0, timeOfDay: 1, neutralTerms: neutral, predictedPlayedDeltaHRBpm: played,
                           predictedTopDeltaHRBpm: top, predictedPlayedDeltaRMSSDMs: nil, predictedTopDeltaRMSSDMs: nil)
         }
         let s = DJReplay.summary([row(1, "calm", top: -3, played: -3), row(4, "calm", top: -5, played: -1),
-                                  row(7, "maintain", top: 1, played: nil), row(12, "maintain", top: nil, played: nil)])
+                                  row(7, "maintain", top: 1, played: nil, neutral: 2),
+                                  row(12, "maintain", top: nil, played: nil, neutral: 1)])
         func v(_ need: String, _ m: String) -> Double? { s.first { $0.need == need && $0.metric == m }?.value }
         XCTAssertEqual(v("all", "top1_rate"), 0.25)
         XCTAssertEqual(v("all", "top5_rate"), 0.5)
@@ -66,5 +67,8 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(v("calm", "top5_rate"), 1)
         XCTAssertNil(v("maintain", "dm_delta_hr_bpm"))
         XCTAssertNil(v("focus", "top1_rate"))
+        // Only the play whose song had neither BPM nor energy (both terms neutral) counts.
+        XCTAssertEqual(v("all", "played_without_features"), 1)
+        XCTAssertEqual(v("calm", "played_without_features"), 0)
     }
 }

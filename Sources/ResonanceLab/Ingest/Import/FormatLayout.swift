@@ -32,6 +32,8 @@ enum FormatLayout {
         case .appleHealthZip: return "a .zip archive holding apple_health_export/export.xml"
         case .fitbitHR: return "a JSON array of {\"dateTime\": \"MM/dd/yy HH:mm:ss\", \"value\": {\"bpm\": …}}"
         case .fitbitHRV: return "a header 'timestamp,rmssd,coverage,low_frequency,high_frequency'"
+        case .songFeatures:
+            return "a header naming two of 'tempo' (or 'bpm'), 'energy' and 'valence', and a track id column or title and artist columns"
         case .embracePlus:
             return "a header with 'participant_full_id', 'timestamp_unix' (or 'timestamp_iso') and 'pulse_rate_bpm' and/or 'prv_rmssd_ms'"
         }

@@ -64,6 +64,10 @@ final class ImportSink {
     private var markers: [Marker] = []
     /// Rejected rows per source and reason (for the warning on a file without accepted rows).
     private var rejectReasons: [[String: Int]] = []
+    /// Song features and the songs played, matched when the import ends; the songs
+    /// played are collected only when `matchesSongFeatures` (the import has a features file).
+    private var features = SongFeatureImport()
+    var matchesSongFeatures = false
     /// The source that named a subject past `maxSubjects`. `subject(_:)` does not throw,
     /// so the next row or the end of that source fails the import.
     private var overflow: Int?
@@ -298,6 +302,13 @@ final class ImportSink {
         line.withUnsafeBufferPointer { playRow.beginRow(after: $0) }
         play.writeFieldsAfterSubject(to: playRow)
         try plays.add(playRow.bytes, file: file)
+        if matchesSongFeatures { features.played(play) }
+    }
+
+    /// A `song_features.csv` row, matched to the plays when the import ends; `hasId`
+    /// when its file has a track id column.
+    func songFeature(_ row: SongFeatureRow, hasId: Bool, file: Int32) {
+        features.add(row, hasId: hasId, file: file)
     }
 
     /// `subject,timestamp,value,source` rows (hr, rr).
@@ -379,6 +390,12 @@ final class ImportSink {
         }
         for i in used { if let o = outside[i] { warnings.append("\(subjects[i].name): \(o.note)") } }
         var manifest = Manifest(timezone: timezone, sources: sources, subjects: info)
+        if let workspace, !features.isEmpty {
+            let matched = features.match()
+            for (file, count) in matched.duplicates { manifest.sources[Int(file)].duplicates += count }
+            manifest.songFeatures = matched.summary
+            try workspace.write(matched.rows)
+        }
         if !skipped.isEmpty {
             manifest.skipped = skipped.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
         }

@@ -68,6 +68,7 @@ public enum Importer {
         for source in sources { planned += try layout.plan(source) }
         let sink = try ImportSink(workspace: workspace, registry: options.registry)
         sink.maxSubjects = options.maxSubjects
+        sink.matchesSongFeatures = planned.contains { $0.format == .songFeatures }
         for plan in planned {
             let warningsBefore = sink.warnings.count
             let file = sink.beginSource(path: plan.path, display: plan.display, format: plan.format?.rawValue ?? "unknown")
@@ -183,6 +184,7 @@ public enum Importer {
         case .fitbitHR: return Fitbit.HeartRate.self
         case .fitbitHRV: return Fitbit.HRVDetails.self
         case .embracePlus: return EmbracePlus.self
+        case .songFeatures: return SongFeaturesCSV.self
         }
     }
 }
@@ -208,7 +210,7 @@ public struct ImportStage: Stage {
     /// The tables an import writes (it replaces the manifest too).
     static let tables = [HRSample.fileName, RRInterval.fileName, HRVSample.fileName, Play.fileName, LabelInterval.fileName,
                          SleepEpisode.fileName, Workout.fileName, DailyInputRow.fileName, SubjectRow.fileName, Reject.fileName,
-                         Manifest.fileName]
+                         SongFeatureRow.fileName, Manifest.fileName]
 
     /// Throws `ImportFailures` after committing the workspace when some files could not be read.
     public func run(_ ws: Workspace, _ context: StageContext) throws {

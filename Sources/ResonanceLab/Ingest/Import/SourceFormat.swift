@@ -37,6 +37,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     /// R-R text without a header, elapsed time and interval per line (Polar Flow's
     /// `…_RR.txt`: elapsed seconds and R-R in ms); units from the values.
     case rrText = "rr-text"
+    /// Song audio features (tempo, energy, valence, genre) keyed by track id or title + artist.
+    case songFeatures = "song-features"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -97,6 +99,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
         if Fitbit.HRVDetails.matches(columns: columns) { return .fitbitHRV }
         if EmbracePlus.matches(columns: columns) { return .embracePlus }
+        if try SongFeaturesCSV.matches(header: header, path: path) { return .songFeatures }
         if CanonicalTable.matches(header: header) { return .canonical }
         if LastFM.matches(header: header) { return .lastfm }
         let bases = header.map { ColumnName.baseAndUnit($0).base }
