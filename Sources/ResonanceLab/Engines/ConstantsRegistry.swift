@@ -123,7 +123,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         HRConstants.self, RRConstants.self, HRVConstants.self, SessionConstants.self, ImpactConstants.self, SongEffectConstants.self,
         MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self, RankingConstants.self,
         ReadinessConstants.self, TrendConstants.self, ZoneConstants.self, CoherenceConstants.self,
-        PacerConstants.self,
+        PacerConstants.self, MorningRecoveryConstants.self,
     ]
 
     public static let specs: [EngineSpec] = engineTypes.map { $0.spec }
@@ -155,6 +155,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     public private(set) var zones: ZoneConstants
     public private(set) var coherence: CoherenceConstants
     public private(set) var pacer: PacerConstants
+    public private(set) var morningRecovery: MorningRecoveryConstants
 
     /// The built-in defaults. Every test run loads them, so a spec whose engine reads
     /// a name it does not declare fails there.
@@ -197,6 +198,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         zones = try typed(ZoneConstants.self)
         coherence = try typed(CoherenceConstants.self)
         pacer = try typed(PacerConstants.self)
+        morningRecovery = try typed(MorningRecoveryConstants.self)
     }
 
     public static func == (a: ConstantsRegistry, b: ConstantsRegistry) -> Bool {

@@ -40,31 +40,39 @@ public struct DailyStage: Stage {
 
     public var name: String { "daily" }
     public var version: String { "1.0.0" }
-    public var engines: [String] { DailyEngines.engines + ["daily_inputs", "zones"] }
+    public var engines: [String] { DailyEngines.engines + ["daily_inputs", "zones", "morning_recovery"] }
     public var perSubject: Bool { true }
     public var reads: [String] {
         [HRSample.fileName, HRVSample.fileName, HRVRow.fileName, SleepEpisode.fileName, Workout.fileName, DailyInputRow.fileName,
          SubjectRow.fileName]
     }
-    public var writes: [String] { [DailyRow.fileName, ReceiptRow.fileName, HeartRateRecoveryRow.fileName] }
+    public var writes: [String] {
+        [DailyRow.fileName, ReceiptRow.fileName, HeartRateRecoveryRow.fileName, MorningRecoveryRow.fileName]
+    }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         ws.session?.record(setting: "age_years", ageYears.map(CSVWriter.format) ?? "none")
         var overlaps = SourceOverlaps()
         var recoveries: [HeartRateRecoveryRow] = []
         let snapshots = try Self.measuredSnapshots(ws) ?? snapshots(ws, context: context, overlaps: &overlaps, recoveries: &recoveries)
-        try Self.write(snapshots, to: ws, registry: context.registry)
+        let rows = try Self.write(snapshots, to: ws, registry: context.registry)
         try ws.write(recoveries)
+        var readiness: [String: String] = [:]
+        for r in rows { readiness[r.snapshot.subject + "\u{0}" + r.snapshot.date] = r.readinessLevel }
+        try ws.write(MorningRecoveryEngine(constants: context.registry.morningRecovery).mornings(snapshots, readiness: readiness))
         ws.session?.overlaps = (name, overlaps)
         context.progress.note("daily: \(snapshots.count) person-days → \(ws.file(DailyRow.fileName))")
     }
 
     /// Runs the engines over `snapshots` and writes `daily.csv` and the decisions'
     /// receipts (`receipts.csv`).
-    public static func write(_ snapshots: [DailySnapshot], to ws: Workspace, registry: ConstantsRegistry) throws {
+    @discardableResult
+    public static func write(_ snapshots: [DailySnapshot], to ws: Workspace, registry: ConstantsRegistry) throws -> [DailyRow] {
         let assessments = DailyEngines.assess(history: snapshots, registry: registry)
-        try ws.write(assessments.map(\.row))
+        let rows = assessments.map(\.row)
+        try ws.write(rows)
         try ws.write(ReceiptRow.daily(assessments))
+        return rows
     }
 
     /// The measured columns of a `daily.csv` that `manifest.json` lists as a source; nil otherwise.
