@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`resonance dj replay` on the effects workload (1,000,000 plays, 50,000 songs, 1,000
 listeners; scripts/effects_workload.py), target ≤ 60 s wall on 2 cores. `resonance
-sessions` runs first when the workspace has no session_plays.csv (not timed). Prints
+sessions` runs first (not timed), so the replay reads this binary's sessions. Prints
 wall and CPU seconds, peak memory and the decisions written. Standard library only.
 
 Usage: bench_dj_replay.py BIN WORKSPACE
@@ -17,8 +17,7 @@ TARGET_S = 60.0
 
 def main():
     binary, ws = sys.argv[1], sys.argv[2]
-    if not os.path.exists(os.path.join(ws, "session_plays.csv")):
-        subprocess.run([binary, "sessions", ws, "--quiet"], check=True)
+    subprocess.run([binary, "sessions", ws, "--quiet"], check=True)
     run = measure([binary, "dj", "replay", ws, "--jobs", "2", "--quiet"])
     with open(os.path.join(ws, "dj_decisions.csv")) as f:
         decisions = sum(1 for _ in f) - 1

@@ -130,7 +130,8 @@ public struct DJReplay: Sendable {
 
         var learned: [String: Learned] = [:]
         var order: [String] = []
-        var playlistMembers: [String: Set<String>] = [:]
+        // Per playlist, its earlier-played songs (a set, and in the order they joined it).
+        var playlistMembers: [String: (set: Set<String>, order: [String])] = [:]
         var patternSum = [Double](repeating: 0, count: 7 * 24), patternCount = [Double](repeating: 0, count: 7 * 24)
         var previous: DJState?
         var session: (id: String, songs: [SongSound]) = ("", [])
@@ -160,7 +161,7 @@ public struct DJReplay: Sendable {
             let sound = learned[p.songId]?.sound ?? features[p.songId]
                 ?? SongSound(songId: p.songId, artist: "", genre: "", bpm: nil, energy: nil)
             // Candidates: earlier-played songs (of the play's playlist when it has one) and the song played.
-            var candidates = order.filter { id in p.playlist.isEmpty || playlistMembers[p.playlist]?.contains(id) == true }
+            var candidates = p.playlist.isEmpty ? order : playlistMembers[p.playlist]?.order ?? []
             if !candidates.contains(p.songId) { candidates.append(p.songId) }
             let sounds = candidates.map { learned[$0]?.sound ?? sound }
             let scores = candidates.map { id -> SongScore in
@@ -210,7 +211,9 @@ public struct DJReplay: Sendable {
             l.plays += 1
             l.lastPlayedMs = p.startedAtMs
             learned[p.songId] = l
-            playlistMembers[p.playlist, default: []].insert(p.songId)
+            if playlistMembers[p.playlist, default: ([], [])].set.insert(p.songId).inserted {
+                playlistMembers[p.playlist]?.order.append(p.songId)
+            }
             patternSum[cell] += state.energyArousalWeight * s.arousal + state.energyCalmWeight * (1 - s.stress)
             patternCount[cell] += 1
             session.songs.append(sound)
