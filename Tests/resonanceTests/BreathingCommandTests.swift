@@ -19,7 +19,8 @@ final class BreathingCommandTests: XCTestCase {
                                     "NewMom,SeniorFit", "--jobs", jobs)
             XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         }
-        for table in ["breathing_sim_sessions.csv", "breathing_sim_summary.csv", "breathing_sim_trace.csv", "receipts.csv"] {
+        for table in ["breathing_sim_sessions.csv", "breathing_sim_summary.csv", "breathing_sim_trace.csv",
+                      "breathing_sim_records.csv", "receipts.csv"] {
             let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a/" + table))
             XCTAssertEqual(a, try Data(contentsOf: URL(fileURLWithPath: dir + "/b/" + table)), table)
         }
@@ -29,6 +30,11 @@ final class BreathingCommandTests: XCTestCase {
         XCTAssertEqual(sessions.count, 1 + 12)
         XCTAssertEqual(sessions.first, "seed,persona,strategy,planted_rate_bpm,locked_rate_bpm,error_bpm,lock_s,coherence_reached,amplitude_share,"
                        + "recorded_peak_coherence,max_coherence")
+        let records = try String(contentsOfFile: dir + "/a/breathing_sim_records.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(records.count, 1 + 12)
+        XCTAssertEqual(records.first, "seed,persona,strategy,duration_s,recorded_average_rmssd_ms,mean_rmssd_ms,"
+                       + "recorded_peak_coherence,peak_coherence,recorded_resonance_rate_bpm,resonance_rate_bpm,"
+                       + "watch_coherence,rr_coherence,coherence_mean_abs_diff")
     }
 
     func testPacedThenAssess() throws {
