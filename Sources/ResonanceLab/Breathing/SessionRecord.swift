@@ -82,13 +82,11 @@ extension SessionRecordRow: CanonicalRow {
 
 /// The product's session record replayed on a simulated session.
 public enum SessionRecord {
-    /// The product's RMSSD window: intervals that arrived in the last 30 s.
-    public static let rmssdWindowSeconds = 30.0
-
     /// The product's sliding RMSSD at `now` (s) over intervals `rrMs` that arrived at
-    /// `times` (s, ascending): RMSSD of those at or after now − 30 s; nil below two.
-    static func rmssd(at now: Double, times: [Double], rrMs: [Double]) -> Double? {
-        let from = times.firstIndex { $0 >= now - rmssdWindowSeconds } ?? times.count
+    /// `times` (s, ascending): RMSSD of those at or after now − `windowSeconds`
+    /// (`pacer.rmssd_window_seconds`); nil below two.
+    static func rmssd(at now: Double, times: [Double], rrMs: [Double], windowSeconds: Double) -> Double? {
+        let from = times.firstIndex { $0 >= now - windowSeconds } ?? times.count
         let last = times.lastIndex { $0 <= now }.map { $0 + 1 } ?? 0
         guard last - from >= 2 else { return nil }
         return HRVTime.rmssd(Array(rrMs[from..<last]))
@@ -97,20 +95,23 @@ public enum SessionRecord {
     /// The record of `session` on `world`: beats from its 4 Hz heart rate
     /// (`PulseFrequencyModulation`), each interval arriving at its closing beat.
     public static func replay(_ session: SimulatedSession, world: ResonanceWorld, seed: Int, strategy: PacerStrategy,
-                              product: ProductCoherence, stepSeconds: Double) -> SessionRecordRow {
+                              product: ProductCoherence, pacer: PacerConstants) -> SessionRecordRow {
         let hz = product.sampleHz
         let duration = Double(session.hr.count) / hz
         let beats = PulseFrequencyModulation.beats(hr: session.hr, hz: hz)
         let times = Array(beats.dropFirst())
         let rr = zip(beats, beats.dropFirst()).map { ($1 - $0) * 1000 }
-        let recordedRMSSD = rmssd(at: duration, times: times, rrMs: rr) ?? .nan
-        let perSecond = stride(from: 1.0, through: duration, by: 1).compactMap { rmssd(at: $0, times: times, rrMs: rr) }
+        let window = pacer.rmssdWindowSeconds
+        let recordedRMSSD = rmssd(at: duration, times: times, rrMs: rr, windowSeconds: window) ?? .nan
+        let perSecond = stride(from: 1.0, through: duration, by: 1).compactMap {
+            rmssd(at: $0, times: times, rrMs: rr, windowSeconds: window)
+        }
         // The two 4 Hz series of the same beats, both from the first beat.
         let beatMs = beats.map { $0 * 1000 }, beatHR = rr.map { 60_000 / $0 }
         let closing = Array(beatMs.dropFirst())
         let watch = HRSampling.repeatLatest.grid(timeMs: closing, bpm: beatHR, hz: hz)
         let spline = HRSampling.spline.grid(timeMs: closing, bpm: beatHR, hz: hz)
-        let every = max(1, Int((stepSeconds * hz).rounded()))
+        let every = max(1, Int((pacer.stepSeconds * hz).rounded()))
         var watchSum = 0.0, rrSum = 0.0, absSum = 0.0, n = 0
         let t0 = closing.first ?? 0
         for j in stride(from: every - 1, to: min(watch.count, spline.count), by: every) {

@@ -157,7 +157,7 @@ public struct BreathingSimulation: Sendable {
                 let s = SimulatedSession.run(world, strategy: strategy, registry: registry, noise: noise)
                 receipts += Self.receipts(s, seed: seed, persona: persona.name, strategy: strategy)
                 records.append(SessionRecord.replay(s, world: world, seed: seed, strategy: strategy, product: product,
-                                                    stepSeconds: registry.pacer.stepSeconds))
+                                                    pacer: registry.pacer))
                 rows.append(SimulatedSessionRow(seed: seed, persona: persona.name, strategy: strategy.rawValue,
                                                 plantedRateBpm: world.plantedRateBpm, lockedRateBpm: s.lockedRateBpm,
                                                 errorBpm: s.lockedRateBpm - world.plantedRateBpm, lockSeconds: s.lockSeconds,

@@ -24,13 +24,13 @@ final class SessionRecordTests: XCTestCase {
     /// √((10² + 20²)/2) = 15.81 ms; at 41 s only those at 40 and 41 s count: |980 − 1000| = 20.
     func testSlidingRMSSDOfTheLast30Seconds() throws {
         let times = [1.0, 2, 3, 40, 41], rr = [1000.0, 1010, 990, 980, 1000]
-        XCTAssertEqual(try XCTUnwrap(SessionRecord.rmssd(at: 3, times: times, rrMs: rr)), 250.0.squareRoot(), accuracy: 1e-12)
-        XCTAssertEqual(try XCTUnwrap(SessionRecord.rmssd(at: 20, times: times, rrMs: rr)), 250.0.squareRoot(), accuracy: 1e-12)
-        XCTAssertEqual(SessionRecord.rmssd(at: 41, times: times, rrMs: rr), 20)
-        XCTAssertNil(SessionRecord.rmssd(at: 35, times: times, rrMs: rr))
+        XCTAssertEqual(try XCTUnwrap(SessionRecord.rmssd(at: 3, times: times, rrMs: rr, windowSeconds: 30)), 250.0.squareRoot(), accuracy: 1e-12)
+        XCTAssertEqual(try XCTUnwrap(SessionRecord.rmssd(at: 20, times: times, rrMs: rr, windowSeconds: 30)), 250.0.squareRoot(), accuracy: 1e-12)
+        XCTAssertEqual(SessionRecord.rmssd(at: 41, times: times, rrMs: rr, windowSeconds: 30), 20)
+        XCTAssertNil(SessionRecord.rmssd(at: 35, times: times, rrMs: rr, windowSeconds: 30))
         // At 2 s two intervals have arrived: |1010 − 1000| = 10; at 1 s only one.
-        XCTAssertEqual(SessionRecord.rmssd(at: 2, times: times, rrMs: rr), 10)
-        XCTAssertNil(SessionRecord.rmssd(at: 1, times: times, rrMs: rr))
+        XCTAssertEqual(SessionRecord.rmssd(at: 2, times: times, rrMs: rr, windowSeconds: 30), 10)
+        XCTAssertNil(SessionRecord.rmssd(at: 1, times: times, rrMs: rr, windowSeconds: 30))
     }
 
     /// HR alternating 1 s at 60 bpm and 0.5 s at 120 bpm beats at 1.0, 1.5, 2.5, 3.0, …:
@@ -43,7 +43,7 @@ final class SessionRecordTests: XCTestCase {
                                        maxCoherence: 1, trace: [], dwells: [], hr: hr, rates: Array(repeating: 6, count: 240))
         let world = ResonanceWorld(persona: "P", plantedRateBpm: 6.3, peakAmplitudeBpm: 6, baseHRBpm: 65, assumptions: .standard)
         let r = SessionRecord.replay(session, world: world, seed: 3, strategy: .sweep, product: ProductCoherence(),
-                                     stepSeconds: 0.25)
+                                     pacer: ConstantsRegistry.defaults.pacer)
         XCTAssertEqual(r.durationSeconds, 60)
         XCTAssertEqual(r.recordedAverageRMSSDMs, 500, accuracy: 1e-9)
         XCTAssertEqual(r.meanRMSSDMs, 500, accuracy: 1e-9)
