@@ -49,7 +49,7 @@ enum FuzzTarget: Equatable {
     /// format missing here is read as `input.csv`).
     static let fileNames: [SourceFormat: String] = [
         .genericCSV: "input.csv", .e4HR: "HR.csv", .e4IBI: "IBI.csv", .e4Tags: "tags_S01.csv",
-        .physionetRR: "nsr001_rr_secs.txt", .appleMusic: "Apple Music Play Activity.csv", .appleHealth: "health.csv",
+        .physionetRR: "nsr001_rr_secs.txt", .eliteHRV: "2026-03-02 07-30-00.txt", .appleMusic: "Apple Music Play Activity.csv", .appleHealth: "health.csv",
         .stressPredictLabels: "labels.csv", .canonical: "hr.csv",
         .polarSensorLogger: "Polar_H10_1A2B3C4D_20240301_080000_RR.txt", .hrvLogger: "rr.csv",
         .kubiosRR: "kubios_rr.txt", .spotifyExtended: "Streaming_History_Audio_2023.json",

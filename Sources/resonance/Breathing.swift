@@ -82,8 +82,9 @@ struct BreathingSimulate: ParsableCommand {
             Gaussian resonance curve of HR oscillation amplitude; every strategy (hill, sweep, \
             amplitude) runs on the same people and the same noise. Writes \
             breathing_sim_sessions.csv, breathing_sim_summary.csv (means with 95 % bootstrap \
-            intervals over seeds), breathing_sim_trace.csv (first seed, every second) and \
-            receipts.csv (each lock with the exploration's best dwells). The \
+            intervals over seeds), breathing_sim_trace.csv (first seed, every second), \
+            breathing_sim_records.csv (each session's summary as the product stores it, beside \
+            what its fields promise) and receipts.csv (each lock with the exploration's best dwells). The \
             same arguments give byte-identical files for any --jobs.
             """)
 

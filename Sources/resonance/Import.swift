@@ -74,7 +74,7 @@ struct ImportArguments: ParsableArguments {
     var rrStamp: RRStamp = .auto
 
     @Option(help: ArgumentHelp(
-        "Start of clockless R-R series (PhysioNet, Kubios, Elite HRV, Polar Flow text), ISO 8601 with zone, e.g. 2024-03-01T08:00:00Z (default: the epoch).",
+        "Start of clockless R-R series (PhysioNet, Kubios, Polar Flow text; Elite HRV files take theirs from the name), ISO 8601 with zone, e.g. 2024-03-01T08:00:00Z (default: the epoch).",
         valueName: "time"))
     var start: String?
 

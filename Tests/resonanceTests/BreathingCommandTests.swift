@@ -19,7 +19,8 @@ final class BreathingCommandTests: XCTestCase {
                                     "NewMom,SeniorFit", "--jobs", jobs)
             XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         }
-        for table in ["breathing_sim_sessions.csv", "breathing_sim_summary.csv", "breathing_sim_trace.csv", "receipts.csv"] {
+        for table in ["breathing_sim_sessions.csv", "breathing_sim_summary.csv", "breathing_sim_trace.csv",
+                      "breathing_sim_records.csv", "receipts.csv"] {
             let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a/" + table))
             XCTAssertEqual(a, try Data(contentsOf: URL(fileURLWithPath: dir + "/b/" + table)), table)
         }
@@ -29,6 +30,11 @@ final class BreathingCommandTests: XCTestCase {
         XCTAssertEqual(sessions.count, 1 + 12)
         XCTAssertEqual(sessions.first, "seed,persona,strategy,planted_rate_bpm,locked_rate_bpm,error_bpm,lock_s,coherence_reached,amplitude_share,"
                        + "recorded_peak_coherence,max_coherence")
+        let records = try String(contentsOfFile: dir + "/a/breathing_sim_records.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(records.count, 1 + 12)
+        XCTAssertEqual(records.first, "seed,persona,strategy,duration_s,recorded_average_rmssd_ms,mean_rmssd_ms,"
+                       + "recorded_peak_coherence,peak_coherence,recorded_resonance_rate_bpm,resonance_rate_bpm,"
+                       + "watch_coherence,rr_coherence,coherence_mean_abs_diff")
     }
 
     func testPacedThenAssess() throws {
@@ -56,6 +62,52 @@ final class BreathingCommandTests: XCTestCase {
         // S01 is paced at 6/min by breathing.csv, S02 (no row) at the product's 5.5/min.
         XCTAssertTrue(coherence.filter { $0.hasPrefix("S01,") }.allSatisfy { $0.contains(",product,0.1,") })
         XCTAssertTrue(coherence.filter { $0.hasPrefix("S02,") }.allSatisfy { $0.contains(",product,0.09166666666666666,") })
+    }
+
+    /// Two Elite HRV trials, each file named by its local start, imported as one subject
+    /// in their zone: the beats fall on the session's clock, so the paced intervals
+    /// written in local time pick each trial out.
+    func testEliteHRVTrialsImportAsOneSessionAndAssess() throws {
+        let dir = try makeTempDir()
+        // HR 65 ± 6 bpm oscillating at the paced rate; intervals rounded to the ms, 115 s a trial.
+        func trial(_ ratePerMin: Double) -> String {
+            var t = 0.0, lines: [String] = []
+            while t < 115 {
+                let rr = (60_000 / (65 + 6 * sin(2 * Double.pi * ratePerMin / 60 * t))).rounded()
+                lines.append(String(Int(rr)))
+                t += rr / 1000
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+        let first = try writeFixture(trial(6.0), to: dir + "/export/2026-03-02 07-30-00.txt")
+        let second = try writeFixture(trial(5.0), to: dir + "/export/2026-03-02 07-32-00.txt")
+        let ws = dir + "/rf"
+        let run = try resonance("import", first, second, "--tz", "Europe/Berlin", "--subject", "session", "--out", ws)
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        XCTAssertFalse(run.stderr.contains("warning"), run.stderr)
+        let rr = try String(contentsOfFile: ws + "/rr.csv", encoding: .utf8).split(separator: "\n")
+        // 60000/65 = 923.08 → 923 ms: the first beat closes it 0.923 s after 07:30 CET = 06:30 UTC.
+        XCTAssertEqual(rr[1], "session,2026-03-02T06:30:00.923Z,923.0,elite-hrv")
+        XCTAssertTrue(rr.dropFirst().allSatisfy { $0.hasPrefix("session,2026-03-02T06:3") }, "\(rr.last ?? "")")
+        let secondStart = rr.firstIndex { $0.hasPrefix("session,2026-03-02T06:32:00.923Z,923.0,") }
+        XCTAssertNotNil(secondStart)
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: ws + "/manifest.json")))
+        XCTAssertEqual(manifest.sources.map(\.format), ["elite-hrv", "elite-hrv"])
+        XCTAssertEqual(manifest.sources.map(\.rowsRead), [try nonEmptyLines(first), try nonEmptyLines(second)])
+        XCTAssertEqual(manifest.subjects.map(\.subject), ["session"])
+        let paced = dir + "/trials.csv"
+        try """
+            subject,started_at,ended_at,rate_bpm,source
+            session,2026-03-02T07:30:00+01:00,2026-03-02T07:32:00+01:00,6,protocol
+            session,2026-03-02T07:32:00+01:00,2026-03-02T07:34:00+01:00,5,protocol
+
+            """.write(toFile: paced, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try resonance("breathing", "paced", ws, "--from", paced).status, ExitStatus.success)
+        let assess = try resonance("breathing", "assess", ws)
+        XCTAssertEqual(assess.status, ExitStatus.success, assess.stderr)
+        let rows = try String(contentsOfFile: ws + "/breathing_assessment.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(rows.dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") },
+                       ["session,6.0", "session,5.0"])
     }
 
     func testBadIntervalsNameFileLineAndColumn() throws {

@@ -2,13 +2,15 @@ import Foundation
 
 /// Report section for paced breathing (docs/methods.md, Breathing): the paced
 /// intervals and each subject's assessed resonance rate by criterion when
-/// `breathing.csv` has rows; the pacer strategies' results when a simulation ran.
+/// `breathing.csv` has rows; the pacer strategies' results, and the session record the
+/// product stores beside what its fields promise, when a simulation ran.
 /// Nothing otherwise.
 public enum BreathingAnalysis {
     public static let analysis: ValidationAnalysis = { ws in try section(ws) }
 
     /// The tables the section reads.
-    public static let reads = [BreathingInterval.fileName, ResonanceChoiceRow.fileName, SimulationSummaryRow.fileName]
+    public static let reads = [BreathingInterval.fileName, ResonanceChoiceRow.fileName, SimulationSummaryRow.fileName,
+                               SessionRecordRow.fileName]
 
     static func f(_ x: Double, _ digits: Int = 2) -> String {
         guard x.isFinite else { return "–" }
@@ -63,6 +65,34 @@ public enum BreathingAnalysis {
                 rows.append(.object(object))
             }
             json["pacer_simulation"] = .array(rows)
+        }
+        let records = try ws.read(SessionRecordRow.self)
+        if !records.isEmpty {
+            md += "\nThe session record as the product stores it, beside what its fields promise "
+                + "(`breathing_sim_records.csv`; means over sessions):\n\n"
+                + "| strategy | sessions | stored averageRMSSD (ms) | mean 30-s RMSSD (ms) | stored peakCoherence | "
+                + "highest coherence | stored rate − resonance, abs (bpm) | watch − R-R coherence, abs |\n"
+                + "|---|---|---|---|---|---|---|---|\n"
+            var strategies: [String] = []
+            for r in records where !strategies.contains(r.strategy) { strategies.append(r.strategy) }
+            var rows: [JSONValue] = []
+            for s in strategies {
+                let mine = records.filter { $0.strategy == s }
+                let means: [(String, Double)] = [
+                    ("recorded_average_rmssd_ms", Stats.mean(mine.map(\.recordedAverageRMSSDMs))),
+                    ("mean_rmssd_ms", Stats.mean(mine.map(\.meanRMSSDMs))),
+                    ("recorded_peak_coherence", Stats.mean(mine.map(\.recordedPeakCoherence))),
+                    ("peak_coherence", Stats.mean(mine.map(\.peakCoherence))),
+                    ("recorded_rate_abs_error_bpm", Stats.mean(mine.map { abs($0.recordedResonanceRateBpm - $0.resonanceRateBpm) })),
+                    ("coherence_mean_abs_diff", Stats.mean(mine.map(\.coherenceMeanAbsDifference))),
+                ]
+                md += "| \(s) | \(mine.count) | " + means.enumerated().map { i, m in f(m.1, i < 2 ? 1 : 3) }
+                    .joined(separator: " | ") + " |\n"
+                var object: [String: JSONValue] = ["strategy": .string(s), "sessions": .int(mine.count)]
+                for (name, value) in means { object[name] = .num(value) }
+                rows.append(.object(object))
+            }
+            json["session_record"] = .array(rows)
         }
         return ReportSection(title: "Breathing", markdown: md, json: .object(json), key: "breathing")
     }

@@ -82,6 +82,10 @@ public struct SimulatedSession: Sendable {
     public var trace: [(Double, Double, Double)]
     /// The exploration's dwells: rate (breaths/min) and score.
     public var dwells: [(rate: Double, score: Double)]
+    /// The simulated heart rate at the product's 4 Hz (bpm), and the paced rate in force
+    /// at each of those samples (breaths/min).
+    public var hr: [Double]
+    public var rates: [Double]
 
     public static func run(_ world: ResonanceWorld, strategy: PacerStrategy, registry: ConstantsRegistry,
                            noise seed: UInt64, noiseless: Bool = false) -> SimulatedSession {
@@ -93,7 +97,7 @@ public struct SimulatedSession: Sendable {
         let keep = exp(-dt / a.driftSeconds), innovation = a.driftBpm * (1 - keep * keep).squareRoot()
         var pacer = AdaptivePacer(strategy: strategy, constants: c, sampleHz: hz)
         var hr: [Double] = [], phase = 0.0, drift = 0.0, t = 0.0
-        var locked: [Double] = [], trace: [(Double, Double, Double)] = [], last = 0.0, highest = 0.0
+        var rates: [Double] = [], locked: [Double] = [], trace: [(Double, Double, Double)] = [], last = 0.0, highest = 0.0
         let every = max(1, Int((c.stepSeconds * hz).rounded()))
         var step = 0
         while true {
@@ -102,6 +106,7 @@ public struct SimulatedSession: Sendable {
             if !noiseless { drift = keep * drift + innovation * shock }
             let wave = 2 * lungVolume(phase: phase, constants: c) - 1
             hr.append(world.baseHRBpm + world.amplitude(at: rate) * wave + drift + (noiseless ? 0 : a.whiteNoiseBpm * white))
+            rates.append(rate)
             phase += dt * rate / 60
             phase -= phase.rounded(.down)
             t += dt
@@ -117,6 +122,6 @@ public struct SimulatedSession: Sendable {
         }
         return SimulatedSession(lockedRateBpm: pacer.rate, lockSeconds: pacer.lockedAt ?? t,
                                 coherenceReached: locked.isEmpty ? .nan : Stats.mean(locked), lastCoherence: last,
-                                maxCoherence: highest, trace: trace, dwells: pacer.dwells)
+                                maxCoherence: highest, trace: trace, dwells: pacer.dwells, hr: hr, rates: rates)
     }
 }

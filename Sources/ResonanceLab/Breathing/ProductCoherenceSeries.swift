@@ -2,11 +2,13 @@
 public enum HRSampling: String, CaseIterable, Sendable {
     /// Cubic spline through the beats' instantaneous HR (60000/NN), sampled at 4 Hz.
     case spline
-    /// What the product's watch does: every 0.25 s it appends its latest reading (zeros
-    /// dropped), here the instantaneous HR of the latest beat at or before the tick.
+    /// What the product's watch does: every 0.25 s it appends its latest reading, here the
+    /// reading (a beat's instantaneous HR, or an HR sample) at or before the tick; a tick
+    /// whose latest reading is 0 (the watch's "no reading") appends nothing, so the
+    /// series closes up and is still read as 4 Hz, as the product reads it.
     case repeatLatest = "repeat"
 
-    /// The 4 Hz series from `timeMs` (ascending) and `bpm`, from the first beat to the last.
+    /// The 4 Hz series from `timeMs` (ascending) and `bpm`, from the first reading to the last.
     public func grid(timeMs: [Double], bpm: [Double], hz: Double) -> [Double] {
         switch self {
         case .spline:
@@ -20,7 +22,7 @@ public enum HRSampling: String, CaseIterable, Sendable {
             for k in 0..<count {
                 let t = t0 + Double(k) * stepMs
                 while beat + 1 < timeMs.count, timeMs[beat + 1] <= t { beat += 1 }
-                out.append(bpm[beat])
+                if bpm[beat] > 0 { out.append(bpm[beat]) }
             }
             return out
         }

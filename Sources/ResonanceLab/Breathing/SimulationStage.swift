@@ -112,8 +112,8 @@ public struct BreathingSimulation: Sendable {
 
     /// Sessions in (seed, persona, strategy) order, and the first seed's traces.
     public func run(registry: ConstantsRegistry, jobs: Int) throws -> ([SimulatedSessionRow], [SimulationTraceRow]) {
-        let (rows, trace, _) = try runWithReceipts(registry: registry, jobs: jobs)
-        return (rows, trace)
+        let run = try runWithReceipts(registry: registry, jobs: jobs)
+        return (run.sessions, run.trace)
     }
 
     /// The lock decision of one session as receipt rows: the locked rate, driven by the
@@ -135,17 +135,29 @@ public struct BreathingSimulation: Sendable {
         }
     }
 
-    /// `run`, with each session's lock receipts.
-    public func runWithReceipts(registry: ConstantsRegistry, jobs: Int) throws
-        -> ([SimulatedSessionRow], [SimulationTraceRow], [ReceiptRow]) {
+    /// Everything one simulation writes: sessions, the first seed's traces, each lock's
+    /// receipts and each session's record as the product stores it.
+    public struct Outputs {
+        public var sessions: [SimulatedSessionRow]
+        public var trace: [SimulationTraceRow]
+        public var receipts: [ReceiptRow]
+        public var records: [SessionRecordRow]
+    }
+
+    /// `run`, with each session's lock receipts and record.
+    public func runWithReceipts(registry: ConstantsRegistry, jobs: Int) throws -> Outputs {
         let worlds = (firstSeed..<(firstSeed + seeds)).flatMap { seed in personas.map { (seed, $0) } }
-        let results = try Parallel.map(worlds, jobs: jobs) { seed, persona -> ([SimulatedSessionRow], [SimulationTraceRow], [ReceiptRow]) in
+        let product = ProductCoherence(coherence: registry.coherence, pacer: registry.pacer)
+        let results = try Parallel.map(worlds, jobs: jobs) { seed, persona -> Outputs in
             let world = ResonanceWorld.draw(persona, seed: UInt64(seed), assumptions: assumptions)
             let noise = Self.noiseSeed(persona, seed: seed)
             var rows: [SimulatedSessionRow] = [], trace: [SimulationTraceRow] = [], receipts: [ReceiptRow] = []
+            var records: [SessionRecordRow] = []
             for strategy in strategies {
                 let s = SimulatedSession.run(world, strategy: strategy, registry: registry, noise: noise)
                 receipts += Self.receipts(s, seed: seed, persona: persona.name, strategy: strategy)
+                records.append(SessionRecord.replay(s, world: world, seed: seed, strategy: strategy, product: product,
+                                                    pacer: registry.pacer))
                 rows.append(SimulatedSessionRow(seed: seed, persona: persona.name, strategy: strategy.rawValue,
                                                 plantedRateBpm: world.plantedRateBpm, lockedRateBpm: s.lockedRateBpm,
                                                 errorBpm: s.lockedRateBpm - world.plantedRateBpm, lockSeconds: s.lockSeconds,
@@ -157,9 +169,10 @@ public struct BreathingSimulation: Sendable {
                                                               rateBpm: $0.1, coherence: $0.2) }
                 }
             }
-            return (rows, trace, receipts)
+            return Outputs(sessions: rows, trace: trace, receipts: receipts, records: records)
         }
-        return (results.flatMap(\.0), results.flatMap(\.1), results.flatMap(\.2))
+        return Outputs(sessions: results.flatMap(\.sessions), trace: results.flatMap(\.trace),
+                       receipts: results.flatMap(\.receipts), records: results.flatMap(\.records))
     }
 
     /// The seed of the noise every strategy meets on `persona` for `seed`.
@@ -192,7 +205,8 @@ public struct BreathingSimulation: Sendable {
 }
 
 /// `resonance breathing simulate`: the closed-loop pacer simulation →
-/// `breathing_sim_sessions.csv`, `breathing_sim_summary.csv`, `breathing_sim_trace.csv`
+/// `breathing_sim_sessions.csv`, `breathing_sim_summary.csv`, `breathing_sim_trace.csv`,
+/// each session's record as the product stores it in `breathing_sim_records.csv`
 /// and each lock's receipt in `receipts.csv`.
 public struct SimulationStage: Stage {
     public var simulation: BreathingSimulation
@@ -202,12 +216,13 @@ public struct SimulationStage: Stage {
     }
 
     public var name: String { "breathing-simulate" }
-    public var version: String { "1.0.0" }
+    public var version: String { "1.1.0" }
     public var engines: [String] { ["coherence", "pacer"] }
     public var perSubject: Bool { false }
     public var reads: [String] { [] }
     public var writes: [String] {
-        [SimulatedSessionRow.fileName, SimulationSummaryRow.fileName, SimulationTraceRow.fileName, ReceiptRow.fileName]
+        [SimulatedSessionRow.fileName, SimulationSummaryRow.fileName, SimulationTraceRow.fileName,
+         SessionRecordRow.fileName, ReceiptRow.fileName]
     }
     public var createsWorkspace: Bool { true }
 
@@ -216,11 +231,13 @@ public struct SimulationStage: Stage {
         ws.session?.record(setting: "seeds", "\(s.firstSeed)…\(s.firstSeed + s.seeds - 1)")
         ws.session?.record(setting: "personas", s.personas.map(\.name).joined(separator: ","))
         ws.session?.record(setting: "strategies", s.strategies.map(\.rawValue).joined(separator: ","))
-        let (rows, trace, receipts) = try s.runWithReceipts(registry: context.registry, jobs: context.jobs)
+        let out = try s.runWithReceipts(registry: context.registry, jobs: context.jobs)
+        let rows = out.sessions
         try ws.write(rows)
         try ws.write(BreathingSimulation.summary(rows))
-        try ws.write(trace)
-        try ws.write(receipts)
+        try ws.write(out.trace)
+        try ws.write(out.records)
+        try ws.write(out.receipts)
         if ws.session?.manifest == nil {
             ws.session?.replacement = Manifest(subjects: s.personas.map { SubjectInfo(subject: $0.name, group: "persona") })
         }

@@ -24,6 +24,17 @@ final class BreathingAnalysisTests: XCTestCase {
         }
         XCTAssertEqual(rows.count, 2)
         XCTAssertNil(json["paced_intervals"])
+        // The stored session record beside what it promises, per strategy: the means of its rows.
+        let records = try Workspace.readTable(SessionRecordRow.self, path: dir + "/" + SessionRecordRow.fileName)
+            .filter { $0.strategy == "sweep" }
+        XCTAssertEqual(records.count, 2)
+        let stored = (records[0].recordedAverageRMSSDMs + records[1].recordedAverageRMSSDMs) / 2
+        let promised = (records[0].meanRMSSDMs + records[1].meanRMSSDMs) / 2
+        let peak = (records[0].recordedPeakCoherence + records[1].recordedPeakCoherence) / 2
+        XCTAssertTrue(section.markdown.contains(String(format: "| sweep | 2 | %.1f | %.1f | %.3f | 1.000 | ", stored, promised, peak)),
+                      section.markdown)
+        guard case let .array(recordRows)? = json["session_record"] else { return XCTFail("no session_record array") }
+        XCTAssertEqual(recordRows.count, 2)
     }
 
     func testThePacedSectionListsEachCriterionsChoice() throws {

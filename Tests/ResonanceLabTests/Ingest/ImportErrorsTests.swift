@@ -38,7 +38,7 @@ final class ImportErrorsTests: XCTestCase {
         let path = try writeFixture("alpha,beta\n1,2\n", to: try makeTempDir() + "/x.csv")
         let (message, _) = try importError([path])
         XCTAssertEqual(message, "\(path): unknown format (columns found: 'alpha', 'beta'; formats known: "
-            + "csv, e4-hr, e4-ibi, e4-tags, physionet-rr, apple-music, apple-health, stress-predict-labels, canonical, "
+            + "csv, e4-hr, e4-ibi, e4-tags, physionet-rr, elite-hrv, apple-music, apple-health, stress-predict-labels, canonical, "
             + "polar-sensor-logger, hrv-logger, kubios-rr, spotify-extended, spotify-account, lastfm, apple-health-xml, apple-health-zip, fitbit-hr, fitbit-hrv, embrace-plus, rr-text, song-features; or name the columns with --time-column and --bpm-column or --rr-column)")
     }
 

@@ -2,7 +2,7 @@
 /// what the product specification fixes, and the toolkit's choices for the exploration
 /// and lock rules it leaves open.
 public struct PacerConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "pacer", version: "1.0.0", constants: [
+    public static let spec = EngineSpec(name: "pacer", version: "1.1.0", constants: [
         ConstantSpec("window_samples", 120, unit: "samples", range: 32...100_000, source: "product specification: coherence over the last 120 heart-rate samples (30 s at 4 Hz)"),
         ConstantSpec("step_seconds", 0.25, unit: "s", range: 0.25...60, source: "product specification: coherence recomputed every 0.25 s"),
         ConstantSpec("default_rate_per_min", 5.5, unit: "breaths/min", range: 2...30, source: "product specification: sessions start at 5.5 breaths/min"),
@@ -13,6 +13,7 @@ public struct PacerConstants: EngineConstants {
         ConstantSpec("exploration_seconds", 180, unit: "s", range: 10...3600, source: "product specification: 180 s of exploration, then resonance lock"),
         ConstantSpec("inhale_share", 0.4, unit: "fraction", range: 0.1...0.9, source: "product specification, breathing parameters: inhale 40 % of the cycle less the hold (its 4:6 ratio)"),
         ConstantSpec("hold_share", 0.05, unit: "fraction", range: 0...0.5, source: "product specification, breathing parameters: hold 5 % of the cycle"),
+        ConstantSpec("rmssd_window_seconds", 30, unit: "s", range: 5...600, source: "product specification: the session's RMSSD is that of the R-R intervals of the last 30 s"),
         ConstantSpec("score_seconds", 5, unit: "s", range: 0.25...60, source: "choice: a dwell's coherence is the mean of the product's score over its last 5 s"),
         ConstantSpec("hill_dwell_seconds", 15, unit: "s", range: 1...300, source: "choice: hill climbing holds each rate 15 s, half the product's 30 s coherence window"),
         ConstantSpec("hill_reversals", 3, unit: "reversals", range: 1...100, source: "choice: hill climbing locks early after 3 reversals of direction (it oscillates about its maximum)"),
@@ -46,6 +47,8 @@ public struct PacerConstants: EngineConstants {
     public let inhaleShare: Double
     /// `hold_share`, fraction of the cycle.
     public let holdShare: Double
+    /// `rmssd_window_seconds`, s.
+    public let rmssdWindowSeconds: Double
     /// `score_seconds`, s.
     public let scoreSeconds: Double
     /// `hill_dwell_seconds`, s.
@@ -70,6 +73,7 @@ public struct PacerConstants: EngineConstants {
         explorationSeconds = try c["exploration_seconds"]
         inhaleShare = try c["inhale_share"]
         holdShare = try c["hold_share"]
+        rmssdWindowSeconds = try c["rmssd_window_seconds"]
         scoreSeconds = try c["score_seconds"]
         hillDwellSeconds = try c["hill_dwell_seconds"]
         hillReversals = try c["hill_reversals"]

@@ -189,8 +189,8 @@ enum RRUnit {
     }
 }
 
-/// R-R series without absolute time (PhysioNet, Kubios, Elite HRV and Polar Flow
-/// text): anchored at `--start`, else at the epoch, which the manifest says.
+/// R-R series without absolute time (PhysioNet, Kubios and Polar Flow text): anchored
+/// at `--start`, else at the epoch, which the manifest says.
 enum ClocklessRR {
     static func note(startMs: Int64?, what: String) -> String {
         if let startMs { return "no absolute time: \(what); anchored at \(Timestamp.iso(startMs)) (--start)" }

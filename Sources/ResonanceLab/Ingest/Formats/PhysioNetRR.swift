@@ -3,8 +3,8 @@ import Foundation
 /// PhysioNet-style RR text: one interval per line, in seconds (`*_rr_secs`, or
 /// values below 10) or milliseconds (`*_rr_ms`, or larger values).
 ///
-/// The same one-interval-per-line text is what Elite HRV and Polar Flow's R-R
-/// export write (milliseconds).
+/// The same one-interval-per-line text is what Polar Flow's R-R export writes
+/// (milliseconds), and Elite HRV's, whose file name gives the clock (`EliteHRV`).
 ///
 /// These files carry no absolute time, so beat times are the cumulative sum of
 /// every parsable value, anchored at `--start` or else at 1970-01-01T00:00:00.000Z
@@ -25,6 +25,16 @@ enum PhysioNetRR: FormatAdapter {
     }
 
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
+        try read(input, into: sink, source: source, startMs: input.settings.startMs,
+                 clockNote: ClocklessRR.note(startMs: input.settings.startMs,
+                                             what: "beat times are the cumulative sum of all parsable values, rejected ones included"))
+    }
+
+    /// Reads one interval per line as rows of `source`, the first beat closing the first
+    /// interval after `startMs` (nil: the epoch); `clockNote` says in the manifest where
+    /// that anchor came from.
+    static func read(_ input: SourceInput, into sink: ImportSink, source: String, startMs: Int64?,
+                     clockNote: String) throws {
         let file = input.file
         let subject = sink.subject(input.subject, group: input.group)
         let name = (input.path as NSString).lastPathComponent.lowercased()
@@ -41,7 +51,7 @@ enum PhysioNetRR: FormatAdapter {
             how = "from the values' magnitude"
         }
         let scale = unit == .seconds ? 1000.0 : 1.0
-        var elapsedMs = Double(input.settings.startMs ?? 0)
+        var elapsedMs = Double(startMs ?? 0)
         let rows = try input.forEachRow { record in
             guard record.count == 1, let value = record.double(0) else {
                 return try sink.reject(file, record, column: 1, reason: "unparsable rr")
@@ -61,8 +71,7 @@ enum PhysioNetRR: FormatAdapter {
             sink.accept(file)
         }
         sink.note(file, "rr values in \(unit == .seconds ? "seconds" : "milliseconds") (\(how))")
-        sink.note(file, ClocklessRR.note(startMs: input.settings.startMs,
-                                         what: "beat times are the cumulative sum of all parsable values, rejected ones included"))
+        sink.note(file, clockNote)
         try sink.endSource(input, rowsRead: rows)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// R-R text without a header, in either common layout, each line's fields separated by
 /// tab, space, comma or semicolon:
-/// - one interval per line (PhysioNet, Elite HRV): read by `PhysioNetRR`;
+/// - one interval per line (PhysioNet): read by `PhysioNetRR` (Elite HRV's, named by
+///   its start time, is its own format, `EliteHRV`);
 /// - elapsed time and interval per line, e.g. Polar Flow's `…_RR.txt` (elapsed
 ///   seconds, R-R in ms; Polar Sensor Logger's `_RR.txt` has a header and is another
 ///   format).

@@ -16,6 +16,8 @@ enum FormatLayout {
         case .physionetRR, .rrText:
             return "R-R text without a header: one interval per line (s or ms), or elapsed time and interval per line "
                 + "(tab, space, comma or semicolon separated)"
+        case .eliteHRV:
+            return "Elite HRV R-R export: a file named by its start time 'YYYY-MM-DD HH-MM-SS.txt', one interval (ms) per line"
         case .appleMusic: return "a header with 'Song Name' (or 'Content Name') and 'Event Start Timestamp'"
         case .appleHealth:
             return "a header with 'type', 'value' and 'startDate' (or 'start'), or 'workoutActivityType', 'startDate' and 'endDate'"
@@ -41,7 +43,7 @@ enum FormatLayout {
 
     /// Formats whose reader would take a file of another layout without complaint (rejecting
     /// every row, or reading columns of another meaning), so their layout is checked first.
-    static let checked: Set<SourceFormat> = [.e4HR, .e4IBI, .e4Tags, .physionetRR, .rrText, .kubiosRR,
+    static let checked: Set<SourceFormat> = [.e4HR, .e4IBI, .e4Tags, .physionetRR, .eliteHRV, .rrText, .kubiosRR,
                                              .polarSensorLogger, .hrvLogger]
 
     /// What the start of a file forced into `format` shows when it does not have that
@@ -62,6 +64,10 @@ enum FormatLayout {
             fits = first.count == 2 && NumberParsing.double(first[0]) != nil
                 && first[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI"
         case .e4Tags: fits = single
+        case .eliteHRV:
+            let name = (path as NSString).lastPathComponent
+            if single, EliteHRV.localStartMs(fileName: name) == nil { return "found the file name '\(name)'" }
+            fits = single
         case .physionetRR, .rrText: fits = RRText.numbers(first).map { (1...2).contains($0.count) } ?? false
         case .kubiosRR:
             fits = first.count == 2 && bases == ["time", "rr"] && ColumnName.baseAndUnit(first[0]).unit == .seconds

@@ -132,6 +132,12 @@ final class ImportSink {
         if !sources[Int(file)].notes.contains(text) { sources[Int(file)].notes.append(text) }
     }
 
+    /// A warning for stderr about a source, also one of its manifest notes.
+    func warn(_ file: Int32, _ text: String) {
+        note(file, text)
+        warnings.append("\(sources[Int(file)].path): \(text)")
+    }
+
     /// Closes a source: `rowsRead` (counted by the adapter) must equal accepted +
     /// rejected; notes how zone-less times were read, if there were any.
     func endSource(_ input: SourceInput, rowsRead: Int) throws {
@@ -142,8 +148,7 @@ final class ImportSink {
         if newSubjects >= ImportSink.rowIDSubjects, newSubjects * 2 > rowsRead {
             let warning = "\(newSubjects) subjects in \(rowsRead) rows: the subject column looks like a row id "
                 + "(each subject holds about 1 KB of memory until the import ends, at most --max-subjects \(maxSubjects))"
-            note(file, warning)
-            warnings.append("\(sources[Int(file)].path): \(warning)")
+            warn(file, warning)
         }
         let s = sources[Int(file)]
         guard rowsRead == s.accepted + s.rejected else {

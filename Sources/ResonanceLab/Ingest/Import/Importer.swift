@@ -173,6 +173,7 @@ public enum Importer {
         case .e4IBI: return E4.IBI.self
         case .e4Tags: return E4.Tags.self
         case .physionetRR, .rrText: return RRText.self
+        case .eliteHRV: return EliteHRV.self
         case .appleMusic: return AppleMusic.self
         case .appleHealth: return AppleHealth.self
         case .stressPredictLabels: return StressPredictLabels.self

@@ -31,6 +31,8 @@ final class TimeFieldParser {
     private let local: LocalTime?
     /// `--time-format`: a Unicode date pattern read in `--tz` (or UTC).
     private let custom: DateFormatter?
+    /// The zone naive times are read in (`--tz`); nil reads them as UTC.
+    var zone: TimeZone? { local?.zone }
     /// True once a naive (zone-less) time has been read.
     private(set) var sawNaive = false
 

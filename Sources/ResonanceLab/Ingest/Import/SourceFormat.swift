@@ -8,6 +8,9 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case e4IBI = "e4-ibi"
     case e4Tags = "e4-tags"
     case physionetRR = "physionet-rr"
+    /// Elite HRV R-R export: one interval (ms) per line, named by its local start time
+    /// `YYYY-MM-DD HH-MM-SS.txt`.
+    case eliteHRV = "elite-hrv"
     case appleMusic = "apple-music"
     case appleHealth = "apple-health"
     case stressPredictLabels = "stress-predict-labels"
@@ -111,7 +114,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if GenericCSV.Columns(header: header) != nil { return .genericCSV }
         let ext = (lower as NSString).pathExtension
         if ["txt", "rr", ""].contains(ext) || lower.contains("_rr") {
-            if numericFirst { return .physionetRR }
+            if numericFirst { return EliteHRV.localStartMs(fileName: name) == nil ? .physionetRR : .eliteHRV }
             // Two numbers and no header: elapsed time and interval (Polar Flow's `_RR.txt`).
             if RRText.numbers(header)?.count == 2 { return .rrText }
         }

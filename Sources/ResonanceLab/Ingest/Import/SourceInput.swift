@@ -46,8 +46,8 @@ struct SourceInput {
 /// Import settings adapters consult (from the command line).
 struct ReadSettings {
     var rrStamp: RRStamp = .auto
-    /// `--start`: epoch ms at which clockless R-R series (PhysioNet, Kubios, Elite
-    /// HRV, Polar Flow text) begin; nil anchors them at the epoch.
+    /// `--start`: epoch ms at which clockless R-R series (PhysioNet, Kubios, Polar
+    /// Flow text) begin; nil anchors them at the epoch.
     var startMs: Int64?
     var mapping = ColumnMapping()
 }
