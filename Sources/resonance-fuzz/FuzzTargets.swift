@@ -57,6 +57,7 @@ enum FuzzTarget: Equatable {
         .appleHealthZip: "export.zip", .fitbitHR: "heart_rate-2024-03-01.json",
         .fitbitHRV: "Heart Rate Variability Details - 2024-03-01.csv", .embracePlus: "1-1-001_2024-03-01_pulse-rate.csv",
         .rrText: "P1_RR.txt",
+        .youtubeMusic: "watch-history.json", .listenbrainz: "1.jsonl",
     ]
 
     static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }

@@ -34,6 +34,8 @@ enum FormatLayout {
         case .fitbitHRV: return "a header 'timestamp,rmssd,coverage,low_frequency,high_frequency'"
         case .embracePlus:
             return "a header with 'participant_full_id', 'timestamp_unix' (or 'timestamp_iso') and 'pulse_rate_bpm' and/or 'prv_rmssd_ms'"
+        case .youtubeMusic: return "a JSON array of Takeout history items with 'header', 'title', 'titleUrl' and 'time'"
+        case .listenbrainz: return "JSON Lines, one ListenBrainz listen per line with 'listened_at' and 'track_metadata'"
         }
     }
 

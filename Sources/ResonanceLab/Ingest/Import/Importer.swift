@@ -183,6 +183,8 @@ public enum Importer {
         case .fitbitHR: return Fitbit.HeartRate.self
         case .fitbitHRV: return Fitbit.HRVDetails.self
         case .embracePlus: return EmbracePlus.self
+        case .youtubeMusic: return YouTubeMusic.self
+        case .listenbrainz: return ListenBrainz.self
         }
     }
 }

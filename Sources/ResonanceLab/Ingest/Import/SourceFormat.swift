@@ -37,6 +37,10 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     /// R-R text without a header, elapsed time and interval per line (Polar Flow's
     /// `…_RR.txt`: elapsed seconds and R-R in ms); units from the values.
     case rrText = "rr-text"
+    /// YouTube Music plays in Google Takeout's `watch-history.json`.
+    case youtubeMusic = "youtube-music"
+    /// ListenBrainz export listens (`listens/<year>/<month>.jsonl`).
+    case listenbrainz = "listenbrainz"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -71,11 +75,19 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             }
             return .appleHealthXML
         }
+        if (lower as NSString).pathExtension == "jsonl" {
+            guard ListenBrainz.matches(head: CSVPeek.headText(path: path)) else {
+                throw ImportError.unknownFormat(path: path, columns: [])
+            }
+            return .listenbrainz
+        }
         if (lower as NSString).pathExtension == "json" {
             let head = CSVPeek.headText(path: path)
             if head.contains("\"ms_played\"") && head.contains("\"ts\"") { return .spotifyExtended }
             if head.contains("\"msPlayed\"") && head.contains("\"endTime\"") { return .spotifyAccount }
             if head.contains("\"dateTime\"") && head.contains("\"bpm\"") { return .fitbitHR }
+            if YouTubeMusic.matches(fileName: lower, head: head) { return .youtubeMusic }
+            if ListenBrainz.matches(head: head) { return .listenbrainz }
             // Other JSON (a workspace's manifest.json) holds no rows.
             throw ImportError.unknownFormat(path: path, columns: [])
         }
