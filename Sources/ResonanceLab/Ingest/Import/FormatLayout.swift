@@ -36,6 +36,9 @@ enum FormatLayout {
             return "a header with 'participant_full_id', 'timestamp_unix' (or 'timestamp_iso') and 'pulse_rate_bpm' and/or 'prv_rmssd_ms'"
         case .youtubeMusic: return "a JSON array of Takeout history items with 'header', 'title', 'titleUrl' and 'time'"
         case .listenbrainz: return "JSON Lines, one ListenBrainz listen per line with 'listened_at' and 'track_metadata'"
+        case .samsungHeartRate:
+            return "a metadata line 'com.samsung.shealth.tracker.heart_rate,…', then a header with "
+                + "'com.samsung.health.heart_rate.start_time' and '….heart_rate'"
         }
     }
 

@@ -185,6 +185,7 @@ public enum Importer {
         case .embracePlus: return EmbracePlus.self
         case .youtubeMusic: return YouTubeMusic.self
         case .listenbrainz: return ListenBrainz.self
+        case .samsungHeartRate: return SamsungHealth.self
         }
     }
 }

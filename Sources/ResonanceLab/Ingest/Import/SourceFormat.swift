@@ -41,6 +41,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case youtubeMusic = "youtube-music"
     /// ListenBrainz export listens (`listens/<year>/<month>.jsonl`).
     case listenbrainz = "listenbrainz"
+    /// Samsung Health `com.samsung.shealth.tracker.heart_rate.<stamp>.csv`.
+    case samsungHeartRate = "samsung-hr"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -95,6 +97,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         guard let header = first.first else { throw ImportError.emptyFile(path: path) }
         let columns = Set(header.map(ColumnName.normalized))
         let numericFirst = header.count == 1 && NumberParsing.double(header[0]) != nil
+        if SamsungHealth.matches(fileName: lower, first: header) { return .samsungHeartRate }
         if lower == "hr.csv" && numericFirst { return .e4HR }
         if header.count == 2, NumberParsing.double(header[0]) != nil,
            header[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI" { return .e4IBI }
