@@ -58,7 +58,7 @@ enum FuzzTarget: Equatable {
         .fitbitHRV: "Heart Rate Variability Details - 2024-03-01.csv", .embracePlus: "1-1-001_2024-03-01_pulse-rate.csv",
         .rrText: "P1_RR.txt",
         .youtubeMusic: "watch-history.json", .listenbrainz: "1.jsonl",
-        .samsungHeartRate: "com.samsung.shealth.tracker.heart_rate.20240301120000.csv",
+        .samsungHeartRate: "com.samsung.shealth.tracker.heart_rate.20240301120000.csv", .withingsHR: "raw_hr_hr.csv",
     ]
 
     static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }

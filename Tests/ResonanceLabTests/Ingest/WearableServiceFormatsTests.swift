@@ -51,4 +51,41 @@ final class WearableServiceFormatsTests: XCTestCase {
         XCTAssertNil(UTCOffset.minutes("UTC+01:75"))
         XCTAssertNil(UTCOffset.minutes("Europe/Paris"))
     }
+
+    func testWithingsBracketedArraysUnsortedRows() throws {
+        let dir = try makeTempDir() + "/wil"
+        let path = try writeFixture("""
+            start,duration,value
+            2024-03-01T09:00:00+01:00,"[60,60,30]","[72,0,74]"
+            2024-03-01T07:00:00.500Z,"[60]","[61]"
+            2024-03-01T10:00:00+01:00,"[60,60]","[80]"
+            2024-03-01T10:30:00+01:00,"[60]","[400]"
+            2024-03-01T03:15:00-05:00,"[5,5]","[90,91]"
+
+            """, to: dir + "/raw_hr_hr.csv")
+        // Another raw_ file with the same header is not heart rate: skipped in a folder.
+        try writeFixture("start,duration,value\n2024-03-01T09:00:00+01:00,\"[60]\",\"[12]\"\n", to: dir + "/raw_tracker_steps.csv")
+        let (ws, m) = try importSources([dir])
+        XCTAssertEqual(m.sources.map(\.format), ["withings-hr"])
+        XCTAssertEqual(m.skipped?.map(\.path), ["wil/raw_tracker_steps.csv"])
+        let s = m.sources[0]
+        XCTAssertEqual([s.rowsRead, s.accepted, s.rejected], [5, 3, 2])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), ["1 values but 2 durations", HRConstants.defaults.rejectReason])
+        let hr = try ws.read(HRSample.self)
+        // 09:00+01:00 is 08:00Z: samples at +0 s and +120 s (the 0 at +60 s is no reading);
+        // 03:15-05:00 is 08:15Z: +0 s and +5 s.
+        XCTAssertEqual(hr.map { Timestamp.iso($0.timestampMs) }, ["2024-03-01T07:00:00.500Z", "2024-03-01T08:00:00.000Z",
+                                                              "2024-03-01T08:02:00.000Z", "2024-03-01T08:15:00.000Z",
+                                                              "2024-03-01T08:15:05.000Z"])
+        XCTAssertEqual(hr.map(\.bpm), [61, 72, 74, 90, 91])
+        XCTAssertTrue(s.notes.contains { $0.contains("5 samples from 5 rows; 1 values of 0") }, "\(s.notes)")
+    }
+
+    func testWithingsArrays() {
+        XCTAssertEqual(Withings.array("[60, 60.5]"), [60, 60.5])
+        XCTAssertEqual(Withings.array("[]"), [])
+        XCTAssertNil(Withings.array("60"))
+        XCTAssertNil(Withings.array("[60,,1]"))
+        XCTAssertNil(Withings.array("[0x3C]"))
+    }
 }

@@ -39,6 +39,7 @@ enum FormatLayout {
         case .samsungHeartRate:
             return "a metadata line 'com.samsung.shealth.tracker.heart_rate,…', then a header with "
                 + "'com.samsung.health.heart_rate.start_time' and '….heart_rate'"
+        case .withingsHR: return "a header 'start,duration,value' with bracketed arrays (raw_hr_hr.csv, raw_bed_hr.csv)"
         }
     }
 

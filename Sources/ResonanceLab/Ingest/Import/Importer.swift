@@ -186,6 +186,7 @@ public enum Importer {
         case .youtubeMusic: return YouTubeMusic.self
         case .listenbrainz: return ListenBrainz.self
         case .samsungHeartRate: return SamsungHealth.self
+        case .withingsHR: return Withings.self
         }
     }
 }

@@ -43,6 +43,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case listenbrainz = "listenbrainz"
     /// Samsung Health `com.samsung.shealth.tracker.heart_rate.<stamp>.csv`.
     case samsungHeartRate = "samsung-hr"
+    /// Withings `raw_hr_hr.csv` / `raw_bed_hr.csv` (`start,duration,value`, bracketed arrays).
+    case withingsHR = "withings-hr"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -110,6 +112,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if columns.isSuperset(of: ["workoutactivitytype", "startdate", "enddate"]) { return .appleHealth }
 
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
+        if Withings.matches(fileName: lower, columns: columns) { return .withingsHR }
         if Fitbit.HRVDetails.matches(columns: columns) { return .fitbitHRV }
         if EmbracePlus.matches(columns: columns) { return .embracePlus }
         if CanonicalTable.matches(header: header) { return .canonical }
