@@ -88,4 +88,58 @@ final class WearableServiceFormatsTests: XCTestCase {
         XCTAssertNil(Withings.array("[60,,1]"))
         XCTAssertNil(Withings.array("[0x3C]"))
     }
+
+    /// A Polar Flow session export: the summary block, then 1 Hz samples.
+    static let polarFlowSession = """
+        Name,Sport,Date,Start time,Duration,Total distance (km),Average heart rate (bpm),Average speed (km/h),Max speed (km/h),Average pace (min/km),Max pace (min/km),Calories,Fat percentage of calories(%),Average cadence (rpm),Average stride length (cm),Running index,Training load,Ascent (m),Descent (m),Average power (W),Max power (W),Notes,Height (cm),Weight (kg),HR max,HR sit,VO2max,
+        Jane Doe,RUNNING,01-03-2024,08:00:00,00:00:05,0.02,95,10.2,11.0,5:52,5:27,3,40,80,,,,,,,,,170,60,190,55,48,
+        Sample rate,Time,HR (bpm),Speed (km/h),Pace (min/km),Cadence,Altitude (m),Stride length (m),Distances (m),Temperatures (C),Power (W),
+        1,00:00:00,90,0.0,,,,,0.00,,,
+        ,00:00:01,92,9.5,6:19,80,,,2.6,,,
+        ,00:00:02,,10.1,5:56,80,,,5.4,,,
+        ,00:00:03,97,10.8,5:33,82,,,8.4,,,
+        ,00:00:04,99,11.0,5:27,82,,,11.5,,,
+
+        """
+
+    func testPolarFlowSessionInTheGivenZone() throws {
+        let path = try writeFixture(Self.polarFlowSession, to: try makeTempDir() + "/jane/Jane_Doe_2024-03-01_08-00-00.csv")
+        let (ws, m) = try importSources([path], tz: "Europe/Helsinki")
+        let s = m.sources[0]
+        XCTAssertEqual(s.format, "polar-flow")
+        XCTAssertEqual([s.rowsRead, s.accepted, s.rejected], [6, 5, 1])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), ["no heart rate (empty or 0)"])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.line), [6])
+        // 08:00 in Helsinki (UTC+2 in March) is 06:00Z.
+        let hr = try ws.read(HRSample.self)
+        XCTAssertEqual(hr.count, 4)
+        XCTAssertEqual(hr.first.map { Timestamp.iso($0.timestampMs) }, "2024-03-01T06:00:00.000Z")
+        XCTAssertEqual(hr.last.map { Timestamp.iso($0.timestampMs) }, "2024-03-01T06:00:04.000Z")
+        XCTAssertEqual(hr.map(\.bpm), [90, 92, 97, 99])
+        XCTAssertEqual(try ws.read(Workout.self).map { [Timestamp.iso($0.startMs), Timestamp.iso($0.endMs), $0.activity] },
+                       [["2024-03-01T06:00:00.000Z", "2024-03-01T06:00:05.000Z", "RUNNING"]])
+        XCTAssertFalse(s.notes.contains { $0.contains("read as UTC") }, "\(s.notes)")
+    }
+
+    func testPolarFlowWithoutTimeZoneWarns() throws {
+        let path = try writeFixture(Self.polarFlowSession, to: try makeTempDir() + "/jane/Jane_Doe_2024-03-01_08-00-00.csv")
+        var warnings: [String] = []
+        let ws = Workspace(path: try makeTempDir() + "/ws")
+        var options = Importer.Options()
+        options.warning = { warnings.append($0) }
+        let m = try Importer.run(sources: [path], workspace: ws, options: options)
+        XCTAssertEqual(warnings, ["jane/Jane_Doe_2024-03-01_08-00-00.csv: Polar Flow times carry no zone: read as UTC (give --tz for the zone of the recording)"])
+        XCTAssertTrue(m.sources[0].notes.contains("Polar Flow times carry no zone: read as UTC (give --tz for the zone of the recording)"))
+        XCTAssertEqual(try ws.read(HRSample.self).first.map { Timestamp.iso($0.timestampMs) }, "2024-03-01T08:00:00.000Z")
+    }
+
+    func testPolarFlowClockAndDate() {
+        XCTAssertEqual(PolarFlow.clock("01:02:03"), 3_723_000)
+        XCTAssertEqual(PolarFlow.clock("00:00:01.5"), 1500)
+        XCTAssertNil(PolarFlow.clock("00:60:00"))
+        XCTAssertNil(PolarFlow.clock("12:00"))
+        XCTAssertEqual(PolarFlow.date("29-02-2024"), Timestamp.parseISO("2024-02-29T00:00:00Z")!.ms)
+        XCTAssertNil(PolarFlow.date("30-02-2024"))
+        XCTAssertNil(PolarFlow.date("2024-03-01"))
+    }
 }

@@ -40,6 +40,8 @@ enum FormatLayout {
             return "a metadata line 'com.samsung.shealth.tracker.heart_rate,…', then a header with "
                 + "'com.samsung.health.heart_rate.start_time' and '….heart_rate'"
         case .withingsHR: return "a header 'start,duration,value' with bracketed arrays (raw_hr_hr.csv, raw_bed_hr.csv)"
+        case .polarFlow:
+            return "a summary header 'Name,Sport,Date,Start time,Duration,…' and its values, then 'Sample rate,Time,HR (bpm),…'"
         }
     }
 

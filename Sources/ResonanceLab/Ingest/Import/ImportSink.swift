@@ -120,6 +120,12 @@ final class ImportSink {
         return Int32(sources.count - 1)
     }
 
+    /// A note that is also a warning on stderr (prefixed with the file's path).
+    func warn(_ file: Int32, _ text: String) {
+        note(file, text)
+        warnings.append("\(sources[Int(file)].path): \(text)")
+    }
+
     func note(_ file: Int32, _ text: String) {
         if !sources[Int(file)].notes.contains(text) { sources[Int(file)].notes.append(text) }
     }
@@ -134,8 +140,7 @@ final class ImportSink {
         if newSubjects >= ImportSink.rowIDSubjects, newSubjects * 2 > rowsRead {
             let warning = "\(newSubjects) subjects in \(rowsRead) rows: the subject column looks like a row id "
                 + "(each subject holds about 1 KB of memory until the import ends, at most --max-subjects \(maxSubjects))"
-            note(file, warning)
-            warnings.append("\(sources[Int(file)].path): \(warning)")
+            warn(file, warning)
         }
         let s = sources[Int(file)]
         guard rowsRead == s.accepted + s.rejected else {

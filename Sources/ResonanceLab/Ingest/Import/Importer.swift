@@ -187,6 +187,7 @@ public enum Importer {
         case .listenbrainz: return ListenBrainz.self
         case .samsungHeartRate: return SamsungHealth.self
         case .withingsHR: return Withings.self
+        case .polarFlow: return PolarFlow.self
         }
     }
 }

@@ -33,6 +33,8 @@ final class TimeFieldParser {
     private let custom: DateFormatter?
     /// True once a naive (zone-less) time has been read.
     private(set) var sawNaive = false
+    /// The zone naive times are read in (`--tz`); nil reads them as UTC.
+    var zone: TimeZone? { local?.zone }
 
     init(local: LocalTime?, format: String? = nil) {
         self.local = local

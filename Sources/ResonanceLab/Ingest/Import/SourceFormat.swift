@@ -45,6 +45,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case samsungHeartRate = "samsung-hr"
     /// Withings `raw_hr_hr.csv` / `raw_bed_hr.csv` (`start,duration,value`, bracketed arrays).
     case withingsHR = "withings-hr"
+    /// Polar Flow training session CSV (summary block, then the 1 Hz sample table).
+    case polarFlow = "polar-flow"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -113,6 +115,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
 
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
         if Withings.matches(fileName: lower, columns: columns) { return .withingsHR }
+        if PolarFlow.matches(columns: columns) { return .polarFlow }
         if Fitbit.HRVDetails.matches(columns: columns) { return .fitbitHRV }
         if EmbracePlus.matches(columns: columns) { return .embracePlus }
         if CanonicalTable.matches(header: header) { return .canonical }
