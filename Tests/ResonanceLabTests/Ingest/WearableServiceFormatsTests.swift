@@ -142,4 +142,77 @@ final class WearableServiceFormatsTests: XCTestCase {
         XCTAssertNil(PolarFlow.date("30-02-2024"))
         XCTAssertNil(PolarFlow.date("2024-03-01"))
     }
+
+    /// A WHOOP export of a member who flew from New York to Paris: newest rows first,
+    /// each in its own Cycle timezone, the current cycle without end or sleep.
+    func testWhoopAcrossZonesNewestFirst() throws {
+        let dir = try makeTempDir() + "/kim"
+        try writeFixture("""
+            Cycle start time,Cycle end time,Cycle timezone,Recovery score %,Resting heart rate (bpm),Heart rate variability (ms),Skin temp (celsius),Blood oxygen %,Day Strain,Energy burned (cal),Max HR (bpm),Average HR (bpm),Sleep onset,Wake onset,Sleep performance %,Respiratory rate (rpm),Asleep duration (min),In bed duration (min),Light sleep duration (min),Deep (SWS) duration (min),REM duration (min),Awake duration (min),Sleep need (min),Sleep debt (min),Sleep efficiency %,Sleep consistency %
+            2024-03-03 07:30:00,,UTC+01:00,,,,,,3.1,500,120,70,,,,,,,,,,,,,,
+            2024-03-02 07:10:00,2024-03-03 07:30:00,UTC+01:00,55,58,41.5,33.1,96.0,12.0,2400,160,75,2024-03-02 23:05:10,2024-03-03 07:25:00,80,15.2,420,470,200,100,120,50,480,20,90,70
+            2024-03-01 06:00:00,2024-03-02 01:10:00,UTC-05:00,70,52,63.25,33.4,97.0,9.5,2100,150,68,2024-03-01 22:30:00,2024-03-02 06:00:00,92,14.8,440,450,210,110,120,10,470,0,95,80
+
+            """, to: dir + "/physiological_cycles.csv")
+        try writeFixture("""
+            Cycle start time,Cycle end time,Cycle timezone,Sleep onset,Wake onset,Sleep performance %,Respiratory rate (rpm),Asleep duration (min),In bed duration (min),Light sleep duration (min),Deep (SWS) duration (min),REM duration (min),Awake duration (min),Sleep need (min),Sleep debt (min),Sleep efficiency %,Sleep consistency %,Nap
+            2024-03-02 07:10:00,2024-03-03 07:30:00,UTC+01:00,2024-03-02 23:05:10,2024-03-03 07:25:00,80,15.2,420,470,200,100,120,50,480,20,90,70,false
+            2024-03-02 07:10:00,2024-03-03 07:30:00,UTC+01:00,2024-03-02 14:00:00,2024-03-02 14:30:00,,,25,30,20,5,0,5,,,83,,true
+            2024-03-01 06:00:00,2024-03-02 01:10:00,UTC-05:00,2024-03-01 22:30:00,2024-03-02 06:00:00,92,14.8,440,450,210,110,120,10,470,0,95,80,false
+
+            """, to: dir + "/sleeps.csv")
+        try writeFixture("""
+            Cycle start time,Cycle end time,Cycle timezone,Workout start time,Workout end time,Duration (min),Activity name,Activity Strain,Energy burned (cal),Max HR (bpm),Average HR (bpm),HR Zone 1 %,HR Zone 2 %,HR Zone 3 %,HR Zone 4 %,HR Zone 5 %,GPS enabled
+            2024-03-02 07:10:00,2024-03-03 07:30:00,UTC+01:00,2024-03-02 18:00:00,2024-03-02 18:45:30,45,Running,10.2,500,170,150,10,20,30,30,10,false
+            2024-03-01 06:00:00,2024-03-02 01:10:00,UTCZ,2024-03-01 12:00:00,2024-03-01 11:00:00,0,Walking,1,50,100,90,100,0,0,0,0,false
+            2024-03-01 06:00:00,2024-03-02 01:10:00,UTC-05:00,2024-03-01 17:15:00,2024-03-01 18:15:00,60,Cycling,9.0,600,160,140,10,20,40,20,10,false
+
+            """, to: dir + "/workouts.csv")
+        let (ws, m) = try importSources([dir])
+        XCTAssertEqual(m.sources.map(\.format), ["whoop", "whoop", "whoop"])
+        let bySource = Dictionary(uniqueKeysWithValues: m.sources.map { (($0.path as NSString).lastPathComponent, $0) })
+        let cycles = try XCTUnwrap(bySource["physiological_cycles.csv"])
+        XCTAssertEqual([cycles.rowsRead, cycles.accepted, cycles.rejected], [2, 2, 0])
+        XCTAssertEqual(cycles.unusedRecords, ["cycle without Heart rate variability (ms) or Sleep onset": 1])
+        let sleeps = try XCTUnwrap(bySource["sleeps.csv"])
+        XCTAssertEqual([sleeps.rowsRead, sleeps.accepted, sleeps.rejected], [3, 3, 0])
+        let workouts = try XCTUnwrap(bySource["workouts.csv"])
+        XCTAssertEqual([workouts.rowsRead, workouts.accepted, workouts.rejected], [3, 2, 1])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), ["end before start"])
+        // 22:30 in New York (UTC−5) is 03:30Z; 23:05:10 in Paris (UTC+1) is 22:05:10Z.
+        let hrv = try ws.read(HRVSample.self)
+        XCTAssertEqual(hrv.map { Timestamp.iso($0.timestampMs) }, ["2024-03-02T03:30:00.000Z", "2024-03-02T22:05:10.000Z"])
+        XCTAssertEqual(hrv.map(\.rmssdMs), [63.25, 41.5])
+        XCTAssertEqual(hrv.map(\.sdnnMs), [nil, nil])
+        // Resting heart rate is a daily aggregate: no hr.csv rows.
+        XCTAssertEqual(try ws.read(HRSample.self), [])
+        let sleep = try ws.read(SleepEpisode.self)
+        XCTAssertEqual(sleep.map { [Timestamp.iso($0.startMs), Timestamp.iso($0.endMs), $0.stage.rawValue, $0.source] }, [
+            ["2024-03-02T03:30:00.000Z", "2024-03-02T11:00:00.000Z", "in_bed", "whoop"],
+            ["2024-03-02T13:00:00.000Z", "2024-03-02T13:30:00.000Z", "in_bed", "whoop_nap"],
+            ["2024-03-02T22:05:10.000Z", "2024-03-03T06:25:00.000Z", "in_bed", "whoop"],
+        ])
+        XCTAssertEqual(try ws.read(Workout.self).map { [Timestamp.iso($0.startMs), Timestamp.iso($0.endMs), $0.activity] }, [
+            ["2024-03-01T22:15:00.000Z", "2024-03-01T23:15:00.000Z", "Cycling"],
+            ["2024-03-02T17:00:00.000Z", "2024-03-02T17:45:30.000Z", "Running"],
+        ])
+        XCTAssertFalse(m.sources.contains { $0.notes.contains { $0.contains("read as UTC") } })
+    }
+
+    func testWhoopRowWithoutZoneIsReadInTzElseUTCWithAWarning() throws {
+        let path = try writeFixture("""
+            Cycle start time,Cycle end time,Cycle timezone,Workout start time,Workout end time,Duration (min),Activity name
+            2024-03-01 06:00:00,2024-03-02 01:10:00,,2024-03-01 17:15:00.250,2024-03-01 18:15:00,60,Cycling
+
+            """, to: try makeTempDir() + "/kim/workouts.csv")
+        let (tz, _) = try importSources([path], tz: "America/New_York")
+        XCTAssertEqual(try tz.read(Workout.self).map { Timestamp.iso($0.startMs) }, ["2024-03-01T22:15:00.250Z"])
+        var warnings: [String] = []
+        let ws = Workspace(path: try makeTempDir() + "/ws")
+        var options = Importer.Options()
+        options.warning = { warnings.append($0) }
+        _ = try Importer.run(sources: [path], workspace: ws, options: options)
+        XCTAssertEqual(warnings, ["kim/workouts.csv: 2 WHOOP times without a Cycle timezone: read as UTC (give --tz)"])
+        XCTAssertEqual(try ws.read(Workout.self).map { Timestamp.iso($0.startMs) }, ["2024-03-01T17:15:00.250Z"])
+    }
 }

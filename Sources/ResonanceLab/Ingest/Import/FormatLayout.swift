@@ -42,6 +42,9 @@ enum FormatLayout {
         case .withingsHR: return "a header 'start,duration,value' with bracketed arrays (raw_hr_hr.csv, raw_bed_hr.csv)"
         case .polarFlow:
             return "a summary header 'Name,Sport,Date,Start time,Duration,…' and its values, then 'Sample rate,Time,HR (bpm),…'"
+        case .whoop:
+            return "a header with 'Cycle start time', 'Cycle timezone' and 'Sleep onset' with 'Heart rate variability (ms)' "
+                + "(physiological_cycles.csv) or 'Nap' (sleeps.csv), or 'Workout start time' and 'Workout end time' (workouts.csv)"
         }
     }
 

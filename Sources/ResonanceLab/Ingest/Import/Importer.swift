@@ -188,6 +188,7 @@ public enum Importer {
         case .samsungHeartRate: return SamsungHealth.self
         case .withingsHR: return Withings.self
         case .polarFlow: return PolarFlow.self
+        case .whoop: return Whoop.self
         }
     }
 }

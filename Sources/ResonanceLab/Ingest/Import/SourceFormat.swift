@@ -47,6 +47,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case withingsHR = "withings-hr"
     /// Polar Flow training session CSV (summary block, then the 1 Hz sample table).
     case polarFlow = "polar-flow"
+    /// WHOOP export `physiological_cycles.csv`, `sleeps.csv`, `workouts.csv`.
+    case whoop = "whoop"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -116,6 +118,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
         if Withings.matches(fileName: lower, columns: columns) { return .withingsHR }
         if PolarFlow.matches(columns: columns) { return .polarFlow }
+        if Whoop.matches(columns: columns) { return .whoop }
         if Fitbit.HRVDetails.matches(columns: columns) { return .fitbitHRV }
         if EmbracePlus.matches(columns: columns) { return .embracePlus }
         if CanonicalTable.matches(header: header) { return .canonical }
