@@ -64,6 +64,9 @@ enum PolarFlow: FormatAdapter {
                 guard let duration = clock(field("duration")), duration > 0 else {
                     return try sink.reject(file, record, column: (summary["duration"] ?? 0) + 1, reason: "unparsable Duration")
                 }
+                guard Timestamp.representable.contains(start + duration) else {
+                    return try sink.reject(file, record, column: (summary["duration"] ?? 0) + 1, reason: "time outside years 0000–9999")
+                }
                 let sport = field("sport")
                 try sink.workout(subject: subject, startMs: start, endMs: start + duration,
                                  activity: sport.isEmpty ? "unknown" : sport, file: file)
@@ -82,6 +85,9 @@ enum PolarFlow: FormatAdapter {
                 let text = sample.hr < record.count ? record.trimmed(sample.hr) : ""
                 guard !text.isEmpty, record.double(sample.hr) != 0 else {
                     return try sink.reject(file, record, column: sample.hr + 1, reason: "no heart rate (empty or 0)")
+                }
+                guard Timestamp.representable.contains(start + elapsed) else {
+                    return try sink.reject(file, record, column: sample.time + 1, reason: "time outside years 0000–9999")
                 }
                 guard let bpm = try sink.checkedBpm(record, sample.hr, file: file) else { return }
                 try sink.heartRate(subject: subject, ms: start + elapsed, bpm: bpm, source: source, file: file)

@@ -59,7 +59,11 @@ enum Whoop: FormatAdapter {
                 }
                 if hasZone { return ms }
                 if let minutes = UTCOffset.minutes(text("cycle_timezone")), !text("cycle_timezone").isEmpty {
-                    return ms - Int64(minutes) * 60_000
+                    guard let utc = Timestamp.instant(ms: Double(ms - Int64(minutes) * 60_000)) else {
+                        try sink.reject(file, record, column: column, reason: "time outside years 0000–9999")
+                        return nil
+                    }
+                    return utc
                 }
                 zoneless += 1
                 guard let utc = input.times.instant(fromNaive: ms) else {
