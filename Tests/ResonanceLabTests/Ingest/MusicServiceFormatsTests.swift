@@ -107,4 +107,20 @@ final class MusicServiceFormatsTests: XCTestCase {
         XCTAssertEqual(plays.map(\.album), ["Blue", "", ""])
         XCTAssertTrue(s.notes.contains { $0.contains("durations read: duration (s), duration_ms (ms), duration_played (s)") }, "\(s.notes)")
     }
+
+    /// JSON Lines: a byte-order mark, CRLF line ends, blank lines and a last line without
+    /// newline read the same whatever the chunk size.
+    func testJSONLinesReaderIsIndependentOfChunkSize() throws {
+        let path = try writeFixture("\u{FEFF}{\"a\": 1}\r\n\r\n  \n[2]\n{\"b\": \"x\\ny\"}", to: try makeTempDir() + "/l.jsonl")
+        func lines(_ chunk: Int) throws -> [String] {
+            var out: [String] = []
+            let n = try JSONLinesReader(path: path, chunkSize: chunk).forEachLine { object, _, line in
+                out.append("\(line):\(object.map { JSONText.compact($0) } ?? "nil")")
+            }
+            XCTAssertEqual(n, 3)
+            return out
+        }
+        XCTAssertEqual(try lines(1 << 20), ["1:{\"a\":1}", "4:nil", "5:{\"b\":\"x\\ny\"}"])
+        XCTAssertEqual(try lines(3), try lines(1 << 20))
+    }
 }
