@@ -68,7 +68,7 @@ enum ListenBrainz: FormatAdapter {
 
     /// A JSON number (or a numeric string, as some players submit) as a finite double.
     static func number(_ value: Any?) -> Double? {
-        if let n = value as? NSNumber, !(value is Bool) { return n.doubleValue.isFinite ? n.doubleValue : nil }
+        if let n = value as? NSNumber { return n.doubleValue.isFinite ? n.doubleValue : nil }
         if let s = value as? String { return NumberParsing.double(s) }
         return nil
     }
