@@ -57,6 +57,9 @@ enum FuzzTarget: Equatable {
         .appleHealthZip: "export.zip", .fitbitHR: "heart_rate-2024-03-01.json",
         .fitbitHRV: "Heart Rate Variability Details - 2024-03-01.csv", .embracePlus: "1-1-001_2024-03-01_pulse-rate.csv",
         .rrText: "P1_RR.txt", .songFeatures: "song_features.csv",
+        .youtubeMusic: "watch-history.json", .listenbrainz: "1.jsonl",
+        .samsungHeartRate: "com.samsung.shealth.tracker.heart_rate.20240301120000.csv", .withingsHR: "raw_hr_hr.csv",
+        .polarFlow: "Jane_Doe_2024-03-01_08-00-00.csv", .whoop: "physiological_cycles.csv",
     ]
 
     static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }

@@ -20,10 +20,13 @@ enum LastFM: FormatAdapter {
         return header.count == 4 && dayMonthYear(header[3]) != nil
     }
 
+    /// A play known by its start only.
     struct Scrobble {
         var startMs: Int64
         var title, artist, album: String
         var line: Int
+        /// The service's own id of the song; nil for the normalised artist and title.
+        var songId: String? = nil
     }
 
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
@@ -54,18 +57,25 @@ enum LastFM: FormatAdapter {
             scrobbles.append(Scrobble(startMs: start, title: title, artist: text(col.artist), album: text(col.album), line: record.line))
             sink.accept(file)
         }
-        scrobbles.sort { ($0.startMs, $0.line) < ($1.startMs, $1.line) }
-        for (k, s) in scrobbles.enumerated() {
-            let next = k + 1 < scrobbles.count ? Double(scrobbles[k + 1].startMs - s.startMs) / 1000 : maxPlayS
-            let play = Play(
-                subject: input.subject, playId: AppleMusic.playId(startMs: s.startMs, input: input, line: s.line),
-                songId: AppleMusic.songId(title: s.title, artist: s.artist), title: s.title, artist: s.artist,
-                album: s.album, playlist: "", startedAtMs: s.startMs, endedAtMs: nil, mediaDurationS: nil,
-                playedS: min(maxPlayS, next), endReason: "", skipped: false)
-            try sink.play(play, subject: subject, file: file)
-        }
+        try writeStartOnly(scrobbles, input: input, subject: subject, into: sink)
         sink.note(file, "scrobbles carry a start only: ended_at empty, played_s = time to the next scrobble, at most \(Int(maxPlayS)) s (estimated)")
         try sink.endSource(input, rowsRead: rows)
+    }
+
+    /// Writes plays known by their start only (scrobbles, YouTube Music history), in
+    /// time order: ended_at empty, played_s the time to the next play, at most
+    /// `maxPlayS`.
+    static func writeStartOnly(_ scrobbles: [Scrobble], input: SourceInput, subject: Int, into sink: ImportSink) throws {
+        let sorted = scrobbles.sorted { ($0.startMs, $0.line) < ($1.startMs, $1.line) }
+        for (k, s) in sorted.enumerated() {
+            let next = k + 1 < sorted.count ? Double(sorted[k + 1].startMs - s.startMs) / 1000 : maxPlayS
+            let play = Play(
+                subject: input.subject, playId: AppleMusic.playId(startMs: s.startMs, input: input, line: s.line),
+                songId: s.songId ?? AppleMusic.songId(title: s.title, artist: s.artist), title: s.title, artist: s.artist,
+                album: s.album, playlist: "", startedAtMs: s.startMs, endedAtMs: nil, mediaDurationS: nil,
+                playedS: min(maxPlayS, next), endReason: "", skipped: false)
+            try sink.play(play, subject: subject, file: input.file)
+        }
     }
 
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]

@@ -200,7 +200,7 @@ enum SkipReason {
 
     /// Extensions of files whose content decides their format; any other extension
     /// (`.docx`, `.pdf`, `.png`, `.md`) is not data the toolkit reads.
-    static let dataExtensions: Set<String> = ["csv", "txt", "tsv", "json", "xml", "zip", "rr", "dat", ""]
+    static let dataExtensions: Set<String> = ["csv", "txt", "tsv", "json", "jsonl", "xml", "zip", "rr", "dat", ""]
 
     static func isDataExtension(_ path: String) -> Bool {
         dataExtensions.contains(((path as NSString).lastPathComponent.lowercased() as NSString).pathExtension)
@@ -220,7 +220,9 @@ enum SkipReason {
         switch ext {
         case "zip": return "archive without apple_health_export/export.xml: nothing the toolkit reads"
         case "xml": return "XML without <HealthData> (not an Apple Health export.xml): nothing the toolkit reads"
-        case "json": return "JSON in no known format (Spotify, Fitbit)"
+        case "json" where name == "user.json" && CSVPeek.headText(path: path, count: 2048).contains("\"user_name\""):
+            return "ListenBrainz user.json: the account, no listens"
+        case "json", "jsonl": return "JSON in no known format (Spotify, Fitbit, YouTube Music, ListenBrainz)"
         case _ where !dataExtensions.contains(ext): return "unknown extension .\(ext)"
         default:
             let found = columns.isEmpty ? "" : " (first line: \(FormatLayout.excerpt(columns.joined(separator: ","))))"

@@ -38,6 +38,17 @@ enum FormatLayout {
             return "a header naming two of 'tempo' (or 'bpm'), 'energy' and 'valence', and a track id column or title and artist columns"
         case .embracePlus:
             return "a header with 'participant_full_id', 'timestamp_unix' (or 'timestamp_iso') and 'pulse_rate_bpm' and/or 'prv_rmssd_ms'"
+        case .youtubeMusic: return "a JSON array of Takeout history items with 'header', 'title', 'titleUrl' and 'time'"
+        case .listenbrainz: return "JSON Lines, one ListenBrainz listen per line with 'listened_at' and 'track_metadata'"
+        case .samsungHeartRate:
+            return "a metadata line 'com.samsung.shealth.tracker.heart_rate,…', then a header with "
+                + "'com.samsung.health.heart_rate.start_time' and '….heart_rate'"
+        case .withingsHR: return "a header 'start,duration,value' with bracketed arrays (raw_hr_hr.csv, raw_bed_hr.csv)"
+        case .polarFlow:
+            return "a summary header 'Name,Sport,Date,Start time,Duration,…' and its values, then 'Sample rate,Time,HR (bpm),…'"
+        case .whoop:
+            return "a header with 'Cycle start time', 'Cycle timezone' and 'Sleep onset' with 'Heart rate variability (ms)' "
+                + "(physiological_cycles.csv) or 'Nap' (sleeps.csv), or 'Workout start time' and 'Workout end time' (workouts.csv)"
         }
     }
 

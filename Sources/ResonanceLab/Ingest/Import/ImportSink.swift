@@ -128,14 +128,14 @@ final class ImportSink {
         return Int32(sources.count - 1)
     }
 
-    func note(_ file: Int32, _ text: String) {
-        if !sources[Int(file)].notes.contains(text) { sources[Int(file)].notes.append(text) }
-    }
-
-    /// A warning for stderr about a source, also one of its manifest notes.
+    /// A note that is also a warning on stderr (prefixed with the file's path).
     func warn(_ file: Int32, _ text: String) {
         note(file, text)
         warnings.append("\(sources[Int(file)].path): \(text)")
+    }
+
+    func note(_ file: Int32, _ text: String) {
+        if !sources[Int(file)].notes.contains(text) { sources[Int(file)].notes.append(text) }
     }
 
     /// Closes a source: `rowsRead` (counted by the adapter) must equal accepted +

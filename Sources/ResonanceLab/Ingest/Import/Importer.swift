@@ -186,6 +186,12 @@ public enum Importer {
         case .fitbitHRV: return Fitbit.HRVDetails.self
         case .embracePlus: return EmbracePlus.self
         case .songFeatures: return SongFeaturesCSV.self
+        case .youtubeMusic: return YouTubeMusic.self
+        case .listenbrainz: return ListenBrainz.self
+        case .samsungHeartRate: return SamsungHealth.self
+        case .withingsHR: return Withings.self
+        case .polarFlow: return PolarFlow.self
+        case .whoop: return Whoop.self
         }
     }
 }

@@ -128,3 +128,20 @@ final class TimeFieldParser {
         return "naive local times read as UTC (no --tz given)"
     }
 }
+
+/// A UTC offset written as exports write a row's zone: `UTC+0100`, `UTC-05:00`, `UTC+1`,
+/// `UTCZ`, `UTC`, `+01:00`, `Z`.
+enum UTCOffset {
+    /// The offset in minutes east of UTC, or nil for any other text (beyond ±14:00 included).
+    static func minutes(_ text: String) -> Int? {
+        var t = Substring(text.trimmingCharacters(in: .whitespaces))
+        if t.uppercased().hasPrefix("UTC") { t = t.dropFirst(3) } else if t.uppercased().hasPrefix("GMT") { t = t.dropFirst(3) }
+        if t.isEmpty || t == "Z" || t == "z" { return 0 }
+        guard let sign = t.first, sign == "+" || sign == "-" else { return nil }
+        let digits = t.dropFirst().filter { $0 != ":" }
+        guard !digits.isEmpty, digits.count <= 4, digits.allSatisfy(\.isASCII), let value = Int(digits) else { return nil }
+        let (h, m) = digits.count <= 2 ? (value, 0) : (value / 100, value % 100)
+        guard m < 60, h * 60 + m <= 14 * 60 else { return nil }
+        return (sign == "-" ? -1 : 1) * (h * 60 + m)
+    }
+}

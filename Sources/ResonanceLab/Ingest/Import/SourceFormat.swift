@@ -42,6 +42,18 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case rrText = "rr-text"
     /// Song audio features (tempo, energy, valence, genre) keyed by track id or title + artist.
     case songFeatures = "song-features"
+    /// YouTube Music plays in Google Takeout's `watch-history.json`.
+    case youtubeMusic = "youtube-music"
+    /// ListenBrainz export listens (`listens/<year>/<month>.jsonl`).
+    case listenbrainz = "listenbrainz"
+    /// Samsung Health `com.samsung.shealth.tracker.heart_rate.<stamp>.csv`.
+    case samsungHeartRate = "samsung-hr"
+    /// Withings `raw_hr_hr.csv` / `raw_bed_hr.csv` (`start,duration,value`, bracketed arrays).
+    case withingsHR = "withings-hr"
+    /// Polar Flow training session CSV (summary block, then the 1 Hz sample table).
+    case polarFlow = "polar-flow"
+    /// WHOOP export `physiological_cycles.csv`, `sleeps.csv`, `workouts.csv`.
+    case whoop = "whoop"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -76,11 +88,19 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             }
             return .appleHealthXML
         }
+        if (lower as NSString).pathExtension == "jsonl" {
+            guard ListenBrainz.matches(head: CSVPeek.headText(path: path)) else {
+                throw ImportError.unknownFormat(path: path, columns: [])
+            }
+            return .listenbrainz
+        }
         if (lower as NSString).pathExtension == "json" {
             let head = CSVPeek.headText(path: path)
             if head.contains("\"ms_played\"") && head.contains("\"ts\"") { return .spotifyExtended }
             if head.contains("\"msPlayed\"") && head.contains("\"endTime\"") { return .spotifyAccount }
             if head.contains("\"dateTime\"") && head.contains("\"bpm\"") { return .fitbitHR }
+            if YouTubeMusic.matches(fileName: lower, head: head) { return .youtubeMusic }
+            if ListenBrainz.matches(head: head) { return .listenbrainz }
             // Other JSON (a workspace's manifest.json) holds no rows.
             throw ImportError.unknownFormat(path: path, columns: [])
         }
@@ -88,6 +108,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         guard let header = first.first else { throw ImportError.emptyFile(path: path) }
         let columns = Set(header.map(ColumnName.normalized))
         let numericFirst = header.count == 1 && NumberParsing.double(header[0]) != nil
+        if SamsungHealth.matches(fileName: lower, first: header) { return .samsungHeartRate }
         if lower == "hr.csv" && numericFirst { return .e4HR }
         if header.count == 2, NumberParsing.double(header[0]) != nil,
            header[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI" { return .e4IBI }
@@ -100,6 +121,9 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if columns.isSuperset(of: ["workoutactivitytype", "startdate", "enddate"]) { return .appleHealth }
 
         if columns.isSuperset(of: ["participant", "time_sec", "label"]) { return .stressPredictLabels }
+        if Withings.matches(fileName: lower, columns: columns) { return .withingsHR }
+        if PolarFlow.matches(columns: columns) { return .polarFlow }
+        if Whoop.matches(columns: columns) { return .whoop }
         if Fitbit.HRVDetails.matches(columns: columns) { return .fitbitHRV }
         if EmbracePlus.matches(columns: columns) { return .embracePlus }
         if try SongFeaturesCSV.matches(header: header, path: path) { return .songFeatures }
