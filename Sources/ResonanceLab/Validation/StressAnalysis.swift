@@ -125,8 +125,8 @@ public enum StressAnalysis {
             guard let p = rows.first(where: { $0.score == score && $0.scope == "pooled" }),
                   let m = rows.first(where: { $0.score == score && $0.scope == "subject_median" }) else { continue }
             func v(_ x: Double?) -> String { x.map { f($0) } ?? "–" }
-            table.append([names[score] ?? score, v(p.auc), "[\(v(p.ciLow)), \(v(p.ciHigh))]", v(m.auc),
-                          "[\(v(m.ciLow)), \(v(m.ciHigh))]", String(p.subjects)])
+            func interval(_ r: DJStateAUCRow) -> String { r.ciLow.flatMap { lo in r.ciHigh.map { ci((lo, $0)) } } ?? "–" }
+            table.append([names[score] ?? score, v(p.auc), interval(p), v(m.auc), interval(m), String(p.subjects)])
         }
         return "\nThe AI DJ's 30-s state (`resonance dj state`) on the same labels: \(ticks) ticks every "
             + "30 s inside the intervals, the state from the samples before each tick with the fallback baselines.\n\n"
