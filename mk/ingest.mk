@@ -1,6 +1,9 @@
 # Ingest benchmark: `resonance import` vs pandas on a generated ≥ 200 MB HR CSV.
+# `make bench-ingest PREVIOUS_BIN=path/to/resonance` also times a previous release on the
+# same file, alternately, and prints the ratio (a regression shows in the same run).
 BENCH_TARGETS += bench-ingest
+PREVIOUS_BIN ?=
 
 .PHONY: bench-ingest
 bench-ingest: build venv
-	$(PY) scripts/bench_ingest.py $(BIN) $(abspath $(PY))
+	$(PY) scripts/bench_ingest.py $(BIN) $(abspath $(PY)) $(PREVIOUS_BIN)

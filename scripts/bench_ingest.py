@@ -6,7 +6,12 @@ rows (4 subjects, 1 Hz) in build/bench/, then runs
   - resonance import FILE --out WS (release build), and
   - pandas: read_csv with timestamp parsing + to_csv of the canonical hr.csv columns,
 each under /usr/bin/time -v, and prints throughput (input MB / wall s), the ratio
-and the peak RSS of each.
+and the peak RSS of each. With a third argument, another build of resonance (the
+previous release), both imports of the forward file run alternately three times each
+and the best CPU and wall times give the ratio new / previous, so a regression shows
+in the same run on the same machine.
+
+Usage: bench_ingest.py RESONANCE PYTHON [PREVIOUS_RESONANCE]
 """
 import os
 import random
@@ -104,6 +109,17 @@ def main():
     print("  speed-up: %.1fx wall, %.1fx CPU; hr.csv %s the pandas output"
           % (p_wall / r_wall, p_cpu / r_cpu, "byte-identical to" if agree else "DIFFERS from"))
     print("  (wall time includes waiting for the CPU on a shared machine; CPU time does not)")
+    if len(sys.argv) > 3:
+        previous = sys.argv[3]
+        runs = {resonance: [], previous: []}
+        for _ in range(3):
+            for binary in (resonance, previous):
+                wall, cpu, rss, _ = measure([binary, "import", DATA, "--out", ws + "_cmp", "--quiet"])
+                runs[binary].append((wall, cpu, rss))
+        best = {b: (min(r[0] for r in v), min(r[1] for r in v), max(r[2] for r in v)) for b, v in runs.items()}
+        (nw, nc, nr), (pw, pc, pr) = best[resonance], best[previous]
+        print("  against the previous release (%s), best of 3 alternating: %.2f s wall / %.2f s CPU vs %.2f / %.2f; "
+              "ratio new/previous %.2f wall, %.2f CPU; peak RSS %.0f vs %.0f MB" % (previous, nw, nc, pw, pc, nw / pw, nc / pc, nr, pr))
 
 
 if __name__ == "__main__":
