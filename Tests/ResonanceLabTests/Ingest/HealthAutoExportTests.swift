@@ -157,4 +157,38 @@ final class HealthAutoExportTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("\(path):2:44: malformed Health Auto Export JSON"), "\(error)")
         }
     }
+
+    /// Every truncation of the export, and each byte replaced by a bracket, a quote or a
+    /// letter, is either a one-line error naming the file or rows accounted for.
+    func testTruncatedAndMutatedExportsFailCleanly() throws {
+        let bytes = Array(Self.export.utf8)
+        let path = try makeTempDir() + "/p/export.json"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        var errors = 0, read = 0
+        func check(_ input: [UInt8]) throws {
+            try Data(input).write(to: URL(fileURLWithPath: path))
+            var options = Importer.Options()
+            options.format = .healthAutoExport
+            do {
+                let s = try Importer.readInMemory(path, options: options)
+                XCTAssertEqual(s.rowsRead, s.accepted + s.rejected)
+                read += 1
+            } catch {
+                XCTAssertTrue("\(error)".hasPrefix("\(path):"), "\(error)")
+                XCTAssertFalse("\(error)".contains("\n"), "\(error)")
+                errors += 1
+            }
+        }
+        for end in stride(from: 0, to: bytes.count, by: 11) { try check(Array(bytes[..<end])) }
+        for at in stride(from: 0, to: bytes.count, by: 17) {
+            for b: UInt8 in [123, 93, 34, 120] {
+                var m = bytes
+                m[at] = b
+                try check(m)
+            }
+        }
+        XCTAssertGreaterThan(errors, 0)
+        XCTAssertGreaterThan(read, 0)
+    }
 }
