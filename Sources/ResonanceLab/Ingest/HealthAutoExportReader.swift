@@ -16,17 +16,6 @@ struct HealthAutoExportReader {
         case workout
     }
 
-    /// Where a container sits in the document.
-    private enum Role { case root, data, metrics, metric, points, workouts, captured, other }
-    /// The keys that decide a child's role.
-    private enum Key { case none, data, metrics, workouts, name }
-    private struct Frame {
-        var isObject: Bool
-        var role: Role
-        var key: Key = .none
-    }
-    private enum State { case value, valueOrClose, keyOrClose, key, colon, commaOrClose, scalar, done }
-
     /// Calls `body` with each data point or workout, its bytes (one JSON object) and the
     /// 1-based line it starts on. Malformed JSON throws with file, line, column and byte offset.
     func forEachItem(_ body: (Item, UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
@@ -34,212 +23,272 @@ struct HealthAutoExportReader {
             throw CSVError.cannotOpen(path: path, reason: "cannot open")
         }
         defer { try? handle.close() }
-        var stack: [Frame] = []
-        stack.reserveCapacity(16)
-        var state = State.value
-        var inString = false, escaped = false, stringIsKey = false
-        var keepText = false         // collecting the current key or metric name
-        var text: [UInt8] = []       // that key or name
-        var scalar: [UInt8] = []     // the number or literal being read
-        var capture: [UInt8] = []    // the point or workout being collected
-        var capturing = false, captureDepth = 0, captureStart = 0, captureLine = 0
-        var metricName: String?      // name of the metric being read
-        var held: [(bytes: [UInt8], line: Int)] = []  // points seen before their metric's name
-        var line = 1, lineStart = 0, offset = 0        // offset: bytes before the current chunk
-        var position = 0             // absolute offset of the byte being read
-
-        var scalarAt = 0             // offset of the scalar's first byte
-        /// The error at the current byte, or at `at` (on the current line).
-        func fail(_ message: String, at: Int? = nil) -> ImportError {
-            let byte = at ?? position
-            return .badMetadata(path: path, line: line, column: byte - lineStart + 1,
-                                message: "malformed Health Auto Export JSON at byte \(byte): \(message)")
-        }
-        func equal(_ bytes: [UInt8], _ s: StaticString) -> Bool {
-            bytes.count == s.utf8CodeUnitCount && bytes.withUnsafeBufferPointer {
-                memcmp($0.baseAddress!, s.utf8Start, bytes.count) == 0
-            }
-        }
-        func checkScalar() throws {
-            guard let first = scalar.first else { return }
-            if first == 116 || first == 102 || first == 110 {  // t f n
-                guard equal(scalar, "true") || equal(scalar, "false") || equal(scalar, "null") else {
-                    throw fail("unknown literal", at: scalarAt)
-                }
-            } else {
-                for b in scalar where !((b >= 48 && b <= 57) || b == 45 || b == 43 || b == 46 || b == 69 || b == 101) {
-                    throw fail("malformed number", at: scalarAt)
-                }
-            }
-            scalar.removeAll(keepingCapacity: true)
-        }
-        /// A value just ended at the current byte.
-        func valueEnded() { state = stack.isEmpty ? .done : .commaOrClose }
-
+        var tokens = Tokenizer(path: path)
         var first = true
         while true {
             let chunk = try handle.read(upToCount: chunkSize) ?? Data()
             if chunk.isEmpty { break }
             try chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                let b = raw.bindMemory(to: UInt8.self)
-                var i = 0
-                let n = b.count
+                var b = raw.bindMemory(to: UInt8.self)
                 if first {
                     first = false
-                    if n >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
-                }
-                /// Closes the container on top of the stack with `c` (`}` or `]`) at `i`.
-                func close(_ c: UInt8) throws {
-                    guard let top = stack.popLast() else { throw fail("unbalanced bracket") }
-                    guard top.isObject == (c == 125) else { throw fail("mismatched bracket") }
-                    if capturing, stack.count == captureDepth {
-                        capturing = false
-                        capture.append(contentsOf: UnsafeBufferPointer(rebasing: b[captureStart...i]))
-                        if stack.last?.role == .workouts {
-                            try capture.withUnsafeBufferPointer { try body(.workout, $0, captureLine) }
-                        } else if let metricName {
-                            try capture.withUnsafeBufferPointer { try body(.point(metric: metricName), $0, captureLine) }
-                        } else {
-                            held.append((capture, captureLine))
-                        }
-                    } else if top.role == .metric, !held.isEmpty {
-                        let name = metricName ?? ""
-                        for (bytes, at) in held {
-                            try bytes.withUnsafeBufferPointer { try body(.point(metric: name), $0, at) }
-                        }
-                        held.removeAll()
+                    if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF {
+                        b = UnsafeBufferPointer(rebasing: b[3...])
+                        tokens.offset = 3; tokens.lineStart = 3
                     }
-                    valueEnded()
                 }
-                while i < n {
-                    let c = b[i]
-                    position = offset + i
-                    if inString {
-                        if escaped {
-                            escaped = false
-                        } else if c == 92 {
-                            escaped = true
-                        } else if c == 34 {
-                            inString = false
-                            if stringIsKey {
-                                if keepText, let top = stack.indices.last {
-                                    let role = stack[top].role
-                                    stack[top].key = equal(text, "data") ? .data
-                                        : equal(text, "metrics") && role == .data ? .metrics
-                                        : equal(text, "workouts") && role == .data ? .workouts
-                                        : equal(text, "name") && role == .metric ? .name : .none
-                                }
-                                state = .colon
-                            } else {
-                                if keepText { metricName = String(decoding: text, as: UTF8.self) }
-                                valueEnded()
-                            }
-                            keepText = false
-                        } else if c < 32 {
-                            throw fail("control character in a string")
-                        } else if keepText {
-                            text.append(c)
-                        }
+                try tokens.feed(b, body)
+            }
+        }
+        try tokens.finish()
+    }
+}
+
+/// The tokenizer's state between chunks (a struct, so that its hot loop runs without
+/// dynamic exclusivity checks).
+private struct Tokenizer {
+    /// Where a container sits in the document.
+    enum Role { case root, data, metrics, metric, points, workouts, captured, other }
+    /// The keys that decide a child's role.
+    enum Key { case none, data, metrics, workouts, name }
+    struct Frame {
+        var isObject: Bool
+        var role: Role
+        var key: Key = .none
+    }
+    enum State { case value, valueOrClose, keyOrClose, key, colon, commaOrClose, scalar, done }
+
+    let path: String
+    var stack: [Frame] = []
+    var state = State.value
+    var inString = false, escaped = false, stringIsKey = false
+    var keepText = false         // collecting the current key or metric name
+    var text: [UInt8] = []       // that key or name
+    /// The number or literal being read: its first byte, length, offset and whether its
+    /// bytes so far fit (a literal's letters in order, a number's characters).
+    var scalarFirst: UInt8 = 0, scalarLength = 0, scalarAt = 0, scalarFits = true
+    var capture: [UInt8] = []    // the point or workout being collected, when it spans chunks
+    var capturing = false, captureSpans = false, captureDepth = 0, captureStart = 0, captureLine = 0
+    var metricName: String?      // name of the metric being read
+    var held: [(bytes: [UInt8], line: Int)] = []  // points seen before their metric's name
+    var line = 1, lineStart = 0, offset = 0        // offset: bytes before the current chunk
+
+    init(path: String) {
+        self.path = path
+        stack.reserveCapacity(16)
+    }
+
+    func fail(_ message: String, at byte: Int) -> ImportError {
+        .badMetadata(path: path, line: line, column: byte - lineStart + 1,
+                     message: "malformed Health Auto Export JSON at byte \(byte): \(message)")
+    }
+
+    static func equal(_ bytes: [UInt8], _ s: StaticString) -> Bool {
+        bytes.count == s.utf8CodeUnitCount && bytes.withUnsafeBufferPointer {
+            memcmp($0.baseAddress!, s.utf8Start, bytes.count) == 0
+        }
+    }
+
+    /// The literal a scalar starting with `first` must be, nil for a number.
+    static func literal(_ first: UInt8) -> StaticString? {
+        switch first {
+        case 116: "true"
+        case 102: "false"
+        case 110: "null"
+        default: nil
+        }
+    }
+
+    /// Ends the scalar being read.
+    mutating func endScalar() throws {
+        if let literal = Tokenizer.literal(scalarFirst) {
+            guard scalarFits, scalarLength == literal.utf8CodeUnitCount else { throw fail("unknown literal", at: scalarAt) }
+        } else {
+            guard scalarFits else { throw fail("malformed number", at: scalarAt) }
+        }
+        valueEnded()
+    }
+
+    /// A value just ended.
+    mutating func valueEnded() { state = stack.isEmpty ? .done : .commaOrClose }
+
+    mutating func finish() throws {
+        if state == .scalar { try endScalar() }
+        guard state == .done, !inString else {
+            throw fail(offset == 0 ? "empty file" : "truncated JSON", at: offset)
+        }
+    }
+
+    /// Reads one chunk.
+    mutating func feed(_ b: UnsafeBufferPointer<UInt8>,
+                       _ body: (HealthAutoExportReader.Item, UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+        let n = b.count
+        var i = 0
+        while i < n {
+            let c = b[i]
+            if inString {
+                // The bulk of the bytes: run through a string up to its quote or a backslash.
+                if !escaped && !keepText {
+                    while i < n {
+                        let d = b[i]
+                        if d == 34 || d == 92 || d < 32 { break }
                         i += 1
-                        continue
                     }
-                    if state == .scalar {
-                        if (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c == 45 || c == 43 || c == 46 {
-                            scalar.append(c)
-                            i += 1
-                            continue
+                    if i == n { break }
+                }
+                let c = b[i]
+                if escaped {
+                    escaped = false
+                } else if c == 92 {
+                    escaped = true
+                } else if c == 34 {
+                    inString = false
+                    if stringIsKey {
+                        if keepText, let top = stack.indices.last {
+                            let role = stack[top].role
+                            stack[top].key = Tokenizer.equal(text, "data") ? .data
+                                : Tokenizer.equal(text, "metrics") && role == .data ? .metrics
+                                : Tokenizer.equal(text, "workouts") && role == .data ? .workouts
+                                : Tokenizer.equal(text, "name") && role == .metric ? .name : .none
                         }
-                        try checkScalar()
+                        state = .colon
+                    } else {
+                        if keepText { metricName = String(decoding: text, as: UTF8.self) }
                         valueEnded()
                     }
-                    if c == 32 || c == 10 || c == 13 || c == 9 {
-                        if c == 10 { line += 1; lineStart = offset + i + 1 }
-                        i += 1
-                        continue
-                    }
-                    switch state {
-                    case .value, .valueOrClose:
-                        if c == 93, state == .valueOrClose {  // ] of an empty array
-                            try close(c)
-                            i += 1
-                            continue
-                        }
-                        switch c {
-                        case 123, 91:  // { [
-                            let isObject = c == 123
-                            let parent = stack.last
-                            var role = Role.other
-                            switch (parent?.role, parent?.key, isObject) {
-                            case (nil, _, true): role = .root
-                            case (nil, _, false): throw fail("the top level is not an object")
-                            case (.root?, .data?, true): role = .data
-                            case (.data?, .metrics?, false): role = .metrics
-                            case (.data?, .workouts?, false): role = .workouts
-                            case (.metrics?, _, true): role = .metric; metricName = nil
-                            case (.metric?, .data?, false): role = .points
-                            case (.points?, _, true), (.workouts?, _, true):
-                                if !capturing {
-                                    role = .captured
-                                    capturing = true; captureDepth = stack.count
-                                    captureStart = i; captureLine = line
-                                    capture.removeAll(keepingCapacity: true)
-                                }
-                            default: role = .other
-                            }
-                            stack.append(Frame(isObject: isObject, role: role))
-                            state = isObject ? .keyOrClose : .valueOrClose
-                        case 34:
-                            inString = true; stringIsKey = false
-                            keepText = stack.last?.role == .metric && stack.last?.key == .name
-                            if keepText { text.removeAll(keepingCapacity: true) }
-                        case 45, 48...57, 116, 102, 110:
-                            state = .scalar
-                            scalarAt = position
-                            scalar.append(c)
-                        default:
-                            throw fail(c == 93 || c == 125 ? "a value is missing" : "unexpected character '\(Unicode.Scalar(c))'")
-                        }
-                    case .keyOrClose, .key:
-                        if c == 34 {
-                            inString = true; stringIsKey = true
-                            let role = stack.last?.role
-                            keepText = role == .root || role == .data || role == .metric
-                            if keepText { text.removeAll(keepingCapacity: true) }
-                        } else if c == 125, state == .keyOrClose {
-                            try close(c)
-                        } else {
-                            throw fail(c == 125 ? "comma after the last member" : "a member name (string) is expected")
-                        }
-                    case .colon:
-                        guard c == 58 else { throw fail("':' is expected after a member name") }
-                        state = .value
-                    case .commaOrClose:
-                        if c == 44 {
-                            state = stack.last!.isObject ? .key : .value
-                        } else if c == 125 || c == 93 {
-                            try close(c)
-                        } else {
-                            throw fail("',' or a closing bracket is expected")
-                        }
-                    case .done:
-                        throw fail("text after the top-level object")
-                    case .scalar:
-                        break
-                    }
-                    i += 1
+                    keepText = false
+                } else if c < 32 {
+                    throw fail("control character in a string", at: offset + i)
+                } else if keepText {
+                    text.append(c)
                 }
-                if capturing {
-                    capture.append(contentsOf: UnsafeBufferPointer(rebasing: b[captureStart..<n]))
-                    captureStart = 0
-                }
-
+                i += 1
+                continue
             }
-            offset += chunk.count
+            if state == .scalar {
+                if (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c == 45 || c == 43 || c == 46 {
+                    if let literal = Tokenizer.literal(scalarFirst) {
+                        if scalarLength >= literal.utf8CodeUnitCount || literal.utf8Start[scalarLength] != c { scalarFits = false }
+                    } else if !((c >= 48 && c <= 57) || c == 45 || c == 43 || c == 46 || c == 69 || c == 101) {
+                        scalarFits = false
+                    }
+                    scalarLength += 1
+                    i += 1
+                    continue
+                }
+                try endScalar()
+            }
+            if c == 32 || c == 10 || c == 13 || c == 9 {
+                if c == 10 { line += 1; lineStart = offset + i + 1 }
+                i += 1
+                continue
+            }
+            switch state {
+            case .value, .valueOrClose:
+                if c == 93, state == .valueOrClose {  // ] of an empty array
+                    try close(c, at: i, in: b, body)
+                    i += 1
+                    continue
+                }
+                switch c {
+                case 123, 91:  // { [
+                    let isObject = c == 123
+                    let parent = stack.last
+                    var role = Role.other
+                    switch (parent?.role, parent?.key, isObject) {
+                    case (nil, _, true): role = .root
+                    case (nil, _, false): throw fail("the top level is not an object", at: offset + i)
+                    case (.root?, .data?, true): role = .data
+                    case (.data?, .metrics?, false): role = .metrics
+                    case (.data?, .workouts?, false): role = .workouts
+                    case (.metrics?, _, true): role = .metric; metricName = nil
+                    case (.metric?, .data?, false): role = .points
+                    case (.points?, _, true), (.workouts?, _, true):
+                        role = .captured
+                        capturing = true; captureSpans = false
+                        captureDepth = stack.count; captureStart = i; captureLine = line
+                    default: role = .other
+                    }
+                    stack.append(Frame(isObject: isObject, role: role))
+                    state = isObject ? .keyOrClose : .valueOrClose
+                case 34:
+                    inString = true; stringIsKey = false
+                    keepText = stack.last?.role == .metric && stack.last?.key == .name
+                    if keepText { text.removeAll(keepingCapacity: true) }
+                case 45, 48...57, 116, 102, 110:
+                    state = .scalar
+                    scalarFirst = c; scalarLength = 1; scalarAt = offset + i; scalarFits = true
+                default:
+                    throw fail(c == 93 || c == 125 ? "a value is missing" : "unexpected character '\(Unicode.Scalar(c))'",
+                               at: offset + i)
+                }
+            case .keyOrClose, .key:
+                if c == 34 {
+                    inString = true; stringIsKey = true
+                    let role = stack.last?.role
+                    keepText = role == .root || role == .data || role == .metric
+                    if keepText { text.removeAll(keepingCapacity: true) }
+                } else if c == 125, state == .keyOrClose {
+                    try close(c, at: i, in: b, body)
+                } else {
+                    throw fail(c == 125 ? "comma after the last member" : "a member name (string) is expected", at: offset + i)
+                }
+            case .colon:
+                guard c == 58 else { throw fail("':' is expected after a member name", at: offset + i) }
+                state = .value
+            case .commaOrClose:
+                if c == 44 {
+                    state = stack[stack.count - 1].isObject ? .key : .value
+                } else if c == 125 || c == 93 {
+                    try close(c, at: i, in: b, body)
+                } else {
+                    throw fail("',' or a closing bracket is expected", at: offset + i)
+                }
+            case .done:
+                throw fail("text after the top-level object", at: offset + i)
+            case .scalar:
+                break
+            }
+            i += 1
         }
-        position = offset
-        if state == .scalar { try checkScalar(); valueEnded() }
-        guard state == .done, !inString else {
-            throw fail(offset == 0 ? "empty file" : "truncated JSON")
+        if capturing {
+            if !captureSpans { capture.removeAll(keepingCapacity: true); captureSpans = true }
+            capture.append(contentsOf: UnsafeBufferPointer(rebasing: b[captureStart..<n]))
+            captureStart = 0
         }
+        offset += n
+    }
+
+    /// Closes the container on top of the stack with `c` (`}` or `]`) at `i` of the chunk.
+    private mutating func close(_ c: UInt8, at i: Int, in b: UnsafeBufferPointer<UInt8>,
+                                _ body: (HealthAutoExportReader.Item, UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+        guard let top = stack.popLast() else { throw fail("unbalanced bracket", at: offset + i) }
+        guard top.isObject == (c == 125) else { throw fail("mismatched bracket", at: offset + i) }
+        if capturing, stack.count == captureDepth {
+            capturing = false
+            if captureSpans { capture.append(contentsOf: UnsafeBufferPointer(rebasing: b[captureStart...i])) }
+            let bytes = captureSpans ? nil : UnsafeBufferPointer(rebasing: b[captureStart...i])
+            if stack.last?.role == .workouts {
+                try emit(.workout, bytes, body)
+            } else if let metricName {
+                try emit(.point(metric: metricName), bytes, body)
+            } else {
+                held.append((bytes.map(Array.init) ?? capture, captureLine))
+            }
+        } else if top.role == .metric, !held.isEmpty {
+            let name = metricName ?? ""
+            for (bytes, at) in held {
+                try bytes.withUnsafeBufferPointer { try body(.point(metric: name), $0, at) }
+            }
+            held.removeAll()
+        }
+        valueEnded()
+    }
+
+    /// Hands over the captured item: `bytes` inside the chunk, else the collected copy.
+    private func emit(_ item: HealthAutoExportReader.Item, _ bytes: UnsafeBufferPointer<UInt8>?,
+                      _ body: (HealthAutoExportReader.Item, UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+        if let bytes { return try body(item, bytes, captureLine) }
+        try capture.withUnsafeBufferPointer { try body(item, $0, captureLine) }
     }
 }

@@ -33,7 +33,7 @@ enum HealthAutoExport: FormatAdapter {
         let subject = sink.subject(input.subject, group: input.group)
         var rows = 0
         var unused: [String: Int] = [:]
-        var metrics: [String: Metric?] = [:]
+        var lastName: String?, lastMetric: Metric?  // the metric of the points before
         var fields = PointFields()
         var sourceBytes: [UInt8] = [], sourceName = source
         try HealthAutoExportReader(path: input.path).forEachItem { item, bytes, line in
@@ -44,9 +44,8 @@ enum HealthAutoExport: FormatAdapter {
                 rows += 1
                 return try workout(bytes, subject: subject, sink: sink, file: file, reject: reject)
             }
-            let cached = metrics[name]
-            let metric = cached ?? Metric(rawValue: name)
-            if cached == nil { metrics[name] = .some(metric) }
+            if name != lastName { lastName = name; lastMetric = Metric(rawValue: name) }
+            let metric = lastMetric
             guard let metric else {
                 unused["points of metric \(name.isEmpty ? "(no name)" : name) (not read)", default: 0] += 1
                 return
