@@ -89,7 +89,7 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         XCTAssertEqual(try String(contentsOfFile: dir + "/ws/hr.csv", encoding: .utf8),
                        "subject,timestamp,bpm,source\nP1,2024-03-10T09:59:00.000Z,61.5,health_auto_export\n"
-                       + "P1,2024-03-10T10:00:00.000Z,63,health_auto_export\n")
+                       + "P1,2024-03-10T10:00:00.000Z,63.0,health_auto_export\n")
         let bad = try writeFixture("{\"data\": {\"metrics\": [\n{\"name\": \"heart_rate\", \"data\": [{\"Avg\": 61,, \"Max\": 66}]}]}}\n",
                                    to: dir + "/P2/HealthAutoExport-20240310-20240310.json")
         assertFailure(try resonance("import", bad, "--out", dir + "/ws2"),
