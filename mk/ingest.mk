@@ -6,9 +6,10 @@ bench-ingest: build venv
 	$(PY) scripts/bench_ingest.py $(BIN) $(abspath $(PY))
 
 # Health Auto Export benchmark: `resonance import` of a generated 100 MB HAE JSON
-# (BENCH_HAE_MB to change) against a json.load peer: MB/s and peak RSS of each.
+# (BENCH_HAE_MB to change) against a json.load peer: MB/s and peak RSS of each (Python
+# standard library only).
 BENCH_TARGETS += bench-hae
 
 .PHONY: bench-hae
-bench-hae: build venv
-	$(PY) scripts/bench_hae.py $(BIN) $(abspath $(PY))
+bench-hae: build
+	python3 scripts/bench_hae.py $(BIN) python3
