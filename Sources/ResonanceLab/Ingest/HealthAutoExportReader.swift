@@ -11,7 +11,7 @@ struct HealthAutoExportReader {
     let path: String
     var chunkSize = 1 << 16
 
-    enum Item: Equatable {
+    enum Item {
         case point(metric: String)
         case workout
     }
