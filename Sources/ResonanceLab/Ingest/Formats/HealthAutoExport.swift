@@ -30,13 +30,37 @@ enum HealthAutoExport: FormatAdapter {
 
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         let file = input.file
-        let subject = sink.subject(input.subject, group: input.group)
+        var reading = Reading(sink: sink, subject: sink.subject(input.subject, group: input.group), file: file)
+        try HealthAutoExportReader(path: input.path).forEachItem { item, bytes, line in
+            try reading.item(item, bytes, line: line)
+        }
+        sink.setUnused(file, reading.unused)
+        sink.note(file, "dates local with their offset; heart_rate Avg → hr.csv; heart_rate_variability (SDNN, ms) → "
+            + "hrv_samples.sdnn_ms; resting_heart_rate and step_count → daily_inputs.csv on the local date; sleep_analysis "
+            + "inBedStart–inBedEnd → in_bed, sleepStart–sleepEnd → asleep (stage totals not read); workouts start–end")
+        try sink.endSource(input, rowsRead: reading.rows)
+    }
+
+    /// The state of one file's reading (a struct, so that the per-point work runs without
+    /// dynamic exclusivity checks).
+    private struct Reading {
+        let sink: ImportSink
+        let subject: Int
+        let file: Int32
         var rows = 0
         var unused: [String: Int] = [:]
-        var lastName: String?, lastMetric: Metric?  // the metric of the points before
+        /// The metric of the points before.
+        var lastName: String?, lastMetric: Metric?
         var fields = PointFields()
-        var sourceBytes: [UInt8] = [], sourceName = source
-        try HealthAutoExportReader(path: input.path).forEachItem { item, bytes, line in
+        /// The last point source read, as bytes and as text.
+        var sourceBytes: [UInt8] = [], sourceName = HealthAutoExport.source
+
+        init(sink: ImportSink, subject: Int, file: Int32) {
+            self.sink = sink; self.subject = subject; self.file = file
+        }
+
+        mutating func item(_ item: HealthAutoExportReader.Item, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
+            let sink = sink, subject = subject, file = file
             func reject(_ reason: String) throws {
                 try sink.reject(file, line: line, column: 0, reason: reason, raw: String(decoding: bytes, as: UTF8.self))
             }
@@ -45,35 +69,22 @@ enum HealthAutoExport: FormatAdapter {
                 return try workout(bytes, subject: subject, sink: sink, file: file, reject: reject)
             }
             if name != lastName { lastName = name; lastMetric = Metric(rawValue: name) }
-            let metric = lastMetric
-            guard let metric else {
+            guard let metric = lastMetric else {
                 unused["points of metric \(name.isEmpty ? "(no name)" : name) (not read)", default: 0] += 1
                 return
             }
             rows += 1
             guard fields.parse(bytes) else { return try reject("data point is not a flat JSON object") }
-            /// The point's source: cached while it repeats.
-            func pointSource() -> String {
-                guard let r = fields.source, fields.sourceIsString else { return source }
-                let text = UnsafeBufferPointer(rebasing: bytes[r])
-                if !text.elementsEqual(sourceBytes) {
-                    sourceBytes = Array(text)
-                    sourceName = fields.sourceEscaped ? PointFields.unescape(text) : String(decoding: text, as: UTF8.self)
-                    if sourceName.isEmpty { sourceName = source }
-                }
-                return sourceName
-            }
+            let fields = fields
             func date(_ r: Range<Int>?) -> (ms: Int64, offsetMin: Int)? {
                 r.flatMap { AppleHealthXML.date(UnsafeBufferPointer(rebasing: bytes[$0])) }
             }
             func number(_ r: Range<Int>?) -> Double? {
                 r.flatMap { AppleHealthXML.number(UnsafeBufferPointer(rebasing: bytes[$0])) }
             }
-            switch metric {
-            case .sleep:
-                return try sleep(fields, bytes, subject: subject, source: pointSource(), sink: sink, file: file,
+            if metric == .sleep {
+                return try sleep(fields, bytes, subject: subject, source: pointSource(bytes), sink: sink, file: file,
                                  reject: reject)
-            default: break
             }
             guard let at = date(fields.date) else { return try reject("unparsable or missing date") }
             switch metric {
@@ -89,21 +100,28 @@ enum HealthAutoExport: FormatAdapter {
                 let day = Timestamp.floorDivMod(at.ms + Int64(at.offsetMin) * 60_000, 86_400_000).0
                 if metric == .restingHR {
                     guard sink.hrRange.isPlausible(value) else { return try reject(sink.hrRange.rejectReason) }
-                    sink.dailyInput(subject: subject, day: day, metric: .restingHR, value: value, source: pointSource(), file: file)
+                    sink.dailyInput(subject: subject, day: day, metric: .restingHR, value: value, source: pointSource(bytes), file: file)
                 } else if value > 0 {
                     // A zero count adds nothing to the day's sum; alone it would state a day of 0 steps.
-                    sink.dailyInput(subject: subject, day: day, metric: .steps, value: value, source: pointSource(), file: file)
+                    sink.dailyInput(subject: subject, day: day, metric: .steps, value: value, source: pointSource(bytes), file: file)
                 }
             case .sleep:
                 break
             }
             sink.accept(file)
         }
-        sink.setUnused(file, unused)
-        sink.note(file, "dates local with their offset; heart_rate Avg → hr.csv; heart_rate_variability (SDNN, ms) → "
-            + "hrv_samples.sdnn_ms; resting_heart_rate and step_count → daily_inputs.csv on the local date; sleep_analysis "
-            + "inBedStart–inBedEnd → in_bed, sleepStart–sleepEnd → asleep (stage totals not read); workouts start–end")
-        try sink.endSource(input, rowsRead: rows)
+
+        /// The point's source, else `health_auto_export`; decoded again only when it changes.
+        mutating func pointSource(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            guard let r = fields.source, fields.sourceIsString else { return HealthAutoExport.source }
+            let text = UnsafeBufferPointer(rebasing: bytes[r])
+            if !text.elementsEqual(sourceBytes) {
+                sourceBytes = Array(text)
+                sourceName = fields.sourceEscaped ? PointFields.unescape(text) : String(decoding: text, as: UTF8.self)
+                if sourceName.isEmpty { sourceName = HealthAutoExport.source }
+            }
+            return sourceName
+        }
     }
 
     /// A sleep_analysis point: its aggregated in-bed and asleep intervals, or one stage interval.
