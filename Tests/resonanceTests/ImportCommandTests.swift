@@ -75,6 +75,28 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ws/manifest.json"))
     }
 
+    /// A Health Auto Export JSON is detected and read; a malformed one fails with one line
+    /// naming the file, line, column and byte, exit 1, and no workspace.
+    func testHealthAutoExportJSONImportsAndMalformedFailsWithOneLine() throws {
+        let dir = try makeTempDir()
+        let good = try writeFixture("""
+            {"data": {"metrics": [{"name": "heart_rate", "units": "count/min", "data": [
+            {"date": "2024-03-10 01:59:00 -0800", "Min": 58, "Avg": 61.5, "Max": 66},
+            {"date": "2024-03-10 03:00:00 -0700", "Min": 60, "Avg": 63, "Max": 67}]}], "workouts": []}}
+
+            """, to: dir + "/P1/HealthAutoExport-20240310-20240310.json")
+        let run = try resonance("import", good, "--out", dir + "/ws")
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/ws/hr.csv", encoding: .utf8),
+                       "subject,timestamp,bpm,source\nP1,2024-03-10T09:59:00.000Z,61.5,health_auto_export\n"
+                       + "P1,2024-03-10T10:00:00.000Z,63.0,health_auto_export\n")
+        let bad = try writeFixture("{\"data\": {\"metrics\": [\n{\"name\": \"heart_rate\", \"data\": [{\"Avg\": 61,, \"Max\": 66}]}]}}\n",
+                                   to: dir + "/P2/HealthAutoExport-20240310-20240310.json")
+        assertFailure(try resonance("import", bad, "--out", dir + "/ws2"),
+                      "\(bad):2:44: malformed Health Auto Export JSON at byte 66: a member name (string) is expected")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ws2/manifest.json"))
+    }
+
     func testUnknownFormatFailsNamingTheColumnsFound() throws {
         let dir = try makeTempDir()
         let path = try writeFixture("colour,size\nred,3\n", to: dir + "/things.csv")

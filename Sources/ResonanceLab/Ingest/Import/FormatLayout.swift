@@ -49,6 +49,8 @@ enum FormatLayout {
         case .whoop:
             return "a header with 'Cycle start time', 'Cycle timezone' and 'Sleep onset' with 'Heart rate variability (ms)' "
                 + "(physiological_cycles.csv) or 'Nap' (sleeps.csv), or 'Workout start time' and 'Workout end time' (workouts.csv)"
+        case .healthAutoExport:
+            return "a JSON object {\"data\": {\"metrics\": [{\"name\", \"units\", \"data\": […]}], \"workouts\": […]}}"
         }
     }
 

@@ -54,6 +54,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case polarFlow = "polar-flow"
     /// WHOOP export `physiological_cycles.csv`, `sleeps.csv`, `workouts.csv`.
     case whoop = "whoop"
+    /// Health Auto Export JSON (`{"data": {"metrics": […], "workouts": […]}}`).
+    case healthAutoExport = "health-auto-export"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -101,6 +103,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             if head.contains("\"dateTime\"") && head.contains("\"bpm\"") { return .fitbitHR }
             if YouTubeMusic.matches(fileName: lower, head: head) { return .youtubeMusic }
             if ListenBrainz.matches(head: head) { return .listenbrainz }
+            if HealthAutoExport.matches(head: head) { return .healthAutoExport }
             // Other JSON (a workspace's manifest.json) holds no rows.
             throw ImportError.unknownFormat(path: path, columns: [])
         }
