@@ -49,6 +49,9 @@ enum FormatLayout {
         case .whoop:
             return "a header with 'Cycle start time', 'Cycle timezone' and 'Sleep onset' with 'Heart rate variability (ms)' "
                 + "(physiological_cycles.csv) or 'Nap' (sleeps.csv), or 'Workout start time' and 'Workout end time' (workouts.csv)"
+        case .oura:
+            return "an Oura API v2 document {\"data\": [...]} of heartrate items ('bpm', 'timestamp') or sleep documents "
+                + "('bedtime_start', 'bedtime_end', 'heart_rate', 'hrv', 'sleep_phase_5_min')"
         }
     }
 

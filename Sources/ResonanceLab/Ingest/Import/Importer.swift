@@ -192,6 +192,7 @@ public enum Importer {
         case .withingsHR: return Withings.self
         case .polarFlow: return PolarFlow.self
         case .whoop: return Whoop.self
+        case .oura: return Oura.self
         }
     }
 }

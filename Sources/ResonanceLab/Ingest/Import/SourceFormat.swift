@@ -54,6 +54,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case polarFlow = "polar-flow"
     /// WHOOP export `physiological_cycles.csv`, `sleeps.csv`, `workouts.csv`.
     case whoop = "whoop"
+    /// Oura API v2 `heartrate` and `sleep` documents (`{"data": [...]}`).
+    case oura = "oura"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -99,6 +101,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             if head.contains("\"ms_played\"") && head.contains("\"ts\"") { return .spotifyExtended }
             if head.contains("\"msPlayed\"") && head.contains("\"endTime\"") { return .spotifyAccount }
             if head.contains("\"dateTime\"") && head.contains("\"bpm\"") { return .fitbitHR }
+            if Oura.matches(fileName: lower, head: head) { return .oura }
             if YouTubeMusic.matches(fileName: lower, head: head) { return .youtubeMusic }
             if ListenBrainz.matches(head: head) { return .listenbrainz }
             // Other JSON (a workspace's manifest.json) holds no rows.

@@ -1,0 +1,103 @@
+import XCTest
+@testable import ResonanceLab
+
+/// Oura API v2 and Garmin Connect exports, fixtures written from each layout's public
+/// documentation: detection, rows read / accepted / rejected per file, exact rows per
+/// table with first and last values to the millisecond, and each format's trap.
+final class OuraGarminFormatsTests: XCTestCase {
+    /// Oura's two clocks: heartrate `timestamp` in UTC or with an offset (and a
+    /// `timestamp_unix` in milliseconds), sleep samples stamped from a local time with
+    /// its offset; the night's lowest heart rate on bedtime_end's local date.
+    func testOuraHeartRateAndSleepDocuments() throws {
+        let dir = try makeTempDir() + "/ana"
+        let hrPath = try writeFixture("""
+            {"data": [
+              {"bpm": 61, "source": "awake", "timestamp": "2024-03-01T07:00:00.250+00:00", "timestamp_unix": 1709276400250},
+              {"bpm": 0, "source": "awake", "timestamp": "2024-03-01T07:05:00+00:00"},
+              {"bpm": 72, "source": "rest", "timestamp": "2024-03-01T09:30:00.125+01:00"},
+              {"bpm": 65, "source": "live", "timestamp_unix": 1709280000500},
+              {"bpm": null, "source": "live", "timestamp": "2024-03-01T09:40:00+01:00"}
+            ], "next_token": null}
+            """, to: dir + "/heartrate.json")
+        let sleepPath = try writeFixture("""
+            {"data": [
+              {"id": "a", "day": "2024-03-02", "type": "long_sleep",
+               "bedtime_start": "2024-03-01T23:00:00+01:00", "bedtime_end": "2024-03-02T00:28:00+01:00",
+               "heart_rate": {"interval": 300.0, "items": [60, null, 55, 52.5], "timestamp": "2024-03-01T23:00:00.000+01:00"},
+               "hrv": {"interval": 300.0, "items": [null, 41, 38], "timestamp": "2024-03-01T23:00:00.000+01:00"},
+               "sleep_phase_5_min": "442211112233334444", "lowest_heart_rate": 52, "average_hrv": 40,
+               "deep_sleep_duration": 1200, "light_sleep_duration": 1200},
+              {"id": "b", "day": "2024-03-02", "type": "late_nap",
+               "bedtime_start": "2024-03-02T14:00:00+01:00", "bedtime_end": "2024-03-02T14:30:00+01:00",
+               "heart_rate": null, "hrv": null, "sleep_phase_5_min": "", "lowest_heart_rate": 58},
+              {"id": "c", "type": "long_sleep", "bedtime_start": "2024-03-03T23:00:00+01:00", "bedtime_end": "x"}
+            ], "next_token": "abc"}
+            """, to: dir + "/sleep.json")
+        XCTAssertEqual(try SourceFormat.detect(path: hrPath), .oura)
+        XCTAssertEqual(try SourceFormat.detect(path: sleepPath), .oura)
+        // --tz changes nothing: every time carries its offset.
+        let (ws, m) = try importSources([dir], tz: "America/New_York")
+        assertAccounting(m)
+        let bySource = Dictionary(uniqueKeysWithValues: m.sources.map { (($0.path as NSString).lastPathComponent, $0) })
+        let hrFile = try XCTUnwrap(bySource["heartrate.json"])
+        XCTAssertEqual(hrFile.format, "oura")
+        XCTAssertEqual([hrFile.rowsRead, hrFile.accepted, hrFile.rejected], [5, 3, 2])
+        XCTAssertTrue(hrFile.notes.contains { $0.contains("timestamp_unix read in ms") }, "\(hrFile.notes)")
+        let sleepFile = try XCTUnwrap(bySource["sleep.json"])
+        XCTAssertEqual([sleepFile.rowsRead, sleepFile.accepted, sleepFile.rejected], [3, 2, 1])
+        let rejects = try ws.read(Reject.self).map(\.reason)
+        XCTAssertEqual(rejects.count, 3)
+        XCTAssertTrue(rejects.contains("data[4]: no bpm"), "\(rejects)")
+        XCTAssertTrue(rejects.contains("data[2]: unparsable bedtime_start or bedtime_end"), "\(rejects)")
+        XCTAssertTrue(rejects.contains { $0.hasPrefix("data[1]: ") }, "\(rejects)")
+
+        let hr = try ws.read(HRSample.self)
+        XCTAssertEqual(hr.map { Timestamp.iso($0.timestampMs) }, [
+            "2024-03-01T07:00:00.250Z", "2024-03-01T08:00:00.500Z", "2024-03-01T08:30:00.125Z",
+            "2024-03-01T22:00:00.000Z", "2024-03-01T22:10:00.000Z", "2024-03-01T22:15:00.000Z",
+        ])
+        XCTAssertEqual(hr.map(\.bpm), [61, 65, 72, 60, 55, 52.5])
+        XCTAssertEqual(Set(hr.map(\.source)), ["oura"])
+        let hrv = try ws.read(HRVSample.self)
+        XCTAssertEqual(hrv.map { Timestamp.iso($0.timestampMs) }, ["2024-03-01T22:05:00.000Z", "2024-03-01T22:10:00.000Z"])
+        XCTAssertEqual(hrv.map(\.rmssdMs), [41, 38])
+        XCTAssertEqual(hrv.map(\.sdnnMs), [nil, nil])
+        // One interval per run of equal characters; the last run ends at bedtime_end.
+        let sleep = try ws.read(SleepEpisode.self)
+        XCTAssertEqual(sleep.map { [Timestamp.iso($0.startMs), Timestamp.iso($0.endMs), $0.stage.rawValue, $0.source] }, [
+            ["2024-03-01T22:00:00.000Z", "2024-03-01T22:10:00.000Z", "awake", "oura"],
+            ["2024-03-01T22:10:00.000Z", "2024-03-01T22:20:00.000Z", "core", "oura"],
+            ["2024-03-01T22:20:00.000Z", "2024-03-01T22:40:00.000Z", "deep", "oura"],
+            ["2024-03-01T22:40:00.000Z", "2024-03-01T22:50:00.000Z", "core", "oura"],
+            ["2024-03-01T22:50:00.000Z", "2024-03-01T23:10:00.000Z", "rem", "oura"],
+            ["2024-03-01T23:10:00.000Z", "2024-03-01T23:28:00.000Z", "awake", "oura"],
+        ])
+        // bedtime_end is 23:28Z on March 1st but 00:28 local on March 2nd: the local date wins;
+        // the nap's lowest heart rate is no resting heart rate.
+        XCTAssertEqual(try ws.read(DailyInputRow.self), [
+            DailyInputRow(subject: "ana", date: "2024-03-02", metric: "resting_hr", value: 52, unit: "bpm", source: "oura"),
+        ])
+    }
+
+    func testOuraTimeWithoutOffsetIsReadInTzElseUTCWithAWarning() throws {
+        let path = try writeFixture("""
+            {"data": [{"bpm": 70, "source": "awake", "timestamp": "2024-03-01T07:00:00.250"}], "next_token": null}
+            """, to: try makeTempDir() + "/kim/heartrate.json")
+        let (tz, _) = try importSources([path], tz: "Europe/Berlin")
+        XCTAssertEqual(try tz.read(HRSample.self).map { Timestamp.iso($0.timestampMs) }, ["2024-03-01T06:00:00.250Z"])
+        var warnings: [String] = []
+        let ws = Workspace(path: try makeTempDir() + "/ws")
+        var options = Importer.Options()
+        options.warning = { warnings.append($0) }
+        _ = try Importer.run(sources: [path], workspace: ws, options: options)
+        XCTAssertEqual(warnings, ["kim/heartrate.json: 1 Oura times without an offset: read as UTC (give --tz)"])
+        XCTAssertEqual(try ws.read(HRSample.self).map { Timestamp.iso($0.timestampMs) }, ["2024-03-01T07:00:00.250Z"])
+    }
+
+    func testOuraOffsetOfAnISOTime() {
+        XCTAssertEqual(Oura.offsetMinutes("2024-03-02T00:28:00+01:00"), 60)
+        XCTAssertEqual(Oura.offsetMinutes("2024-03-02T00:28:00.5-04:30"), -270)
+        XCTAssertEqual(Oura.offsetMinutes("2024-03-02T00:28:00Z"), 0)
+        XCTAssertNil(Oura.offsetMinutes("2024-03-02T00:28:00"))
+    }
+}
