@@ -60,7 +60,7 @@ enum FuzzTarget: Equatable {
         .youtubeMusic: "watch-history.json", .listenbrainz: "1.jsonl",
         .samsungHeartRate: "com.samsung.shealth.tracker.heart_rate.20240301120000.csv", .withingsHR: "raw_hr_hr.csv",
         .polarFlow: "Jane_Doe_2024-03-01_08-00-00.csv", .whoop: "physiological_cycles.csv",
-        .oura: "oura_heartrate.json",
+        .oura: "oura_heartrate.json", .garmin: "2024-03-01_2024-06-09_123_sleepData.json",
     ]
 
     static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }

@@ -100,4 +100,55 @@ final class OuraGarminFormatsTests: XCTestCase {
         XCTAssertEqual(Oura.offsetMinutes("2024-03-02T00:28:00Z"), 0)
         XCTAssertNil(Oura.offsetMinutes("2024-03-02T00:28:00"))
     }
+    /// Garmin Connect export: nights from their GMT timestamps (not moved by --tz), the
+    /// stage totals not turned into intervals, the overnight HRV at the night's start,
+    /// and daily summaries whose `restingHeartRate: 0` (not worn) is missing, never 0 bpm.
+    func testGarminSleepAndDailySummariesWithZeroRestingHeartRate() throws {
+        let dir = try makeTempDir() + "/export/DI_CONNECT"
+        let sleepPath = try writeFixture("""
+            [{"calendarDate": "2024-03-01", "sleepStartTimestampGMT": "2024-02-29T22:30:00.0",
+              "sleepEndTimestampGMT": "2024-03-01T06:15:30.0", "sleepWindowConfirmationType": "ENHANCED_CONFIRMED_FINAL",
+              "deepSleepSeconds": 5400, "lightSleepSeconds": 14400, "remSleepSeconds": 6000, "awakeSleepSeconds": 2130,
+              "avgOvernightHrv": 48.5},
+             {"calendarDate": "2024-03-02", "sleepWindowConfirmationType": "UNCONFIRMED", "deepSleepSeconds": 0},
+             {"calendarDate": "2024-03-03", "sleepStartTimestampGMT": "2024-03-02T23:05:00.0",
+              "sleepEndTimestampGMT": "2024-03-03T07:00:00.250", "deepSleepSeconds": 4000, "lightSleepSeconds": 15000,
+              "remSleepSeconds": 7000, "awakeSleepSeconds": 2000}]
+            """, to: dir + "/DI-Connect-Wellness/2024-02-29_2024-06-08_123456_sleepData.json")
+        let udsPath = try writeFixture("""
+            [{"userProfilePK": 123456, "calendarDate": "2024-03-01", "totalSteps": 8500, "restingHeartRate": 54, "minHeartRate": 50},
+             {"userProfilePK": 123456, "calendarDate": "2024-03-02", "totalSteps": 1200, "restingHeartRate": 0},
+             {"userProfilePK": 123456, "calendarDate": "2024-03-03", "totalSteps": 0, "restingHeartRate": 0},
+             {"userProfilePK": 123456, "calendarDate": "bad", "totalSteps": 100, "restingHeartRate": 60},
+             {"userProfilePK": 123456, "calendarDate": "2024-03-05", "totalSteps": 9000.0, "restingHeartRate": 57}]
+            """, to: dir + "/DI-Connect-Aggregator/UDSFile_2024-02-29_2024-06-08.json")
+        XCTAssertEqual(try SourceFormat.detect(path: sleepPath), .garmin)
+        XCTAssertEqual(try SourceFormat.detect(path: udsPath), .garmin)
+        let (ws, m) = try importSources([sleepPath, udsPath], tz: "America/New_York", subject: "lee")
+        assertAccounting(m)
+        XCTAssertEqual(m.sources.map(\.format), ["garmin", "garmin"])
+        let sleepFile = m.sources[0], uds = m.sources[1]
+        XCTAssertEqual([sleepFile.rowsRead, sleepFile.accepted, sleepFile.rejected], [3, 2, 1])
+        XCTAssertEqual([uds.rowsRead, uds.accepted, uds.rejected], [4, 3, 1])
+        XCTAssertEqual(uds.unusedRecords, ["day without restingHeartRate or totalSteps (0: not worn)": 1])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.reason),
+                       ["no or unparsable sleepStartTimestampGMT or sleepEndTimestampGMT", "unparsable calendarDate"])
+        let sleep = try ws.read(SleepEpisode.self)
+        XCTAssertEqual(sleep.map { [Timestamp.iso($0.startMs), Timestamp.iso($0.endMs), $0.stage.rawValue, $0.source] }, [
+            ["2024-02-29T22:30:00.000Z", "2024-03-01T06:15:30.000Z", "in_bed", "garmin"],
+            ["2024-03-02T23:05:00.000Z", "2024-03-03T07:00:00.250Z", "in_bed", "garmin"],
+        ])
+        let hrv = try ws.read(HRVSample.self)
+        XCTAssertEqual(hrv.map { Timestamp.iso($0.timestampMs) }, ["2024-02-29T22:30:00.000Z"])
+        XCTAssertEqual(hrv.map(\.rmssdMs), [48.5])
+        XCTAssertEqual(try ws.read(HRSample.self), [])
+        XCTAssertEqual(try ws.read(DailyInputRow.self), [
+            DailyInputRow(subject: "lee", date: "2024-03-01", metric: "resting_hr", value: 54, unit: "bpm", source: "garmin"),
+            DailyInputRow(subject: "lee", date: "2024-03-01", metric: "steps", value: 8500, unit: "count", source: "garmin"),
+            DailyInputRow(subject: "lee", date: "2024-03-02", metric: "steps", value: 1200, unit: "count", source: "garmin"),
+            DailyInputRow(subject: "lee", date: "2024-03-05", metric: "resting_hr", value: 57, unit: "bpm", source: "garmin"),
+            DailyInputRow(subject: "lee", date: "2024-03-05", metric: "steps", value: 9000, unit: "count", source: "garmin"),
+        ])
+        XCTAssertFalse(try ws.read(DailyInputRow.self).contains { $0.value == 0 })
+    }
 }

@@ -52,6 +52,9 @@ enum FormatLayout {
         case .oura:
             return "an Oura API v2 document {\"data\": [...]} of heartrate items ('bpm', 'timestamp') or sleep documents "
                 + "('bedtime_start', 'bedtime_end', 'heart_rate', 'hrv', 'sleep_phase_5_min')"
+        case .garmin:
+            return "a Garmin Connect JSON array of nights with 'sleepStartTimestampGMT' (*sleepData.json) "
+                + "or of daily summaries with 'calendarDate', 'restingHeartRate', 'totalSteps' (UDSFile_*.json)"
         }
     }
 

@@ -193,6 +193,7 @@ public enum Importer {
         case .polarFlow: return PolarFlow.self
         case .whoop: return Whoop.self
         case .oura: return Oura.self
+        case .garmin: return Garmin.self
         }
     }
 }

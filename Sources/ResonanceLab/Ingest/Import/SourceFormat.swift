@@ -56,6 +56,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case whoop = "whoop"
     /// Oura API v2 `heartrate` and `sleep` documents (`{"data": [...]}`).
     case oura = "oura"
+    /// Garmin Connect export `*sleepData.json` and `UDSFile_*.json`.
+    case garmin = "garmin"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -102,6 +104,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             if head.contains("\"msPlayed\"") && head.contains("\"endTime\"") { return .spotifyAccount }
             if head.contains("\"dateTime\"") && head.contains("\"bpm\"") { return .fitbitHR }
             if Oura.matches(fileName: lower, head: head) { return .oura }
+            if Garmin.kind(fileName: lower, head: head) != nil { return .garmin }
             if YouTubeMusic.matches(fileName: lower, head: head) { return .youtubeMusic }
             if ListenBrainz.matches(head: head) { return .listenbrainz }
             // Other JSON (a workspace's manifest.json) holds no rows.
