@@ -151,4 +151,41 @@ final class OuraGarminFormatsTests: XCTestCase {
         ])
         XCTAssertFalse(try ws.read(DailyInputRow.self).contains { $0.value == 0 })
     }
+    /// Google Fit daily activity metrics across the spring DST change: the date from the
+    /// file name, each time with its own offset; the all-days summary is skipped.
+    func testGoogleFitDailyActivityBucketsAcrossDSTAndSummarySkipped() throws {
+        let dir = try makeTempDir() + "/mia"
+        let header = "Start time,End time,Move Minutes count,Calories (kcal),Distance (m),Heart Points,Heart Minutes,"
+            + "Average heart rate (bpm),Max heart rate (bpm),Min heart rate (bpm),Average speed (m/s),Max speed (m/s),"
+            + "Min speed (m/s),Step count"
+        let path = try writeFixture(header + """
+
+            00:00:00.000+01:00,00:15:00.000+01:00,,1.2,,,,62.5,65,60,,,,
+            00:15:00.000+01:00,00:30:00.000+01:00,,1.2,,,,,,,,,,
+            01:45:00.000+01:00,02:00:00.000+01:00,,1.2,,,,58,60,55,,,,40
+            03:00:00.000+02:00,03:15:00.000+02:00,1,5.0,120,,,300,,,,,,
+            09:30:00.000+02:00,09:45:00.000+02:00,10,50,900,10,10,110.25,130,90,1.2,2,0.5,1100
+
+            """, to: dir + "/2024-03-31.csv")
+        try writeFixture("Date,Move Minutes count,Calories (kcal),Average heart rate (bpm),Step count\n2024-03-31,11,60,80,1140\n",
+                         to: dir + "/Daily activity metrics.csv")
+        XCTAssertEqual(try SourceFormat.detect(path: path), .googleFit)
+        let (ws, m) = try importSources([dir], tz: "America/New_York")
+        assertAccounting(m)
+        XCTAssertEqual(m.sources.map(\.format), ["google-fit"])
+        let s = m.sources[0]
+        XCTAssertEqual([s.rowsRead, s.accepted, s.rejected], [4, 3, 1])
+        XCTAssertEqual(s.unusedRecords, ["bucket without Average heart rate (bpm) or Step count": 1])
+        XCTAssertEqual(m.skipped?.map(\.path), ["mia/Daily activity metrics.csv"])
+        XCTAssertEqual(m.skipped?.map(\.reason), ["Google Fit all-days summary (Daily activity metrics.csv): daily totals, no samples"])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.line), [5])
+        let hr = try ws.read(HRSample.self)
+        XCTAssertEqual(hr.map { Timestamp.iso($0.timestampMs) },
+                       ["2024-03-30T23:00:00.000Z", "2024-03-31T00:45:00.000Z", "2024-03-31T07:30:00.000Z"])
+        XCTAssertEqual(hr.map(\.bpm), [62.5, 58, 110.25])
+        XCTAssertEqual(Set(hr.map(\.source)), ["google_fit"])
+        XCTAssertEqual(try ws.read(DailyInputRow.self), [
+            DailyInputRow(subject: "mia", date: "2024-03-31", metric: "steps", value: 1140, unit: "count", source: "google_fit"),
+        ])
+    }
 }

@@ -55,6 +55,9 @@ enum FormatLayout {
         case .garmin:
             return "a Garmin Connect JSON array of nights with 'sleepStartTimestampGMT' (*sleepData.json) "
                 + "or of daily summaries with 'calendarDate', 'restingHeartRate', 'totalSteps' (UDSFile_*.json)"
+        case .googleFit:
+            return "a Google Fit daily file named YYYY-MM-DD.csv with 'Start time', 'End time' and "
+                + "'Average heart rate (bpm)' or 'Step count'"
         }
     }
 

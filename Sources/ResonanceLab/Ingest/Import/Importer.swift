@@ -194,6 +194,7 @@ public enum Importer {
         case .whoop: return Whoop.self
         case .oura: return Oura.self
         case .garmin: return Garmin.self
+        case .googleFit: return GoogleFit.self
         }
     }
 }
