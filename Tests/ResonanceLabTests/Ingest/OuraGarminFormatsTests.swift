@@ -45,11 +45,10 @@ final class OuraGarminFormatsTests: XCTestCase {
         XCTAssertTrue(hrFile.notes.contains { $0.contains("timestamp_unix read in ms") }, "\(hrFile.notes)")
         let sleepFile = try XCTUnwrap(bySource["sleep.json"])
         XCTAssertEqual([sleepFile.rowsRead, sleepFile.accepted, sleepFile.rejected], [3, 2, 1])
-        let rejects = try ws.read(Reject.self).map(\.reason)
-        XCTAssertEqual(rejects.count, 3)
-        XCTAssertTrue(rejects.contains("data[4]: no bpm"), "\(rejects)")
-        XCTAssertTrue(rejects.contains("data[2]: unparsable bedtime_start or bedtime_end"), "\(rejects)")
-        XCTAssertTrue(rejects.contains { $0.hasPrefix("data[1]: ") }, "\(rejects)")
+        XCTAssertEqual(try ws.read(Reject.self).map { "\(($0.sourceFile as NSString).lastPathComponent):\($0.line) \($0.reason)" }, [
+            "heartrate.json:3 bpm outside 20–250", "heartrate.json:6 no bpm",
+            "sleep.json:11 unparsable bedtime_start or bedtime_end",
+        ])
 
         let hr = try ws.read(HRSample.self)
         XCTAssertEqual(hr.map { Timestamp.iso($0.timestampMs) }, [
@@ -92,6 +91,30 @@ final class OuraGarminFormatsTests: XCTestCase {
         _ = try Importer.run(sources: [path], workspace: ws, options: options)
         XCTAssertEqual(warnings, ["kim/heartrate.json: 1 Oura times without an offset: read as UTC (give --tz)"])
         XCTAssertEqual(try ws.read(HRSample.self).map { Timestamp.iso($0.timestampMs) }, ["2024-03-01T07:00:00.250Z"])
+    }
+
+    /// The `data` array of an API page is read object by object, wherever it stands
+    /// among the page's members; a member of that name inside another value is not it.
+    func testJSONArrayReaderReadsTheDataMember() throws {
+        let dir = try makeTempDir()
+        let path = try writeFixture("""
+            {"next_token": "a\\"b", "meta": {"data": [{"x": 0}]},
+             "data": [{"a": 1},
+               {"a": 2}], "tail": 1}
+            """, to: dir + "/page.json")
+        var seen: [String] = []
+        try JSONArrayReader(path: path, member: "data").forEachObject { object, line in
+            seen.append("\(line):\(object["a"] as? Int ?? -1)")
+        }
+        XCTAssertEqual(seen, ["2:1", "3:2"])
+        let notArray = try writeFixture("{\"data\": 5}", to: dir + "/b.json")
+        XCTAssertThrowsError(try JSONArrayReader(path: notArray, member: "data").forEachObject { _, _ in }) {
+            XCTAssertTrue("\($0)".contains("'data' is not an array"), "\($0)")
+        }
+        let none = try writeFixture("{\"x\": [1]}", to: dir + "/c.json")
+        XCTAssertThrowsError(try JSONArrayReader(path: none, member: "data").forEachObject { _, _ in }) {
+            XCTAssertTrue("\($0)".contains("no 'data' array"), "\($0)")
+        }
     }
 
     func testOuraOffsetOfAnISOTime() {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Oura API v2 documents as the API returns them (<https://cloud.ouraring.com/v2/docs>):
-/// `{"data": [...], "next_token": …}`, one page per file, parsed whole (a page of the
-/// API is bounded). One reader for the two collections, chosen per element of `data`:
+/// `{"data": [...], "next_token": …}`, one page per file, the `data` array read object
+/// by object (`JSONArrayReader`, bounded memory). One reader for the two collections, chosen per element of `data`:
 /// - `/v2/usercollection/heartrate`: `{"bpm", "source", "timestamp"}`, `timestamp` ISO
 ///   8601 with `Z` or an offset → hr.csv, source `oura`. Some clients save
 ///   `timestamp_unix` beside it, in milliseconds or seconds: it is read only when
@@ -50,16 +50,7 @@ enum Oura: FormatAdapter {
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         let file = input.file
         let subject = sink.subject(input.subject, group: input.group)
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: input.path)) } catch {
-            throw CSVError.cannotOpen(path: input.path, reason: "cannot open")
-        }
-        guard let top = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let items = top["data"] as? [Any] else {
-            throw ImportError.badMetadata(path: input.path, line: 1, column: 0,
-                                          message: "not an Oura API document: no top-level object with a 'data' array")
-        }
-        var zoneless = 0, implausible = 0, unknownPhases = 0
+        var rows = 0, zoneless = 0, implausible = 0, unknownPhases = 0
         var unixUnits: Set<String> = []
         var sawHR = false, sawSleep = false
         /// The UTC instant of an ISO time: with its offset, else in `--tz` (or UTC).
@@ -69,18 +60,18 @@ enum Oura: FormatAdapter {
             zoneless += 1
             return input.times.instant(fromNaive: ms)
         }
-        for (index, element) in items.enumerated() {
-            let object = element as? [String: Any] ?? [:]
+        try JSONArrayReader(path: input.path, member: "data").forEachObject { object, line in
+            rows += 1
             func reject(_ reason: String) throws {
-                try sink.reject(file, line: 0, column: 0, reason: "data[\(index)]: " + reason, raw: JSONText.compact(object))
+                try sink.reject(file, line: line, column: 0, reason: reason, raw: JSONText.compact(object))
             }
             if object["bedtime_start"] != nil || object["sleep_phase_5_min"] != nil {
                 sawSleep = true
                 guard let startText = object["bedtime_start"] as? String, let start = instant(startText),
                       let endText = object["bedtime_end"] as? String, let end = instant(endText) else {
-                    try reject("unparsable bedtime_start or bedtime_end"); continue
+                    return try reject("unparsable bedtime_start or bedtime_end")
                 }
-                guard end > start else { try reject("bedtime_end not after bedtime_start"); continue }
+                guard end > start else { return try reject("bedtime_end not after bedtime_start") }
                 implausible += try samples(object["heart_rate"], instant: instant, plausible: sink.hrRange.isPlausible) {
                     try sink.heartRate(subject: subject, ms: $0, bpm: $1, source: source, file: file)
                 }
@@ -103,21 +94,21 @@ enum Oura: FormatAdapter {
                 sink.accept(file)
             } else {
                 sawHR = true
-                guard let bpm = ListenBrainz.number(object["bpm"]) else { try reject("no bpm"); continue }
-                guard sink.hrRange.isPlausible(bpm) else { try reject(sink.hrRange.rejectReason); continue }
+                guard let bpm = ListenBrainz.number(object["bpm"]) else { return try reject("no bpm") }
+                guard sink.hrRange.isPlausible(bpm) else { return try reject(sink.hrRange.rejectReason) }
                 let ms: Int64
                 if let text = object["timestamp"] as? String {
-                    guard let t = instant(text) else { try reject("unparsable timestamp"); continue }
+                    guard let t = instant(text) else { return try reject("unparsable timestamp") }
                     ms = t
                 } else if let unix = ListenBrainz.number(object["timestamp_unix"]) {
                     let inMs = unix.magnitude >= 1e11
                     unixUnits.insert(inMs ? "ms" : "s")
                     guard let t = Timestamp.instant(ms: inMs ? unix : unix * 1000) else {
-                        try reject("timestamp_unix outside years 0000–9999"); continue
+                        return try reject("timestamp_unix outside years 0000–9999")
                     }
                     ms = t
                 } else {
-                    try reject("no timestamp"); continue
+                    return try reject("no timestamp")
                 }
                 try sink.heartRate(subject: subject, ms: ms, bpm: bpm, source: source, file: file)
                 sink.accept(file)
@@ -137,7 +128,7 @@ enum Oura: FormatAdapter {
         if zoneless > 0, input.times.zone == nil {
             sink.warn(file, "\(zoneless) Oura times without an offset: read as UTC (give --tz)")
         }
-        try sink.endSource(input, rowsRead: items.count)
+        try sink.endSource(input, rowsRead: rows)
     }
 
     /// Writes the items of a `{interval, items, timestamp}` sample object; returns how many
