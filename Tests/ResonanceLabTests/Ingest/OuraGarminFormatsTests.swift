@@ -211,4 +211,17 @@ final class OuraGarminFormatsTests: XCTestCase {
             DailyInputRow(subject: "mia", date: "2024-03-31", metric: "steps", value: 1140, unit: "count", source: "google_fit"),
         ])
     }
+    func testGoogleFitTimeWithoutOffsetIsReadInTzElseUTCWithAWarning() throws {
+        let path = try writeFixture("Start time,End time,Average heart rate (bpm),Step count\n10:15:00.000,10:30:00.000,70,\n",
+                                    to: try makeTempDir() + "/kim/2024-07-01.csv")
+        let (tz, _) = try importSources([path], tz: "Europe/Berlin")
+        XCTAssertEqual(try tz.read(HRSample.self).map { Timestamp.iso($0.timestampMs) }, ["2024-07-01T08:15:00.000Z"])
+        var warnings: [String] = []
+        let ws = Workspace(path: try makeTempDir() + "/ws")
+        var options = Importer.Options()
+        options.warning = { warnings.append($0) }
+        _ = try Importer.run(sources: [path], workspace: ws, options: options)
+        XCTAssertEqual(warnings, ["kim/2024-07-01.csv: 1 Google Fit times without an offset: read as UTC (give --tz)"])
+        XCTAssertEqual(try ws.read(HRSample.self).map { Timestamp.iso($0.timestampMs) }, ["2024-07-01T10:15:00.000Z"])
+    }
 }
