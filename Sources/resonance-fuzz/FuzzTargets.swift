@@ -61,6 +61,8 @@ enum FuzzTarget: Equatable {
         .samsungHeartRate: "com.samsung.shealth.tracker.heart_rate.20240301120000.csv", .withingsHR: "raw_hr_hr.csv",
         .polarFlow: "Jane_Doe_2024-03-01_08-00-00.csv", .whoop: "physiological_cycles.csv",
         .healthAutoExport: "HealthAutoExport-20240301-20240310.json",
+        .oura: "oura_heartrate.json", .garmin: "2024-03-01_2024-06-09_123_sleepData.json",
+        .googleFit: "2024-03-01.csv",
     ]
 
     static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }

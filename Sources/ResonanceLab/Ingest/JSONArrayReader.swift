@@ -5,10 +5,13 @@ import Foundation
 /// object is decoded on its own, so memory is bounded by the chunk and the largest
 /// object, whatever the file size. The array itself is read strictly (RFC 8259):
 /// only white space around it, elements separated by single commas, no trailing
-/// comma, and every element an object.
+/// comma, and every element an object. With `member`, the top level is an object and
+/// the array read is the value of its member of that name (Oura's `{"data": [...]}`);
+/// the members after the array are not read.
 struct JSONArrayReader {
     let path: String
     var chunkSize = 1 << 20
+    var member: String? = nil
 
     /// Calls `body` with each element object and the 1-based line it starts on.
     /// Elements that are not objects, or not valid JSON, and anything but white space
@@ -18,14 +21,18 @@ struct JSONArrayReader {
             throw CSVError.cannotOpen(path: path, reason: "cannot open")
         }
         defer { try? handle.close() }
+        var (offset, line) = (0, 1) // bytes read (to skip a UTF-8 byte-order mark), line
+        if let member {
+            (offset, line) = try arrayStart(of: member)
+            try handle.seek(toOffset: UInt64(offset))
+        }
         var pending: [UInt8] = []   // bytes of the element being collected
         var depth = 0               // nesting depth, the top-level array is 1
         var inString = false, escaped = false, sawArray = false
         /// Inside the top-level array, between elements: a comma was the last token
         /// (an element must follow), or an element was (a comma or `]` must follow).
         var afterComma = false, afterElement = false
-        var line = 1, elementLine = 1
-        var offset = 0              // bytes read, to skip a UTF-8 byte-order mark
+        var elementLine = line
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         while true {
             let chunk = try handle.read(upToCount: chunkSize) ?? Data()
@@ -41,6 +48,7 @@ struct JSONArrayReader {
                 }
                 if depth <= 1, byte == 32 || byte == 9 || byte == 10 || byte == 13 { continue }
                 if depth == 0 {
+                    if sawArray, member != nil { return }
                     guard byte == 91, !sawArray else {
                         throw bad(sawArray ? "text after the top-level array" : "the top level is not an array", line)
                     }
@@ -86,6 +94,63 @@ struct JSONArrayReader {
         }
         guard sawArray else { throw bad("no JSON array", line) }
         guard depth == 0, !inString else { throw bad("truncated JSON", line) }
+    }
+
+    /// The byte offset and line of the `[` that opens the value of the top-level
+    /// object's member `name`.
+    private func arrayStart(of name: String) throws -> (offset: Int, line: Int) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CSVError.cannotOpen(path: path, reason: "cannot open")
+        }
+        defer { try? handle.close() }
+        let key = Array(name.utf8)
+        var depth = 0, offset = 0, line = 1
+        var inString = false, escaped = false, afterColon = false
+        var text: [UInt8] = []      // the string being read at depth 1
+        var lastString: [UInt8]?    // the last string closed at depth 1, a key when ':' follows
+        var valueKey: [UInt8]?      // the key whose value comes next
+        while true {
+            let chunk = try handle.read(upToCount: chunkSize) ?? Data()
+            if chunk.isEmpty { break }
+            for byte in chunk {
+                defer { offset += 1 }
+                if byte == 10 { line += 1 }
+                if inString {
+                    if escaped { escaped = false } else if byte == 92 { escaped = true } else if byte == 34 {
+                        inString = false
+                        if depth == 1 { lastString = text }
+                        continue
+                    }
+                    if depth == 1 { text.append(byte) }
+                    continue
+                }
+                if byte == 32 || byte == 9 || byte == 10 || byte == 13 { continue }
+                if depth == 0 {
+                    if offset < 3, byte == [0xEF, 0xBB, 0xBF][offset] { continue }
+                    guard byte == 123 else { throw bad("the top level is not an object", line) }
+                    depth = 1
+                    continue
+                }
+                if depth == 1, afterColon {
+                    afterColon = false
+                    if valueKey == key {
+                        guard byte == 91 else { throw bad("'\(name)' is not an array", line) }
+                        return (offset, line)
+                    }
+                }
+                switch byte {
+                case 34: inString = true; text.removeAll(keepingCapacity: true)
+                case 58 where depth == 1: valueKey = lastString; afterColon = true
+                case 44 where depth == 1: lastString = nil; valueKey = nil
+                case 91, 123: depth += 1
+                case 93, 125:
+                    depth -= 1
+                    if depth == 0 { throw bad("no '\(name)' array", line) }
+                default: break
+                }
+            }
+        }
+        throw bad("no '\(name)' array", line)
     }
 
     private func bad(_ message: String, _ line: Int) -> ImportError {

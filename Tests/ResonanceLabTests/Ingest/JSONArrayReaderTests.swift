@@ -47,4 +47,28 @@ final class JSONArrayReaderTests: XCTestCase {
         assertError("[{\"k\": \"a\"},\n]", ":2:0: comma after the last element")
         assertError("[{\"k\": ]", ":1:0: element is not a JSON object")
     }
+
+    /// The `data` array of an API page is read object by object, wherever it stands
+    /// among the page's members; a member of that name inside another value is not it.
+    func testJSONArrayReaderReadsTheDataMember() throws {
+        let dir = try makeTempDir()
+        let path = try writeFixture("""
+            {"next_token": "a\\"b", "meta": {"data": [{"x": 0}]},
+             "data": [{"a": 1},
+               {"a": 2}], "tail": 1}
+            """, to: dir + "/page.json")
+        var seen: [String] = []
+        try JSONArrayReader(path: path, chunkSize: 5, member: "data").forEachObject { object, line in
+            seen.append("\(line):\(object["a"] as? Int ?? -1)")
+        }
+        XCTAssertEqual(seen, ["2:1", "3:2"])
+        let notArray = try writeFixture("{\"data\": 5}", to: dir + "/b.json")
+        XCTAssertThrowsError(try JSONArrayReader(path: notArray, member: "data").forEachObject { _, _ in }) {
+            XCTAssertTrue("\($0)".contains("'data' is not an array"), "\($0)")
+        }
+        let none = try writeFixture("{\"x\": [1]}", to: dir + "/c.json")
+        XCTAssertThrowsError(try JSONArrayReader(path: none, member: "data").forEachObject { _, _ in }) {
+            XCTAssertTrue("\($0)".contains("no 'data' array"), "\($0)")
+        }
+    }
 }

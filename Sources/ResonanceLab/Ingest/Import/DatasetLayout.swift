@@ -214,6 +214,9 @@ enum SkipReason {
         if let signal = e4Signals[name], numeric {
             return "Empatica E4 \(signal): not used by the toolkit"
         }
+        if name == GoogleFit.summaryFileName, columns.contains(where: { ColumnName.normalized($0) == "date" }) {
+            return "Google Fit all-days summary (Daily activity metrics.csv): daily totals, no samples"
+        }
         if name == "info.txt", CSVPeek.headText(path: path, count: 2048).contains("IBI.csv") {
             return "Empatica E4 session description (info.txt): no measurements"
         }
@@ -222,7 +225,7 @@ enum SkipReason {
         case "xml": return "XML without <HealthData> (not an Apple Health export.xml): nothing the toolkit reads"
         case "json" where name == "user.json" && CSVPeek.headText(path: path, count: 2048).contains("\"user_name\""):
             return "ListenBrainz user.json: the account, no listens"
-        case "json", "jsonl": return "JSON in no known format (Spotify, Fitbit, YouTube Music, ListenBrainz)"
+        case "json", "jsonl": return "JSON in no known format (Spotify, Fitbit, YouTube Music, ListenBrainz, Oura, Garmin)"
         case _ where !dataExtensions.contains(ext): return "unknown extension .\(ext)"
         default:
             let found = columns.isEmpty ? "" : " (first line: \(FormatLayout.excerpt(columns.joined(separator: ","))))"

@@ -51,6 +51,15 @@ enum FormatLayout {
                 + "(physiological_cycles.csv) or 'Nap' (sleeps.csv), or 'Workout start time' and 'Workout end time' (workouts.csv)"
         case .healthAutoExport:
             return "a JSON object {\"data\": {\"metrics\": [{\"name\", \"units\", \"data\": […]}], \"workouts\": […]}}"
+        case .oura:
+            return "an Oura API v2 document {\"data\": [...]} of heartrate items ('bpm', 'timestamp') or sleep documents "
+                + "('bedtime_start', 'bedtime_end', 'heart_rate', 'hrv', 'sleep_phase_5_min')"
+        case .garmin:
+            return "a Garmin Connect JSON array of nights with 'sleepStartTimestampGMT' (*sleepData.json) "
+                + "or of daily summaries with 'calendarDate', 'restingHeartRate', 'totalSteps' (UDSFile_*.json)"
+        case .googleFit:
+            return "a Google Fit daily file named YYYY-MM-DD.csv with 'Start time', 'End time' and "
+                + "'Average heart rate (bpm)' or 'Step count'"
         }
     }
 

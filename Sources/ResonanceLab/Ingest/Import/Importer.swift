@@ -193,6 +193,9 @@ public enum Importer {
         case .polarFlow: return PolarFlow.self
         case .whoop: return Whoop.self
         case .healthAutoExport: return HealthAutoExport.self
+        case .oura: return Oura.self
+        case .garmin: return Garmin.self
+        case .googleFit: return GoogleFit.self
         }
     }
 }

@@ -56,6 +56,12 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case whoop = "whoop"
     /// Health Auto Export JSON (`{"data": {"metrics": […], "workouts": […]}}`).
     case healthAutoExport = "health-auto-export"
+    /// Oura API v2 `heartrate` and `sleep` documents (`{"data": [...]}`).
+    case oura = "oura"
+    /// Garmin Connect export `*sleepData.json` and `UDSFile_*.json`.
+    case garmin = "garmin"
+    /// Google Fit Takeout `Daily activity metrics/YYYY-MM-DD.csv` (15-minute buckets).
+    case googleFit = "google-fit"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -101,6 +107,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             if head.contains("\"ms_played\"") && head.contains("\"ts\"") { return .spotifyExtended }
             if head.contains("\"msPlayed\"") && head.contains("\"endTime\"") { return .spotifyAccount }
             if head.contains("\"dateTime\"") && head.contains("\"bpm\"") { return .fitbitHR }
+            if Oura.matches(fileName: lower, head: head) { return .oura }
+            if Garmin.kind(fileName: lower, head: head) != nil { return .garmin }
             if YouTubeMusic.matches(fileName: lower, head: head) { return .youtubeMusic }
             if ListenBrainz.matches(head: head) { return .listenbrainz }
             if HealthAutoExport.matches(head: head) { return .healthAutoExport }
@@ -127,6 +135,11 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if Withings.matches(fileName: lower, columns: columns) { return .withingsHR }
         if PolarFlow.matches(columns: columns) { return .polarFlow }
         if Whoop.matches(columns: columns) { return .whoop }
+        // Google Fit's all-days summary holds daily totals, no samples.
+        if GoogleFit.isDailySummary(fileName: lower, columns: columns) {
+            throw ImportError.unknownFormat(path: path, columns: header)
+        }
+        if GoogleFit.matches(fileName: lower, columns: columns) { return .googleFit }
         if Fitbit.HRVDetails.matches(columns: columns) { return .fitbitHRV }
         if EmbracePlus.matches(columns: columns) { return .embracePlus }
         if try SongFeaturesCSV.matches(header: header, path: path) { return .songFeatures }

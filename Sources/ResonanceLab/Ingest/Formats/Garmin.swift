@@ -1,0 +1,109 @@
+import Foundation
+
+/// Garmin Connect data export (Account → Data Management → Export Your Data), JSON arrays
+/// read object by object (`JSONArrayReader`). One reader for two files, chosen by name
+/// and content:
+/// - `DI_CONNECT/DI-Connect-Wellness/*sleepData.json`: one object per night with
+///   `sleepStartTimestampGMT` and `sleepEndTimestampGMT` (GMT without a zone suffix,
+///   `2024-03-01T22:30:00.0`, or epoch ms) → one sleep.csv `in_bed` interval, source
+///   `garmin`. The stage totals (`deepSleepSeconds`, `lightSleepSeconds`, …) have no
+///   place in time and are not read. `avgOvernightHrv`, when present, is the night's
+///   RMSSD (ms) → hrv_samples.csv `rmssd_ms` at the night's start.
+/// - `DI_CONNECT/DI-Connect-Aggregator/UDSFile_*.json`: one daily summary per
+///   `calendarDate` (the local date) → daily_inputs.csv `resting_hr` from
+///   `restingHeartRate` and `steps` from `totalSteps`, source `garmin`. Garmin writes `0`
+///   (or nothing) for a day the watch was not worn: missing, never 0 bpm or 0 steps. A
+///   day with neither value is counted in the manifest (`unusedRecords`), not a row read.
+enum Garmin: FormatAdapter {
+    static let source = "garmin"
+
+    enum Kind { case sleep, dailySummary }
+
+    /// The kind of a Garmin export file from its name and first bytes, or nil.
+    static func kind(fileName: String, head: String) -> Kind? {
+        if head.contains("\"sleepStartTimestampGMT\"")
+            || fileName.hasSuffix("sleepdata.json") && head.contains("\"calendarDate\"") { return .sleep }
+        if head.contains("\"calendarDate\""),
+           fileName.hasPrefix("udsfile") || head.contains("\"totalSteps\"") && head.contains("\"restingHeartRate\"") {
+            return .dailySummary
+        }
+        return nil
+    }
+
+    static func read(_ input: SourceInput, into sink: ImportSink) throws {
+        let file = input.file
+        let subject = sink.subject(input.subject, group: input.group)
+        let name = (input.path as NSString).lastPathComponent.lowercased()
+        guard let kind = kind(fileName: name, head: CSVPeek.headText(path: input.path)) else {
+            throw ImportError.unknownFormat(path: input.path, columns: [])
+        }
+        var rows = 0
+        var unused: [String: Int] = [:]
+        var implausible = 0, hrvNights = 0
+        try JSONArrayReader(path: input.path).forEachObject { object, line in
+            func reject(_ reason: String) throws {
+                try sink.reject(file, line: line, column: 0, reason: reason, raw: JSONText.compact(object))
+            }
+            switch kind {
+            case .sleep:
+                rows += 1
+                guard let start = gmt(object["sleepStartTimestampGMT"]), let end = gmt(object["sleepEndTimestampGMT"]) else {
+                    return try reject("no or unparsable sleepStartTimestampGMT or sleepEndTimestampGMT")
+                }
+                guard end > start else { return try reject("sleep end not after its start") }
+                try sink.sleep(subject: subject, startMs: start, endMs: end, stage: .inBed, source: source, file: file)
+                if let rmssd = ListenBrainz.number(object["avgOvernightHrv"]), rmssd > 0 {
+                    if rmssd < 1000 {
+                        try sink.hrvSample(subject: subject, ms: start, rmssdMs: rmssd, source: source, file: file)
+                        hrvNights += 1
+                    } else {
+                        implausible += 1
+                    }
+                }
+            case .dailySummary:
+                let rhr = ListenBrainz.number(object["restingHeartRate"]).flatMap { $0 > 0 ? $0 : nil }
+                let steps = ListenBrainz.number(object["totalSteps"]).flatMap { $0 > 0 ? $0 : nil }
+                guard rhr != nil || steps != nil else {
+                    unused["day without restingHeartRate or totalSteps (0: not worn)", default: 0] += 1
+                    return
+                }
+                rows += 1
+                guard let day = calendarDay(object["calendarDate"]) else { return try reject("unparsable calendarDate") }
+                if let rhr {
+                    if sink.hrRange.isPlausible(rhr) {
+                        sink.dailyInput(subject: subject, day: day, metric: .restingHR, value: rhr, source: source, file: file)
+                    } else {
+                        implausible += 1
+                    }
+                }
+                if let steps { sink.dailyInput(subject: subject, day: day, metric: .steps, value: steps, source: source, file: file) }
+            }
+            sink.accept(file)
+        }
+        sink.setUnused(file, unused)
+        switch kind {
+        case .sleep:
+            sink.note(file, "sleepStartTimestampGMT → sleepEndTimestampGMT (GMT) as in_bed; stage totals not read; "
+                + "avgOvernightHrv (RMSSD) → hrv_samples.rmssd_ms at the night's start (\(hrvNights) nights)")
+        case .dailySummary:
+            sink.note(file, "restingHeartRate → daily_inputs.csv resting_hr, totalSteps → steps, on calendarDate; 0 is not worn (missing)")
+        }
+        if implausible > 0 { sink.warn(file, "\(implausible) implausible value(s) not read (heart rate \(sink.hrRange.rejectReason))") }
+        try sink.endSource(input, rowsRead: rows)
+    }
+
+    /// An instant Garmin writes in GMT: ISO text without a zone (read as UTC, not in
+    /// `--tz`), or epoch milliseconds.
+    static func gmt(_ value: Any?) -> Int64? {
+        if let text = value as? String { return Timestamp.parseISO(text)?.ms }
+        if let n = value as? NSNumber { return Timestamp.instant(ms: n.doubleValue) }
+        return nil
+    }
+
+    /// Days since 1970-01-01 of a `calendarDate` (`2024-03-01`, or `{"date": "2024-03-01…"}`).
+    static func calendarDay(_ value: Any?) -> Int64? {
+        let text = (value as? String) ?? ((value as? [String: Any])?["date"] as? String) ?? ""
+        guard text.count >= 10, let (ms, _) = Timestamp.parseISO(String(text.prefix(10)) + "T00:00:00Z") else { return nil }
+        return Timestamp.floorDivMod(ms, 86_400_000).0
+    }
+}
