@@ -10,11 +10,10 @@ same heart-rate points. Targets: >= 50 MB/s and < 200 MB peak RSS for resonance.
 import datetime
 import os
 import random
-import shutil
 import sys
 import zoneinfo
 
-from timed_run import measure
+from timed_run import import_against_peer
 
 BENCH = "build/bench/hae"
 TARGET_MB = int(os.environ.get("BENCH_HAE_MB", "100"))
@@ -78,15 +77,10 @@ def generate():
 def main():
     resonance, python = sys.argv[1], sys.argv[2]
     generate()
-    mb = os.path.getsize(DATA) / 1e6
-    ws = os.path.join(BENCH, "ws")
-    shutil.rmtree(ws, ignore_errors=True)  # each run imports into a new workspace
-    load = os.getloadavg()[0]
-    r_wall, r_cpu, r_rss, _ = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
-    p_wall, p_cpu, p_rss, out = measure([python, "-c", PEER, DATA])
-    with open(os.path.join(ws, "hr.csv"), "rb") as a:
-        rows = sum(1 for _ in a) - 1
-    peer_rows = int(out.strip())
+    c = import_against_peer(resonance, python, DATA, BENCH, PEER)
+    mb, load, rows, peer_rows = c.mb, c.load, c.rows, c.peer_rows
+    r_wall, r_cpu, r_rss = c.ours.wall, c.ours.cpu, c.ours.rss_mb
+    p_wall, p_cpu, p_rss = c.peer.wall, c.peer.cpu, c.peer.rss_mb
     print("health auto export bench: %s, %.1f MB (load average %.1f on %d cores before the runs)"
           % (DATA, mb, load, os.cpu_count() or 1))
     row = "  %-22s %7.2f s wall  %6.1f MB/s  %7.2f s CPU  peak RSS %7.1f MB"

@@ -9,11 +9,10 @@ peak RSS for resonance.
 """
 import os
 import random
-import shutil
 import sys
 import time
 
-from timed_run import measure
+from timed_run import import_against_peer
 
 BENCH = "build/bench/health"
 TARGET_MB = int(os.environ.get("BENCH_HEALTH_MB", "1000"))
@@ -129,15 +128,10 @@ def generate():
 def main():
     resonance, python = sys.argv[1], sys.argv[2]
     generate()
-    mb = os.path.getsize(DATA) / 1e6
-    ws = os.path.join(BENCH, "ws")
-    shutil.rmtree(ws, ignore_errors=True)  # each run imports into a new workspace
-    load = os.getloadavg()[0]
-    r_wall, r_cpu, r_rss, _ = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
-    p_wall, p_cpu, p_rss, out = measure([python, "-c", PEER, DATA])
-    with open(os.path.join(ws, "hr.csv"), "rb") as a:
-        rows = sum(1 for _ in a) - 1
-    peer_rows = int(out.strip())
+    c = import_against_peer(resonance, python, DATA, BENCH, PEER)
+    mb, load, rows, peer_rows = c.mb, c.load, c.rows, c.peer_rows
+    r_wall, r_cpu, r_rss = c.ours.wall, c.ours.cpu, c.ours.rss_mb
+    p_wall, p_cpu, p_rss = c.peer.wall, c.peer.cpu, c.peer.rss_mb
     print("apple health bench: %s, %.1f MB (load average %.1f on %d cores before the runs)"
           % (DATA, mb, load, os.cpu_count() or 1))
     # CPU seconds (user + system, all threads) show the work done when the machine

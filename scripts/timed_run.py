@@ -1,6 +1,8 @@
 """One timed run of a command under /usr/bin/time -v, shared by the benchmarks."""
 import collections
+import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -19,3 +21,21 @@ def measure(cmd):
     rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
     cpu = sum(float(re.search(r"%s time \(seconds\): ([0-9.]+)" % k, p.stderr).group(1)) for k in ("User", "System"))
     return Run(wall, cpu, rss_kb / 1024, p.stdout)
+
+
+Comparison = collections.namedtuple("Comparison", "mb load ours peer rows peer_rows")
+
+
+def import_against_peer(resonance, python, data, work, peer):
+    """`resonance import DATA` into a fresh workspace WORK/ws, then the Python `peer`
+    script on DATA (it prints the heart-rate rows it found): the input's size in MB,
+    the load average before the runs, both runs, hr.csv's rows and the peer's count."""
+    mb = os.path.getsize(data) / 1e6
+    ws = os.path.join(work, "ws")
+    shutil.rmtree(ws, ignore_errors=True)  # each run imports into a new workspace
+    load = os.getloadavg()[0]
+    ours = measure([resonance, "import", data, "--out", ws, "--quiet"])
+    peer_run = measure([python, "-c", peer, data])
+    with open(os.path.join(ws, "hr.csv"), "rb") as a:
+        rows = sum(1 for _ in a) - 1
+    return Comparison(mb, load, ours, peer_run, rows, int(peer_run.stdout.strip()))
