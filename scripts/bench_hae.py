@@ -13,7 +13,7 @@ import random
 import sys
 import zoneinfo
 
-from timed_run import import_against_peer
+from timed_run import import_against_peer, print_comparison
 
 BENCH = "build/bench/hae"
 TARGET_MB = int(os.environ.get("BENCH_HAE_MB", "100"))
@@ -78,14 +78,8 @@ def main():
     resonance, python = sys.argv[1], sys.argv[2]
     generate()
     c = import_against_peer(resonance, python, DATA, BENCH, PEER)
-    mb, load, rows, peer_rows = c.mb, c.load, c.rows, c.peer_rows
-    r_wall, r_cpu, r_rss = c.ours.wall, c.ours.cpu, c.ours.rss_mb
-    p_wall, p_cpu, p_rss = c.peer.wall, c.peer.cpu, c.peer.rss_mb
-    print("health auto export bench: %s, %.1f MB (load average %.1f on %d cores before the runs)"
-          % (DATA, mb, load, os.cpu_count() or 1))
-    row = "  %-22s %7.2f s wall  %6.1f MB/s  %7.2f s CPU  peak RSS %7.1f MB"
-    print(row % ("resonance import:", r_wall, mb / r_wall, r_cpu, r_rss))
-    print(row % ("python json.load peer:", p_wall, mb / p_wall, p_cpu, p_rss))
+    print_comparison(c, "health auto export bench", DATA, "python json.load peer")
+    rows, peer_rows, mb, r_wall, r_rss = c.rows, c.peer_rows, c.mb, c.ours.wall, c.ours.rss_mb
     print("  heart-rate points: resonance %d, peer %d (%s)" % (rows, peer_rows, "same" if rows == peer_rows else "DIFFERENT"))
     print("  targets: >= 50 MB/s (%s), < 200 MB RSS (%s)"
           % ("met" if mb / r_wall >= 50 else "NOT met", "met" if r_rss < 200 else "NOT met"))

@@ -12,7 +12,7 @@ import random
 import sys
 import time
 
-from timed_run import import_against_peer
+from timed_run import import_against_peer, print_comparison
 
 BENCH = "build/bench/health"
 TARGET_MB = int(os.environ.get("BENCH_HEALTH_MB", "1000"))
@@ -129,16 +129,11 @@ def main():
     resonance, python = sys.argv[1], sys.argv[2]
     generate()
     c = import_against_peer(resonance, python, DATA, BENCH, PEER)
-    mb, load, rows, peer_rows = c.mb, c.load, c.rows, c.peer_rows
+    # resonance hashes the input (SHA-256) on a second thread.
+    print_comparison(c, "apple health bench", DATA, "python iterparse peer")
+    mb, rows, peer_rows = c.mb, c.rows, c.peer_rows
     r_wall, r_cpu, r_rss = c.ours.wall, c.ours.cpu, c.ours.rss_mb
     p_wall, p_cpu, p_rss = c.peer.wall, c.peer.cpu, c.peer.rss_mb
-    print("apple health bench: %s, %.1f MB (load average %.1f on %d cores before the runs)"
-          % (DATA, mb, load, os.cpu_count() or 1))
-    # CPU seconds (user + system, all threads) show the work done when the machine
-    # is shared; resonance hashes the input (SHA-256) on a second thread.
-    row = "  %-22s %7.2f s wall  %6.1f MB/s  %7.2f s CPU  peak RSS %7.1f MB"
-    print(row % ("resonance import:", r_wall, mb / r_wall, r_cpu, r_rss))
-    print(row % ("python iterparse peer:", p_wall, mb / p_wall, p_cpu, p_rss))
     print("  speed ratio %.2fx, RSS ratio %.2fx; heart-rate records: resonance %d, peer %d (%s)"
           % (p_wall / r_wall, r_rss / p_rss, rows, peer_rows, "same" if rows == peer_rows else "DIFFERENT"))
     print("  per CPU second: resonance %.1f MB, peer %.1f MB (ratio %.2fx)"

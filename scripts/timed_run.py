@@ -39,3 +39,13 @@ def import_against_peer(resonance, python, data, work, peer):
     with open(os.path.join(ws, "hr.csv"), "rb") as a:
         rows = sum(1 for _ in a) - 1
     return Comparison(mb, load, ours, peer_run, rows, int(peer_run.stdout.strip()))
+
+
+def print_comparison(c, title, data, peer_label):
+    """The header line and one line per run of `import_against_peer`'s comparison `c`:
+    wall and CPU seconds, MB/s and peak RSS. CPU seconds (user + system, all threads)
+    show the work done when the machine is shared."""
+    print("%s: %s, %.1f MB (load average %.1f on %d cores before the runs)" % (title, data, c.mb, c.load, os.cpu_count() or 1))
+    row = "  %-22s %7.2f s wall  %6.1f MB/s  %7.2f s CPU  peak RSS %7.1f MB"
+    print(row % ("resonance import:", c.ours.wall, c.mb / c.ours.wall, c.ours.cpu, c.ours.rss_mb))
+    print(row % (peer_label + ":", c.peer.wall, c.mb / c.peer.wall, c.peer.cpu, c.peer.rss_mb))
