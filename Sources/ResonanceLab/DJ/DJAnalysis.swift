@@ -26,10 +26,9 @@ public enum DJAnalysis {
         var md = "", json: [String: JSONValue] = [:]
         if !replay.isEmpty {
             md += replaySection(replay)
-            var byNeed: [String: JSONValue] = [:]
-            for r in replay { if case .object(var o)? = byNeed[r.need] { o[r.metric] = .num(r.value); byNeed[r.need] = .object(o) }
-                              else { byNeed[r.need] = .object([r.metric: .num(r.value)]) } }
-            json["replay"] = .object(byNeed)
+            var byNeed: [String: [String: JSONValue]] = [:]
+            for r in replay { byNeed[r.need, default: [:]][r.metric] = .num(r.value) }
+            json["replay"] = .object(byNeed.mapValues { .object($0) })
         }
         if !simulation.isEmpty {
             md += (md.isEmpty ? "" : "\n") + simulationSection(simulation)

@@ -21,6 +21,10 @@ final class DJAnalysisTests: XCTestCase {
         XCTAssertTrue(section.markdown.contains("| all | 40 | 0.250 | 0.600 | 0.900 | -1.23 (30) | – (–) |"), section.markdown)
         XCTAssertFalse(section.markdown.contains("| calm |"), "a need without decisions has no row")
         XCTAssertFalse(section.markdown.contains("Closed-loop"))
+        guard case let .object(json) = section.json, case let .object(replay)? = json["replay"],
+              case let .object(all)? = replay["all"] else { return XCTFail("no replay.all object") }
+        XCTAssertEqual(all["top1_rate"], .num(0.25))
+        XCTAssertEqual(all["decisions"], .num(40))
     }
 
     func testTheSimulationSectionComparesPoliciesWithIntervals() throws {
