@@ -62,7 +62,8 @@ enum FuzzTarget: Equatable {
         .polarFlow: "Jane_Doe_2024-03-01_08-00-00.csv", .whoop: "physiological_cycles.csv",
         .healthAutoExport: "HealthAutoExport-20240301-20240310.json",
         .oura: "oura_heartrate.json", .garmin: "2024-03-01_2024-06-09_123_sleepData.json",
-        .googleFit: "2024-03-01.csv",
+        .googleFit: "2024-03-01.csv", .healthAutoExportCSV: "HealthAutoExport-2024-03-01-2024-03-31.csv",
+        .fitbitRestingHR: "resting_heart_rate-2024-03-01.json", .dailyMetrics: "daily_metrics.csv",
     ]
 
     static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }

@@ -47,7 +47,8 @@ public struct DailyStage: Stage {
          SubjectRow.fileName]
     }
     public var writes: [String] {
-        [DailyRow.fileName, ReceiptRow.fileName, HeartRateRecoveryRow.fileName, MorningRecoveryRow.fileName]
+        [DailyRow.fileName, ReceiptRow.fileName, HeartRateRecoveryRow.fileName, MorningRecoveryRow.fileName,
+         MorningReceiptRow.fileName]
     }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
@@ -59,7 +60,10 @@ public struct DailyStage: Stage {
         try ws.write(recoveries)
         var readiness: [String: String] = [:]
         for r in rows { readiness[r.snapshot.subject + "\u{0}" + r.snapshot.date] = r.readinessLevel }
-        try ws.write(MorningRecoveryEngine(constants: context.registry.morningRecovery).mornings(snapshots, readiness: readiness))
+        let mornings = MorningRecoveryEngine(constants: context.registry.morningRecovery)
+            .mornings(snapshots, readiness: readiness, inputs: try MorningInputs.read(ws))
+        try ws.write(mornings.map(\.row))
+        try ws.write(mornings.flatMap(\.receipts))
         ws.session?.overlaps = (name, overlaps)
         context.progress.note("daily: \(snapshots.count) person-days → \(ws.file(DailyRow.fileName))")
     }

@@ -80,15 +80,30 @@ public enum DailyMetric: String, CaseIterable, Sendable {
     /// in min or hr; energy in kcal, Cal or kJ; body mass in kg, g or lb; height in cm,
     /// m, in or ft).
     func factor(appleHealthUnit unit: String) -> Double {
+        factor(fromUnit: unit) ?? 1
+    }
+
+    /// The factor that brings a value stated in `unit` to `unit`, or nil for a unit the
+    /// metric is never stated in: heart rates in bpm or count/min; VO2 max in
+    /// mL/kg/min (any spelling of ml, kg and min); steps as count; exercise time in min,
+    /// hr or s; energy in kcal, Cal or kJ; body mass in kg, g or lb; height in cm, m, in
+    /// or ft.
+    func factor(fromUnit unit: String) -> Double? {
         switch (self, unit) {
-        case (.exerciseMinutes, "hr"): return 60
+        case (.restingHR, "bpm"), (.restingHR, "count/min"), (.hrRecovery1m, "bpm"), (.hrRecovery1m, "count/min"),
+             (.walkingHR, "bpm"), (.walkingHR, "count/min"), (.steps, "count"), (.steps, "steps"),
+             (.exerciseMinutes, "min"), (.activeEnergy, "kcal"), (.activeEnergy, "Cal"), (.bodyMass, "kg"), (.height, "cm"):
+            return 1
+        case (.vo2Max, _): return ColumnName.words(unit).sorted() == ["kg", "min", "ml"] ? 1 : nil
+        case (.exerciseMinutes, "hr"), (.exerciseMinutes, "h"): return 60
+        case (.exerciseMinutes, "s"): return 1 / 60
         case (.activeEnergy, "kJ"): return 1 / 4.184
         case (.bodyMass, "lb"): return 0.45359237
         case (.bodyMass, "g"): return 0.001
         case (.height, "m"): return 100
         case (.height, "in"): return 2.54
         case (.height, "ft"): return 30.48
-        default: return 1
+        default: return nil
         }
     }
 }

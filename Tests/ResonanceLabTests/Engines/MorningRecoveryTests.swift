@@ -49,7 +49,7 @@ final class MorningRecoveryTests: XCTestCase {
                     DailySnapshot(subject: "u", day: 102, restingHRBpm: 55, hrvSDNNMs: 60, sleepHours: 8),
                     DailySnapshot(subject: "u", day: 103, restingHRBpm: 65, hrvSDNNMs: 30, workoutMinutes: 30, sleepHours: 4)]
         let date = DailySnapshot(subject: "u", day: 103).date
-        let rows = engine.mornings(days, readiness: ["u\u{0}" + date: "recovering"])
+        let rows = engine.mornings(days, readiness: ["u\u{0}" + date: "recovering"]).map(\.row)
         XCTAssertEqual(rows.map { $0.score.overall }, [100, 100, 100, 0], "days 100–102 without a baseline: HRV and sleep only")
         XCTAssertEqual(rows[3].restingHRBaselineBpm, 55)
         XCTAssertTrue(rows[3].planned)

@@ -13,7 +13,14 @@ import Foundation
 ///   window's start), source `fitbit`. `coverage` (share of the window with usable
 ///   beats) and the LF / HF band powers have no canonical column and are not read.
 ///
-/// Neither file carries a time zone: the times are the account's local wall-clock
+/// - `resting_heart_rate-YYYY-MM-DD.json` (Global Export Data): a JSON array of
+///   `{"dateTime": "MM/dd/yy HH:mm:ss", "value": {"date": "MM/dd/yy", "value": R, "error": E}}`,
+///   one element per day → daily_inputs.csv `resting_hr` = R on `value.date` (the day it
+///   describes; `dateTime`'s date when it is missing), source `fitbit`. R = 0 is Fitbit's
+///   "no estimate that day" and is rejected with that reason, never read as 0 bpm;
+///   `error` (the estimate's uncertainty, bpm) has no canonical column and is not read.
+///
+/// The heart-rate and HRV files carry no time zone: the times are the account's local wall-clock
 /// time (Takeout's Profile.csv names the zone). They are read in `--tz`, or as UTC
 /// when it is not given, which the manifest says.
 enum Fitbit {
@@ -65,6 +72,43 @@ enum Fitbit {
             }
             let levels = confidence.keys.sorted().map { "\($0): \(confidence[$0] ?? 0)" }.joined(separator: ", ")
             sink.note(file, "dateTime is local wall-clock time (MM/dd/yy HH:mm:ss); samples kept whatever their confidence (per level: \(levels.isEmpty ? "none" : levels))")
+            try sink.endSource(input, rowsRead: rows)
+        }
+    }
+
+    /// `resting_heart_rate-*.json`.
+    enum RestingHeartRate: FormatAdapter {
+        static func matches(fileName: String, head: String) -> Bool {
+            fileName.hasPrefix("resting_heart_rate") || (head.contains("\"dateTime\"") && head.contains("\"error\""))
+        }
+
+        /// Days since 1970-01-01 of `MM/dd/yy` (years 2000–2099).
+        static func day(_ text: String) -> Int64? {
+            wallClock(text + " 00:00:00").map { Timestamp.floorDivMod($0, 86_400_000).0 }
+        }
+
+        static func read(_ input: SourceInput, into sink: ImportSink) throws {
+            let file = input.file
+            let subject = sink.subject(input.subject, group: input.group)
+            var rows = 0
+            try JSONArrayReader(path: input.path).forEachObject { object, line in
+                rows += 1
+                func reject(_ reason: String) throws {
+                    try sink.reject(file, line: line, column: 0, reason: reason, raw: JSONText.compact(object))
+                }
+                guard let value = object["value"] as? [String: Any] else { return try reject("no value object") }
+                let stated = (value["date"] as? String).flatMap(day)
+                    ?? (object["dateTime"] as? String).flatMap { wallClock($0) }.map { Timestamp.floorDivMod($0, 86_400_000).0 }
+                guard let day = stated else { return try reject("unparsable date (MM/dd/yy) and dateTime") }
+                guard let bpm = (value["value"] as? NSNumber)?.doubleValue, bpm.isFinite else {
+                    return try reject("unparsable resting heart rate value")
+                }
+                guard bpm != 0 else { return try reject("value 0: no resting heart rate estimate that day") }
+                guard sink.hrRange.isPlausible(bpm) else { return try reject(sink.hrRange.rejectReason) }
+                sink.dailyInput(subject: subject, day: day, metric: .restingHR, value: bpm, source: source, file: file)
+                sink.accept(file)
+            }
+            sink.note(file, "value.value (bpm) → daily_inputs.csv resting_hr on value.date (MM/dd/yy, the local day); 0 rejected as no estimate; error not read")
             try sink.endSource(input, rowsRead: rows)
         }
     }

@@ -60,6 +60,13 @@ enum FormatLayout {
         case .googleFit:
             return "a Google Fit daily file named YYYY-MM-DD.csv with 'Start time', 'End time' and "
                 + "'Average heart rate (bpm)' or 'Step count'"
+        case .healthAutoExportCSV:
+            return "a header 'Date' (or 'Date/Time') and metric columns named with their unit, e.g. 'Resting Heart Rate (count/min)'"
+        case .fitbitRestingHR:
+            return "a JSON array of {\"dateTime\": \"MM/dd/yy HH:mm:ss\", \"value\": {\"date\": \"MM/dd/yy\", \"value\": …, \"error\": …}}"
+        case .dailyMetrics:
+            return "a header 'date,metric,value' (optionally 'subject', 'unit') or 'date' and daily metric columns "
+                + "(resting_hr, steps, …; optionally 'subject')"
         }
     }
 

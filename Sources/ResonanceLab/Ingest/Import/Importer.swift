@@ -196,6 +196,9 @@ public enum Importer {
         case .oura: return Oura.self
         case .garmin: return Garmin.self
         case .googleFit: return GoogleFit.self
+        case .healthAutoExportCSV: return HealthAutoExportCSV.self
+        case .fitbitRestingHR: return Fitbit.RestingHeartRate.self
+        case .dailyMetrics: return DailyMetricsCSV.self
         }
     }
 }

@@ -62,6 +62,12 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case garmin = "garmin"
     /// Google Fit Takeout `Daily activity metrics/YYYY-MM-DD.csv` (15-minute buckets).
     case googleFit = "google-fit"
+    /// Health Auto Export CSV (`Date` and one `Metric (unit)` column per metric).
+    case healthAutoExportCSV = "health-auto-export-csv"
+    /// Fitbit Takeout `resting_heart_rate-YYYY-MM-DD.json` (one resting HR per day).
+    case fitbitRestingHR = "fitbit-resting-hr"
+    /// Per-day values under the daily_inputs.csv metric names, long or wide.
+    case dailyMetrics = "daily-metrics"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -107,6 +113,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             if head.contains("\"ms_played\"") && head.contains("\"ts\"") { return .spotifyExtended }
             if head.contains("\"msPlayed\"") && head.contains("\"endTime\"") { return .spotifyAccount }
             if head.contains("\"dateTime\"") && head.contains("\"bpm\"") { return .fitbitHR }
+            if Fitbit.RestingHeartRate.matches(fileName: lower, head: head) { return .fitbitRestingHR }
             if Oura.matches(fileName: lower, head: head) { return .oura }
             if Garmin.kind(fileName: lower, head: head) != nil { return .garmin }
             if YouTubeMusic.matches(fileName: lower, head: head) { return .youtubeMusic }
@@ -144,6 +151,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if EmbracePlus.matches(columns: columns) { return .embracePlus }
         if try SongFeaturesCSV.matches(header: header, path: path) { return .songFeatures }
         if CanonicalTable.matches(header: header) { return .canonical }
+        if HealthAutoExportCSV.matches(header: header) { return .healthAutoExportCSV }
+        if DailyMetricsCSV.layout(header: header) != nil { return .dailyMetrics }
         if LastFM.matches(header: header) { return .lastfm }
         let bases = header.map { ColumnName.baseAndUnit($0).base }
         if columns.contains("phone_timestamp"), bases.contains("rr_interval") { return .polarSensorLogger }

@@ -1,0 +1,140 @@
+import Foundation
+
+/// Health Auto Export CSV (the iOS app's CSV export of Apple Health metrics): a `Date`
+/// (or `Date/Time`) column, then one column per metric named with its unit,
+/// `Resting Heart Rate (count/min)`, `VO2 Max (ml/(kg·min))`, one row per aggregation
+/// period (a minute, an hour, a day). The date is local wall-clock time, with or without
+/// its offset (`2024-03-01 00:00:00 -0500`, `2024-03-01 00:00:00`, `2024-03-01`).
+/// - Per-day metrics → daily_inputs.csv on the date's own (local) calendar date, each
+///   value brought to the metric's unit by the header's unit (`DailyMetric.factor`),
+///   the rows of a day combined as every import combines them (counts summed, levels
+///   averaged), source `health_auto_export`: `Resting Heart Rate` (`resting_hr`),
+///   `Cardio Recovery` (`hr_recovery_1m`), `VO2 Max`, `Step Count`, `Apple Exercise Time`,
+///   `Active Energy`, `Walking Heart Rate Average`, `Weight & Body Mass` / `Weight` /
+///   `Body Mass` (`body_mass`), `Height`.
+/// - `Heart Rate Variability (ms)` (Apple's SDNN) → hrv_samples.csv `sdnn_ms` at the
+///   row's time (its offset, else `--tz`, else UTC with a warning).
+/// Every other column (heart-rate min/avg/max aggregates, sleep totals, nutrition, …) is
+/// not read: the manifest counts its non-empty cells per column (`unusedRecords`). A row
+/// without any value read is counted there too, not as a row read. An empty cell is no
+/// value; a cell that is not a number, a negative one or an implausible heart rate
+/// rejects its row, naming the column.
+enum HealthAutoExportCSV: FormatAdapter {
+    /// The metric columns read, by the name before the unit.
+    static let dailyColumns: [String: DailyMetric] = [
+        "Resting Heart Rate": .restingHR, "Cardio Recovery": .hrRecovery1m, "VO2 Max": .vo2Max, "Step Count": .steps,
+        "Apple Exercise Time": .exerciseMinutes, "Active Energy": .activeEnergy, "Walking Heart Rate Average": .walkingHR,
+        "Weight & Body Mass": .bodyMass, "Weight": .bodyMass, "Body Mass": .bodyMass, "Height": .height,
+    ]
+    static let hrvColumn = "Heart Rate Variability"
+
+    /// A header cell split into its name and the unit in its last parentheses
+    /// (`VO2 Max (ml/(kg·min))` → `VO2 Max`, `ml/(kg·min)`); nil without a unit.
+    static func nameAndUnit(_ cell: String) -> (name: String, unit: String)? {
+        var text = cell.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("\u{feff}") { text.removeFirst() }
+        guard text.hasSuffix(")"), let open = text.range(of: " (") else { return nil }
+        let unit = text[open.upperBound..<text.index(before: text.endIndex)]
+        return (String(text[..<open.lowerBound]), String(unit))
+    }
+
+    /// The first column is the date and another names a metric of the app with its unit.
+    static func matches(header: [String]) -> Bool {
+        guard let first = header.first, ["date", "date_time"].contains(ColumnName.normalized(first)) else { return false }
+        return header.dropFirst().contains { cell in
+            nameAndUnit(cell).map { dailyColumns[$0.name] != nil || $0.name == hrvColumn } ?? false
+        }
+    }
+
+    private enum Column { case daily(DailyMetric, factor: Double), hrv, unread(String) }
+
+    static func read(_ input: SourceInput, into sink: ImportSink) throws {
+        let file = input.file
+        let subject = sink.subject(input.subject, group: input.group)
+        var columns: [Column] = []
+        var unused: [String: Int] = [:]
+        var zoneless = 0, empty = 0
+        var rows = try input.forEachRow(headerLines: 1, header: { record, _ in
+            let header = record.strings
+            guard matches(header: header) else { throw ImportError.unknownFormat(path: input.path, columns: header) }
+            columns = try header.enumerated().map { i, cell in
+                guard i > 0 else { return .unread("") }
+                guard let (name, unit) = nameAndUnit(cell) else { return .unread(cell) }
+                if name == hrvColumn {
+                    guard unit == "ms" else {
+                        throw ImportError.badMetadata(path: input.path, line: 1, column: i + 1,
+                                                      message: "'\(cell)': Heart Rate Variability is read in ms only")
+                    }
+                    return .hrv
+                }
+                guard let metric = dailyColumns[name] else { return .unread(cell) }
+                guard let factor = metric.factor(fromUnit: unit) else {
+                    throw ImportError.badMetadata(path: input.path, line: 1, column: i + 1,
+                                                  message: "'\(cell)': unit '\(unit)' is not one \(metric.rawValue) is converted from")
+                }
+                return .daily(metric, factor: factor)
+            }
+        }, rejectingWiderRowsInto: sink) { record in
+            let text = record.trimmed(0)
+            guard let (stamp, hasZone) = Timestamp.parseISO(text),
+                  let day = Timestamp.dayNumber(isoDate: String(text.prefix(10))) else {
+                return try sink.reject(file, record, column: 1, reason: "unparsable Date (yyyy-MM-dd[ HH:mm:ss[ ±hhmm]])")
+            }
+            var daily: [(DailyMetric, Double)] = [], sdnn: Double?
+            var unread: [String] = []
+            for i in 1..<min(record.count, columns.count) {
+                let cell = record.trimmed(i)
+                guard !cell.isEmpty else { continue }
+                if case .unread(let name) = columns[i] { unread.append(name); continue }
+                guard let value = NumberParsing.double(cell), value.isFinite, value >= 0 else {
+                    return try sink.reject(file, record, column: i + 1, reason: "not a number ≥ 0")
+                }
+                switch columns[i] {
+                case .daily(let metric, let factor):
+                    let v = value * factor
+                    if [.restingHR, .walkingHR].contains(metric), !sink.hrRange.isPlausible(v) {
+                        return try sink.reject(file, record, column: i + 1, reason: sink.hrRange.rejectReason)
+                    }
+                    // A zero count adds nothing to the day's sum; alone it would state a day of none.
+                    if metric.isCumulative && v == 0 { continue }
+                    daily.append((metric, v))
+                case .hrv:
+                    guard value > 0 else { return try sink.reject(file, record, column: i + 1, reason: "Heart Rate Variability not > 0 ms") }
+                    sdnn = value
+                case .unread: break
+                }
+            }
+            for name in unread { unused["column \(name) (not read)", default: 0] += 1 }
+            guard !daily.isEmpty || sdnn != nil else { empty += 1; return }
+            if let sdnn {
+                var ms = stamp
+                if !hasZone {
+                    zoneless += 1
+                    guard let utc = input.times.instant(fromNaive: stamp) else {
+                        return try sink.reject(file, record, column: 1, reason: "time outside years 0000–9999")
+                    }
+                    ms = utc
+                }
+                try sink.hrvSample(subject: subject, ms: ms, sdnnMs: sdnn, source: HealthAutoExport.source, file: file)
+            }
+            for (metric, value) in daily {
+                sink.dailyInput(subject: subject, day: Int64(day), metric: metric, value: value, source: HealthAutoExport.source,
+                                file: file)
+            }
+            sink.accept(file)
+        }
+        rows -= empty
+        if empty > 0 { unused["rows without a value read", default: 0] += empty }
+        sink.setUnused(file, unused)
+        let read = columns.compactMap { c -> String? in
+            if case .daily(let m, _) = c { return m.rawValue }
+            return nil
+        }
+        sink.note(file, "Date's local calendar date → daily_inputs.csv (\(Set(read).sorted().joined(separator: ", "))), "
+            + "units converted from the header; Heart Rate Variability (ms, SDNN) → hrv_samples.sdnn_ms at the Date")
+        if zoneless > 0, input.times.zone == nil {
+            sink.warn(file, "\(zoneless) Heart Rate Variability rows without an offset: read as UTC (give --tz)")
+        }
+        try sink.endSource(input, rowsRead: rows)
+    }
+}
