@@ -58,4 +58,83 @@ final class MorningRecoveryTests: XCTestCase {
         XCTAssertEqual(rows[3].readinessLevel, "recovering")
         XCTAssertEqual(rows[0].withoutPlan, MorningRecoveryEngine.Decision(action: "suggest", intensity: "high"))
     }
+
+    func testOvernightWindowRunsFromNinePMToTheWakeElseTheNoonCutoff() {
+        let midnight: Int64 = 100 * 86_400_000, hour: Int64 = 3_600_000
+        let start = midnight - 3 * hour, cutoff = midnight + 12 * hour
+        let w = engine.overnightWindow(day: 100, sleepEndsMs: [start - hour, midnight + 6 * hour + hour / 2, midnight + 13 * hour])
+        XCTAssertEqual([w.startMs, w.endMs], [start, midnight + 6 * hour + hour / 2])
+        XCTAssertTrue(w.fromSleep)
+        XCTAssertEqual(engine.overnightWindow(day: 100, sleepEndsMs: [cutoff]).endMs, cutoff, "a sleep ending at the cut-off is the wake")
+        for ends in [[], [start], [cutoff + 1]] {
+            let none = engine.overnightWindow(day: 100, sleepEndsMs: ends)
+            XCTAssertEqual([none.startMs, none.endMs], [start, cutoff], "\(ends): no sleep ends inside (9 PM, noon]")
+            XCTAssertFalse(none.fromSleep)
+        }
+    }
+
+    func testOvernightHRVReplacesTheDaysWhenTheWindowHasSamples() {
+        let midnight: Int64 = 100 * 86_400_000, hour: Int64 = 3_600_000
+        var inputs = MorningInputs()
+        inputs.sleepEndsMs = [midnight + 6 * hour]
+        inputs.hrvTimesMs = [midnight - 3 * hour - 1, midnight - 3 * hour, midnight + 5 * hour, midnight + 6 * hour + 1]
+        inputs.hrvSDNNMs = [100, 40, 50, 90]
+        let day = DailySnapshot(subject: "u", day: 100, hrvSDNNMs: 20)
+        let a = engine.mornings([day], readiness: [:], inputs: ["u": inputs])[0]
+        // Only the samples at 21:00 and 05:00 lie in [21:00, wake 06:00]: mean 45 ms → HRV 0.5 → 50.
+        XCTAssertEqual(a.row.hrvSDNNMs, 45)
+        XCTAssertEqual(a.row.hrvWindow, "overnight")
+        XCTAssertEqual(a.row.score.overall, 50)
+        let r = a.receipts[0]
+        XCTAssertEqual(r.metric, .recoveryScore)
+        XCTAssertEqual([r.derived.windowStartMs, r.derived.windowEndMs], [midnight - 3 * hour, midnight + 6 * hour])
+        XCTAssertEqual(r.derived.windowRule, "overnight")
+        XCTAssertEqual(r.derived.confidence, 0.4, accuracy: 1e-12, "HRV alone: 0.4 of the composite's weight")
+        XCTAssertEqual(r.derived.inputDigest, String(SHA256.hex("hrv=45.0;sleep=;resting_hr=;baseline=").prefix(16)))
+        // Without overnight samples the day's 24-hour HRV is read.
+        let day24 = engine.mornings([day], readiness: [:])[0]
+        XCTAssertEqual(day24.row.hrvSDNNMs, 20)
+        XCTAssertEqual(day24.row.hrvWindow, "24h")
+        XCTAssertEqual(day24.receipts[0].derived.windowStartMs, midnight)
+        XCTAssertEqual(day24.receipts[0].derived.windowEndMs, midnight + 24 * hour)
+    }
+
+    func testSleepDebtSumsShortfallsFromEightHoursOverSevenNights() throws {
+        let debt = try XCTUnwrap(engine.sleepDebt(day: 10, sleepHours: [3: 2, 4: 6, 5: 8, 6: 9, 10: 5]))
+        // Nights to days 4–10: (8 − 6) + 0 + 0 (9 h repays nothing) + (8 − 5) = 5 h; the night to day 3 is outside.
+        XCTAssertEqual(debt.value, 5)
+        XCTAssertEqual(debt.confidence, 4.0 / 7, accuracy: 1e-12)
+        XCTAssertEqual(debt.inputCount, 4)
+        XCTAssertEqual(Timestamp.iso(debt.windowStartMs), "1970-01-04T21:00:00.000Z")
+        XCTAssertEqual(Timestamp.iso(debt.windowEndMs), "1970-01-11T12:00:00.000Z")
+        XCTAssertEqual(debt.windowRule, "7d")
+        XCTAssertNil(engine.sleepDebt(day: 10, sleepHours: [3: 2, 11: 4]))
+    }
+
+    func testStrainIsTheMeanDailyLoadOfTheFourteenDaysBefore() throws {
+        XCTAssertNil(engine.strainPoints(exerciseMinutes: nil, workoutMinutes: nil, activeEnergyKcal: nil))
+        // max(30, 45) min + 200 kcal / 10 = 65 points.
+        XCTAssertEqual(engine.strainPoints(exerciseMinutes: 30, workoutMinutes: 45, activeEnergyKcal: 200), 65)
+        let strain = try XCTUnwrap(engine.strain(day: 20, points: [
+            19: (30, 46, 200), 18: (nil, nil, 100), 5: (1000, nil, nil), 20: (nil, 500, nil),
+        ]))
+        // Days 6–19 only: (max(30, 46) + 20 + 100 / 10) / 2.
+        XCTAssertEqual(strain.value, 38)
+        XCTAssertEqual(strain.confidence, 2.0 / 14, accuracy: 1e-12)
+        XCTAssertEqual([strain.windowStartMs, strain.windowEndMs], [6 * 86_400_000, 20 * 86_400_000])
+        XCTAssertEqual(strain.explanation, "2 of 14 days with activity; per day 15 exercise min, 23 workout min, 150 kcal active energy")
+        XCTAssertNil(engine.strain(day: 20, points: [5: (10, nil, nil)]))
+    }
+
+    func testAgreementWithReadinessAndTheComponentBehindADisagreement() {
+        let low = engine.score(sdnnMs: 30, sleepHours: 8, restingHRBpm: nil, baselineBpm: nil)  // (0 + 0.4) / 0.8 → 50: rest
+        XCTAssertEqual(low.overall, 50)
+        XCTAssertTrue(engine.compare(low, morningRests: true, readinessLevel: "ready") == ("morning_rest", "hrv"))
+        XCTAssertTrue(engine.compare(low, morningRests: true, readinessLevel: "recovering") == ("both_rest", ""))
+        let high = engine.score(sdnnMs: 40, sleepHours: 8, restingHRBpm: 55, baselineBpm: 55)  // sleep weighs most (0.4 · 1)
+        XCTAssertTrue(engine.compare(high, morningRests: false, readinessLevel: "recovering") == ("readiness_rest", "sleep"))
+        XCTAssertTrue(engine.compare(high, morningRests: false, readinessLevel: "moderate") == ("both_train", ""))
+        XCTAssertTrue(engine.compare(high, morningRests: false, readinessLevel: "") == ("", ""))
+        XCTAssertTrue(engine.compare(high, morningRests: nil, readinessLevel: "ready") == ("", ""))
+    }
 }
