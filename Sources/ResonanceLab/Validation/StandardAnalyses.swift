@@ -13,6 +13,7 @@ extension ValidationReport {
             BreathingAnalysis.analysis,
             DJAnalysis.analysis,
             AlarmAnalysis.analysis(registry: registry),
+            MorningAgreement.analysis,
         ]
     }
 }
