@@ -75,14 +75,14 @@ enum HealthAutoExportCSV: FormatAdapter {
                 return .daily(metric, factor: factor)
             }
         }, rejectingWiderRowsInto: sink) { record in
-            let text = record.trimmed(0)
+            let text = record.count > 0 ? record.trimmed(0) : ""
             guard let (stamp, hasZone) = Timestamp.parseISO(text),
                   let day = Timestamp.dayNumber(isoDate: String(text.prefix(10))) else {
                 return try sink.reject(file, record, column: 1, reason: "unparsable Date (yyyy-MM-dd[ HH:mm:ss[ ±hhmm]])")
             }
             var daily: [(DailyMetric, Double)] = [], sdnn: Double?
             var unread: [String] = []
-            for i in 1..<min(record.count, columns.count) {
+            for i in columns.indices.dropFirst() where i < record.count {
                 let cell = record.trimmed(i)
                 guard !cell.isEmpty else { continue }
                 if case .unread(let name) = columns[i] { unread.append(name); continue }
