@@ -413,11 +413,12 @@ extension MorningReceiptRow: CanonicalRow {
     public init(_ r: CanonicalFieldReader) throws {
         let name = try r.string("metric")
         guard let metric = MorningMetric(rawValue: name) else { throw r.fail("metric", "'metric' is not a morning metric: '\(name)'") }
-        let count = try r.optionalDouble("inputs", in: 0...Double(Int32.max)) ?? 0
+        let confidence = try r.double("confidence")
+        guard (0...1).contains(confidence) else { throw r.fail("confidence", "'confidence' is not within 0–1") }
         self.init(subject: try r.string("subject"), date: try r.string("date"), metric: metric, derived: DerivedMetric(
-            value: try r.optionalDouble("value") ?? 0, confidence: try r.optionalDouble("confidence", in: 0...1) ?? 0,
+            value: try r.double("value"), confidence: confidence,
             windowStartMs: try r.timestamp("window_start"), windowEndMs: try r.timestamp("window_end"),
-            windowRule: try r.string("window_rule"), inputCount: Int(count), inputDigest: try r.string("input_digest"),
+            windowRule: try r.string("window_rule"), inputCount: try r.count("inputs"), inputDigest: try r.string("input_digest"),
             explanation: try r.string("explanation")))
     }
 }

@@ -137,4 +137,27 @@ final class MorningRecoveryTests: XCTestCase {
         XCTAssertTrue(engine.compare(high, morningRests: false, readinessLevel: "") == ("", ""))
         XCTAssertTrue(engine.compare(high, morningRests: nil, readinessLevel: "ready") == ("", ""))
     }
+
+    func testMorningTablesRoundTripThroughTheirCSV() throws {
+        let days = (0..<9).map { d in
+            DailySnapshot(subject: "u", day: 100 + d, restingHRBpm: 55 + Double(d), hrvSDNNMs: 40, workoutMinutes: d == 8 ? 20 : nil,
+                          sleepHours: 6.5)
+        }
+        let assessed = engine.mornings(days, readiness: ["u\u{0}" + days[8].date: "recovering"])
+        let ws = Workspace(path: try makeTempDir())
+        try ws.write(assessed.map(\.row))
+        try ws.write(assessed.flatMap(\.receipts))
+        XCTAssertEqual(try ws.read(MorningRecoveryRow.self), assessed.map(\.row))
+        let receipts = assessed.flatMap(\.receipts)
+        XCTAssertEqual(try ws.read(MorningReceiptRow.self), receipts)
+        // Each of the 9 mornings has a score and a sleep debt; none has strain (the only workout is on the last morning's own day).
+        XCTAssertEqual(receipts.filter { $0.metric == .strainIndex }.count, 0)
+        XCTAssertEqual(receipts.count, 18)
+        // 1.5 h short of 8 h each night, over the window's 7 nights.
+        XCTAssertEqual(assessed[8].row.sleepDebtHours, 10.5)
+        // Day 108: HRV 1/3, sleep 5/6, RHR 63 vs the median 58.5 → 0.55: 0.4/3 + 0.4·5/6 + 0.2·0.55 = 0.577 → 57, a session;
+        // readiness rests alone, and sleep (0.4·5/6) is the morning's strongest component.
+        XCTAssertEqual(assessed[8].row.score.overall, 57)
+        XCTAssertEqual([assessed[8].row.agreement, assessed[8].row.driver], ["readiness_rest", "sleep"])
+    }
 }
