@@ -65,7 +65,7 @@ public struct CoachingSignalEngine: Sendable {
         let value: (DailyRow) -> Double?
         let unit: String
         let improving: (Double) -> Bool, declining: (Double) -> Bool
-        var words: (Double) -> String
+        let words: (Double) -> String
         switch metric {
         case "resting_hr":
             value = { $0.snapshot.restingHRBpm }; unit = "bpm"
@@ -78,7 +78,7 @@ public struct CoachingSignalEngine: Sendable {
         case "activity":
             value = CoachingHistory.activityMinutes; unit = "min/day"
             // A rise in activity counts as improving only with a falling resting HR.
-            let rhr = trendChange(h, week: week, before: before) { $0.snapshot.restingHRBpm }
+            let rhr = weekly(h, week: week, before: before) { $0.snapshot.restingHRBpm }?.change
             improving = { $0 >= c.activityImproving && (rhr ?? 0) < 0 }; declining = { $0 <= c.activityDeclining }
             words = { $0 >= c.activityImproving ? "≥ \(decimals(c.activityImproving, 1)) with resting HR change \(signed(rhr ?? 0, 2)) < 0" : "≤ \(decimals(c.activityDeclining, 1))" }
         case "recovery":
@@ -90,21 +90,20 @@ public struct CoachingSignalEngine: Sendable {
             improving = { $0 >= c.vo2Improving }; declining = { $0 <= c.vo2Declining }
             words = { $0 >= c.vo2Improving ? "≥ \(decimals(c.vo2Improving, 1))" : "≤ \(decimals(c.vo2Declining, 1))" }
         }
-        let now = h.values(week, value), then = h.values(before, value)
-        guard let change = trendChange(h, week: week, before: before, value) else { return nil }
+        guard let (change, days, base) = weekly(h, week: week, before: before, value) else { return nil }
         let direction: MetricTrend.Direction = improving(change) ? .improving : declining(change) ? .declining : .stable
-        let base = Stats.mean(then)
         return MetricTrend(metric: metric, unit: unit, change: change, relativeChange: base != 0 ? change / base : 0,
-                           days: now.count, direction: direction,
+                           days: days, direction: direction,
                            rule: direction == .stable ? "stable" : "change \(signed(change, 2)) \(words(change))")
     }
 
-    /// Mean of `week` minus mean of `before`; nil when either has fewer than `trend_min_days` values.
-    private func trendChange(_ h: CoachingHistory, week: ClosedRange<Int>, before: ClosedRange<Int>,
-                             _ value: (DailyRow) -> Double?) -> Double? {
+    /// Mean of `week` minus mean of `before`, the values in `week` and the mean of
+    /// `before`; nil when either has fewer than `trend_min_days` values.
+    private func weekly(_ h: CoachingHistory, week: ClosedRange<Int>, before: ClosedRange<Int>,
+                        _ value: (DailyRow) -> Double?) -> (change: Double, days: Int, base: Double)? {
         let now = h.values(week, value), then = h.values(before, value)
         guard now.count >= Int(c.trendMinDays), then.count >= Int(c.trendMinDays) else { return nil }
-        return Stats.mean(now) - Stats.mean(then)
+        return (Stats.mean(now) - Stats.mean(then), now.count, Stats.mean(then))
     }
 
     /// The five metric trends of `day` that can be computed.

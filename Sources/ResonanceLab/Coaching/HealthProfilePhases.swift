@@ -21,6 +21,13 @@
 public enum HealthProfilePhases {
     public enum Phase: String, Sendable { case baseline, adaptation, maintenance, regression }
 
+    public struct Indicator: Equatable, Sendable {
+        /// `activity_decline`, `sleep_degradation`, `hrv_dropping`.
+        public let name: String
+        /// Relative drop below the baseline, 0–1.
+        public let severity: Double
+    }
+
     public struct Day: Equatable, Sendable {
         public let day: Int
         public let phase: Phase
@@ -29,21 +36,15 @@ public enum HealthProfilePhases {
         public let patternConfidence: Double?
         public let accurateStreak: Int
         /// The regression indicators of the day (maintenance and regression), with severities.
-        public let indicators: [(name: String, severity: Double)]
+        public let indicators: [Indicator]
         public let changed: Bool
         /// The rule that moved the subject into `phase` (on the day of the move and after).
         public let rule: String
-
-        public static func == (a: Day, b: Day) -> Bool {
-            a.day == b.day && a.phase == b.phase && a.daysInPhase == b.daysInPhase && a.patternConfidence == b.patternConfidence
-                && a.accurateStreak == b.accurateStreak && a.changed == b.changed && a.rule == b.rule
-                && a.indicators.map(\.name) == b.indicators.map(\.name) && a.indicators.map(\.severity) == b.indicators.map(\.severity)
-        }
     }
 
     /// The regression indicators of `day` against the phase baselines.
     static func indicators(_ h: CoachingHistory, day: Int, baselines: [String: Double],
-                           constants c: CoachingConstants) -> [(name: String, severity: Double)] {
+                           constants c: CoachingConstants) -> [Indicator] {
         let week = DailyWindow.ending(day, count: c.trendWeekDays)
         let metrics: [(String, (DailyRow) -> Double?)] = [
             ("activity_decline", CoachingHistory.activityMinutes), ("sleep_degradation", { $0.snapshot.sleepHours }),
@@ -53,7 +54,7 @@ public enum HealthProfilePhases {
             let v = h.values(week, value)
             guard let base = baselines[name], base > 0, v.count >= Int(c.trendMinDays) else { return nil }
             let drop = (base - Stats.mean(v)) / base
-            return drop >= c.hrvDropFraction ? (name, min(1, drop)) : nil
+            return drop >= c.hrvDropFraction ? Indicator(name: name, severity: min(1, drop)) : nil
         }
     }
 
@@ -79,7 +80,7 @@ public enum HealthProfilePhases {
                 let recent = predictions.suffix(Int(c.phaseConfidenceWindow))
                 return recent.isEmpty ? nil : Double(recent.filter { $0 }.count) / Double(recent.count)
             }
-            var found: [(name: String, severity: Double)] = []
+            var found: [Indicator] = []
             if phase == .maintenance || phase == .regression {
                 found = indicators(h, day: day, baselines: baselines, constants: c)
             }
