@@ -17,7 +17,9 @@ struct Daily: ParsableCommand {
             Recovery, VO2 max, steps, walking minutes and body mass have no canonical table and \
             stay empty. In a persona workspace (manifest lists daily.csv as a source) the \
             generator's measured columns are the inputs. Engines, in order: trend, stress, \
-            readiness (docs/methods.md); their constants are in `resonance constants show`.
+            readiness (docs/methods.md); their constants are in `resonance constants show`. \
+            The coaching rules, replayed from daily.csv, then write nudges.csv, coaching.csv \
+            and phases.csv (docs/engines.md, Coaching rules).
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -2,7 +2,8 @@ import Foundation
 
 /// `resonance daily`: one snapshot per subject and UTC day from the workspace's
 /// tables, then the daily engines (trend, stress, readiness; zones for zone minutes)
-/// → `daily.csv`. The persona generator writes its `daily.csv` through `write` too.
+/// → `daily.csv`, then the coaching rules replayed from its rows (`CoachingRules`) →
+/// `nudges.csv`, `coaching.csv`, `phases.csv`. The persona generator writes its `daily.csv` through `write` too.
 ///
 /// Input rules (docs/methods.md, "Daily engines"), per subject and UTC calendar day:
 /// - `resting_hr`: the `daily_inputs.resting_hr_quantile` (5th percentile; type 7, as
@@ -40,7 +41,7 @@ public struct DailyStage: Stage {
 
     public var name: String { "daily" }
     public var version: String { "1.0.0" }
-    public var engines: [String] { DailyEngines.engines + ["daily_inputs", "zones", "morning_recovery"] }
+    public var engines: [String] { DailyEngines.engines + ["daily_inputs", "zones", "morning_recovery", "coaching"] }
     public var perSubject: Bool { true }
     public var reads: [String] {
         [HRSample.fileName, HRVSample.fileName, HRVRow.fileName, SleepEpisode.fileName, Workout.fileName, DailyInputRow.fileName,
@@ -48,7 +49,8 @@ public struct DailyStage: Stage {
     }
     public var writes: [String] {
         [DailyRow.fileName, ReceiptRow.fileName, HeartRateRecoveryRow.fileName, MorningRecoveryRow.fileName,
-         MorningReceiptRow.fileName]
+         MorningReceiptRow.fileName,
+         NudgeRow.fileName, CoachingRow.fileName, PhaseRow.fileName]
     }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
@@ -64,6 +66,10 @@ public struct DailyStage: Stage {
             .mornings(snapshots, readiness: readiness, inputs: try MorningInputs.read(ws))
         try ws.write(mornings.map(\.row))
         try ws.write(mornings.flatMap(\.receipts))
+        let coaching = CoachingRules.replay(rows, constants: context.registry.coaching)
+        try ws.write(coaching.nudges)
+        try ws.write(coaching.coaching)
+        try ws.write(coaching.phases)
         ws.session?.overlaps = (name, overlaps)
         context.progress.note("daily: \(snapshots.count) person-days → \(ws.file(DailyRow.fileName))")
     }

@@ -9,7 +9,7 @@ extension PersonaProfile {
     public static let all: [PersonaProfile] = [
         PersonaProfile(
             name: "NewMom", age: 32, sex: .female, weightKg: 68, restingHRBpm: 72, sdnnMs: 38, rmssdMs: 28,
-            vo2Max: 32, recovery1mBpm: 15, sleepHours: 4.8, steps: 6000, activityMinutes: 20, zoneMinutes: 0,
+            vo2Max: 32, recovery1mBpm: 15, sleepHours: 4.8, steps: 2000, activityMinutes: 20, zoneMinutes: 0,
             breathingHz: 0.27,
             workouts: [WorkoutPlan(weekdays: [1, 3, 5, 6], startHour: 10.5, minutes: 35, activity: "walking", intensity: 0.40)],
             sleep: SleepPlan(bedtimeHour: 22.5, awakenings: 3),

@@ -76,7 +76,7 @@ public struct PersonaReport: Sendable {
     public func markdown() -> String {
         var out = "# \(subject)\n\n"
         out += "Constants \(registry.version) (digest `\(registry.digest)`).\n\n"
-        out += profileSection() + seriesSection() + flagsSection() + receiptsSection() + zonesSection()
+        out += profileSection() + seriesSection() + flagsSection() + receiptsSection() + coachingSection() + zonesSection()
         out += hrvSection() + coherenceSection() + listeningSection() + SleepScoreNote.markdown(meanSleepHours: Self.mean(rows.map(\.snapshot.sleepHours)), registry: registry)
         return out
     }
@@ -201,6 +201,44 @@ public struct PersonaReport: Sendable {
         let points: String = r.points.map { signed($0, 2) } ?? "–"
         let value: String = r.rawValue.map { decimals($0, 2) + " " + r.unit } ?? "–"
         return [rank, r.factor, text(r.share, 3), points, r.direction, value, r.comparedWith]
+    }
+
+    /// The coaching rules replayed from this subject's `daily.csv` rows: the last seven
+    /// days' nudges and recommendations, how often each recommendation and scenario
+    /// fired over all days, and the health-profile phase reached.
+    func coachingSection() -> String {
+        var out = "## The week's nudges and recommendations\n\n"
+        guard !rows.isEmpty else { return out + "No days.\n\n" }
+        let tables = CoachingRules.replay(rows, constants: registry.coaching)
+        let week = Set(rows.suffix(7).map(\.snapshot.date))
+        out += "Replayed from daily.csv with the coaching rules (docs/engines.md, Coaching rules): "
+            + "nudges in rank order with their tier, recommendations by priority after deduplication.\n\n"
+        out += markdownTable(["date", "readiness gate", "nudges", "recommendations"], rows.suffix(7).map { r in
+            let date = r.snapshot.date
+            let nudges = tables.nudges.filter { $0.date == date }
+            let recs = tables.coaching.filter { $0.date == date && $0.kind == "recommendation" }
+            return [date, nudges.first?.gate ?? "–", nudges.map { "\($0.nudgeId) (\($0.tier))" }.joined(separator: ", "),
+                    recs.map { "\($0.id) (\($0.priority))" }.joined(separator: ", ")]
+        }) + "\n"
+        func counts(_ kind: String) -> [(String, Int, Int)] {
+            var all: [String: Int] = [:], recent: [String: Int] = [:]
+            for c in tables.coaching where c.kind == kind {
+                all[c.id, default: 0] += 1
+                if week.contains(c.date) { recent[c.id, default: 0] += 1 }
+            }
+            return all.keys.sorted().map { ($0, recent[$0] ?? 0, all[$0] ?? 0) }
+        }
+        out += "Days on which each recommendation and scenario fired (last 7 days; all \(rows.count) days):\n\n"
+        out += markdownTable(["kind", "id", "last 7 days", "all days"],
+                             counts("recommendation").map { ["recommendation", $0.0, "\($0.1)", "\($0.2)"] }
+                                 + counts("scenario").map { ["scenario", $0.0, "\($0.1)", "\($0.2)"] }) + "\n"
+        if let score = tables.coaching.last(where: { $0.id == "weekly_progress_score" }), let value = score.value {
+            out += "Weekly progress score \(decimals(value, 0)) of 100 in the week ending \(score.date). "
+        }
+        if let phase = tables.phases.last {
+            out += "Health-profile phase on \(phase.date): \(phase.phase) (\(phase.phaseRule)).\n\n"
+        }
+        return out
     }
 
     func zonesSection() -> String {

@@ -104,3 +104,27 @@ final class PersonaReportTests: XCTestCase {
         }
     }
 }
+
+/// The coaching section on a generated persona: NewMom (2 000 steps a day, 4.8 h of sleep)
+/// gets the low-activity and short-sleep recommendations.
+final class PersonaReportCoachingTests: XCTestCase {
+    func testNewMomsLowActivityAndShortSleepRecommendationsFire() throws {
+        let ws = Workspace(path: try makeTempDir())
+        try PersonaGenerator(personas: [try XCTUnwrap(PersonaProfile.named("NewMom"))], days: 10).generate(into: ws, jobs: 1)
+        let report = PersonaReport(subject: "NewMom", inputs: try PersonaReportInputs(workspace: ws), registry: .defaults)
+        let md = report.markdown()
+        let section = try XCTUnwrap(md.components(separatedBy: "## The week's nudges and recommendations\n").last?
+            .components(separatedBy: "\n## ").first)
+        let tables = CoachingRules.replay(report.rows, constants: .defaults)
+        let fired = { (id: String) in Set(tables.coaching.filter { $0.id == id }.map(\.date)) }
+        // From the third day on, two of the last three days are below 5 000 steps and two nights under 6 h.
+        XCTAssertGreaterThanOrEqual(fired("activity_pattern").count, 7, "\(fired("activity_pattern"))")
+        XCTAssertGreaterThanOrEqual(fired("sleep_pattern").count, 7, "\(fired("sleep_pattern"))")
+        XCTAssertTrue(section.contains("| recommendation | activity_pattern | "), section)
+        XCTAssertTrue(section.contains("| recommendation | sleep_pattern | "), section)
+        XCTAssertTrue(section.contains("activity_pattern (medium)"), section)
+        XCTAssertTrue(section.contains("sleep_pattern (medium)"), section)
+        XCTAssertEqual(section.components(separatedBy: "\n| 2026-").count - 1, 7, "one row for each of the last 7 days")
+        XCTAssertTrue(section.contains("Health-profile phase on 2026-01-14: baseline (start)."), section)
+    }
+}
