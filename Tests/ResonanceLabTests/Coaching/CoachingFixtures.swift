@@ -1,6 +1,7 @@
 @testable import ResonanceLab
 
-/// Hand-made `daily.csv` rows for the coaching rule tests.
+/// Hand-made `daily.csv` rows for the coaching rule tests; a stress score carries the
+/// stress engine's level, as in `daily.csv`.
 enum CoachingFixtures {
     /// 2026-01-05, a Monday.
     static let monday = Timestamp.daysFromCivil(2026, 1, 5)
@@ -11,7 +12,7 @@ enum CoachingFixtures {
                     stress: Double? = nil, readiness: Double? = nil, anomaly: Double? = nil, flags: [String] = []) -> DailyRow {
         DailyRow(snapshot: DailySnapshot(subject: subject, day: day, restingHRBpm: rhr, hrvSDNNMs: hrv, recovery1mBpm: recovery, vo2Max: vo2,
                                          steps: steps, walkMinutes: walk, workoutMinutes: workout, sleepHours: sleep),
-                 stress: stress, stressLevel: "", readiness: readiness, readinessLevel: "", anomaly: anomaly, flags: flags)
+                 stress: stress, stressLevel: stress.map { StressEngine().level($0).rawValue } ?? "", readiness: readiness, readinessLevel: "", anomaly: anomaly, flags: flags)
     }
 
     /// `count` days from `start` with the same values.

@@ -7,7 +7,7 @@ final class CoachingTablesTests: XCTestCase {
     func testEachTableReadsBackWhatItWrote() throws {
         let ws = Workspace(path: try makeTempDir())
         let nudges = [NudgeRow(subject: "a", date: "2026-01-05", rank: 1, tier: "stress", nudgeId: "stress_box_breathing",
-                               category: "breathing", rule: "scenario high_stress: stress 70.0 ≥ 65", readiness: 72.5, gate: "full"),
+                               category: "breathing", rule: "scenario high_stress: stress 70.0 elevated", readiness: 72.5, gate: "full"),
                       NudgeRow(subject: "a", date: "2026-01-06", rank: 2, tier: "default", nudgeId: "default_walk", category: "walk",
                                rule: "no earlier tier fired", readiness: nil, gate: "ungated")]
         try ws.write(nudges)
