@@ -8,7 +8,8 @@ Each REPORT_DIR holds a validation.json from `resonance validate` with its "alar
 section. Counts are pooled over every person of every report of a label; 95 % intervals
 are percentile bootstraps over persons (2000 resamples, seed 2024), as in the report.
 Printed: every signal as daily.csv holds it (the shown flags, each trend flag, the
-stress level `elevated`, readiness `recovering`), then the shown flags and the
+stress level `elevated`, readiness `recovering`, the coaching scenario `overtraining` and
+the morning recovery's rest), then the shown flags and the
 regression flag of each regression method, the engines re-run with the report's constants.
 """
 import json
@@ -72,7 +73,7 @@ def main(args):
     methods = ["least-squares slope (product)", "significant slope", "Theil–Sen slope", "EWMA chart"]
     rows = [("signals", name, "as written") for name in
             ("shown flags", "regression", "stress_pattern", "consecutive_elevation", "anomaly", "rhr_week_up",
-             "stress elevated", "readiness recovering")]
+             "stress elevated", "readiness recovering", "overtraining scenario", "morning rest")]
     for m in methods:
         rows += [("regression_methods", f"shown flags: {m}", m), ("regression_methods", f"regression: {m}", m)]
     print("| constants | signal | illness found | illness sensitivity (95 % CI) | all-event sensitivity (95 % CI) "

@@ -139,6 +139,21 @@ public struct AlarmSignal: Sendable {
         }
         + [AlarmSignal(name: "stress elevated") { $0.stressLevel == "elevated" },
            AlarmSignal(name: "readiness recovering") { $0.readinessLevel == "recovering" }]
+
+    /// The coach's flags that live outside `daily.csv`'s own columns, replayed from its rows
+    /// with `registry`'s constants as `resonance daily` does: the coaching scenario
+    /// `overtraining` (`coaching.csv`) and the morning recovery's `rest` without a planned
+    /// workout (`morning_recovery.csv`, from the rows' own inputs: its overnight window
+    /// falls back to the day's HRV as it does without HRV samples).
+    public static func coach(_ rows: [DailyRow], registry: ConstantsRegistry) -> [AlarmSignal] {
+        let key: @Sendable (String, String) -> String = { $0 + "\u{0}" + $1 }
+        let overtraining = Set(CoachingRules.replay(rows, constants: registry.coaching).coaching
+            .filter { $0.kind == "scenario" && $0.id == "overtraining" }.map { key($0.subject, $0.date) })
+        let rest = Set(MorningRecoveryEngine(constants: registry.morningRecovery).mornings(rows.map(\.snapshot), readiness: [:])
+            .filter { $0.row.withoutPlan?.action == "rest" }.map { key($0.row.subject, $0.row.date) })
+        return [AlarmSignal(name: "overtraining scenario") { overtraining.contains(key($0.snapshot.subject, $0.snapshot.date)) },
+                AlarmSignal(name: "morning rest") { rest.contains(key($0.snapshot.subject, $0.snapshot.date)) }]
+    }
 }
 
 /// The alarm section of `resonance validate` on a workspace with planted health events
@@ -228,7 +243,7 @@ public enum AlarmAnalysis {
     static func section(rows: [DailyRow], events: [PlantedEvent], registry: ConstantsRegistry) throws -> ReportSection {
         let subjects = Set(rows.map(\.snapshot.subject))
         let events = events.filter { subjects.contains($0.subject) }
-        let lines = AlarmSignal.all.map { s in Line(name: s.name, tallies: tallies(rows, events: events, signal: s).map(\.tally)) }
+        let lines = (AlarmSignal.all + AlarmSignal.coach(rows, registry: registry)).map { s in Line(name: s.name, tallies: tallies(rows, events: events, signal: s).map(\.tally)) }
         let regression = AlarmSignal.all[2], shown = AlarmSignal.all[0]
         var variants: [Line] = []
         for (method, name) in methodNames.enumerated() {

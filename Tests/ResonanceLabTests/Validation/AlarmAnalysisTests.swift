@@ -63,4 +63,27 @@ final class AlarmAnalysisTests: XCTestCase {
         XCTAssertEqual(stress[0].tally.falseEpisodes, 1)
         XCTAssertEqual(stress[0].tally.detected, [:])
     }
+
+    /// The coach's flags replayed from the rows. 28 steady days (resting HR 60, SDNN 50,
+    /// 8 h sleep), then 3 days at resting HR 67 (+7 bpm) with SDNN 40 (0.8 × 50): the
+    /// overtraining scenario fires on the third. Not on the fourth: its run's baseline (the
+    /// mean of the 28 days before it) holds one day at 67, 60.25 bpm, so the run's first day
+    /// rises only 6.75 bpm. The morning rests (no plan) on the days
+    /// whose score is 50 or less: SDNN 40 scores (40 − 30) / 30 = 1/3 on HRV, sleep 8 h
+    /// scores 1, resting HR 7 bpm above its baseline scores 1 − 7/10 = 0.3, i.e.
+    /// 100 × (0.4/3 + 0.4 + 0.2 × 0.3) = 59.3 → a session is suggested; on the steady days
+    /// SDNN 50 gives 100 × (0.4 × 2/3 + 0.4 + 0.2) = 86.7. A fourth day at SDNN 25 and 4 h
+    /// of sleep scores 0 on both and 0 on resting HR → rest.
+    func testCoachSignalsReplayTheRows() throws {
+        func row(_ day: Int, rhr: Double, hrv: Double, sleep: Double) -> DailyRow {
+            DailyRow(snapshot: DailySnapshot(subject: "a", day: day, restingHRBpm: rhr, hrvSDNNMs: hrv, sleepHours: sleep),
+                     stress: nil, stressLevel: "", readiness: nil, readinessLevel: "", anomaly: nil, flags: [])
+        }
+        let rows = (0..<28).map { row($0, rhr: 60, hrv: 50, sleep: 8) } + (28..<31).map { row($0, rhr: 67, hrv: 40, sleep: 8) }
+            + [row(31, rhr: 70, hrv: 25, sleep: 4)]
+        let signals = AlarmSignal.coach(rows, registry: .defaults)
+        XCTAssertEqual(signals.map(\.name), ["overtraining scenario", "morning rest"])
+        XCTAssertEqual(rows.filter(signals[0].isOn).map(\.snapshot.day), [30])
+        XCTAssertEqual(rows.filter(signals[1].isOn).map(\.snapshot.day), [31])
+    }
 }
