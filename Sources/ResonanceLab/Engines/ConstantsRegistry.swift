@@ -123,7 +123,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         HRConstants.self, RRConstants.self, HRVConstants.self, SessionConstants.self, ImpactConstants.self, SongEffectConstants.self,
         MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self, RankingConstants.self,
         ReadinessConstants.self, TrendConstants.self, ZoneConstants.self, CoherenceConstants.self,
-        PacerConstants.self, MorningRecoveryConstants.self,
+        PacerConstants.self, MorningRecoveryConstants.self, BioAgeConstants.self,
     ]
 
     public static let specs: [EngineSpec] = engineTypes.map { $0.spec }
@@ -156,6 +156,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     public private(set) var coherence: CoherenceConstants
     public private(set) var pacer: PacerConstants
     public private(set) var morningRecovery: MorningRecoveryConstants
+    public private(set) var bioAge: BioAgeConstants
 
     /// The built-in defaults. Every test run loads them, so a spec whose engine reads
     /// a name it does not declare fails there.
@@ -199,6 +200,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         coherence = try typed(CoherenceConstants.self)
         pacer = try typed(PacerConstants.self)
         morningRecovery = try typed(MorningRecoveryConstants.self)
+        bioAge = try typed(BioAgeConstants.self)
     }
 
     public static func == (a: ConstantsRegistry, b: ConstantsRegistry) -> Bool {
