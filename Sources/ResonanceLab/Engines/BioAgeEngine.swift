@@ -37,7 +37,8 @@ enum ActivityMinutes {
     /// today, today last; nil when today has none.
     static func window(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>, count: Double) -> [(day: Int, minutes: Double)]? {
         guard let minutes = today.zoneMinutes else { return nil }
-        return DailyWindow.points(history, days: DailyWindow.before(today.day, count: count), \.zoneMinutes).map { ($0.day, $0.value) }
+        // `history` holds the days before today only.
+        return DailyWindow.points(history, days: DailyWindow.ending(today.day, count: count), \.zoneMinutes).map { ($0.day, $0.value) }
             + [(today.day, minutes)]
     }
 }

@@ -52,7 +52,7 @@ public struct BioAgeNorms: Sendable, Equatable {
         var seen = Set<String>()
         for (i, row) in rows.enumerated() where !seen.insert("\(row.metric) \(row.sex) \(row.ageYears)").inserted {
             throw TableError(path: path, line: i + 2, column: 3,
-                             message: "a second \(row.metric) norm for \(row.sex) aged \(CSVWriter.format(row.ageYears))")
+                             message: "a second \(row.metric) norm for \(row.sex) aged \(String(format: "%g", row.ageYears))")
         }
         self.rows = rows
     }

@@ -56,8 +56,11 @@ final class DailyStageTests: XCTestCase {
             XCTAssertNil(a[keyPath: missing])
             XCTAssertNil(b[keyPath: missing])
         }
-        // The engine columns are the daily engines' on these snapshots.
-        XCTAssertEqual(rows, DailyEngines.assess(history: [a, b]).map(\.row))
+        // The engine columns are the daily engines' on these snapshots, BioAge with --age 40
+        // and no sex: RHR (54.95 − 72.5)·0.4 = −7.02, SDNN (50 − 45)·0.15 = +0.75, zone
+        // minutes (30 − 20)/10·0.05 = +0.05 → (0.22·−7.02 + 0.22·0.75 + 0.12·0.05)/0.56.
+        XCTAssertEqual(rows, DailyEngines.assess(history: [a, b], subjects: DailySubjects(defaultAgeYears: 40)).map(\.row))
+        XCTAssertEqual(try XCTUnwrap(rows[0].bioAge), 40 + (0.22 * -7.02 + 0.22 * 0.75 + 0.12 * 0.05) / 0.56, accuracy: 1e-9)
     }
 
     /// The exports' own daily values fill their columns and replace the percentile rule

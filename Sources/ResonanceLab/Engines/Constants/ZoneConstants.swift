@@ -43,9 +43,15 @@ public struct ZoneConstants: EngineConstants {
     /// `female_max_hr_adjustment_bpm`, bpm.
     public let femaleMaxHRAdjustmentBpm: Double
     /// `weight_zone1` … `weight_zone5`.
-    public let zoneWeights: [Double]
+    public let weightZone1, weightZone2, weightZone3, weightZone4, weightZone5: Double
     /// `target_zone1_minutes` … `target_zone5_minutes`, min/day.
-    public let zoneTargetMinutes: [Double]
+    public let targetZone1Minutes, targetZone2Minutes, targetZone3Minutes, targetZone4Minutes, targetZone5Minutes: Double
+    /// The zone weights, zones 1–5.
+    public var zoneWeights: [Double] { [weightZone1, weightZone2, weightZone3, weightZone4, weightZone5] }
+    /// The daily target minutes, zones 1–5.
+    public var zoneTargetMinutes: [Double] {
+        [targetZone1Minutes, targetZone2Minutes, targetZone3Minutes, targetZone4Minutes, targetZone5Minutes]
+    }
     /// `easy_share_min`, fraction.
     public let easyShareMin: Double
     /// `moderate_from_hrr`, `vigorous_from_hrr`, fraction of HRR.
@@ -71,8 +77,16 @@ public struct ZoneConstants: EngineConstants {
         maxHRIntercept = try c["max_hr_intercept"]
         maxHRAgeSlope = try c["max_hr_age_slope"]
         femaleMaxHRAdjustmentBpm = try c["female_max_hr_adjustment_bpm"]
-        zoneWeights = try (1...5).map { try c["weight_zone\($0)"] }
-        zoneTargetMinutes = try (1...5).map { try c["target_zone\($0)_minutes"] }
+        weightZone1 = try c["weight_zone1"]
+        weightZone2 = try c["weight_zone2"]
+        weightZone3 = try c["weight_zone3"]
+        weightZone4 = try c["weight_zone4"]
+        weightZone5 = try c["weight_zone5"]
+        targetZone1Minutes = try c["target_zone1_minutes"]
+        targetZone2Minutes = try c["target_zone2_minutes"]
+        targetZone3Minutes = try c["target_zone3_minutes"]
+        targetZone4Minutes = try c["target_zone4_minutes"]
+        targetZone5Minutes = try c["target_zone5_minutes"]
         easyShareMin = try c["easy_share_min"]
         moderateFromHRR = try c["moderate_from_hrr"]
         vigorousFromHRR = try c["vigorous_from_hrr"]
