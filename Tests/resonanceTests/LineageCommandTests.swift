@@ -140,6 +140,8 @@ final class LineageCommandTests: XCTestCase {
             XCTAssertEqual(l.settings["personas"]?.split(separator: ",").count, 10, t.name)
         }
         XCTAssertEqual(m.table("truth.csv")?.lineage?.engines.map(\.name), ["zones"])
-        XCTAssertEqual(m.table("daily.csv")?.lineage?.engines.map(\.name), ["readiness", "stress", "trend", "zones"])
+        XCTAssertEqual(m.table("daily.csv")?.lineage?.engines.map(\.name), ["bio_age", "readiness", "stress", "trend", "zones"])
+        XCTAssertEqual(m.table("zones.csv")?.lineage?.engines.map(\.name), ["zones"])
+        XCTAssertEqual(m.table("subjects.csv")?.lineage?.engines.map(\.name), ["bio_age"], "the personas' height is the product's average")
     }
 }

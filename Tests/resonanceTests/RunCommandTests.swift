@@ -48,7 +48,7 @@ final class RunCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("daily: 2 person-days"), run.stderr)
         let lines = try String(contentsOfFile: ws + "/daily.csv", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.first, "subject,date,resting_hr,hrv_sdnn,recovery_1m,recovery_2m,vo2max,zone_minutes,steps,"
-            + "walk_minutes,workout_minutes,sleep_hours,body_mass,stress,stress_level,readiness,readiness_level,anomaly,flags")
+            + "walk_minutes,workout_minutes,sleep_hours,body_mass,stress,stress_level,readiness,readiness_level,anomaly,flags,bio_age,bio_age_category")
         XCTAssertEqual(lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(2).joined(separator: ",") },
                        ["S01,2023-11-14", "S02,2023-11-15"])
     }
