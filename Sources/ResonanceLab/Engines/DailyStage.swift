@@ -1,8 +1,9 @@
 import Foundation
 
 /// `resonance daily`: one snapshot per subject and UTC day from the workspace's
-/// tables, then the daily engines (trend, stress, readiness; zones for zone minutes)
-/// → `daily.csv`. The persona generator writes its `daily.csv` through `write` too.
+/// tables, then the daily engines (trend, stress, readiness, BioAge; zones for zone
+/// minutes) → `daily.csv`, and the zone distribution of workout heart rate →
+/// `zones.csv`. The persona generator writes its `daily.csv` through `write` too.
 ///
 /// Input rules (docs/methods.md, "Daily engines"), per subject and UTC calendar day:
 /// - `resting_hr`: the `daily_inputs.resting_hr_quantile` (5th percentile; type 7, as
@@ -69,6 +70,7 @@ public struct DailyStage: Stage {
         var snapshots: [DailySnapshot]
         if let measured = try Self.measuredSnapshots(ws) {
             snapshots = measured
+            // A generated workspace has one heart-rate source per subject: every sample counts.
             try ws.forEachRow(HRSample.self) { heartRate.add(subject: $0.subject, timeMs: $0.timestampMs, bpm: $0.bpm) }
         } else {
             snapshots = try self.snapshots(ws, context: context, subjects: subjects, overlaps: &overlaps, recoveries: &recoveries,

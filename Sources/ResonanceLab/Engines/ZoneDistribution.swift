@@ -56,7 +56,7 @@ public struct WorkoutHeartRate: Sendable {
     /// Per subject the workouts' intervals [start, end) in ms, merged and sorted.
     private var intervals: [String: [(start: Int64, end: Int64)]] = [:]
     /// Per subject, minute (ms / 60 000) → (sum of bpm, samples).
-    private(set) var minutes: [String: [Int64: (sum: Double, n: Int)]] = [:]
+    private var minutes: [String: [Int64: (sum: Double, n: Int)]] = [:]
 
     public init(workouts: [Workout]) {
         var bySubject: [String: [(start: Int64, end: Int64)]] = [:]
