@@ -14,6 +14,8 @@ struct Daily: ParsableCommand {
               sleep_hours      asleep stages (core, deep, rem, asleep) of sleep.csv, on the day they end
               workout_minutes  workouts.csv, on the day they start
               zone_minutes     with --age: minutes whose mean HR reaches zone 2 (Karvonen)
+            BioAge (bio_age, bio_age_category) needs an age (subjects.csv birth year, else --age); \
+            zones.csv counts the workout minutes per heart-rate zone.
             Recovery, VO2 max, steps, walking minutes and body mass have no canonical table and \
             stay empty. In a persona workspace (manifest lists daily.csv as a source) the \
             generator's measured columns are the inputs. Engines, in order: trend, stress, \
@@ -31,12 +33,16 @@ struct Daily: ParsableCommand {
                                valueName: "years"))
     var age: Double?
 
+    @Option(help: ArgumentHelp("BioAge norms table replacing the built-in one (CSV: metric,sex,age_years,value,source; docs/tables.md); default: the built-in table of docs/engines.md, BioAge.",
+                               valueName: "file"))
+    var norms: String?
+
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
         if let age, !(10...110).contains(age) { throw ValidationError("--age must be between 10 and 110 years.") }
     }
 
     func run() throws {
-        try DailyStage(ageYears: age).runCommitted(Workspace(path: workspace), try global.context())
+        try DailyStage(ageYears: age, normsFile: norms).runCommitted(Workspace(path: workspace), try global.context())
     }
 }

@@ -17,8 +17,10 @@ struct PersonasGenerate: ParsableCommand {
         abstract: "Write a synthetic persona workspace with its planted effects.",
         discussion: """
             Writes hr.csv, rr.csv, plays.csv, sleep.csv, workouts.csv, labels.csv and \
-            rejects.csv (empty), manifest.json, daily.csv (one snapshot per persona per day \
-            with the daily engines' outputs) and truth.csv (every song's planted effect and \
+            rejects.csv (empty), manifest.json, subjects.csv (each persona's birth year, sex, \
+            height and weight), daily.csv (one snapshot per persona per day with the daily \
+            engines' outputs, BioAge included), zones.csv (workout minutes per heart-rate zone) \
+            and truth.csv (every song's planted effect and \
             each persona's sensitivity). With --events planned, health events (illness, \
             overreaching, slow regression, return to fitness; docs/personas.md) are planted at \
             their documented rates, change every simulated signal, and are listed in truth.csv \

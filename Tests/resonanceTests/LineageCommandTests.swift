@@ -36,7 +36,7 @@ final class LineageCommandTests: XCTestCase {
         let before = try manifest(ws)
         let daily = try XCTUnwrap(before.table("daily.csv")?.lineage)
         XCTAssertEqual(daily.command, "daily")
-        XCTAssertEqual(daily.engines.map(\.name), ["coaching", "daily_inputs", "morning_recovery", "readiness", "stress", "trend", "zones"])
+        XCTAssertEqual(daily.engines.map(\.name), ["bio_age", "coaching", "daily_inputs", "morning_recovery", "readiness", "stress", "trend", "zones"])
         XCTAssertEqual(daily.engines.first { $0.name == "stress" }?.digest, ConstantsRegistry.defaults.digest(of: "stress"))
         XCTAssertEqual(daily.inputs.compactMap(\.table), ["hr.csv", "hrv_samples.csv", "hrv.csv", "sleep.csv", "workouts.csv",
                                                                "daily_inputs.csv", "subjects.csv"])
@@ -46,13 +46,13 @@ final class LineageCommandTests: XCTestCase {
         try run("daily", ws, "--constants", tuned)
         let after = try manifest(ws)
         let registry = try ConstantsRegistry(contentsOf: tuned)
-        for name in ["daily.csv", "receipts.csv", "hr_recovery.csv", "morning_recovery.csv", "morning_receipts.csv", "nudges.csv", "coaching.csv", "phases.csv"] {
+        for name in ["daily.csv", "receipts.csv", "hr_recovery.csv", "morning_recovery.csv", "morning_receipts.csv", "nudges.csv", "coaching.csv", "phases.csv", "zones.csv"] {
             let stress = try XCTUnwrap(after.table(name)?.lineage?.engines.first { $0.name == "stress" }, name)
             XCTAssertEqual(stress.version, "1.1.0")
             XCTAssertEqual(stress.digest, registry.digest(of: "stress"))
             XCTAssertNotEqual(stress.digest, ConstantsRegistry.defaults.digest(of: "stress"))
         }
-        for t in before.tables where !["daily.csv", "receipts.csv", "hr_recovery.csv", "morning_recovery.csv", "morning_receipts.csv", "nudges.csv", "coaching.csv", "phases.csv"].contains(t.name) {
+        for t in before.tables where !["daily.csv", "receipts.csv", "hr_recovery.csv", "morning_recovery.csv", "morning_receipts.csv", "nudges.csv", "coaching.csv", "phases.csv", "zones.csv"].contains(t.name) {
             XCTAssertEqual(after.table(t.name), t, "\(t.name) must be untouched")
         }
 
@@ -61,7 +61,7 @@ final class LineageCommandTests: XCTestCase {
         let md = try String(contentsOfFile: report + "/validation.md", encoding: .utf8)
         XCTAssertTrue(md.contains("## Lineage"), md)
         XCTAssertTrue(md.contains("daily.csv was made with stress@1.1.0 (\(registry.digest(of: "stress").prefix(12))…), this report runs stress@1.0.0"), md)
-        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.0.0 | coaching@1.0.0 daily_inputs@1.1.0 morning_recovery@1.1.0 readiness@1.0.0 stress@1.1.0 trend@1.0.0 zones@1.0.0 |"), md)
+        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.0.0 | bio_age@1.0.0 coaching@1.0.0 daily_inputs@1.1.0 morning_recovery@1.1.0 readiness@2.0.0 stress@1.1.0 trend@1.0.0 zones@2.0.0 |"), md)
         // With the same constants for the report, nothing differs.
         try run("validate", ws, "--report-dir", report, "--constants", tuned)
         let same = try String(contentsOfFile: report + "/validation.md", encoding: .utf8)
@@ -111,7 +111,7 @@ final class LineageCommandTests: XCTestCase {
         // the effects made from them are current too); daily still read the old hrv.csv.
         XCTAssertTrue(md.contains("- **daily.csv is stale: hrv.csv changed since (read "), md)
         XCTAssertFalse(md.contains("session_plays.csv is stale"), md)
-        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.0.0 | coaching@1.0.0 daily_inputs@1.1.0 morning_recovery@1.1.0 readiness@1.0.0 stress@1.0.0 trend@1.0.0 zones@1.0.0 | age_years=none | stale |"), md)
+        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.0.0 | bio_age@1.0.0 coaching@1.0.0 daily_inputs@1.1.0 morning_recovery@1.1.0 readiness@2.0.0 stress@1.0.0 trend@1.0.0 zones@2.0.0 | age_years=none | stale |"), md)
     }
 
     func testSessionsWithoutHRVUseTheDefaultAndSaySo() throws {
@@ -140,6 +140,8 @@ final class LineageCommandTests: XCTestCase {
             XCTAssertEqual(l.settings["personas"]?.split(separator: ",").count, 10, t.name)
         }
         XCTAssertEqual(m.table("truth.csv")?.lineage?.engines.map(\.name), ["zones"])
-        XCTAssertEqual(m.table("daily.csv")?.lineage?.engines.map(\.name), ["readiness", "stress", "trend", "zones"])
+        XCTAssertEqual(m.table("daily.csv")?.lineage?.engines.map(\.name), ["bio_age", "readiness", "stress", "trend", "zones"])
+        XCTAssertEqual(m.table("zones.csv")?.lineage?.engines.map(\.name), ["zones"])
+        XCTAssertEqual(m.table("subjects.csv")?.lineage?.engines.map(\.name), ["bio_age"], "the personas' height is the product's average")
     }
 }

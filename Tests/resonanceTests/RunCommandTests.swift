@@ -5,7 +5,7 @@ import XCTest
 final class RunCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["run"], usage: "resonance run", options: ["<source>", "--out <dir>", "--workspace <dir>", "--report-dir <dir>"])
-        try assertHelp(["daily"], usage: "resonance daily", options: ["<workspace>", "--age <years>"])
+        try assertHelp(["daily"], usage: "resonance daily", options: ["<workspace>", "--age <years>", "--norms <file>"])
     }
 
     /// `run` writes the same bytes as import followed by each stage's own command.
@@ -48,8 +48,32 @@ final class RunCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("daily: 2 person-days"), run.stderr)
         let lines = try String(contentsOfFile: ws + "/daily.csv", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.first, "subject,date,resting_hr,hrv_sdnn,recovery_1m,recovery_2m,vo2max,zone_minutes,steps,"
-            + "walk_minutes,workout_minutes,sleep_hours,body_mass,stress,stress_level,readiness,readiness_level,anomaly,flags")
+            + "walk_minutes,workout_minutes,sleep_hours,body_mass,stress,stress_level,readiness,readiness_level,anomaly,flags,bio_age,bio_age_category")
         XCTAssertEqual(lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(2).joined(separator: ",") },
                        ["S01,2023-11-14", "S02,2023-11-15"])
+    }
+
+    /// `daily --norms FILE`: BioAge against the replacement norms, the file recorded in
+    /// the tables' lineage; a bad row is one error line naming file, line and column.
+    func testDailyWithReplacementNorms() throws {
+        let ws = try importSample(into: try makeTempDir())
+        let dir = try makeTempDir()
+        let norms = dir + "/norms.csv"
+        try "metric,sex,age_years,value,source\nresting_hr,female,20,60,test\nresting_hr,male,20,60,test\n"
+            .write(toFile: norms, atomically: true, encoding: .utf8)
+        let run = try resonance("daily", ws, "--age", "40", "--norms", norms)
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        let rows = try String(contentsOfFile: ws + "/daily.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+        XCTAssertEqual(rows.count, 2)
+        // Only resting HR (and zone minutes) can be scored: every row has a BioAge.
+        XCTAssertTrue(rows.allSatisfy { !$0.hasSuffix(",,") }, "\(rows)")
+        let manifest = try String(contentsOfFile: ws + "/manifest.json", encoding: .utf8)
+        XCTAssertTrue(manifest.contains("\(norms) (SHA-256 "), manifest)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: ws + "/zones.csv"))
+
+        let bad = dir + "/bad.csv"
+        try "metric,sex,age_years,value,source\nresting_hr,male,20,60,test\nresting_hr,male,20,61,test\n"
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        assertFailure(try resonance("daily", ws, "--norms", bad), "\(bad):3:3: a second resting_hr norm for male aged 20")
     }
 }

@@ -124,6 +124,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self, RankingConstants.self,
         ReadinessConstants.self, TrendConstants.self, ZoneConstants.self, CoherenceConstants.self,
         PacerConstants.self, MorningRecoveryConstants.self, CoachingConstants.self,
+        BioAgeConstants.self,
     ]
 
     public static let specs: [EngineSpec] = engineTypes.map { $0.spec }
@@ -157,6 +158,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     public private(set) var pacer: PacerConstants
     public private(set) var morningRecovery: MorningRecoveryConstants
     public private(set) var coaching: CoachingConstants
+    public private(set) var bioAge: BioAgeConstants
 
     /// The built-in defaults. Every test run loads them, so a spec whose engine reads
     /// a name it does not declare fails there.
@@ -201,6 +203,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         pacer = try typed(PacerConstants.self)
         morningRecovery = try typed(MorningRecoveryConstants.self)
         coaching = try typed(CoachingConstants.self)
+        bioAge = try typed(BioAgeConstants.self)
     }
 
     public static func == (a: ConstantsRegistry, b: ConstantsRegistry) -> Bool {

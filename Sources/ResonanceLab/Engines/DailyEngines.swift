@@ -4,37 +4,42 @@ public struct DailyAssessment: Equatable, Sendable {
     public let stress: StressResult?
     public let readiness: ReadinessResult?
     public let trend: TrendResult
+    public var bioAge: BioAgeResult? = nil
 
     /// Every flag a day can carry, in the order `flags` lists them.
     public static let flagNames = [
         "anomaly", "regression", "stress_pattern", "rhr_week_up", "rhr_week_down", "consecutive_elevation",
-        "readiness_capped",
+        "readiness_capped", "bmi_height_assumed",
     ]
 
-    /// Trend flags, then `readiness_capped` when the elevation cap applied.
+    /// Trend flags, then `readiness_capped` when the elevation cap applied, then
+    /// `bmi_height_assumed` when BioAge's BMI used the sex-average height.
     public var flags: [String] {
-        trend.flags + (readiness?.capped == true ? ["readiness_capped"] : [])
+        trend.flags + (readiness?.capped == true ? ["readiness_capped"] : []) + (bioAge?.heightAssumed == true ? ["bmi_height_assumed"] : [])
     }
 
     /// The `daily.csv` row of this day.
     public var row: DailyRow {
         DailyRow(snapshot: snapshot, stress: stress?.score, stressLevel: stress?.level.rawValue ?? "",
                  readiness: readiness?.score, readinessLevel: readiness?.level.rawValue ?? "",
-                 anomaly: trend.anomaly, flags: flags)
+                 anomaly: trend.anomaly, flags: flags, bioAge: bioAge?.bioAgeYears, bioAgeCategory: bioAge?.category.rawValue ?? "")
     }
 }
 
 /// The daily engines run together over people's histories: trend first (its
 /// consecutive-elevation alert caps readiness), then stress, then readiness (which
-/// takes the day's stress as a pillar).
+/// takes the day's stress as a pillar), then BioAge (with each subject's age, sex and
+/// height).
 public enum DailyEngines {
     /// The registry engines they run on.
-    public static let engines = ["readiness", "stress", "trend"]
+    public static let engines = ["bio_age", "readiness", "stress", "trend"]
 
     /// One assessment per snapshot. Snapshots may hold several subjects in any order;
     /// the result lists subjects in order of first appearance, each by ascending day.
     /// Each day sees only its own snapshot and the days before it.
-    public static func assess(history: [DailySnapshot], registry: ConstantsRegistry = .defaults) -> [DailyAssessment] {
+    public static func assess(history: [DailySnapshot], registry: ConstantsRegistry = .defaults,
+                              subjects: DailySubjects = DailySubjects()) -> [DailyAssessment] {
+        let bioAgeEngine = BioAgeEngine(constants: registry.bioAge, norms: subjects.norms)
         let stressEngine = StressEngine(constants: StressConstants(registry: registry))
         let readinessEngine = ReadinessEngine(constants: ReadinessConstants(registry: registry))
         let trendEngine = HeartTrendEngine(constants: TrendConstants(registry: registry))
@@ -53,7 +58,10 @@ public enum DailyEngines {
                 let stress = stressEngine.assess(today, history: before)
                 let readiness = readinessEngine.assess(today, history: before, stress: stress?.score,
                                                        elevationAlert: trend.elevationAlert)
-                out.append(DailyAssessment(snapshot: today, stress: stress, readiness: readiness, trend: trend))
+                let person = subjects.rows[subject]
+                let bioAge = bioAgeEngine.assess(today, history: before, ageYears: subjects.age(subject, day: today.day),
+                                                 sex: person?.sex ?? "", heightCm: person?.heightCm, weightKg: person?.weightKg)
+                out.append(DailyAssessment(snapshot: today, stress: stress, readiness: readiness, trend: trend, bioAge: bioAge))
             }
         }
         return out

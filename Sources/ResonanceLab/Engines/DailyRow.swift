@@ -10,11 +10,15 @@ public struct DailyRow: Equatable, Sendable {
     public var readinessLevel: String
     public var anomaly: Double?
     public var flags: [String]
+    /// BioAge in years and its category (`BioAgeCategory`), empty without one.
+    public var bioAge: Double?
+    public var bioAgeCategory: String
 
     public init(snapshot: DailySnapshot, stress: Double?, stressLevel: String, readiness: Double?,
-                readinessLevel: String, anomaly: Double?, flags: [String]) {
+                readinessLevel: String, anomaly: Double?, flags: [String], bioAge: Double? = nil, bioAgeCategory: String = "") {
         self.snapshot = snapshot; self.stress = stress; self.stressLevel = stressLevel
         self.readiness = readiness; self.readinessLevel = readinessLevel; self.anomaly = anomaly; self.flags = flags
+        self.bioAge = bioAge; self.bioAgeCategory = bioAgeCategory
     }
 }
 
@@ -23,7 +27,7 @@ extension DailyRow: CanonicalRow {
     public static let header = [
         "subject", "date", "resting_hr", "hrv_sdnn", "recovery_1m", "recovery_2m", "vo2max", "zone_minutes",
         "steps", "walk_minutes", "workout_minutes", "sleep_hours", "body_mass", "stress", "stress_level",
-        "readiness", "readiness_level", "anomaly", "flags",
+        "readiness", "readiness_level", "anomaly", "flags", "bio_age", "bio_age_category",
     ]
 
     static let metrics: [(column: String, key: WritableKeyPath<DailySnapshot, Double?>)] = [
@@ -38,6 +42,7 @@ extension DailyRow: CanonicalRow {
         for m in Self.metrics { w.field(snapshot[keyPath: m.key]) }
         w.field(stress); w.field(stressLevel); w.field(readiness); w.field(readinessLevel)
         w.field(anomaly); w.field(flags.joined(separator: ";"))
+        w.field(bioAge); w.field(bioAgeCategory)
     }
 
     public init(_ r: CanonicalFieldReader) throws {
@@ -51,6 +56,7 @@ extension DailyRow: CanonicalRow {
         self.init(snapshot: snapshot, stress: try r.optionalDouble("stress"), stressLevel: try r.string("stress_level"),
                   readiness: try r.optionalDouble("readiness"), readinessLevel: try r.string("readiness_level"),
                   anomaly: try r.optionalDouble("anomaly"),
-                  flags: flags.isEmpty ? [] : flags.split(separator: ";").map(String.init))
+                  flags: flags.isEmpty ? [] : flags.split(separator: ";").map(String.init),
+                  bioAge: try r.optionalDouble("bio_age"), bioAgeCategory: try r.string("bio_age_category"))
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 
 /// `resonance daily`: one snapshot per subject and UTC day from the workspace's
-/// tables, then the daily engines (trend, stress, readiness; zones for zone minutes)
-/// → `daily.csv`, then the coaching rules replayed from its rows (`CoachingRules`) →
-/// `nudges.csv`, `coaching.csv`, `phases.csv`. The persona generator writes its `daily.csv` through `write` too.
+/// tables, then the daily engines (trend, stress, readiness, BioAge; zones for zone
+/// minutes) → `daily.csv`, the zone distribution of workout heart rate → `zones.csv`,
+/// and the coaching rules replayed from its rows (`CoachingRules`) → `nudges.csv`,
+/// `coaching.csv`, `phases.csv`. The persona generator writes its `daily.csv` through `write` too.
 ///
 /// Input rules (docs/methods.md, "Daily engines"), per subject and UTC calendar day:
 /// - `resting_hr`: the `daily_inputs.resting_hr_quantile` (5th percentile; type 7, as
@@ -24,8 +25,11 @@ import Foundation
 ///   its `resting_hr` replaces the quantile rule on the days it has one; `hr_recovery_1m`,
 ///   `vo2_max`, `steps` and `body_mass` fill their columns. Walking minutes and the
 ///   2-minute recovery have no source yet and stay empty.
-/// - Age (zone minutes): the subject's `subjects.csv` birth year (age reached in the
-///   day's year), else `--age`.
+/// - Age (zone minutes, zones, BioAge): the subject's `subjects.csv` birth year (age
+///   reached in the day's year), else `--age`; sex and height (zones' female adjustment,
+///   BioAge) from `subjects.csv` too.
+/// - `zones.csv`: the minutes of heart rate inside `workouts.csv` workouts, per Karvonen
+///   zone (`ZoneDistributionEngine`).
 /// A day is listed when any rule gives it a value. When `manifest.json` lists
 /// `daily.csv` itself as a source (a generated persona workspace, whose simulated
 /// wearable measured every column), its measured columns are the inputs instead.
@@ -33,9 +37,11 @@ public struct DailyStage: Stage {
     /// Age in years of the subjects without a birth year in `subjects.csv`, for zone
     /// minutes; nil leaves theirs empty.
     public var ageYears: Double?
+    /// A BioAge norms table replacing the built-in one (`bio_age_norms.csv` format).
+    public var normsFile: String?
 
-    public init(ageYears: Double? = nil) {
-        self.ageYears = ageYears
+    public init(ageYears: Double? = nil, normsFile: String? = nil) {
+        self.ageYears = ageYears; self.normsFile = normsFile
     }
 
 
@@ -50,15 +56,30 @@ public struct DailyStage: Stage {
     public var writes: [String] {
         [DailyRow.fileName, ReceiptRow.fileName, HeartRateRecoveryRow.fileName, MorningRecoveryRow.fileName,
          MorningReceiptRow.fileName,
-         NudgeRow.fileName, CoachingRow.fileName, PhaseRow.fileName]
+         NudgeRow.fileName, CoachingRow.fileName, PhaseRow.fileName, ZoneDayRow.fileName]
     }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         ws.session?.record(setting: "age_years", ageYears.map(CSVWriter.format) ?? "none")
+        var norms = BioAgeNorms.builtIn
+        if let normsFile {
+            norms = try BioAgeNorms.read(path: normsFile)
+            ws.session?.record(setting: "bio_age_norms", "\(normsFile) (SHA-256 \(try SHA256.hex(ofFile: normsFile)))")
+        }
+        let subjects = DailySubjects(try ws.read(SubjectRow.self), defaultAgeYears: ageYears, norms: norms)
+        var heartRate = WorkoutHeartRate(workouts: try ws.read(Workout.self))
         var overlaps = SourceOverlaps()
         var recoveries: [HeartRateRecoveryRow] = []
-        let snapshots = try Self.measuredSnapshots(ws) ?? snapshots(ws, context: context, overlaps: &overlaps, recoveries: &recoveries)
-        let rows = try Self.write(snapshots, to: ws, registry: context.registry)
+        var snapshots: [DailySnapshot]
+        if let measured = try Self.measuredSnapshots(ws) {
+            snapshots = measured
+            // A generated workspace has one heart-rate source per subject: every sample counts.
+            try ws.forEachRow(HRSample.self) { heartRate.add(subject: $0.subject, timeMs: $0.timestampMs, bpm: $0.bpm) }
+        } else {
+            snapshots = try self.snapshots(ws, context: context, subjects: subjects, overlaps: &overlaps, recoveries: &recoveries,
+                                           heartRate: &heartRate)
+        }
+        let rows = try Self.write(snapshots, to: ws, registry: context.registry, subjects: subjects, heartRate: heartRate)
         try ws.write(recoveries)
         var readiness: [String: String] = [:]
         for r in rows { readiness[r.snapshot.subject + "\u{0}" + r.snapshot.date] = r.readinessLevel }
@@ -74,14 +95,16 @@ public struct DailyStage: Stage {
         context.progress.note("daily: \(snapshots.count) person-days → \(ws.file(DailyRow.fileName))")
     }
 
-    /// Runs the engines over `snapshots` and writes `daily.csv` and the decisions'
-    /// receipts (`receipts.csv`).
+    /// Runs the engines over `snapshots` and writes `daily.csv`, the decisions'
+    /// receipts (`receipts.csv`) and the zone distribution of `heartRate` (`zones.csv`).
     @discardableResult
-    public static func write(_ snapshots: [DailySnapshot], to ws: Workspace, registry: ConstantsRegistry) throws -> [DailyRow] {
-        let assessments = DailyEngines.assess(history: snapshots, registry: registry)
+    public static func write(_ snapshots: [DailySnapshot], to ws: Workspace, registry: ConstantsRegistry,
+                             subjects: DailySubjects, heartRate: WorkoutHeartRate) throws -> [DailyRow] {
+        let assessments = DailyEngines.assess(history: snapshots, registry: registry, subjects: subjects)
         let rows = assessments.map(\.row)
         try ws.write(rows)
         try ws.write(ReceiptRow.daily(assessments))
+        try ws.write(ZoneDistributionEngine(constants: registry.zones).rows(snapshots, heartRate: heartRate, subjects: subjects))
         return rows
     }
 
@@ -97,8 +120,8 @@ public struct DailyStage: Stage {
 
     /// Snapshots of every subject-day the workspace's tables give a value for,
     /// subjects in byte order, days ascending.
-    func snapshots(_ ws: Workspace, context: StageContext, overlaps: inout SourceOverlaps,
-                   recoveries: inout [HeartRateRecoveryRow]) throws -> [DailySnapshot] {
+    func snapshots(_ ws: Workspace, context: StageContext, subjects: DailySubjects, overlaps: inout SourceOverlaps,
+                   recoveries: inout [HeartRateRecoveryRow], heartRate: inout WorkoutHeartRate) throws -> [DailySnapshot] {
         struct Key: Hashable, Comparable {
             let subject: String
             let day: Int
@@ -140,11 +163,7 @@ public struct DailyStage: Stage {
             guard let day = Timestamp.dayNumber(isoDate: row.date) else { return }
             stated[Key(subject: row.subject, day: day), default: [:]][row.metric] = row.value
         }
-        var birthYears: [String: Int] = [:]
-        try ws.forEachRow(SubjectRow.self) { row in if let y = row.birthYear { birthYears[row.subject] = y } }
-        func age(_ key: Key) -> Double? {
-            birthYears[key.subject].map { Double(Timestamp.civil(fromDays: Int64(key.day)).year - $0) } ?? ageYears
-        }
+        func age(_ key: Key) -> Double? { subjects.age(key.subject, day: key.day) }
         var hrByDay: [Key: [Double]] = [:]
         var minuteSums: [Key: [Int64: (sum: Double, n: Int)]] = [:]
         var hrOverlap = HeartRateSources.Overlap()
@@ -154,6 +173,7 @@ public struct DailyStage: Stage {
             for i in day.times.indices where rule.keep[i] {
                 let (t, bpm) = (day.times[i], day.bpm[i])
                 hrByDay[key, default: []].append(bpm)
+                heartRate.add(subject: key.subject, timeMs: t, bpm: bpm)
                 if age(key) != nil {
                     let minute = Timestamp.floorDivMod(t, 60_000).0
                     let old = minuteSums[key, default: [:]][minute] ?? (0, 0)
@@ -165,7 +185,7 @@ public struct DailyStage: Stage {
         for (key, values) in hrByDay where Double(values.count) >= inputs.minHRSamplesPerDay {
             let rest = stated[key]?[DailyMetric.restingHR.rawValue] ?? Stats.quantile(values, inputs.restingHRQuantile)
             var zoneMinutes: Double?
-            if let age = age(key), let floor = zones.zones(age: age, restingHRBpm: rest).dropFirst().first?.lowBpm {
+            if let age = age(key), let floor = zones.zones(age: age, restingHRBpm: rest, sex: subjects.sex(key.subject)).dropFirst().first?.lowBpm {
                 zoneMinutes = Double(minuteSums[key]?.values.filter { $0.sum / Double($0.n) >= floor }.count ?? 0)
             }
             update(key.subject, key.day) { $0.restingHRBpm = rest; $0.zoneMinutes = zoneMinutes }

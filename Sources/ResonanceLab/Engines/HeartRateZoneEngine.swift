@@ -20,14 +20,16 @@ public struct HeartRateZoneEngine: Sendable {
 
     private var c: ZoneConstants { constants }
 
-    /// Tanaka age-predicted maximum heart rate, bpm.
-    public func maxHR(age: Double) -> Double {
-        c.maxHRIntercept - c.maxHRAgeSlope * age
+    /// Tanaka age-predicted maximum heart rate, bpm, with the product's female
+    /// adjustment (`female_max_hr_adjustment_bpm`) for `sex` `female`; other or unknown
+    /// sex takes Tanaka's equation as fitted, on men and women pooled.
+    public func maxHR(age: Double, sex: String = "") -> Double {
+        c.maxHRIntercept - c.maxHRAgeSlope * age + (sex == "female" ? c.femaleMaxHRAdjustmentBpm : 0)
     }
 
     /// The five zones; empty when resting HR is not below the predicted maximum.
-    public func zones(age: Double, restingHRBpm rest: Double) -> [HeartRateZone] {
-        let max = maxHR(age: age)
+    public func zones(age: Double, restingHRBpm rest: Double, sex: String = "") -> [HeartRateZone] {
+        let max = maxHR(age: age, sex: sex)
         guard rest > 0, max > rest else { return [] }
         let bounds = [c.zone1From, c.zone2From, c.zone3From, c.zone4From, c.zone5From, c.zone5To]
         return (0..<5).map { i in

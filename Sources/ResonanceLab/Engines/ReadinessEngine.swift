@@ -26,7 +26,8 @@ public struct ReadinessResult: Equatable, Sendable {
 /// - sleep 0.25: 100·exp(−(h − 8)²/(2·1.5²)), the specification's Gaussian;
 /// - recovery 0.25: 1-minute HR drop, 10 bpm → 0 to 40 bpm → 100, linear, clamped;
 /// - stress 0.20: 100 − the day's stress score;
-/// - activity balance 0.15 (not specified by the product): 100·min(1, weekly zone
+/// - activity balance 0.15: the product's 7-day patterns of zone minutes
+///   (`patternBalance`); with `activity_variant` 1 instead 100·min(1, weekly zone
 ///   minutes / 150) (WHO 2020), times an overload factor that is 1 while the
 ///   coupled acute:chronic ratio (7-day over 28-day mean zone minutes) is ≤ 1.3 and
 ///   falls linearly to 0 at 2.0 (Gabbett 2016);
@@ -107,8 +108,41 @@ public struct ReadinessEngine: Sendable {
                                confidence: present / all * min(1, Double(history.filter { $0.day >= today.day - Int(c.hrvTrendDays) }.count) / c.hrvTrendDays))
     }
 
-    /// Activity-balance pillar from zone minutes (see the type's documentation).
+    /// Activity-balance pillar of the variant in force.
     func activityBalance(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> Component? {
+        c.activityVariant == 1 ? workloadBalance(today, history: history) : patternBalance(today, history: history)
+    }
+
+    /// The product's 7-day patterns, over the days' zone minutes (`ActivityMinutes`),
+    /// first match wins: today and the 2 days before inactive (< 20 min) → 30; active
+    /// yesterday and rest today → 85 (smart recovery); else from the mean minutes of
+    /// the days with zone minutes among the 7 ending today: 30 at 0 rising linearly to 100 at 20,
+    /// 100 through 45, then falling linearly to 50 at 120 and 50 beyond.
+    func patternBalance(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> Component? {
+        guard let days = ActivityMinutes.window(today, history: history, count: c.activityPatternDays) else { return nil }
+        var byDay: [Int: Double] = [:]
+        for d in days { byDay[d.day] = d.minutes }
+        let mean = Stats.mean(days.map(\.minutes))
+        func inactive(_ day: Int) -> Bool { byDay[day].map { $0 < c.activeFromMinutes } ?? false }
+        let score: Double, detail: String
+        if (0..<max(1, Int(c.inactiveDays))).allSatisfy({ inactive(today.day - $0) }) {
+            (score, detail) = (c.sedentaryScore, "\(Int(c.inactiveDays)) inactive days")
+        } else if let yesterday = byDay[today.day - 1], yesterday >= c.activeFromMinutes, inactive(today.day) {
+            (score, detail) = (c.smartRecoveryScore, "active yesterday (\(decimals(yesterday, 0)) min), rest today")
+        } else if mean < c.optimalLowMinutes {
+            (score, detail) = (ramp(mean, from: 0, c.sedentaryScore, to: c.optimalLowMinutes, 100), "\(decimals(mean, 1)) zone min/day")
+        } else if mean <= c.optimalHighMinutes {
+            (score, detail) = (100, "\(decimals(mean, 1)) zone min/day")
+        } else {
+            (score, detail) = (ramp(mean, from: c.optimalHighMinutes, 100, to: c.excessFullMinutes, c.excessFloorScore),
+                               "\(decimals(mean, 1)) zone min/day, above \(decimals(c.optimalHighMinutes, 0))")
+        }
+        return Component(name: "activity_balance", score: score, weight: c.weightActivity, detail: detail, raw: mean,
+                         unit: "min/day", comparedWith: "\(decimals(c.optimalLowMinutes, 0))–\(decimals(c.optimalHighMinutes, 0)) min/day over \(days.count) days")
+    }
+
+    /// Variant 1: weekly zone minutes with the acute:chronic overload factor.
+    func workloadBalance(_ today: DailySnapshot, history: ArraySlice<DailySnapshot>) -> Component? {
         guard let todayMinutes = today.zoneMinutes else { return nil }
         // The N days ending today: the earlier ones from history (which excludes today), then today.
         let acute = DailyWindow.values(history, days: DailyWindow.ending(today.day, count: c.activityAcuteDays), \.zoneMinutes) + [todayMinutes]

@@ -103,10 +103,26 @@ public struct PersonaGenerator: Sendable {
         try ws.write(records.flatMap(\.workouts))
         try ws.write([LabelInterval]())
         try ws.write([Reject]())
-        try DailyStage.write(records.flatMap(\.days), to: ws, registry: registry)
+        let subjects = subjectRows(records.map(\.profile))
+        try ws.write(subjects)
+        var heartRate = WorkoutHeartRate(workouts: records.flatMap(\.workouts))
+        for r in records { for s in r.hr { heartRate.add(subject: s.subject, timeMs: s.timestampMs, bpm: s.bpm) } }
+        try DailyStage.write(records.flatMap(\.days), to: ws, registry: registry, subjects: DailySubjects(subjects), heartRate: heartRate)
         try ws.write(truth())
         try writeManifest(records, to: ws)
         progress("personas: wrote \(ws.path)")
+    }
+
+    /// `subjects.csv` of the personas: the birth year that gives the profile's age in the
+    /// first simulated day's year, sex, weight, and as height the product's average for
+    /// the sex (the profiles give none).
+    func subjectRows(_ profiles: [PersonaProfile]) -> [SubjectRow] {
+        let year = Timestamp.civil(fromDays: Int64(firstDay)).year
+        return profiles.map { p in
+            SubjectRow(subject: p.name, birthYear: year - p.age, sex: p.sex.rawValue,
+                       heightCm: 100 * (p.sex == .female ? registry.bioAge.heightFemaleM : registry.bioAge.heightMaleM),
+                       weightKg: p.weightKg, source: PersonaSimulator.source)
+        }
     }
 
     /// manifest.json: one source per generated table (digest and row count; nothing is
@@ -119,6 +135,7 @@ public struct PersonaGenerator: Sendable {
             (Play.fileName, records.reduce(0) { $0 + $1.plays.count }),
             (SleepEpisode.fileName, records.reduce(0) { $0 + $1.sleep.count }),
             (Workout.fileName, records.reduce(0) { $0 + $1.workouts.count }),
+            (SubjectRow.fileName, records.count),
             (DailyRow.fileName, records.reduce(0) { $0 + $1.days.count }),
             (PlantedEffect.fileName, truth().count),
         ]
@@ -156,7 +173,8 @@ public struct PersonaGenerator: Sendable {
     var lineage: [String: TableLineage] {
         var out: [String: TableLineage] = [:]
         for name in Self.tables {
-            let engines = [DailyRow.fileName, ReceiptRow.fileName].contains(name) ? DailyEngines.engines + ["zones"] : ["zones"]
+            let engines = [DailyRow.fileName, ReceiptRow.fileName].contains(name) ? DailyEngines.engines + ["zones"]
+                : name == SubjectRow.fileName ? ["bio_age"] : ["zones"]
             out[name] = TableLineage(command: "personas generate", stageVersion: Self.version,
                                      engines: EngineIdentity.of(engines, in: registry), settings: settings)
         }
@@ -168,5 +186,6 @@ public struct PersonaGenerator: Sendable {
 
     /// The tables a generated workspace has (besides manifest.json).
     static let tables = [HRSample.fileName, RRInterval.fileName, Play.fileName, SleepEpisode.fileName, Workout.fileName,
-                         LabelInterval.fileName, Reject.fileName, DailyRow.fileName, ReceiptRow.fileName, PlantedEffect.fileName]
+                         LabelInterval.fileName, Reject.fileName, SubjectRow.fileName, DailyRow.fileName, ReceiptRow.fileName,
+                         ZoneDayRow.fileName, PlantedEffect.fileName]
 }

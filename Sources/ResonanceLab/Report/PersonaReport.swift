@@ -2,7 +2,8 @@ import Foundation
 
 /// The Markdown report of one persona: profile against what was generated, the daily
 /// series of the stress, readiness and trend engines with the flags raised and their
-/// drivers, heart-rate zones, HRV and coherence summaries when the stages have run,
+/// drivers, BioAge, heart-rate zones and the zone distribution of workouts, HRV and
+/// coherence summaries when the stages have run,
 /// listening, and the sleep-score note. Pure: the same inputs give the same bytes.
 public struct PersonaReport: Sendable {
     public let subject: String
@@ -24,7 +25,7 @@ public struct PersonaReport: Sendable {
         self.registry = registry
         profile = PersonaProfile.all.first { $0.name == subject }
         rows = inputs.daily.filter { $0.snapshot.subject == subject }.sorted { $0.snapshot.day < $1.snapshot.day }
-        assessments = DailyEngines.assess(history: rows.map(\.snapshot), registry: registry)
+        assessments = DailyEngines.assess(history: rows.map(\.snapshot), registry: registry, subjects: DailySubjects(inputs.subjectRows))
         receiptsFromFile = inputs.receipts != nil
         receipts = inputs.receipts?.filter { $0.subject == subject && $0.table == DailyRow.fileName }
             ?? ReceiptRow.daily(assessments)
@@ -76,7 +77,8 @@ public struct PersonaReport: Sendable {
     public func markdown() -> String {
         var out = "# \(subject)\n\n"
         out += "Constants \(registry.version) (digest `\(registry.digest)`).\n\n"
-        out += profileSection() + seriesSection() + flagsSection() + receiptsSection() + coachingSection() + zonesSection()
+        out += profileSection() + seriesSection() + flagsSection() + receiptsSection() + coachingSection() + bioAgeSection()
+            + zonesSection() + zoneDistributionSection()
         out += hrvSection() + coherenceSection() + listeningSection() + SleepScoreNote.markdown(meanSleepHours: Self.mean(rows.map(\.snapshot.sleepHours)), registry: registry)
         return out
     }
@@ -241,14 +243,65 @@ public struct PersonaReport: Sendable {
         return out
     }
 
+    /// Mean BioAge of the days with one (`daily.csv`), and the mean chronological age of
+    /// those days (`subjects.csv`, else the profile's age).
+    public var meanBioAge: (bioAge: Double, age: Double, days: Int)? {
+        let subjects = DailySubjects(inputs.subjectRows)
+        let days = rows.compactMap { r -> (Double, Double)? in
+            guard let b = r.bioAge, let a = subjects.age(subject, day: r.snapshot.day) ?? profile.map({ Double($0.age) }) else { return nil }
+            return (b, a)
+        }
+        guard !days.isEmpty else { return nil }
+        return (Stats.mean(days.map(\.0)), Stats.mean(days.map(\.1)), days.count)
+    }
+
+    func bioAgeSection() -> String {
+        var out = "## BioAge\n\n"
+        guard let m = meanBioAge else { return out + "No day has a BioAge (it needs an age: subjects.csv or `--age`).\n\n" }
+        let category = BioAgeEngine(constants: registry.bioAge).category(differenceYears: m.bioAge - m.age)
+        out += "Mean BioAge \(decimals(m.bioAge, 1)) years against a chronological age of \(decimals(m.age, 1)) "
+            + "(\(signed(m.bioAge - m.age, 1)) years, \(category.rawValue)) over \(m.days) days.\n\n"
+        out += markdownTable(["category", "days"], BioAgeCategory.allCases.map { c in
+            [c.rawValue, "\(rows.filter { $0.bioAgeCategory == c.rawValue }.count)"]
+        }) + "\n"
+        if let last = assessments.last(where: { $0.bioAge != nil }), let b = last.bioAge {
+            out += "Offsets of \(last.snapshot.date) (years, clamped to ±\(decimals(registry.bioAge.offsetClampYears, 0)); positive is older):\n\n"
+            out += markdownTable(["input", "value", "norm", "offset", "weight"], b.offsets.map {
+                [$0.name, decimals($0.value, 1), decimals($0.norm, 1), signed($0.years, 2), decimals($0.weight, 2)]
+            }) + "\n"
+        }
+        return out
+    }
+
+    /// Workout minutes per zone over the period (`zones.csv`), the mean zone score, the
+    /// days meeting the 80/20 check and the days whose week met the AHA target.
+    func zoneDistributionSection() -> String {
+        var out = "## Zone distribution of workouts\n\n"
+        guard let all = inputs.zones else { return out + "No zones.csv: run `resonance daily` on the workspace.\n\n" }
+        let days = all.filter { $0.subject == subject }
+        guard !days.isEmpty else { return out + "No day with zones (no resting HR or age).\n\n" }
+        let totals = (0..<5).map { z in days.reduce(0) { $0 + $1.zoneMinutes[z] } }
+        let sum = totals.reduce(0, +)
+        out += markdownTable(["zone", "minutes", "share"], (0..<5).map { z in
+            ["\(z + 1)", decimals(totals[z], 0), sum > 0 ? decimals(totals[z] / sum, 3) : "–"]
+        }) + "\n"
+        let trained = days.filter { $0.rule8020 != nil }
+        out += "Mean zone score \(decimals(Stats.mean(days.map(\.zoneScore)), 1)) over \(days.count) days; "
+            + "80/20 met on \(trained.filter { $0.rule8020 == true }.count) of \(trained.count) days with zone minutes; "
+            + "the week to the day met the AHA target on \(days.filter(\.ahaMet).count) of \(days.count) days "
+            + "(last week: \(decimals(days[days.count - 1].weekModerateMinutes, 0)) moderate, \(decimals(days[days.count - 1].weekVigorousMinutes, 0)) vigorous minutes).\n\n"
+        return out
+    }
+
     func zonesSection() -> String {
         var out = "## Heart-rate zones\n\n"
         guard let age = profile?.age, let rest = Self.median(rows.map(\.snapshot.restingHRBpm)) else {
             return out + "Age or resting HR unknown: no zones.\n\n"
         }
         let engine = HeartRateZoneEngine(constants: ZoneConstants(registry: registry))
-        out += "Karvonen zones from the median resting HR \(decimals(rest, 1)) bpm and Tanaka's maximum \(decimals(engine.maxHR(age: Double(age)), 1)) bpm (age \(age)).\n\n"
-        out += markdownTable(["zone", "% of reserve", "bpm"], engine.zones(age: Double(age), restingHRBpm: rest).map {
+        let sex = profile?.sex.rawValue ?? ""
+        out += "Karvonen zones from the median resting HR \(decimals(rest, 1)) bpm and Tanaka's maximum \(decimals(engine.maxHR(age: Double(age), sex: sex), 1)) bpm (age \(age), \(sex)).\n\n"
+        out += markdownTable(["zone", "% of reserve", "bpm"], engine.zones(age: Double(age), restingHRBpm: rest, sex: sex).map {
             ["\($0.number)", "\(decimals(100 * $0.fromFraction, 0))–\(decimals(100 * $0.toFraction, 0))", "\(decimals($0.lowBpm, 0))–\(decimals($0.highBpm, 0))"]
         }) + "\n"
         return out

@@ -4,7 +4,7 @@ import XCTest
 /// The generated workspace: deterministic, readable as canonical tables, in range.
 final class PersonaGeneratorTests: XCTestCase {
     static let files = ["hr.csv", "rr.csv", "plays.csv", "sleep.csv", "workouts.csv", "labels.csv",
-                        "rejects.csv", "daily.csv", "truth.csv", "manifest.json"]
+                        "rejects.csv", "subjects.csv", "daily.csv", "zones.csv", "truth.csv", "manifest.json"]
 
     private func generate(seed: UInt64, names: [String] = ["NewMom", "CardiacRehab"], days: Int = 3) throws -> Workspace {
         let ws = Workspace(path: try makeTempDir())
@@ -22,7 +22,7 @@ final class PersonaGeneratorTests: XCTestCase {
         let c = try digests(try generate(seed: 8))
         XCTAssertEqual(a, b)
         // Every simulated table changes with the seed; labels and rejects are header-only.
-        for (i, name) in Self.files.enumerated() where !["labels.csv", "rejects.csv", "truth.csv"].contains(name) {
+        for (i, name) in Self.files.enumerated() where !["labels.csv", "rejects.csv", "truth.csv", "subjects.csv"].contains(name) {
             XCTAssertNotEqual(a[i], c[i], name)
         }
     }
@@ -32,11 +32,12 @@ final class PersonaGeneratorTests: XCTestCase {
         let manifest = try Manifest.read(from: ws)
         let hr = try ws.read(HRSample.self), rr = try ws.read(RRInterval.self), plays = try ws.read(Play.self)
         let sleep = try ws.read(SleepEpisode.self), workouts = try ws.read(Workout.self)
-        let daily = try ws.read(DailyRow.self), truth = try ws.read(PlantedEffect.self)
+        let daily = try ws.read(DailyRow.self), truth = try ws.read(PlantedEffect.self), subjects = try ws.read(SubjectRow.self)
         XCTAssertEqual(try ws.read(LabelInterval.self), [])
         XCTAssertEqual(try ws.read(Reject.self), [])
         let rows = ["hr.csv": hr.count, "rr.csv": rr.count, "plays.csv": plays.count, "sleep.csv": sleep.count,
-                    "workouts.csv": workouts.count, "daily.csv": daily.count, "truth.csv": truth.count]
+                    "workouts.csv": workouts.count, "daily.csv": daily.count, "truth.csv": truth.count,
+                    "subjects.csv": subjects.count]
         for source in manifest.sources {
             XCTAssertEqual(source.rowsRead, rows[source.path], source.path)
             XCTAssertEqual(source.accepted, source.rowsRead, source.path)
@@ -45,6 +46,7 @@ final class PersonaGeneratorTests: XCTestCase {
         // Canonical order: subjects by byte order, as an import writes them.
         XCTAssertEqual(manifest.subjects.map(\.subject), ["CardiacRehab", "NightShiftNurse", "YoungAthlete"])
         XCTAssertEqual(daily.count, 3 * 4)
+        XCTAssertEqual(subjects.map(\.sex), ["male", "female", "male"])
         // 200 songs × 2 metrics + 3 personas × 2 metrics.
         XCTAssertEqual(truth.count, 406)
         XCTAssertTrue(rr.allSatisfy { (250...2500).contains($0.rrMs) })

@@ -32,6 +32,39 @@ final class DailyStageTests: XCTestCase {
         return ws
     }
 
+    /// subjects.csv (a woman of 40, 170 cm) and a workout over the minutes at 130…149
+    /// bpm of day 1; a norms file with resting HR only. Zone 2 from 54.95 + 0.6·(179 −
+    /// 54.95) = 129.38, zone 3 from 141.785: 12 minutes in zone 2, 8 in zone 3; score
+    /// 100·(0.15·12/14 + 0.35) = 47.857; all 20 minutes ≥ 60 % of the reserve (vigorous).
+    /// BioAge: RHR (54.95 − 60)·0.4 = −2.02, zone minutes (30 − 20)/10·0.05 = +0.05, SDNN
+    /// not in the table: 40 + (0.22·−2.02 + 0.12·0.05)/0.34.
+    func testZonesAndReplacementNorms() throws {
+        let ws = try makeWorkspace()
+        try ws.write([Workout(subject: "u", startMs: day1 + 80 * 60_000, endMs: day1 + 100 * 60_000, activity: "run")])
+        try ws.write([SubjectRow(subject: "u", birthYear: 1986, sex: "female", heightCm: 170, source: "t")])
+        let dir = try makeTempDir()
+        let norms = try writeFixture("metric,sex,age_years,value,source\nresting_hr,female,20,60,test\nresting_hr,male,20,60,test\n",
+                                     to: dir + "/norms.csv")
+        try DailyStage(normsFile: norms).run(ws, StageContext())
+        let rows = try ws.read(DailyRow.self)
+        XCTAssertEqual(rows[0].snapshot.zoneMinutes, 20)
+        XCTAssertEqual(try XCTUnwrap(rows[0].bioAge), 40 + (0.22 * -2.02 + 0.12 * 0.05) / 0.34, accuracy: 1e-9)
+        XCTAssertEqual(rows[0].bioAgeCategory, "on_track")
+        let zones = try ws.read(ZoneDayRow.self)
+        XCTAssertEqual(zones.map(\.date), ["2026-01-05"], "day 2 has no resting HR")
+        XCTAssertEqual(zones[0].zoneMinutes, [0, 12, 8, 0, 0])
+        XCTAssertEqual(zones[0].zoneScore, 100 * (0.15 * 12 / 14 + 0.35), accuracy: 1e-9)
+        XCTAssertEqual(zones[0].easyShare, 0.6)
+        XCTAssertEqual(zones[0].rule8020, false)
+        XCTAssertEqual([zones[0].weekModerateMinutes, zones[0].weekVigorousMinutes], [0, 20])
+        XCTAssertFalse(zones[0].ahaMet)
+
+        let bad = try writeFixture("metric,sex,age_years,value,source\nresting_hr,woman,20,60,test\n", to: dir + "/bad.csv")
+        XCTAssertThrowsError(try DailyStage(normsFile: bad).run(ws, StageContext())) { error in
+            XCTAssertEqual("\(error)", "\(bad):2:2: 'sex' is 'woman'; expected female or male")
+        }
+    }
+
     func testInputsPerDayFollowTheDocumentedRules() throws {
         let ws = try makeWorkspace()
         try DailyStage(ageYears: 40).run(ws, StageContext())
@@ -56,8 +89,11 @@ final class DailyStageTests: XCTestCase {
             XCTAssertNil(a[keyPath: missing])
             XCTAssertNil(b[keyPath: missing])
         }
-        // The engine columns are the daily engines' on these snapshots.
-        XCTAssertEqual(rows, DailyEngines.assess(history: [a, b]).map(\.row))
+        // The engine columns are the daily engines' on these snapshots, BioAge with --age 40
+        // and no sex: RHR (54.95 − 72.5)·0.4 = −7.02, SDNN (50 − 45)·0.15 = +0.75, zone
+        // minutes (30 − 20)/10·0.05 = +0.05 → (0.22·−7.02 + 0.22·0.75 + 0.12·0.05)/0.56.
+        XCTAssertEqual(rows, DailyEngines.assess(history: [a, b], subjects: DailySubjects(defaultAgeYears: 40)).map(\.row))
+        XCTAssertEqual(try XCTUnwrap(rows[0].bioAge), 40 + (0.22 * -7.02 + 0.22 * 0.75 + 0.12 * 0.05) / 0.56, accuracy: 1e-9)
     }
 
     /// The exports' own daily values fill their columns and replace the percentile rule

@@ -53,10 +53,12 @@ final class ReadinessEngineTests: XCTestCase {
         XCTAssertEqual(r?.level, .primed)
     }
 
-    func testActivityBalanceVolumeAndOverload() {
+    /// The workload variant (`activity_variant` 1).
+    func testActivityBalanceVolumeAndOverload() throws {
         // 7 days at 20 zone-min then 7 days at 60 (today included): acute mean 60 → 420
         // min/week ≥ 150 → volume 1; chronic mean (140 + 420)/14 = 40 → ACWR 1.5;
         // overload factor 1 − (1.5 − 1.3)/(2.0 − 1.3) = 0.714286 → 71.4286.
+        let engine = ReadinessEngine(constants: try ReadinessConstants(replacing: ["activity_variant": 1]))
         let days = (0..<14).map { DailySnapshot(subject: "p", day: $0, zoneMinutes: $0 < 7 ? 20 : 60) }
         let pillar = engine.activityBalance(days[13], history: days[..<13])
         XCTAssertEqual(pillar?.score ?? .nan, 71.4286, accuracy: 1e-4)
@@ -69,7 +71,7 @@ final class ReadinessEngineTests: XCTestCase {
         // activity_acute_days = 1: acute = today's 60 min. Chronic (14 days): twelve days of
         // 30, one of 0, today 60 → 420/14 = 30; ACWR 60/30 = 2.0 → overload 0 → score 0.
         // (Counting yesterday's 0 too would give acute 30, ACWR 1.0 and a score of 100.)
-        let path = try writeFixture(#"{"engines":{"readiness":{"version":"1.1.0","constants":{"activity_acute_days":1}}}}"#,
+        let path = try writeFixture(#"{"engines":{"readiness":{"version":"2.1.0","constants":{"activity_acute_days":1,"activity_variant":1}}}}"#,
                                     to: try makeTempDir() + "/c.json")
         let oneDay = ReadinessEngine(constants: ReadinessConstants(registry: try ConstantsRegistry(contentsOf: path)))
         let minutes: [Double] = Array(repeating: 30, count: 12) + [0, 60]

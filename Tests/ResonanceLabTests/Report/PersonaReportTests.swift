@@ -57,9 +57,9 @@ final class PersonaReportTests: XCTestCase {
         }
         let mom = try String(contentsOfFile: dir1 + "/NewMom.md", encoding: .utf8)
         XCTAssertTrue(mom.contains("reproduces daily.csv on all 30 days"))
-        // Zones: age 32 → max 208 − 22.4 = 185.6; median RHR 72 → reserve 113.6;
-        // zone 1 = 72 + 0.5·113.6 = 128.8 → "129–140" (zone 2 from 72 + 0.6·113.6 = 140.16).
-        XCTAssertTrue(mom.contains("| 1 | 50–60 | 129–140 |"), mom)
+        // Zones: age 32, female → max 208 − 22.4 − 1 = 184.6; median RHR 72 → reserve 112.6;
+        // zone 1 = 72 + 0.5·112.6 = 128.3 → "128–140" (zone 2 from 72 + 0.6·112.6 = 139.56).
+        XCTAssertTrue(mom.contains("| 1 | 50–60 | 128–140 |"), mom)
         // RHR rising 3 bpm/day over the last days → regression with its slope in words.
         XCTAssertTrue(mom.contains("regression: 7-day slopes RHR +"))
         XCTAssertTrue(mom.contains("Planted music sensitivity (truth.csv): delta_hr_bpm 0.40."))
