@@ -4,23 +4,28 @@ public struct DailyAssessment: Equatable, Sendable {
     public let stress: StressResult?
     public let readiness: ReadinessResult?
     public let trend: TrendResult
+    /// Direction of the stress scores over `stress.trend_days` ending this day.
+    public var stressTrend: StressTrend?
+    /// Fewer local hours with heart-rate samples than `daily_inputs.min_wear_hours`:
+    /// the day has no stress score (docs/engines.md, Wear time).
+    public var lowWear = false
 
     /// Every flag a day can carry, in the order `flags` lists them.
     public static let flagNames = [
         "anomaly", "regression", "stress_pattern", "rhr_week_up", "rhr_week_down", "consecutive_elevation",
-        "readiness_capped",
+        "readiness_capped", "low_wear",
     ]
 
-    /// Trend flags, then `readiness_capped` when the elevation cap applied.
+    /// Trend flags, then `readiness_capped` when the elevation cap applied, then `low_wear`.
     public var flags: [String] {
-        trend.flags + (readiness?.capped == true ? ["readiness_capped"] : [])
+        trend.flags + (readiness?.capped == true ? ["readiness_capped"] : []) + (lowWear ? ["low_wear"] : [])
     }
 
     /// The `daily.csv` row of this day.
     public var row: DailyRow {
         DailyRow(snapshot: snapshot, stress: stress?.score, stressLevel: stress?.level.rawValue ?? "",
                  readiness: readiness?.score, readinessLevel: readiness?.level.rawValue ?? "",
-                 anomaly: trend.anomaly, flags: flags)
+                 anomaly: trend.anomaly, flags: flags, stressTrend: stressTrend?.rawValue ?? "")
     }
 }
 
@@ -28,8 +33,8 @@ public struct DailyAssessment: Equatable, Sendable {
 /// consecutive-elevation alert caps readiness), then stress, then readiness (which
 /// takes the day's stress as a pillar).
 public enum DailyEngines {
-    /// The registry engines they run on.
-    public static let engines = ["readiness", "stress", "trend"]
+    /// The registry engines they run on (`daily_inputs` for the wear-time threshold).
+    public static let engines = ["daily_inputs", "readiness", "stress", "trend"]
 
     /// One assessment per snapshot. Snapshots may hold several subjects in any order;
     /// the result lists subjects in order of first appearance, each by ascending day.
@@ -38,6 +43,7 @@ public enum DailyEngines {
         let stressEngine = StressEngine(constants: StressConstants(registry: registry))
         let readinessEngine = ReadinessEngine(constants: ReadinessConstants(registry: registry))
         let trendEngine = HeartTrendEngine(constants: TrendConstants(registry: registry))
+        let minWearHours = registry.dailyInputs.minWearHours
         var order: [String] = []
         var bySubject: [String: [DailySnapshot]] = [:]
         for s in history {
@@ -47,13 +53,21 @@ public enum DailyEngines {
         var out: [DailyAssessment] = []
         for subject in order {
             let days = (bySubject[subject] ?? []).sorted { $0.day < $1.day }
+            var scored: [(day: Int, score: Double)] = []
             for (i, today) in days.enumerated() {
                 let before = days[..<i]
                 let trend = trendEngine.assess(today, history: before)
-                let stress = stressEngine.assess(today, history: before)
+                // A day worn too little is not scored: its few hours would read as calm.
+                let lowWear = today.wearHours.map { $0 < minWearHours } ?? false
+                let stress = lowWear ? nil : stressEngine.assess(today, history: before)
                 let readiness = readinessEngine.assess(today, history: before, stress: stress?.score,
                                                        elevationAlert: trend.elevationAlert)
-                out.append(DailyAssessment(snapshot: today, stress: stress, readiness: readiness, trend: trend))
+                if let stress { scored.append((today.day, stress.score)) }
+                let window = scored.filter { $0.day > today.day - Int(stressEngine.constants.trendDays) }
+                var assessment = DailyAssessment(snapshot: today, stress: stress, readiness: readiness, trend: trend)
+                assessment.stressTrend = stress == nil ? nil : stressEngine.trendDirection(window)
+                assessment.lowWear = lowWear
+                out.append(assessment)
             }
         }
         return out

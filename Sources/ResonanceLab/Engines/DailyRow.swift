@@ -10,11 +10,14 @@ public struct DailyRow: Equatable, Sendable {
     public var readinessLevel: String
     public var anomaly: Double?
     public var flags: [String]
+    /// `rising`, `falling`, `steady`, or empty without enough scored days.
+    public var stressTrend: String
 
     public init(snapshot: DailySnapshot, stress: Double?, stressLevel: String, readiness: Double?,
-                readinessLevel: String, anomaly: Double?, flags: [String]) {
+                readinessLevel: String, anomaly: Double?, flags: [String], stressTrend: String = "") {
         self.snapshot = snapshot; self.stress = stress; self.stressLevel = stressLevel
         self.readiness = readiness; self.readinessLevel = readinessLevel; self.anomaly = anomaly; self.flags = flags
+        self.stressTrend = stressTrend
     }
 }
 
@@ -23,7 +26,8 @@ extension DailyRow: CanonicalRow {
     public static let header = [
         "subject", "date", "resting_hr", "hrv_sdnn", "recovery_1m", "recovery_2m", "vo2max", "zone_minutes",
         "steps", "walk_minutes", "workout_minutes", "sleep_hours", "body_mass", "stress", "stress_level",
-        "readiness", "readiness_level", "anomaly", "flags",
+        "readiness", "readiness_level", "anomaly", "flags", "stress_trend", "wear_hours", "hrv_rmssd", "hrv_basis",
+        "local_time",
     ]
 
     static let metrics: [(column: String, key: WritableKeyPath<DailySnapshot, Double?>)] = [
@@ -38,6 +42,8 @@ extension DailyRow: CanonicalRow {
         for m in Self.metrics { w.field(snapshot[keyPath: m.key]) }
         w.field(stress); w.field(stressLevel); w.field(readiness); w.field(readinessLevel)
         w.field(anomaly); w.field(flags.joined(separator: ";"))
+        w.field(stressTrend); w.field(snapshot.wearHours); w.field(snapshot.hrvRMSSDMs); w.field(snapshot.hrvBasis)
+        w.field(snapshot.localTime)
     }
 
     public init(_ r: CanonicalFieldReader) throws {
@@ -47,10 +53,15 @@ extension DailyRow: CanonicalRow {
         }
         var snapshot = DailySnapshot(subject: try r.string("subject"), day: day)
         for m in Self.metrics { snapshot[keyPath: m.key] = try r.optionalDouble(m.column) }
+        snapshot.wearHours = try r.optionalDouble("wear_hours")
+        snapshot.hrvRMSSDMs = try r.optionalDouble("hrv_rmssd")
+        snapshot.hrvBasis = try r.string("hrv_basis")
+        snapshot.localTime = try r.string("local_time")
         let flags = try r.string("flags")
         self.init(snapshot: snapshot, stress: try r.optionalDouble("stress"), stressLevel: try r.string("stress_level"),
                   readiness: try r.optionalDouble("readiness"), readinessLevel: try r.string("readiness_level"),
                   anomaly: try r.optionalDouble("anomaly"),
-                  flags: flags.isEmpty ? [] : flags.split(separator: ";").map(String.init))
+                  flags: flags.isEmpty ? [] : flags.split(separator: ";").map(String.init),
+                  stressTrend: try r.string("stress_trend"))
     }
 }
