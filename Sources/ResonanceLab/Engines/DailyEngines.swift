@@ -62,10 +62,11 @@ public enum DailyEngines {
                 let stress = lowWear ? nil : stressEngine.assess(today, history: before)
                 let readiness = readinessEngine.assess(today, history: before, stress: stress?.score,
                                                        elevationAlert: trend.elevationAlert)
+                // The scored days of the trend window ending today.
                 if let stress { scored.append((today.day, stress.score)) }
-                let window = scored.filter { $0.day > today.day - Int(stressEngine.constants.trendDays) }
+                scored.removeAll { $0.day <= today.day - Int(stressEngine.constants.trendDays) }
                 var assessment = DailyAssessment(snapshot: today, stress: stress, readiness: readiness, trend: trend)
-                assessment.stressTrend = stress == nil ? nil : stressEngine.trendDirection(window)
+                assessment.stressTrend = stress == nil ? nil : stressEngine.trendDirection(scored)
                 assessment.lowWear = lowWear
                 out.append(assessment)
             }
