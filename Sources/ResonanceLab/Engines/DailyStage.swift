@@ -50,7 +50,8 @@ public struct DailyStage: Stage {
 
 
     public var name: String { "daily" }
-    public var version: String { "1.0.0" }
+    /// 1.1.0: local days, wear time, RMSSD-only days, hourly stress.
+    public var version: String { "1.1.0" }
     public var engines: [String] { DailyEngines.engines + ["zones", "morning_recovery"] }
     public var perSubject: Bool { true }
     public var reads: [String] {

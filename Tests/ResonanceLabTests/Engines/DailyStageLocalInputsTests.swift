@@ -71,23 +71,29 @@ final class DailyStageLocalInputsTests: XCTestCase {
         XCTAssertFalse(ok?.flags.contains("low_wear") ?? true)
     }
 
-    func testLocalDaysFollowSubjectsZoneAndTheOption() throws {
+    func testLocalDaysFollowPlaysOffsetSubjectsZoneAndTheOption() throws {
         let ws = Workspace(path: try makeTempDir())
         // 23:30 UTC on 1 June: 00:30 on 2 June in London (BST), 1 June in UTC.
         let late = day1 + 23 * hour + hour / 2
-        try ws.write([Workout(subject: "london", startMs: late, endMs: late + hour, activity: "run"),
+        try ws.write([Workout(subject: "listener", startMs: late, endMs: late + hour, activity: "run"),
+                      Workout(subject: "london", startMs: late, endMs: late + hour, activity: "run"),
                       Workout(subject: "other", startMs: late, endMs: late + hour, activity: "run")])
-        try ws.write([SubjectRow(subject: "london", timeZone: "Europe/London", source: "csv")])
+        // The listener's plays say −10 h (Hawaii): 13:30 on 1 June, whatever its subjects.csv zone.
+        try ws.write([Play(subject: "listener", playId: "p", songId: "s", title: "t", artist: "a", album: "", playlist: "",
+                           startedAtMs: day1, endedAtMs: day1 + 200_000, mediaDurationS: 200, playedS: 200, endReason: "",
+                           skipped: false, utcOffsetMin: -600)])
+        try ws.write([SubjectRow(subject: "listener", timeZone: "Asia/Tokyo", source: "csv"),
+                      SubjectRow(subject: "london", timeZone: "Europe/London", source: "csv")])
         try DailyStage().run(ws, StageContext())
         var rows = try ws.read(DailyRow.self)
-        XCTAssertEqual(rows.map(\.snapshot.subject), ["london", "other"])
-        XCTAssertEqual(rows.map(\.snapshot.date), ["2026-06-02", "2026-06-01"])
-        XCTAssertEqual(rows.map(\.snapshot.localTime), ["zone:Europe/London", "utc"])
-        // --tz reaches only the subject without a zone of its own.
+        XCTAssertEqual(rows.map(\.snapshot.subject), ["listener", "london", "other"])
+        XCTAssertEqual(rows.map(\.snapshot.date), ["2026-06-01", "2026-06-02", "2026-06-01"])
+        XCTAssertEqual(rows.map(\.snapshot.localTime), ["plays_offset", "zone:Europe/London", "utc"])
+        // --tz reaches only the subject without an offset or a zone of its own.
         try DailyStage(timeZone: TimeZone(identifier: "Asia/Tokyo")).run(ws, StageContext())
         rows = try ws.read(DailyRow.self)
-        XCTAssertEqual(rows.map(\.snapshot.date), ["2026-06-02", "2026-06-02"])
-        XCTAssertEqual(rows.map(\.snapshot.localTime), ["zone:Europe/London", "tz:Asia/Tokyo"])
+        XCTAssertEqual(rows.map(\.snapshot.date), ["2026-06-01", "2026-06-02", "2026-06-02"])
+        XCTAssertEqual(rows.map(\.snapshot.localTime), ["plays_offset", "zone:Europe/London", "tz:Asia/Tokyo"])
     }
 
     func testHourlyStressRowsForEveryScoredDay() throws {
