@@ -32,9 +32,10 @@ import Foundation
 ///   2-minute recovery have no source yet and stay empty.
 /// - Age (zone minutes): the subject's `subjects.csv` birth year (age reached in the
 ///   day's year), else `--age`.
-/// A day is listed when any rule gives it a value (a heart-rate sample gives its wear time). When `manifest.json` lists
-/// `daily.csv` itself as a source (a generated persona workspace, whose simulated
-/// wearable measured every column), its measured columns are the inputs instead.
+/// A day is listed when any rule gives it a value (a heart-rate sample gives its wear
+/// time). When `manifest.json` lists `daily.csv` itself as a source (a generated persona
+/// workspace, whose simulated wearable measured every column), its measured columns are
+/// the inputs instead.
 public struct DailyStage: Stage {
     /// Age in years of the subjects without a birth year in `subjects.csv`, for zone
     /// minutes; nil leaves theirs empty.
@@ -50,7 +51,6 @@ public struct DailyStage: Stage {
 
 
     public var name: String { "daily" }
-    /// 1.1.0: local days, wear time, RMSSD-only days, hourly stress.
     public var version: String { "1.1.0" }
     public var engines: [String] { DailyEngines.engines + ["zones", "morning_recovery"] }
     public var perSubject: Bool { true }

@@ -181,7 +181,7 @@ final class ImportSink {
     func subject(_ given: String, group: String? = nil) -> Int {
         let name = aliases.subjectOf.isEmpty ? given : aliases.subjectOf[given] ?? given
         let i = interned(name, group: group)
-        if name != given, merged[i]?.contains(given) != true { merged[i, default: []].insert(given) }
+        if name != given { merged[i, default: []].insert(given) }
         return i
     }
 
