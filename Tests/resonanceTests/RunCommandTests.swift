@@ -48,9 +48,20 @@ final class RunCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("daily: 2 person-days"), run.stderr)
         let lines = try String(contentsOfFile: ws + "/daily.csv", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.first, "subject,date,resting_hr,hrv_sdnn,recovery_1m,recovery_2m,vo2max,zone_minutes,steps,"
-            + "walk_minutes,workout_minutes,sleep_hours,body_mass,stress,stress_level,readiness,readiness_level,anomaly,flags,bio_age,bio_age_category")
+            + "walk_minutes,workout_minutes,sleep_hours,body_mass,stress,stress_level,readiness,readiness_level,anomaly,flags,bio_age,bio_age_category,"
+            + "stress_trend,wear_hours,hrv_rmssd,hrv_basis,local_time")
         XCTAssertEqual(lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(2).joined(separator: ",") },
                        ["S01,2023-11-14", "S02,2023-11-15"])
+        // The sample's plays carry no offset and it has no subjects.csv zone: --tz decides, else UTC.
+        // Each subject wore its device one hour: low_wear, no stress.
+        func tail(_ path: String) throws -> [String] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst()
+                .map { $0.split(separator: ",", omittingEmptySubsequences: false).suffix(6).joined(separator: ",") }
+        }
+        XCTAssertEqual(try tail(ws + "/daily.csv"), ["low_wear,,1.0,,,utc", "low_wear,,1.0,,sdnn,utc"])
+        XCTAssertEqual(try resonance("daily", ws, "--tz", "Europe/London").status, ExitStatus.success)
+        XCTAssertEqual(try tail(ws + "/daily.csv"), ["low_wear,,1.0,,,tz:Europe/London", "low_wear,,1.0,,sdnn,tz:Europe/London"])
+        assertUsageError(try resonance("daily", ws, "--tz", "Mars/Base"), "--tz: unknown IANA time zone 'Mars/Base'.")
     }
 
     /// `daily --norms FILE`: BioAge against the replacement norms, the file recorded in

@@ -13,12 +13,15 @@ public struct DailyRow: Equatable, Sendable {
     /// BioAge in years and its category (`BioAgeCategory`), empty without one.
     public var bioAge: Double?
     public var bioAgeCategory: String
+    /// `rising`, `falling`, `steady`, or empty without enough scored days.
+    public var stressTrend: String
 
     public init(snapshot: DailySnapshot, stress: Double?, stressLevel: String, readiness: Double?,
-                readinessLevel: String, anomaly: Double?, flags: [String], bioAge: Double? = nil, bioAgeCategory: String = "") {
+                readinessLevel: String, anomaly: Double?, flags: [String], bioAge: Double? = nil, bioAgeCategory: String = "",
+                stressTrend: String = "") {
         self.snapshot = snapshot; self.stress = stress; self.stressLevel = stressLevel
         self.readiness = readiness; self.readinessLevel = readinessLevel; self.anomaly = anomaly; self.flags = flags
-        self.bioAge = bioAge; self.bioAgeCategory = bioAgeCategory
+        self.bioAge = bioAge; self.bioAgeCategory = bioAgeCategory; self.stressTrend = stressTrend
     }
 }
 
@@ -27,7 +30,8 @@ extension DailyRow: CanonicalRow {
     public static let header = [
         "subject", "date", "resting_hr", "hrv_sdnn", "recovery_1m", "recovery_2m", "vo2max", "zone_minutes",
         "steps", "walk_minutes", "workout_minutes", "sleep_hours", "body_mass", "stress", "stress_level",
-        "readiness", "readiness_level", "anomaly", "flags", "bio_age", "bio_age_category",
+        "readiness", "readiness_level", "anomaly", "flags", "bio_age", "bio_age_category", "stress_trend", "wear_hours",
+        "hrv_rmssd", "hrv_basis", "local_time",
     ]
 
     static let metrics: [(column: String, key: WritableKeyPath<DailySnapshot, Double?>)] = [
@@ -43,6 +47,8 @@ extension DailyRow: CanonicalRow {
         w.field(stress); w.field(stressLevel); w.field(readiness); w.field(readinessLevel)
         w.field(anomaly); w.field(flags.joined(separator: ";"))
         w.field(bioAge); w.field(bioAgeCategory)
+        w.field(stressTrend); w.field(snapshot.wearHours); w.field(snapshot.hrvRMSSDMs); w.field(snapshot.hrvBasis)
+        w.field(snapshot.localTime)
     }
 
     public init(_ r: CanonicalFieldReader) throws {
@@ -52,11 +58,16 @@ extension DailyRow: CanonicalRow {
         }
         var snapshot = DailySnapshot(subject: try r.string("subject"), day: day)
         for m in Self.metrics { snapshot[keyPath: m.key] = try r.optionalDouble(m.column) }
+        snapshot.wearHours = try r.optionalDouble("wear_hours")
+        snapshot.hrvRMSSDMs = try r.optionalDouble("hrv_rmssd")
+        snapshot.hrvBasis = try r.string("hrv_basis")
+        snapshot.localTime = try r.string("local_time")
         let flags = try r.string("flags")
         self.init(snapshot: snapshot, stress: try r.optionalDouble("stress"), stressLevel: try r.string("stress_level"),
                   readiness: try r.optionalDouble("readiness"), readinessLevel: try r.string("readiness_level"),
                   anomaly: try r.optionalDouble("anomaly"),
                   flags: flags.isEmpty ? [] : flags.split(separator: ";").map(String.init),
-                  bioAge: try r.optionalDouble("bio_age"), bioAgeCategory: try r.string("bio_age_category"))
+                  bioAge: try r.optionalDouble("bio_age"), bioAgeCategory: try r.string("bio_age_category"),
+                  stressTrend: try r.string("stress_trend"))
     }
 }

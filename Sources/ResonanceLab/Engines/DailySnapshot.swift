@@ -2,7 +2,7 @@
 /// is optional: engines re-normalise over what is present (docs/engines.md).
 public struct DailySnapshot: Equatable, Sendable {
     public var subject: String
-    /// Days since 1970-01-01 (UTC).
+    /// The subject's local calendar day (`SubjectClock`), as days since 1970-01-01.
     public var day: Int
     public var restingHRBpm: Double?
     public var hrvSDNNMs: Double?
@@ -17,6 +17,16 @@ public struct DailySnapshot: Equatable, Sendable {
     public var workoutMinutes: Double?
     public var sleepHours: Double?
     public var bodyMassKg: Double?
+    /// The day's mean RMSSD of `hrv_samples.csv`, ms.
+    public var hrvRMSSDMs: Double?
+    /// Where `hrvSDNNMs` came from: `sdnn` (measured), `rmssd_converted` (a day with
+    /// RMSSD only, `daily_inputs.rmssd_to_sdnn_ratio`), empty without one.
+    public var hrvBasis = ""
+    /// Local clock hours (0–24) with at least one `hr.csv` sample; nil when the subject
+    /// has no heart-rate samples at all.
+    public var wearHours: Double?
+    /// How the day was made local (`SubjectClock.basis`), e.g. `zone:Europe/London`.
+    public var localTime = ""
 
     public init(subject: String, day: Int, restingHRBpm: Double? = nil, hrvSDNNMs: Double? = nil,
                 recovery1mBpm: Double? = nil, recovery2mBpm: Double? = nil, vo2Max: Double? = nil,

@@ -1,12 +1,14 @@
 import Foundation
 
-/// `resonance daily`: one snapshot per subject and UTC day from the workspace's
+/// `resonance daily`: one snapshot per subject and local day from the workspace's
 /// tables, then the daily engines (trend, stress, readiness, BioAge; zones for zone
-/// minutes) → `daily.csv`, the zone distribution of workout heart rate → `zones.csv`,
-/// and the coaching rules replayed from its rows (`CoachingRules`) → `nudges.csv`,
-/// `coaching.csv`, `phases.csv`. The persona generator writes its `daily.csv` through `write` too.
+/// minutes) → `daily.csv`, the circadian hourly stress → `stress_hourly.csv`, the zone
+/// distribution of workout heart rate → `zones.csv`, and the coaching rules replayed
+/// from its rows (`CoachingRules`) → `nudges.csv`, `coaching.csv`, `phases.csv`. The
+/// persona generator writes its `daily.csv` through `write` too.
 ///
-/// Input rules (docs/methods.md, "Daily engines"), per subject and UTC calendar day:
+/// Input rules (docs/methods.md, "Daily engines"), per subject and local calendar day
+/// (`SubjectClock`: the plays' offset, else `subjects.csv`'s zone, else `--tz`, else UTC):
 /// - `resting_hr`: the `daily_inputs.resting_hr_quantile` (5th percentile; type 7, as
 ///   NumPy) of the day's `hr.csv` samples, on days with at least
 ///   `daily_inputs.min_hr_samples_per_day` (60) samples — the low end of the day's heart
@@ -14,7 +16,12 @@ import Foundation
 ///   in the same minute are read by `HeartRateSources` (the source with most samples).
 /// - `hrv_sdnn`: the mean of the day's `hrv_samples.csv` SDNN values (wearable
 ///   samples, e.g. Apple Health); without any, the median SDNN of the reliable
-///   windows of `hrv.csv` that start that day.
+///   windows of `hrv.csv` that start that day; without either, a day with RMSSD samples
+///   only (Oura, WHOOP, Garmin, Fitbit) takes `daily_inputs.rmssd_to_sdnn_ratio` × their
+///   mean (`hrv_basis` `rmssd_converted`). `hrv_rmssd`: the mean RMSSD of the day's samples.
+/// - `wear_hours`: local clock hours with at least one `hr.csv` sample (empty for a
+///   subject without heart rate). Below `daily_inputs.min_wear_hours` the day is
+///   `low_wear`: no resting HR from its samples, and no stress score.
 /// - `sleep_hours`: asleep time (core, deep, rem, asleep stages) of each night of
 ///   `sleep.csv` (`SleepLink.periods`: the union of its asleep rows, counted once
 ///   whatever the sources), counted on the day the night ends (the morning after).
@@ -30,37 +37,42 @@ import Foundation
 ///   BioAge) from `subjects.csv` too.
 /// - `zones.csv`: the minutes of heart rate inside `workouts.csv` workouts, per Karvonen
 ///   zone (`ZoneDistributionEngine`).
-/// A day is listed when any rule gives it a value. When `manifest.json` lists
-/// `daily.csv` itself as a source (a generated persona workspace, whose simulated
-/// wearable measured every column), its measured columns are the inputs instead.
+/// A day is listed when any rule gives it a value (a heart-rate sample gives its wear
+/// time). When `manifest.json` lists `daily.csv` itself as a source (a generated persona
+/// workspace, whose simulated wearable measured every column), its measured columns are
+/// the inputs instead.
 public struct DailyStage: Stage {
     /// Age in years of the subjects without a birth year in `subjects.csv`, for zone
     /// minutes; nil leaves theirs empty.
     public var ageYears: Double?
+    /// Zone of the subjects whose local days neither their plays' offsets nor
+    /// `subjects.csv` give (`--tz`); nil leaves them in UTC.
+    public var timeZone: TimeZone?
     /// A BioAge norms table replacing the built-in one (`bio_age_norms.csv` format).
     public var normsFile: String?
 
-    public init(ageYears: Double? = nil, normsFile: String? = nil) {
-        self.ageYears = ageYears; self.normsFile = normsFile
+    public init(ageYears: Double? = nil, timeZone: TimeZone? = nil, normsFile: String? = nil) {
+        self.ageYears = ageYears; self.timeZone = timeZone; self.normsFile = normsFile
     }
 
 
     public var name: String { "daily" }
-    public var version: String { "1.0.0" }
-    public var engines: [String] { DailyEngines.engines + ["daily_inputs", "zones", "morning_recovery", "coaching"] }
+    public var version: String { "1.1.0" }
+    public var engines: [String] { DailyEngines.engines + ["zones", "morning_recovery", "coaching"] }
     public var perSubject: Bool { true }
     public var reads: [String] {
         [HRSample.fileName, HRVSample.fileName, HRVRow.fileName, SleepEpisode.fileName, Workout.fileName, DailyInputRow.fileName,
-         SubjectRow.fileName]
+         SubjectRow.fileName, Play.fileName]
     }
     public var writes: [String] {
         [DailyRow.fileName, ReceiptRow.fileName, HeartRateRecoveryRow.fileName, MorningRecoveryRow.fileName,
-         MorningReceiptRow.fileName,
+         MorningReceiptRow.fileName, StressHourlyRow.fileName,
          NudgeRow.fileName, CoachingRow.fileName, PhaseRow.fileName, ZoneDayRow.fileName]
     }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         ws.session?.record(setting: "age_years", ageYears.map(CSVWriter.format) ?? "none")
+        ws.session?.record(setting: "tz", timeZone?.identifier ?? "none")
         var norms = BioAgeNorms.builtIn
         if let normsFile {
             norms = try BioAgeNorms.read(path: normsFile)
@@ -79,15 +91,16 @@ public struct DailyStage: Stage {
             snapshots = try self.snapshots(ws, context: context, subjects: subjects, overlaps: &overlaps, recoveries: &recoveries,
                                            heartRate: &heartRate)
         }
-        let rows = try Self.write(snapshots, to: ws, registry: context.registry, subjects: subjects, heartRate: heartRate)
+        let assessments = try Self.write(snapshots, to: ws, registry: context.registry, subjects: subjects, heartRate: heartRate)
+        try ws.write(StressHourlyRow.rows(assessments, engine: StressEngine(constants: context.registry.stress)))
         try ws.write(recoveries)
         var readiness: [String: String] = [:]
-        for r in rows { readiness[r.snapshot.subject + "\u{0}" + r.snapshot.date] = r.readinessLevel }
+        for a in assessments { readiness[a.snapshot.subject + "\u{0}" + a.snapshot.date] = a.readiness?.level.rawValue ?? "" }
         let mornings = MorningRecoveryEngine(constants: context.registry.morningRecovery)
             .mornings(snapshots, readiness: readiness, inputs: try MorningInputs.read(ws))
         try ws.write(mornings.map(\.row))
         try ws.write(mornings.flatMap(\.receipts))
-        let coaching = CoachingRules.replay(rows, constants: context.registry.coaching)
+        let coaching = CoachingRules.replay(assessments.map(\.row), constants: context.registry.coaching)
         try ws.write(coaching.nudges)
         try ws.write(coaching.coaching)
         try ws.write(coaching.phases)
@@ -97,15 +110,20 @@ public struct DailyStage: Stage {
 
     /// Runs the engines over `snapshots` and writes `daily.csv`, the decisions'
     /// receipts (`receipts.csv`) and the zone distribution of `heartRate` (`zones.csv`).
+    /// A day with an SDNN and no basis (a persona's simulated watch) has the basis `sdnn`.
     @discardableResult
     public static func write(_ snapshots: [DailySnapshot], to ws: Workspace, registry: ConstantsRegistry,
-                             subjects: DailySubjects, heartRate: WorkoutHeartRate) throws -> [DailyRow] {
+                             subjects: DailySubjects, heartRate: WorkoutHeartRate) throws -> [DailyAssessment] {
+        let snapshots = snapshots.map { s -> DailySnapshot in
+            var s = s
+            if s.hrvBasis.isEmpty, s.hrvSDNNMs != nil { s.hrvBasis = "sdnn" }
+            return s
+        }
         let assessments = DailyEngines.assess(history: snapshots, registry: registry, subjects: subjects)
-        let rows = assessments.map(\.row)
-        try ws.write(rows)
+        try ws.write(assessments.map(\.row))
         try ws.write(ReceiptRow.daily(assessments))
         try ws.write(ZoneDistributionEngine(constants: registry.zones).rows(snapshots, heartRate: heartRate, subjects: subjects))
-        return rows
+        return assessments
     }
 
     /// The measured columns of a `daily.csv` that `manifest.json` lists as a source; nil otherwise.
@@ -115,7 +133,8 @@ public struct DailyStage: Stage {
         return try ws.read(DailyRow.self).map(\.snapshot)
     }
 
-    /// Day number (days since 1970-01-01 UTC) of a time.
+    /// Day number (days since 1970-01-01 UTC) of a time (the planted events of the alarm
+    /// analysis; `resonance daily` reads local days through `SubjectClock`).
     static func day(_ ms: Int64) -> Int { Int(Timestamp.floorDivMod(ms, 86_400_000).0) }
 
     /// Snapshots of every subject-day the workspace's tables give a value for,
@@ -130,6 +149,18 @@ public struct DailyStage: Stage {
             }
         }
         var days: [Key: DailySnapshot] = [:]
+        // Each subject's local clock: the plays' offsets, else subjects.csv's zone, else --tz, else UTC.
+        var playOffsets: [String: [(ms: Int64, minutes: Int)]] = [:]
+        try ws.forEachRow(Play.self) { p in
+            if let o = p.utcOffsetMin { playOffsets[p.subject, default: []].append((p.startedAtMs, o)) }
+        }
+        var clocks: [String: SubjectClock] = [:]
+        func clock(_ subject: String) -> SubjectClock {
+            if let c = clocks[subject] { return c }
+            let c = SubjectClock(playOffsets: playOffsets[subject] ?? [], subjectZone: subjects.rows[subject]?.timeZone ?? "", option: timeZone)
+            clocks[subject] = c
+            return c
+        }
         func update(_ subject: String, _ day: Int, _ change: (inout DailySnapshot) -> Void) {
             let key = Key(subject: subject, day: day)
             change(&days[key, default: DailySnapshot(subject: subject, day: day)])
@@ -138,6 +169,8 @@ public struct DailyStage: Stage {
         // Heart rate: per day the samples (resting HR) and per minute their mean (zones).
         // Samples of more than one source in a minute: the heart-rate source rule decides.
         var samples: [Key: (times: [Int64], bpm: [Double], sources: [String])] = [:]
+        // Local clock hours with a sample, one bit per hour, per subject-day.
+        var worn: [Key: UInt32] = [:]
         let inputs = context.registry.dailyInputs
         // Workouts first: the samples around their ends give heart-rate recovery.
         var workouts: [String: [Workout]] = [:]
@@ -152,7 +185,9 @@ public struct DailyStage: Stage {
                     nearEnds[s.subject]?.bpm.append(s.bpm)
                 }
             }
-            let key = Key(subject: s.subject, day: Self.day(s.timestampMs))
+            let c = clock(s.subject)
+            let key = Key(subject: s.subject, day: c.day(s.timestampMs))
+            worn[key, default: 0] |= 1 << UInt32(c.hour(s.timestampMs))
             samples[key, default: ([], [], [])].times.append(s.timestampMs)
             samples[key]?.bpm.append(s.bpm)
             samples[key]?.sources.append(s.source)
@@ -181,11 +216,16 @@ public struct DailyStage: Stage {
                 }
             }
         }
-        let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: context.registry))
+        let zoneEngine = HeartRateZoneEngine(constants: ZoneConstants(registry: context.registry))
+        // Every day with a heart-rate sample is listed: its wear time is a value.
+        for key in worn.keys { update(key.subject, key.day) { _ in } }
         for (key, values) in hrByDay where Double(values.count) >= inputs.minHRSamplesPerDay {
-            let rest = stated[key]?[DailyMetric.restingHR.rawValue] ?? Stats.quantile(values, inputs.restingHRQuantile)
+            // A day worn too little gives no resting HR of its own: its few hours (often asleep) would read as calm.
+            let lowWear = Double((worn[key] ?? 0).nonzeroBitCount) < inputs.minWearHours
+            guard let rest = stated[key]?[DailyMetric.restingHR.rawValue] ?? (lowWear ? nil : Stats.quantile(values, inputs.restingHRQuantile))
+            else { continue }
             var zoneMinutes: Double?
-            if let age = age(key), let floor = zones.zones(age: age, restingHRBpm: rest, sex: subjects.sex(key.subject)).dropFirst().first?.lowBpm {
+            if let age = age(key), let floor = zoneEngine.zones(age: age, restingHRBpm: rest, sex: subjects.sex(key.subject)).dropFirst().first?.lowBpm {
                 zoneMinutes = Double(minuteSums[key]?.values.filter { $0.sum / Double($0.n) >= floor }.count ?? 0)
             }
             update(key.subject, key.day) { $0.restingHRBpm = rest; $0.zoneMinutes = zoneMinutes }
@@ -201,20 +241,31 @@ public struct DailyStage: Stage {
             }
         }
 
-        // HRV: wearable SDNN samples, else the reliable windows of hrv.csv.
-        var sdnn: [Key: [Double]] = [:]
+        // HRV: wearable SDNN samples, else the reliable windows of hrv.csv, else RMSSD samples converted.
+        var sdnn: [Key: [Double]] = [:], rmssd: [Key: [Double]] = [:]
         try ws.forEachRow(HRVSample.self) { row in
-            guard let v = row.sdnnMs else { return }
-            sdnn[Key(subject: row.subject, day: Self.day(row.timestampMs)), default: []].append(v)
+            let key = Key(subject: row.subject, day: clock(row.subject).day(row.timestampMs))
+            if let v = row.sdnnMs { sdnn[key, default: []].append(v) }
+            if let v = row.rmssdMs { rmssd[key, default: []].append(v) }
         }
         var windowSDNN: [Key: [Double]] = [:]
         try ws.forEachRow(HRVRow.self) { row in
             guard let start = row.windowStartMs, row.reliable, row.time.sdnn.isFinite else { return }
-            windowSDNN[Key(subject: row.subject, day: Self.day(start)), default: []].append(row.time.sdnn)
+            windowSDNN[Key(subject: row.subject, day: clock(row.subject).day(start)), default: []].append(row.time.sdnn)
         }
-        for (key, values) in sdnn { update(key.subject, key.day) { $0.hrvSDNNMs = Stats.mean(values) } }
+        for (key, values) in sdnn { update(key.subject, key.day) { $0.hrvSDNNMs = Stats.mean(values); $0.hrvBasis = "sdnn" } }
         for (key, values) in windowSDNN where sdnn[key] == nil {
-            update(key.subject, key.day) { $0.hrvSDNNMs = Stats.median(values) }
+            update(key.subject, key.day) { $0.hrvSDNNMs = Stats.median(values); $0.hrvBasis = "sdnn" }
+        }
+        for (key, values) in rmssd {
+            let mean = Stats.mean(values)
+            update(key.subject, key.day) { snapshot in
+                snapshot.hrvRMSSDMs = mean
+                if snapshot.hrvSDNNMs == nil {
+                    snapshot.hrvSDNNMs = inputs.rmssdToSDNNRatio * mean
+                    snapshot.hrvBasis = "rmssd_converted"
+                }
+            }
         }
 
         // Sleep and workouts.
@@ -225,7 +276,7 @@ public struct DailyStage: Stage {
         for (subject, rows) in sleep {
             for night in SleepLink.periods(rows, constants: sessionConstants) where night.measuredAsleepMs > 0 {
                 nights.append(night)
-                update(subject, Self.day(night.endMs)) {
+                update(subject, clock(subject).day(night.endMs)) {
                     $0.sleepHours = ($0.sleepHours ?? 0) + Double(night.measuredAsleepMs) / 3_600_000
                 }
             }
@@ -237,14 +288,21 @@ public struct DailyStage: Stage {
             let order = near.times.indices.sorted { near.times[$0] != near.times[$1] ? near.times[$0] < near.times[$1] : $0 < $1 }
             let times = order.map { near.times[$0] }, bpm = order.map { near.bpm[$0] }
             for w in (workouts[subject] ?? []).sorted(by: { ($0.startMs, $0.endMs) < ($1.startMs, $1.endMs) }) {
-                update(w.subject, Self.day(w.startMs)) { $0.workoutMinutes = ($0.workoutMinutes ?? 0) + Double(w.endMs - w.startMs) / 60_000 }
+                update(w.subject, clock(w.subject).day(w.startMs)) { $0.workoutMinutes = ($0.workoutMinutes ?? 0) + Double(w.endMs - w.startMs) / 60_000 }
                 let r = HeartRateRecovery.after(workout: w, times: times, bpm: bpm, constants: inputs)
                 recoveries.append(r)
                 // The day's recovery: the export's own value, else the last workout ending that day with a 1-minute drop.
-                guard r.quality == "ok", stated[Key(subject: w.subject, day: Self.day(w.endMs))]?[DailyMetric.hrRecovery1m.rawValue] == nil
+                let endDay = clock(w.subject).day(w.endMs)
+                guard r.quality == "ok", stated[Key(subject: w.subject, day: endDay)]?[DailyMetric.hrRecovery1m.rawValue] == nil
                 else { continue }
-                update(w.subject, Self.day(w.endMs)) { $0.recovery1mBpm = r.drop1mBpm; $0.recovery2mBpm = r.drop2mBpm }
+                update(w.subject, endDay) { $0.recovery1mBpm = r.drop1mBpm; $0.recovery2mBpm = r.drop2mBpm }
             }
+        }
+        // Wear time on every day of a subject with heart rate; each day's local-time rule.
+        let withHR = Set(worn.keys.map(\.subject))
+        for key in days.keys {
+            if withHR.contains(key.subject) { days[key]?.wearHours = Double((worn[key] ?? 0).nonzeroBitCount) }
+            days[key]?.localTime = clock(key.subject).basis
         }
         return days.keys.sorted().compactMap { days[$0] }
     }

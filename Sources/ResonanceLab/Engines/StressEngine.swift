@@ -15,6 +15,8 @@ public struct StressResult: Equatable, Sendable {
     /// 0–1: the nominal weight of the signals present over that of all three, times
     /// the baseline days found over the baseline window (docs/engines.md, Receipts).
     public var confidence: Double = 0
+    /// The signals the score came from (the hourly estimates shift their HRV term).
+    public var signals = StressSignals()
 }
 
 /// Daily HR-primary stress (docs/engines.md, Stress):
@@ -84,6 +86,7 @@ public struct StressEngine: Sendable {
             let sd = Stats.sd(lnBase)
             if sd > 0 {
                 out.hrvZ = (log(sdnn) - Stats.mean(lnBase)) / sd
+                out.hrvLnSD = sd
                 out.hrvBaselineDays = lnBase.count
             }
         }
@@ -160,8 +163,58 @@ public struct StressEngine: Sendable {
         let present = (p.rhr != nil ? c.weightRHR : 0) + (p.hrv != nil ? c.weightHRV : 0) + (p.stability != nil ? c.weightCV : 0)
         let history = min(1, Double(max(s.rhrBaselineDays, s.hrvBaselineDays)) / c.baselineDays)
         return StressResult(raw: raw, score: score, level: level(score), drivers: drivers,
-                            confidence: present / (c.weightRHR + c.weightHRV + c.weightCV) * history)
+                            confidence: present / (c.weightRHR + c.weightHRV + c.weightCV) * history, signals: s)
     }
+
+    /// The day's circadian hourly estimates (product specification: the daily HRV
+    /// interpolated to hourly values by circadian multipliers on HRV): for each local
+    /// hour h, HRV_h = SDNN × `circadian_h`, scored by this engine with the day's
+    /// signals, its HRV z-score being that of ln(HRV_h) against the same baseline,
+    /// z_h = z + ln(m_h)/SD(ln SDNN baseline). Resting HR and stability are the day's,
+    /// so an hour whose multiplier is 1 scores the day's stress. Empty when the day
+    /// has no HRV z-score (no SDNN or too short a baseline).
+    public func hourly(sdnnMs: Double?, signals: StressSignals) -> [HourlyStress] {
+        guard let sdnn = sdnnMs, let z = signals.hrvZ, let sd = signals.hrvLnSD, sd > 0 else { return [] }
+        return c.circadianMultipliers.enumerated().compactMap { hour, m in
+            var s = signals
+            s.hrvZ = z + log(m) / sd
+            return score(s).map { HourlyStress(hour: hour, hrvEstimateMs: sdnn * m, multiplier: m, stress: $0, level: level($0)) }
+        }
+    }
+
+    /// The direction of `points` (day, stress score), by the least-squares slope in
+    /// points/day (product specification: ±0.5 points/day): rising above
+    /// `trend_slope_points_per_day`, falling below its negative, else steady; nil with
+    /// fewer than `trend_min_days` points or a single day.
+    public func trendDirection(_ points: [(day: Int, score: Double)]) -> StressTrend? {
+        guard points.count >= Int(c.trendMinDays) else { return nil }
+        let mx = Stats.mean(points.map { Double($0.day) }), my = Stats.mean(points.map(\.score))
+        var sxy = 0.0, sxx = 0.0
+        for p in points {
+            sxy += (Double(p.day) - mx) * (p.score - my)
+            sxx += (Double(p.day) - mx) * (Double(p.day) - mx)
+        }
+        guard sxx > 0 else { return nil }
+        let slope = sxy / sxx
+        return slope > c.trendSlopePointsPerDay ? .rising : slope < -c.trendSlopePointsPerDay ? .falling : .steady
+    }
+}
+
+/// Direction of the stress scores over the trend window.
+public enum StressTrend: String, Sendable {
+    case rising, falling, steady
+}
+
+/// One local hour's circadian stress estimate.
+public struct HourlyStress: Equatable, Sendable {
+    /// Local clock hour, 0–23.
+    public let hour: Int
+    /// The day's SDNN × the hour's multiplier, ms.
+    public let hrvEstimateMs: Double
+    public let multiplier: Double
+    /// 0–100.
+    public let stress: Double
+    public let level: StressLevel
 }
 
 /// The stress engine's signals for one day (or one window), before any weighting.
@@ -173,6 +226,8 @@ public struct StressSignals: Equatable, Sendable {
     public var rhrBaselineDays = 0
     /// z-score of ln(SDNN) against the baseline days.
     public var hrvZ: Double?
+    /// SD of the baseline days' ln(SDNN), the z-score's denominator.
+    public var hrvLnSD: Double?
     public var hrvBaselineDays = 0
     /// Coefficient of variation of SDNN over the recent days (ratio).
     public var sdnnCV: Double?

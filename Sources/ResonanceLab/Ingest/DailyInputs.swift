@@ -1,3 +1,5 @@
+import Foundation
+
 /// The per-day measurements an export states itself (resting heart rate, VO2 max, step
 /// count, …), as opposed to samples: `daily_inputs.csv`, one row per subject, local
 /// date, metric and source (docs/tables.md, daily_inputs.csv). They are never mixed
@@ -155,8 +157,9 @@ struct DailyInputAccumulator {
 
 /// One row of `subjects.csv` (docs/tables.md, subjects.csv): what is known of a person
 /// beyond their measurements — birth year, biological sex (`female`, `male`, `other`,
-/// empty when unknown), height (cm) and weight (kg), and their time zone (an IANA
-/// name, empty when unknown).
+/// empty when unknown), height (cm) and weight (kg), their time zone (an IANA
+/// name, empty when unknown), and the other ids under which exports name the same
+/// person (`aliases`, `;`-separated; an import merges their rows into this subject).
 public struct SubjectRow: Equatable, Sendable {
     public var subject: String
     public var birthYear: Int?
@@ -165,11 +168,13 @@ public struct SubjectRow: Equatable, Sendable {
     public var weightKg: Double?
     public var timeZone: String
     public var source: String
+    /// Other ids of the same person, in byte order.
+    public var aliases: [String]
 
     public init(subject: String, birthYear: Int? = nil, sex: String = "", heightCm: Double? = nil, weightKg: Double? = nil,
-                timeZone: String = "", source: String) {
+                timeZone: String = "", source: String, aliases: [String] = []) {
         self.subject = subject; self.birthYear = birthYear; self.sex = sex; self.heightCm = heightCm; self.weightKg = weightKg
-        self.timeZone = timeZone; self.source = source
+        self.timeZone = timeZone; self.source = source; self.aliases = aliases
     }
 
     /// Age in whole years reached in the year of `day` (days since 1970-01-01).
@@ -190,10 +195,13 @@ public struct SubjectRow: Equatable, Sendable {
 
 extension SubjectRow: CanonicalRow {
     public static let fileName = "subjects.csv"
-    public static let header = ["subject", "birth_year", "sex", "height_cm", "weight_kg", "time_zone", "source"]
+    public static let header = ["subject", "birth_year", "sex", "height_cm", "weight_kg", "time_zone", "source", "aliases"]
+    /// The header before subjects named their aliases; still imported.
+    static let headerWithoutAliases = Array(header.dropLast())
 
     public func write(to w: CSVWriter) {
         w.field(subject); w.field(birthYear); w.field(sex); w.field(heightCm); w.field(weightKg); w.field(timeZone); w.field(source)
+        w.field(aliases.joined(separator: ";"))
     }
 
     public init(_ r: CanonicalFieldReader) throws {
@@ -203,8 +211,19 @@ extension SubjectRow: CanonicalRow {
         guard ["", "female", "male", "other"].contains(sex) else {
             throw r.fail("sex", "'sex' is '\(sex)'; expected female, male, other or empty")
         }
+        let zone = try r.string("time_zone")
+        guard zone.isEmpty || TimeZone(identifier: zone) != nil else {
+            throw r.fail("time_zone", "'time_zone' is not an IANA time zone: '\(zone)'")
+        }
+        let aliases = r.columns["aliases"] == nil ? "" : try r.string("aliases")
         self.init(subject: try r.string("subject"), birthYear: year.map { Int($0) }, sex: sex,
                   heightCm: try r.optionalDouble("height_cm", in: 30...272), weightKg: try r.optionalDouble("weight_kg", in: 1...650),
-                  timeZone: try r.string("time_zone"), source: try r.string("source"))
+                  timeZone: zone, source: try r.string("source"), aliases: Self.aliases(aliases))
+    }
+
+    /// The ids of an `aliases` field: `;`-separated, blanks trimmed, empty ones dropped, in byte order.
+    static func aliases(_ text: String) -> [String] {
+        Set(text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 }

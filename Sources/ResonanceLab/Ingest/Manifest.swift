@@ -221,6 +221,9 @@ public struct SubjectInfo: Codable, Equatable, Sendable {
     /// Event markers (`labels.csv` rows from E4 tags) that lie outside the subject's
     /// recording: kept in `labels.csv`, never used; absent when there are none.
     public var markersOutsideRecording: OutsideMarkers?
+    /// The other ids under which the import found this person's rows (a `subjects.csv`
+    /// row's `aliases`), merged into this subject, in byte order; absent when none.
+    public var mergedAliases: [String]?
 
     public init(subject: String, group: String? = nil, start: String? = nil, end: String? = nil) {
         self.subject = subject; self.group = group; self.start = start; self.end = end

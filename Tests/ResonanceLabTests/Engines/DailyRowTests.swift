@@ -17,14 +17,14 @@ final class DailyRowTests: XCTestCase {
         try ws.write(rows)
         let text = try String(contentsOfFile: ws.file("daily.csv"), encoding: .utf8)
         XCTAssertEqual(text.split(separator: "\n").first,
-                       "subject,date,resting_hr,hrv_sdnn,recovery_1m,recovery_2m,vo2max,zone_minutes,steps,walk_minutes,workout_minutes,sleep_hours,body_mass,stress,stress_level,readiness,readiness_level,anomaly,flags,bio_age,bio_age_category")
+                       "subject,date,resting_hr,hrv_sdnn,recovery_1m,recovery_2m,vo2max,zone_minutes,steps,walk_minutes,workout_minutes,sleep_hours,body_mass,stress,stress_level,readiness,readiness_level,anomaly,flags,bio_age,bio_age_category,stress_trend,wear_hours,hrv_rmssd,hrv_basis,local_time")
         XCTAssertEqual(text.split(separator: "\n")[1],
-                       "NewMom,2026-01-01,68.0,31.5,,,,,,,,5.25,,61.2,balanced,44.0,moderate,1.7,anomaly;regression,34.5,watchful")
+                       "NewMom,2026-01-01,68.0,31.5,,,,,,,,5.25,,61.2,balanced,44.0,moderate,1.7,anomaly;regression,34.5,watchful,,,,,")
         XCTAssertEqual(try ws.read(DailyRow.self), rows)
     }
 
     func testBadDateNamesFileLineAndColumn() throws {
-        let path = try writeFixture(DailyRow.header.joined(separator: ",") + "\nA,2026-13-01" + String(repeating: ",", count: 19) + "\n",
+        let path = try writeFixture(DailyRow.header.joined(separator: ",") + "\nA,2026-13-01" + String(repeating: ",", count: 24) + "\n",
                                     to: try makeTempDir() + "/daily.csv")
         XCTAssertThrowsError(try Workspace.readTable(DailyRow.self, path: path)) { error in
             XCTAssertEqual("\(error)", "\(path):2:2: 'date' is not a YYYY-MM-DD date: '2026-13-01'")

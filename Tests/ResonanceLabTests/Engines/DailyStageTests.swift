@@ -10,9 +10,10 @@ final class DailyStageTests: XCTestCase {
     func makeWorkspace() throws -> Workspace {
         let ws = Workspace(path: try makeTempDir())
         let day2 = day1 + 24 * hour
-        // Day 1: 100 one-minute HR samples 50…149 bpm; day 2: 59 samples (too few for a resting HR).
+        // Day 1: 100 HR samples 50…149 bpm, one every 6 minutes (10 hours worn); day 2: 59 samples
+        // (too few for a resting HR).
         var hr: [HRSample] = []
-        for i in 0..<100 { hr.append(HRSample(subject: "u", timestampMs: day1 + Int64(i) * 60_000, bpm: Double(50 + i), source: "t")) }
+        for i in 0..<100 { hr.append(HRSample(subject: "u", timestampMs: day1 + Int64(i) * 360_000, bpm: Double(50 + i), source: "t")) }
         for i in 0..<59 { hr.append(HRSample(subject: "u", timestampMs: day2 + Int64(i) * 60_000, bpm: 60, source: "t")) }
         try ws.write(hr)
         try ws.write([HRVSample(subject: "u", timestampMs: day1 + 7 * hour, sdnnMs: 40, source: "t"),
@@ -157,6 +158,15 @@ final class DailyStageTests: XCTestCase {
         for stage: any Stage in [ImportStage(sources: [PipelineTests.sample]), HRVStage(), DailyStage()] {
             try stage.run(ws, StageContext())
         }
+        // Both days are short recordings: below 10 worn hours, so no resting HR and no stress.
+        let worn = try ws.read(DailyRow.self)
+        XCTAssertEqual(worn.map(\.snapshot.wearHours), [1, 1])
+        XCTAssertEqual(worn.map { $0.flags.contains("low_wear") }, [true, true])
+        XCTAssertEqual(worn.map(\.snapshot.restingHRBpm), [nil, nil])
+        XCTAssertEqual(worn.map(\.stress), [nil, nil])
+        // With the wear threshold at 0 h, the percentile rule gives each day's resting HR.
+        let everyHour = try ConstantsRegistry.defaults.replacing("daily_inputs", with: ["min_wear_hours": 0], version: "1.3.0")
+        try DailyStage().run(ws, StageContext(registry: everyHour))
         let rows = try ws.read(DailyRow.self)
         XCTAssertEqual(rows.map { "\($0.snapshot.subject) \($0.snapshot.date)" }, ["S01 2023-11-14", "S02 2023-11-15"])
         let (s01, s02) = (rows[0].snapshot, rows[1].snapshot)

@@ -75,6 +75,27 @@ final class CanonicalTableImportTests: XCTestCase {
         XCTAssertTrue(rejects[1].reason.hasPrefix("unknown metric (one of resting_hr, "), rejects[1].reason)
         XCTAssertEqual(rejects[2].reason, "unit is not count")
     }
+
+    /// A `subjects.csv` time zone Foundation does not know is rejected with its column
+    /// (local days would otherwise fall back to UTC unnoticed); aliases are read sorted.
+    func testSubjectsZoneIsCheckedAndAliasesRead() throws {
+        let dir = try makeTempDir()
+        let people = try writeFixture("""
+            subject,birth_year,sex,height_cm,weight_kg,time_zone,source,aliases
+            P1,1990,female,,,Europe/Londn,study,
+            P2,1975,male,,,Europe/London,study,p2_spotify; p2_apple;
+
+            """, to: dir + "/subjects.csv")
+        let (ws, manifest) = try importSources([people])
+        assertAccounting(manifest)
+        XCTAssertEqual(try ws.read(SubjectRow.self),
+                       [SubjectRow(subject: "P2", birthYear: 1975, sex: "male", timeZone: "Europe/London", source: "study",
+                                   aliases: ["p2_apple", "p2_spotify"])])
+        let rejects = try ws.read(Reject.self)
+        XCTAssertEqual(rejects.map(\.line), [2])
+        XCTAssertEqual(rejects.map(\.column), [6])
+        XCTAssertEqual(rejects.first?.reason, "'time_zone' is not an IANA time zone: 'Europe/Londn'")
+    }
 }
 
 final class ImportProvenanceTests: XCTestCase {

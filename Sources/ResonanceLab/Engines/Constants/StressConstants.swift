@@ -5,7 +5,7 @@
 /// deviation moves each signal by about as much as one SD of resting HR moves the RHR
 /// score (day-to-day RHR SD ≈ 5 % of baseline → 20 points).
 public struct StressConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "stress", version: "1.0.0", constants: [
+    public static let spec = EngineSpec(name: "stress", version: "1.1.0", constants: [
         ConstantSpec("baseline_days", 28, unit: "days", range: 2...365, source: "personal baseline: trailing 28 days before the day (choice; the specification names no window)"),
         ConstantSpec("min_baseline_days", 3, unit: "days", range: 2...365, source: "fewest baseline days for a deviation (choice)"),
         ConstantSpec("rhr_score_at_baseline", 40, unit: "points", range: 0...100, source: "product specification: RHR score = 40 + 4·(% above baseline)"),
@@ -27,6 +27,33 @@ public struct StressConstants: EngineConstants {
         ConstantSpec("sigmoid_center", 50, unit: "points", range: 0...100, source: "product specification: 100 / (1 + exp(−0.08·(x − 50)))"),
         ConstantSpec("relaxed_below", 35, unit: "score", range: 0...100, source: "product specification: relaxed < 35"),
         ConstantSpec("elevated_from", 65, unit: "score", range: 0...100, source: "product specification: elevated ≥ 65"),
+        ConstantSpec("circadian_h00", 1.14, unit: "ratio", range: 1.10...1.20, source: "product specification: night hours ×1.10–1.20 (HRV higher during sleep); night = 00–05 h and this hour's value a choice (peak 1.20 at 03 h)"),
+        ConstantSpec("circadian_h01", 1.17, unit: "ratio", range: 1.10...1.20, source: "product specification: night hours ×1.10–1.20 (HRV higher during sleep); night = 00–05 h and this hour's value a choice (peak 1.20 at 03 h)"),
+        ConstantSpec("circadian_h02", 1.19, unit: "ratio", range: 1.10...1.20, source: "product specification: night hours ×1.10–1.20 (HRV higher during sleep); night = 00–05 h and this hour's value a choice (peak 1.20 at 03 h)"),
+        ConstantSpec("circadian_h03", 1.2, unit: "ratio", range: 1.10...1.20, source: "product specification: night hours ×1.10–1.20 (HRV higher during sleep); night = 00–05 h and this hour's value a choice (peak 1.20 at 03 h)"),
+        ConstantSpec("circadian_h04", 1.18, unit: "ratio", range: 1.10...1.20, source: "product specification: night hours ×1.10–1.20 (HRV higher during sleep); night = 00–05 h and this hour's value a choice (peak 1.20 at 03 h)"),
+        ConstantSpec("circadian_h05", 1.14, unit: "ratio", range: 1.10...1.20, source: "product specification: night hours ×1.10–1.20 (HRV higher during sleep); night = 00–05 h and this hour's value a choice (peak 1.20 at 03 h)"),
+        ConstantSpec("circadian_h06", 1.08, unit: "ratio", range: 0.90...1.10, source: "choice: morning (06–12 h) is not given by the specification; a fall from the night's level to the afternoon's, within 0.90–1.10"),
+        ConstantSpec("circadian_h07", 1.04, unit: "ratio", range: 0.90...1.10, source: "choice: morning (06–12 h) is not given by the specification; a fall from the night's level to the afternoon's, within 0.90–1.10"),
+        ConstantSpec("circadian_h08", 1.0, unit: "ratio", range: 0.90...1.10, source: "choice: morning (06–12 h) is not given by the specification; a fall from the night's level to the afternoon's, within 0.90–1.10"),
+        ConstantSpec("circadian_h09", 0.97, unit: "ratio", range: 0.90...1.10, source: "choice: morning (06–12 h) is not given by the specification; a fall from the night's level to the afternoon's, within 0.90–1.10"),
+        ConstantSpec("circadian_h10", 0.94, unit: "ratio", range: 0.90...1.10, source: "choice: morning (06–12 h) is not given by the specification; a fall from the night's level to the afternoon's, within 0.90–1.10"),
+        ConstantSpec("circadian_h11", 0.92, unit: "ratio", range: 0.90...1.10, source: "choice: morning (06–12 h) is not given by the specification; a fall from the night's level to the afternoon's, within 0.90–1.10"),
+        ConstantSpec("circadian_h12", 0.9, unit: "ratio", range: 0.90...1.10, source: "choice: morning (06–12 h) is not given by the specification; a fall from the night's level to the afternoon's, within 0.90–1.10"),
+        ConstantSpec("circadian_h13", 0.88, unit: "ratio", range: 0.82...0.90, source: "product specification: afternoon ×0.82–0.90 (lowest HRV); afternoon = 13–17 h and this hour's value a choice (trough 0.82 at 15 h)"),
+        ConstantSpec("circadian_h14", 0.85, unit: "ratio", range: 0.82...0.90, source: "product specification: afternoon ×0.82–0.90 (lowest HRV); afternoon = 13–17 h and this hour's value a choice (trough 0.82 at 15 h)"),
+        ConstantSpec("circadian_h15", 0.82, unit: "ratio", range: 0.82...0.90, source: "product specification: afternoon ×0.82–0.90 (lowest HRV); afternoon = 13–17 h and this hour's value a choice (trough 0.82 at 15 h)"),
+        ConstantSpec("circadian_h16", 0.84, unit: "ratio", range: 0.82...0.90, source: "product specification: afternoon ×0.82–0.90 (lowest HRV); afternoon = 13–17 h and this hour's value a choice (trough 0.82 at 15 h)"),
+        ConstantSpec("circadian_h17", 0.87, unit: "ratio", range: 0.82...0.90, source: "product specification: afternoon ×0.82–0.90 (lowest HRV); afternoon = 13–17 h and this hour's value a choice (trough 0.82 at 15 h)"),
+        ConstantSpec("circadian_h18", 0.95, unit: "ratio", range: 0.95...1.10, source: "product specification: evening ×0.95–1.10 (recovery); evening = 18–23 h and this hour's value a choice (rising to the night)"),
+        ConstantSpec("circadian_h19", 0.99, unit: "ratio", range: 0.95...1.10, source: "product specification: evening ×0.95–1.10 (recovery); evening = 18–23 h and this hour's value a choice (rising to the night)"),
+        ConstantSpec("circadian_h20", 1.02, unit: "ratio", range: 0.95...1.10, source: "product specification: evening ×0.95–1.10 (recovery); evening = 18–23 h and this hour's value a choice (rising to the night)"),
+        ConstantSpec("circadian_h21", 1.05, unit: "ratio", range: 0.95...1.10, source: "product specification: evening ×0.95–1.10 (recovery); evening = 18–23 h and this hour's value a choice (rising to the night)"),
+        ConstantSpec("circadian_h22", 1.08, unit: "ratio", range: 0.95...1.10, source: "product specification: evening ×0.95–1.10 (recovery); evening = 18–23 h and this hour's value a choice (rising to the night)"),
+        ConstantSpec("circadian_h23", 1.1, unit: "ratio", range: 0.95...1.10, source: "product specification: evening ×0.95–1.10 (recovery); evening = 18–23 h and this hour's value a choice (rising to the night)"),
+        ConstantSpec("trend_days", 7, unit: "days", range: 2...90, source: "choice: the stress trend direction is the least-squares slope of the stress scores of the 7 days ending the day (the specification names no window)"),
+        ConstantSpec("trend_min_days", 3, unit: "days", range: 2...90, source: "choice: fewest scored days in the window for a slope"),
+        ConstantSpec("trend_slope_points_per_day", 0.5, unit: "points/day", range: 0...100, source: "product specification: slope threshold ±0.5 points/day (rising above +0.5, falling below −0.5, else steady)"),
     ], weightGroups: [
         ["weight_rhr", "weight_hrv", "weight_cv"],
         ["weight_rhr_without_cv", "weight_hrv_without_cv"],
@@ -35,6 +62,7 @@ public struct StressConstants: EngineConstants {
         OrderRule(["cv_min_days", "cv_days"]),
         OrderRule(["cv_stable", "cv_unstable"], strict: true),
         OrderRule(["relaxed_below", "elevated_from"]),
+        OrderRule(["trend_min_days", "trend_days"]),
     ])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.stress }
@@ -81,6 +109,15 @@ public struct StressConstants: EngineConstants {
     public let relaxedBelow: Double
     /// `elevated_from`, score.
     public let elevatedFrom: Double
+    /// `circadian_h00` … `circadian_h23`, ratio: the multiplier on the day's HRV at each
+    /// local hour (index = hour 0–23).
+    public let circadianMultipliers: [Double]
+    /// `trend_days`, days.
+    public let trendDays: Double
+    /// `trend_min_days`, days.
+    public let trendMinDays: Double
+    /// `trend_slope_points_per_day`, points/day.
+    public let trendSlopePointsPerDay: Double
 
     public init(_ c: ConstantReader) throws {
         baselineDays = try c["baseline_days"]
@@ -104,5 +141,14 @@ public struct StressConstants: EngineConstants {
         sigmoidCenter = try c["sigmoid_center"]
         relaxedBelow = try c["relaxed_below"]
         elevatedFrom = try c["elevated_from"]
+        circadianMultipliers = try (0..<24).map { try c[Self.circadianName($0)] }
+        trendDays = try c["trend_days"]
+        trendMinDays = try c["trend_min_days"]
+        trendSlopePointsPerDay = try c["trend_slope_points_per_day"]
+    }
+
+    /// The constant holding local hour `hour`'s circadian multiplier.
+    static func circadianName(_ hour: Int) -> String {
+        "circadian_h" + (hour < 10 ? "0" : "") + String(hour)
     }
 }

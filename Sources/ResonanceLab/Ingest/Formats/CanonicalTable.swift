@@ -9,7 +9,7 @@ enum CanonicalTable: FormatAdapter {
     static let headers: [[String]] = [
         HRSample.header, RRInterval.header, Play.header, LabelInterval.header,
         SleepEpisode.header, SleepEpisode.headerWithoutSource, Workout.header, HRVSample.header, DailyInputRow.header,
-        SubjectRow.header,
+        SubjectRow.header, SubjectRow.headerWithoutAliases,
     ]
 
     static func matches(header: [String]) -> Bool {
@@ -100,7 +100,7 @@ enum CanonicalTable: FormatAdapter {
             guard row.value.isFinite, row.value >= 0 else { return try sink.reject(file, record, column: 4, reason: "negative value") }
             sink.dailyInput(subject: subject(row.subject), day: Int64(Timestamp.dayNumber(isoDate: row.date) ?? 0), metric: metric,
                             value: row.value, source: row.source, file: file)
-        case SubjectRow.header:
+        case SubjectRow.header, SubjectRow.headerWithoutAliases:
             let row = try SubjectRow(fields)
             sink.subjectFacts(subject: subject(row.subject), row)
         default:

@@ -71,6 +71,10 @@ final class ImportSink {
     /// The source that named a subject past `maxSubjects`. `subject(_:)` does not throw,
     /// so the next row or the end of that source fails the import.
     private var overflow: Int?
+    /// Other ids of subjects (`subjects.csv` aliases): rows of an alias go to its subject.
+    var aliases = SubjectAliases()
+    /// The aliases whose rows were merged, by subject index.
+    private var merged: [Int: Set<String>] = [:]
 
     init(workspace: Workspace, registry: ConstantsRegistry) throws {
         self.workspace = workspace
@@ -174,7 +178,14 @@ final class ImportSink {
         note(file, clock.note)
     }
 
-    func subject(_ name: String, group: String? = nil) -> Int {
+    func subject(_ given: String, group: String? = nil) -> Int {
+        let name = aliases.subjectOf.isEmpty ? given : aliases.subjectOf[given] ?? given
+        let i = interned(name, group: group)
+        if name != given { merged[i, default: []].insert(given) }
+        return i
+    }
+
+    private func interned(_ name: String, group: String?) -> Int {
         if let i = subjectIndex[name] {
             if subjects[i].group == nil { subjects[i].group = group }
             return i
@@ -296,6 +307,7 @@ final class ImportSink {
         if let v = facts.heightCm { row.heightCm = v }
         if let v = facts.weightKg { row.weightKg = v }
         if !facts.timeZone.isEmpty { row.timeZone = facts.timeZone }
+        if !facts.aliases.isEmpty { row.aliases = SubjectRow.aliases((row.aliases + facts.aliases).joined(separator: ";")) }
         row.source = facts.source
         subjectFacts[subject] = row
     }
@@ -391,6 +403,7 @@ final class ImportSink {
             var info = SubjectInfo(subject: s.name, group: s.group, start: s.firstMs.map(Timestamp.iso),
                                    end: s.lastMs.map(Timestamp.iso))
             info.markersOutsideRecording = outside[i]
+            info.mergedAliases = merged[i].map { $0.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
             return info
         }
         for i in used { if let o = outside[i] { warnings.append("\(subjects[i].name): \(o.note)") } }

@@ -68,6 +68,7 @@ public enum Importer {
         for source in sources { planned += try layout.plan(source) }
         let sink = try ImportSink(workspace: workspace, registry: options.registry)
         sink.maxSubjects = options.maxSubjects
+        sink.aliases = try SubjectAliases.scan(planned)
         sink.matchesSongFeatures = planned.contains { $0.format == .songFeatures }
         for plan in planned {
             let warningsBefore = sink.warnings.count
