@@ -208,7 +208,7 @@ public struct DailyStage: Stage {
             for i in day.times.indices where rule.keep[i] {
                 let (t, bpm) = (day.times[i], day.bpm[i])
                 hrByDay[key, default: []].append(bpm)
-                heartRate.add(subject: key.subject, timeMs: t, bpm: bpm)
+                heartRate.add(subject: key.subject, timeMs: t, bpm: bpm, day: key.day)
                 if age(key) != nil {
                     let minute = Timestamp.floorDivMod(t, 60_000).0
                     let old = minuteSums[key, default: [:]][minute] ?? (0, 0)

@@ -55,8 +55,8 @@ extension ZoneDayRow: CanonicalRow {
 public struct WorkoutHeartRate: Sendable {
     /// Per subject the workouts' intervals [start, end) in ms, merged and sorted.
     private var intervals: [String: [(start: Int64, end: Int64)]] = [:]
-    /// Per subject, minute (ms / 60 000) → (sum of bpm, samples).
-    private var minutes: [String: [Int64: (sum: Double, n: Int)]] = [:]
+    /// Per subject, minute (ms / 60 000) → (sum of bpm, samples, the minute's day).
+    private var minutes: [String: [Int64: (sum: Double, n: Int, day: Int)]] = [:]
 
     public init(workouts: [Workout]) {
         var bySubject: [String: [(start: Int64, end: Int64)]] = [:]
@@ -70,8 +70,9 @@ public struct WorkoutHeartRate: Sendable {
         }
     }
 
-    /// Counts the sample when it lies inside one of the subject's workouts.
-    public mutating func add(subject: String, timeMs: Int64, bpm: Double) {
+    /// Counts the sample when it lies inside one of the subject's workouts, on `day` (the
+    /// subject's local day of the sample, as `daily.csv` counts it; nil: the UTC day).
+    public mutating func add(subject: String, timeMs: Int64, bpm: Double, day: Int? = nil) {
         guard let list = intervals[subject] else { return }
         // The last interval starting at or before the sample.
         var lo = 0, hi = list.count
@@ -81,16 +82,16 @@ public struct WorkoutHeartRate: Sendable {
         }
         guard lo > 0, timeMs < list[lo - 1].end else { return }
         let minute = Timestamp.floorDivMod(timeMs, 60_000).0
-        let old = minutes[subject, default: [:]][minute] ?? (0, 0)
-        minutes[subject, default: [:]][minute] = (old.sum + bpm, old.n + 1)
+        let old = minutes[subject, default: [:]][minute] ?? (0, 0, day ?? DailyStage.day(timeMs))
+        minutes[subject, default: [:]][minute] = (old.sum + bpm, old.n + 1, old.day)
     }
 
-    /// Per day (days since 1970-01-01 UTC, as `DailyStage.day`) the mean bpm of each
-    /// workout minute of `subject`.
+    /// Per day (days since 1970-01-01, the day each minute was counted on) the mean bpm
+    /// of each workout minute of `subject`.
     func minuteMeans(_ subject: String) -> [Int: [Double]] {
         var out: [Int: [Double]] = [:]
-        for (minute, m) in minutes[subject] ?? [:] {
-            out[Int(Timestamp.floorDivMod(minute, 1440).0), default: []].append(m.sum / Double(m.n))
+        for m in (minutes[subject] ?? [:]).values {
+            out[m.day, default: []].append(m.sum / Double(m.n))
         }
         return out
     }

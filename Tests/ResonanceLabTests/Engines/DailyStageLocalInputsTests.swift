@@ -36,7 +36,7 @@ final class DailyStageLocalInputsTests: XCTestCase {
         XCTAssertFalse(rows[1].flags.contains("low_wear"))
         let text = try String(contentsOfFile: ws.file(DailyRow.fileName), encoding: .utf8)
         XCTAssertTrue(text.hasPrefix("subject,date,resting_hr,hrv_sdnn,"), text)
-        XCTAssertTrue(text.contains(",flags,stress_trend,wear_hours,hrv_rmssd,hrv_basis,local_time\n"), text)
+        XCTAssertTrue(text.contains(",flags,bio_age,bio_age_category,stress_trend,wear_hours,hrv_rmssd,hrv_basis,local_time\n"), text)
         XCTAssertTrue(text.contains(",,42.0,rmssd_converted,utc\n"), text)
     }
 

@@ -33,15 +33,15 @@ final class DailyStageTests: XCTestCase {
         return ws
     }
 
-    /// subjects.csv (a woman of 40, 170 cm) and a workout over the minutes at 130…149
-    /// bpm of day 1; a norms file with resting HR only. Zone 2 from 54.95 + 0.6·(179 −
+    /// subjects.csv (a woman of 40, 170 cm) and a workout over the samples at 130…149
+    /// bpm of day 1 (one every 6 minutes: 20 minutes with a sample); a norms file with resting HR only. Zone 2 from 54.95 + 0.6·(179 −
     /// 54.95) = 129.38, zone 3 from 141.785: 12 minutes in zone 2, 8 in zone 3; score
     /// 100·(0.15·12/14 + 0.35) = 47.857; all 20 minutes ≥ 60 % of the reserve (vigorous).
     /// BioAge: RHR (54.95 − 60)·0.4 = −2.02, zone minutes (30 − 20)/10·0.05 = +0.05, SDNN
     /// not in the table: 40 + (0.22·−2.02 + 0.12·0.05)/0.34.
     func testZonesAndReplacementNorms() throws {
         let ws = try makeWorkspace()
-        try ws.write([Workout(subject: "u", startMs: day1 + 80 * 60_000, endMs: day1 + 100 * 60_000, activity: "run")])
+        try ws.write([Workout(subject: "u", startMs: day1 + 480 * 60_000, endMs: day1 + 600 * 60_000, activity: "run")])
         try ws.write([SubjectRow(subject: "u", birthYear: 1986, sex: "female", heightCm: 170, source: "t")])
         let dir = try makeTempDir()
         let norms = try writeFixture("metric,sex,age_years,value,source\nresting_hr,female,20,60,test\nresting_hr,male,20,60,test\n",
