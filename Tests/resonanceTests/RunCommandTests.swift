@@ -56,11 +56,11 @@ final class RunCommandTests: XCTestCase {
         // Each subject wore its device one hour: low_wear, no stress.
         func tail(_ path: String) throws -> [String] {
             try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst()
-                .map { $0.split(separator: ",", omittingEmptySubsequences: false).suffix(6).joined(separator: ",") }
+                .map { $0.split(separator: ",", omittingEmptySubsequences: false).suffix(8).joined(separator: ",") }
         }
-        XCTAssertEqual(try tail(ws + "/daily.csv"), ["low_wear,,1.0,,,utc", "low_wear,,1.0,,sdnn,utc"])
+        XCTAssertEqual(try tail(ws + "/daily.csv"), ["low_wear,,,,1.0,,,utc", "low_wear,,,,1.0,,sdnn,utc"])
         XCTAssertEqual(try resonance("daily", ws, "--tz", "Europe/London").status, ExitStatus.success)
-        XCTAssertEqual(try tail(ws + "/daily.csv"), ["low_wear,,1.0,,,tz:Europe/London", "low_wear,,1.0,,sdnn,tz:Europe/London"])
+        XCTAssertEqual(try tail(ws + "/daily.csv"), ["low_wear,,,,1.0,,,tz:Europe/London", "low_wear,,,,1.0,,sdnn,tz:Europe/London"])
         assertUsageError(try resonance("daily", ws, "--tz", "Mars/Base"), "--tz: unknown IANA time zone 'Mars/Base'.")
     }
 

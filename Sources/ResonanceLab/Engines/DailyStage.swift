@@ -34,7 +34,8 @@ import Foundation
 ///   2-minute recovery have no source yet and stay empty.
 /// - Age (zone minutes, zones, BioAge): the subject's `subjects.csv` birth year (age
 ///   reached in the day's year), else `--age`; sex and height (zones' female adjustment,
-///   BioAge) from `subjects.csv` too.
+///   BioAge) from `subjects.csv` too, the height else from the latest `height` of
+///   `daily_inputs.csv`.
 /// - `zones.csv`: the minutes of heart rate inside `workouts.csv` workouts, per Karvonen
 ///   zone (`ZoneDistributionEngine`).
 /// A day is listed when any rule gives it a value (a heart-rate sample gives its wear
@@ -78,18 +79,31 @@ public struct DailyStage: Stage {
             norms = try BioAgeNorms.read(path: normsFile)
             ws.session?.record(setting: "bio_age_norms", "\(normsFile) (SHA-256 \(try SHA256.hex(ofFile: normsFile)))")
         }
-        let subjects = DailySubjects(try ws.read(SubjectRow.self), defaultAgeYears: ageYears, norms: norms)
+        var subjects = DailySubjects(try ws.read(SubjectRow.self), defaultAgeYears: ageYears, norms: norms)
+        // A subject without a height in subjects.csv takes its export's latest (daily_inputs.csv `height`).
+        var heights: [String: (date: String, cm: Double)] = [:]
+        try ws.forEachRow(DailyInputRow.self) { row in
+            guard row.metric == DailyMetric.height.rawValue, row.date >= heights[row.subject]?.date ?? "" else { return }
+            heights[row.subject] = (row.date, row.value)
+        }
+        for (subject, h) in heights where subjects.rows[subject]?.heightCm == nil {
+            subjects.rows[subject, default: SubjectRow(subject: subject, source: "daily_inputs")].heightCm = h.cm
+        }
         var heartRate = WorkoutHeartRate(workouts: try ws.read(Workout.self))
         var overlaps = SourceOverlaps()
         var recoveries: [HeartRateRecoveryRow] = []
         var snapshots: [DailySnapshot]
+        // The offset (ms) of each subject's local day from UTC, for the morning's overnight window.
+        var offsetMs: (String, Int) -> Int64 = { _, _ in 0 }
         if let measured = try Self.measuredSnapshots(ws) {
             snapshots = measured
             // A generated workspace has one heart-rate source per subject: every sample counts.
             try ws.forEachRow(HRSample.self) { heartRate.add(subject: $0.subject, timeMs: $0.timestampMs, bpm: $0.bpm) }
         } else {
-            snapshots = try self.snapshots(ws, context: context, subjects: subjects, overlaps: &overlaps, recoveries: &recoveries,
+            let clock = try SubjectClocks(ws, subjects: subjects, option: timeZone)
+            snapshots = try self.snapshots(ws, context: context, subjects: subjects, clock: clock, overlaps: &overlaps, recoveries: &recoveries,
                                            heartRate: &heartRate)
+            offsetMs = { clock($0).offsetMs(Int64($1) * 86_400_000) }
         }
         let assessments = try Self.write(snapshots, to: ws, registry: context.registry, subjects: subjects, heartRate: heartRate)
         try ws.write(StressHourlyRow.rows(assessments, engine: StressEngine(constants: context.registry.stress)))
@@ -97,7 +111,7 @@ public struct DailyStage: Stage {
         var readiness: [String: String] = [:]
         for a in assessments { readiness[a.snapshot.subject + "\u{0}" + a.snapshot.date] = a.readiness?.level.rawValue ?? "" }
         let mornings = MorningRecoveryEngine(constants: context.registry.morningRecovery)
-            .mornings(snapshots, readiness: readiness, inputs: try MorningInputs.read(ws))
+            .mornings(snapshots, readiness: readiness, inputs: try MorningInputs.read(ws), offsetMs: offsetMs)
         try ws.write(mornings.map(\.row))
         try ws.write(mornings.flatMap(\.receipts))
         let coaching = CoachingRules.replay(assessments.map(\.row), constants: context.registry.coaching)
@@ -139,7 +153,7 @@ public struct DailyStage: Stage {
 
     /// Snapshots of every subject-day the workspace's tables give a value for,
     /// subjects in byte order, days ascending.
-    func snapshots(_ ws: Workspace, context: StageContext, subjects: DailySubjects, overlaps: inout SourceOverlaps,
+    func snapshots(_ ws: Workspace, context: StageContext, subjects: DailySubjects, clock: SubjectClocks, overlaps: inout SourceOverlaps,
                    recoveries: inout [HeartRateRecoveryRow], heartRate: inout WorkoutHeartRate) throws -> [DailySnapshot] {
         struct Key: Hashable, Comparable {
             let subject: String
@@ -149,18 +163,6 @@ public struct DailyStage: Stage {
             }
         }
         var days: [Key: DailySnapshot] = [:]
-        // Each subject's local clock: the plays' offsets, else subjects.csv's zone, else --tz, else UTC.
-        var playOffsets: [String: [(ms: Int64, minutes: Int)]] = [:]
-        try ws.forEachRow(Play.self) { p in
-            if let o = p.utcOffsetMin { playOffsets[p.subject, default: []].append((p.startedAtMs, o)) }
-        }
-        var clocks: [String: SubjectClock] = [:]
-        func clock(_ subject: String) -> SubjectClock {
-            if let c = clocks[subject] { return c }
-            let c = SubjectClock(playOffsets: playOffsets[subject] ?? [], subjectZone: subjects.rows[subject]?.timeZone ?? "", option: timeZone)
-            clocks[subject] = c
-            return c
-        }
         func update(_ subject: String, _ day: Int, _ change: (inout DailySnapshot) -> Void) {
             let key = Key(subject: subject, day: day)
             change(&days[key, default: DailySnapshot(subject: subject, day: day)])

@@ -168,9 +168,10 @@ extension MorningRecoveryEngine {
     /// The overnight window of the morning of `day`: from `overnight_start_hour` of the
     /// day before to the latest sleep end after that and at or before
     /// `overnight_cutoff_hour` of `day` (the wake), else to the cut-off. `fromSleep` says
-    /// which end applies.
-    public func overnightWindow(day: Int, sleepEndsMs: [Int64]) -> (startMs: Int64, endMs: Int64, fromSleep: Bool) {
-        let midnight = Int64(day) * 86_400_000
+    /// which end applies. `day` is the subject's local day and `offsetMs` its offset from
+    /// UTC, so the hours are the subject's clock hours.
+    public func overnightWindow(day: Int, sleepEndsMs: [Int64], offsetMs: Int64 = 0) -> (startMs: Int64, endMs: Int64, fromSleep: Bool) {
+        let midnight = Int64(day) * 86_400_000 - offsetMs
         let start = midnight - Int64((24 - c.overnightStartHour) * 3_600_000)
         let cutoff = midnight + Int64(c.overnightCutoffHour * 3_600_000)
         let i = HeartRateRecovery.lowerBound(sleepEndsMs, cutoff + 1)
@@ -233,9 +234,12 @@ extension MorningRecoveryEngine {
 
     /// Every morning of `snapshots` (sorted by subject, then day) with the day's
     /// readiness level (`readiness`, by subject and date) and the overnight and
-    /// activity inputs of `inputs` (by subject).
+    /// activity inputs of `inputs` (by subject). `offsetMs` gives a subject's offset from
+    /// UTC (ms) on a day (the days of `snapshots` are local days: the overnight window is
+    /// read on the subject's clock); none: UTC.
     public func mornings(_ snapshots: [DailySnapshot], readiness: [String: String],
-                         inputs: [String: MorningInputs] = [:]) -> [MorningAssessment] {
+                         inputs: [String: MorningInputs] = [:],
+                         offsetMs: (String, Int) -> Int64 = { _, _ in 0 }) -> [MorningAssessment] {
         var out: [MorningAssessment] = []
         var bySubject: [String: [DailySnapshot]] = [:]
         var order: [String] = []
@@ -256,15 +260,16 @@ extension MorningRecoveryEngine {
             for (day, v) in more.activeEnergyKcal { activity[day, default: (nil, nil, nil)].energy = v }
             for d in days {
                 out.append(morning(d, history: days, readinessLevel: readiness[subject + "\u{0}" + d.date] ?? "",
-                                   inputs: more, sleep: sleep, activity: activity))
+                                   inputs: more, sleep: sleep, activity: activity, offsetMs: offsetMs(subject, d.day)))
             }
         }
         return out
     }
 
     private func morning(_ d: DailySnapshot, history: [DailySnapshot], readinessLevel: String, inputs: MorningInputs,
-                         sleep: [Int: Double], activity: [Int: (exercise: Double?, workout: Double?, energy: Double?)]) -> MorningAssessment {
-        let window = overnightWindow(day: d.day, sleepEndsMs: inputs.sleepEndsMs)
+                         sleep: [Int: Double], activity: [Int: (exercise: Double?, workout: Double?, energy: Double?)],
+                         offsetMs: Int64) -> MorningAssessment {
+        let window = overnightWindow(day: d.day, sleepEndsMs: inputs.sleepEndsMs, offsetMs: offsetMs)
         let lo = HeartRateRecovery.lowerBound(inputs.hrvTimesMs, window.startMs)
         let hi = HeartRateRecovery.lowerBound(inputs.hrvTimesMs, window.endMs + 1)
         let overnight = inputs.hrvSDNNMs[lo..<max(lo, hi)]
@@ -283,7 +288,7 @@ extension MorningRecoveryEngine {
             agreement: agreement, driver: driver)
         var receipts: [MorningReceiptRow] = []
         if let overall = s.overall {
-            let midnight = Int64(d.day) * 86_400_000
+            let midnight = Int64(d.day) * 86_400_000 - offsetMs
             let parts: [(String, Double?, Double, String)] = [
                 ("hrv", s.hrv, c.hrvWeight, hrv.map { "\(decimals($0, 1)) ms" } ?? ""),
                 ("sleep", s.sleep, c.sleepWeight, d.sleepHours.map { "\(decimals($0, 2)) h" } ?? ""),

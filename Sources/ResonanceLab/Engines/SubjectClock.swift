@@ -71,3 +71,27 @@ public final class SubjectClock {
         Int(Timestamp.floorDivMod(Timestamp.floorDivMod(ms + offsetMs(ms), 86_400_000).1, 3_600_000).0)
     }
 }
+
+/// The clocks of a workspace's subjects, each made once: the plays' offsets of
+/// `plays.csv`, the zones of `subjects`, and `option` (`--tz`).
+public final class SubjectClocks {
+    private var playOffsets: [String: [(ms: Int64, minutes: Int)]] = [:]
+    private let subjects: DailySubjects
+    private let option: TimeZone?
+    private var clocks: [String: SubjectClock] = [:]
+
+    public init(_ ws: Workspace, subjects: DailySubjects, option: TimeZone?) throws {
+        self.subjects = subjects
+        self.option = option
+        try ws.forEachRow(Play.self) { p in
+            if let o = p.utcOffsetMin { playOffsets[p.subject, default: []].append((p.startedAtMs, o)) }
+        }
+    }
+
+    public func callAsFunction(_ subject: String) -> SubjectClock {
+        if let c = clocks[subject] { return c }
+        let c = SubjectClock(playOffsets: playOffsets[subject] ?? [], subjectZone: subjects.rows[subject]?.timeZone ?? "", option: option)
+        clocks[subject] = c
+        return c
+    }
+}

@@ -78,7 +78,7 @@ public struct PersonaReport: Sendable {
         var out = "# \(subject)\n\n"
         out += "Constants \(registry.version) (digest `\(registry.digest)`).\n\n"
         out += profileSection() + seriesSection() + flagsSection() + receiptsSection() + coachingSection() + bioAgeSection()
-            + zonesSection() + zoneDistributionSection()
+            + recoverySection() + zonesSection() + zoneDistributionSection()
         out += hrvSection() + coherenceSection() + listeningSection() + SleepScoreNote.markdown(meanSleepHours: Self.mean(rows.map(\.snapshot.sleepHours)), registry: registry)
         return out
     }
@@ -270,6 +270,37 @@ public struct PersonaReport: Sendable {
                 [$0.name, decimals($0.value, 1), decimals($0.norm, 1), signed($0.years, 2), decimals($0.weight, 2)]
             }) + "\n"
         }
+        return out
+    }
+
+    /// The 1-minute heart-rate recovery, and the health platform's morning recovery
+    /// replayed from this subject's rows as `resonance daily` computes it (without
+    /// overnight samples: the day's HRV) beside readiness on the same days.
+    func recoverySection() -> String {
+        var out = "## Recovery\n\n"
+        guard !rows.isEmpty else { return out + "No days.\n\n" }
+        let recovery = rows.compactMap(\.snapshot.recovery1mBpm)
+        out += recovery.isEmpty ? "No day has a 1-minute heart-rate recovery.\n\n"
+            : "1-minute heart-rate recovery: mean \(decimals(Stats.mean(recovery), 1)) bpm over \(recovery.count) days.\n\n"
+        var readiness: [String: String] = [:]
+        for r in rows { readiness[r.snapshot.subject + "\u{0}" + r.snapshot.date] = r.readinessLevel }
+        let mornings = MorningRecoveryEngine(constants: registry.morningRecovery)
+            .mornings(rows.map(\.snapshot), readiness: readiness).map(\.row)
+        let scores = mornings.compactMap(\.score.overall).map(Double.init)
+        guard !scores.isEmpty else { return out + "No morning has a recovery score.\n\n" }
+        let rest = mornings.filter { $0.withoutPlan?.action == "rest" }.count
+        out += "Morning recovery (docs/engines.md, Morning recovery): mean score \(decimals(Stats.mean(scores), 1)) of 100 "
+            + "over \(scores.count) mornings; rest (without a planned workout) on \(rest). "
+            + "Mean sleep debt \(Self.text(Self.mean(mornings.map(\.sleepDebtHours)), 1)) h, "
+            + "mean strain \(Self.text(Self.mean(mornings.map(\.strainIndex)), 1)) points/day.\n\n"
+        let kinds = ["both_rest", "both_train", "morning_rest", "readiness_rest"]
+        out += "Against readiness (`recovering` = rest) on the same mornings:\n\n"
+        out += markdownTable(["agreement", "mornings", "drivers of the disagreement"], kinds.map { k in
+            let days = mornings.filter { $0.agreement == k }
+            var drivers: [String: Int] = [:]
+            for d in days where !d.driver.isEmpty { drivers[d.driver, default: 0] += 1 }
+            return [k, "\(days.count)", drivers.keys.sorted().map { "\($0) \(drivers[$0] ?? 0)" }.joined(separator: ", ")]
+        }) + "\n"
         return out
     }
 

@@ -73,6 +73,25 @@ final class MorningRecoveryTests: XCTestCase {
         }
     }
 
+    /// A subject two hours ahead of UTC (e.g. Helsinki in winter): 9 PM local is 19:00 UTC
+    /// the day before, noon local 10:00 UTC; through `mornings`, a sample at 19:30 UTC lies
+    /// in that subject's window and not in a UTC subject's.
+    func testOvernightWindowIsOnTheSubjectsClock() {
+        let midnight: Int64 = 100 * 86_400_000, hour: Int64 = 3_600_000
+        let w = engine.overnightWindow(day: 100, sleepEndsMs: [], offsetMs: 2 * hour)
+        XCTAssertEqual([w.startMs, w.endMs], [midnight - 5 * hour, midnight + 10 * hour])
+        var inputs = MorningInputs()
+        inputs.hrvTimesMs = [midnight - 4 * hour - hour / 2]
+        inputs.hrvSDNNMs = [60]
+        let day = DailySnapshot(subject: "u", day: 100, hrvSDNNMs: 20)
+        let ahead = engine.mornings([day], readiness: [:], inputs: ["u": inputs], offsetMs: { _, _ in 2 * hour })[0]
+        XCTAssertEqual(ahead.row.hrvSDNNMs, 60)
+        XCTAssertEqual(ahead.row.hrvWindow, "overnight")
+        let utc = engine.mornings([day], readiness: [:], inputs: ["u": inputs])[0]
+        XCTAssertEqual(utc.row.hrvSDNNMs, 20)
+        XCTAssertEqual(utc.row.hrvWindow, "24h")
+    }
+
     func testOvernightHRVReplacesTheDaysWhenTheWindowHasSamples() {
         let midnight: Int64 = 100 * 86_400_000, hour: Int64 = 3_600_000
         var inputs = MorningInputs()

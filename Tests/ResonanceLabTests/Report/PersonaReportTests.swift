@@ -103,6 +103,27 @@ final class PersonaReportTests: XCTestCase {
             XCTAssertEqual("\(error)", ws.file("daily.csv") + ": no daily.csv: not a persona workspace (run `resonance personas generate`)")
         }
     }
+
+    /// The recovery section of the fixture's NewMom: 1-minute recovery 15 + (d mod 4) bpm
+    /// over 30 days, i.e. (8·15 + 8·16 + 7·17 + 7·18) / 30 = 16.43 bpm; day 9 (SDNN 40 ms,
+    /// 5.5 h of sleep, resting HR 71 at its baseline median 71) scores
+    /// 100 × (0.4 · 10/30 + 0.4 · 1.5/3 + 0.2 · 1) = 53.3 → 53, above 50: no rest.
+    func testRecoverySectionSummarisesTheMorningsBesideReadiness() throws {
+        let ws = try makeWorkspace()
+        let report = PersonaReport(subject: "NewMom", inputs: try PersonaReportInputs(workspace: ws), registry: .defaults)
+        let section = try XCTUnwrap(report.markdown().components(separatedBy: "## Recovery\n").last?.components(separatedBy: "\n## ").first)
+        XCTAssertTrue(section.contains("1-minute heart-rate recovery: mean 16.4 bpm over 30 days."), section)
+        XCTAssertTrue(section.contains("over 30 mornings"), section)
+        let counts = ["both_rest", "both_train", "morning_rest", "readiness_rest"].map { kind -> Int in
+            let line = section.split(separator: "\n").first { $0.hasPrefix("| \(kind) |") } ?? ""
+            return Int(line.split(separator: "|").dropFirst().first?.trimmingCharacters(in: .whitespaces) ?? "") ?? -1
+        }
+        XCTAssertEqual(counts.reduce(0, +), 30, "every morning has both a decision and a readiness level: \(counts)")
+        let day9 = MorningRecoveryEngine(constants: ConstantsRegistry.defaults.morningRecovery)
+            .mornings(report.rows.map { $0.snapshot }, readiness: [:]).map { $0.row }[9]
+        XCTAssertEqual(day9.score.overall, 53)
+        XCTAssertEqual(day9.withoutPlan?.action, "suggest")
+    }
 }
 
 /// The coaching section on a generated persona: NewMom (2 000 steps a day, 4.8 h of sleep)
