@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""Robustness of the song-effect models to the persona response law (docs/personas.md,
+Response laws; docs/methods.md, Robustness of the song effects).
+
+For each response law × strength × seed: `resonance personas generate` a workspace under
+that law, run `sessions` and `effects` on it, and compare every model's per-song effects
+with the planted ones (truth.csv `song_effect`, the study average): Pearson r, the slope
+of the estimates on the truth (least squares; 1 = no shrinkage or inflation) and the share
+of 95 % intervals that contain the truth, on ΔHR and ΔRMSSD, for songs with ≥ 10 plays.
+
+Models: `mixed` and `ema` (read from song_effects.csv, as the toolkit writes them);
+`naive` (the mean of the song's per-play changes, interval mean ± 1.96·sd/√n); `ols`
+(least squares y = song + listener, listener effects summing to zero, classical
+intervals); `mixedlm` (statsmodels' linear mixed model, a random intercept per song with
+listener fixed effects, interval BLUP ± 1.96·√(conditional variance)), the peer.
+
+Over seeds each cell is summarised as the mean and a 95 % interval of the mean
+(t quantile × sd / √seeds). Usage:
+
+    effect_robustness.py BIN --work DIR [--laws all|a,b] [--strengths moderate,severe]
+                         [--seeds 201,202,203,204,205] [--days 30] [--personas all]
+                         [--markdown FILE] [--json FILE] [--check]
+
+`--check` (the small CI run) fails when the mixed model's r on any law is below 0.9 or
+when the standard law's r or coverage fall below the documented floor.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+LAWS = ["standard", "fast-onset", "slow-onset", "long-release", "threshold", "overshoot", "drift", "interaction",
+        "noisy"]
+METRICS = ["delta_hr_bpm", "delta_rmssd_ms"]
+MODELS = ["mixed", "ema", "naive", "ols", "mixedlm"]
+MIN_PLAYS = 10
+Z = 1.959963984540054
+
+
+def recovery(estimates, truths, lows=None, highs=None):
+    """(r, slope, coverage) of estimates against truths; coverage None without intervals.
+
+    r is Pearson's; slope the least-squares slope of estimate on truth; coverage the
+    share of [low, high] intervals containing the truth."""
+    e = np.asarray(estimates, float)
+    t = np.asarray(truths, float)
+    if len(e) < 3:
+        return None
+    tc, ec = t - t.mean(), e - e.mean()
+    r = float((tc * ec).sum() / math.sqrt((tc * tc).sum() * (ec * ec).sum()))
+    slope = float((tc * ec).sum() / (tc * tc).sum())
+    coverage = None
+    if lows is not None:
+        lo, hi = np.asarray(lows, float), np.asarray(highs, float)
+        coverage = float(np.mean((lo <= t) & (t <= hi)))
+    return r, slope, coverage
+
+
+def mean_interval(values):
+    """Mean and 95 % interval of the mean over seeds (t quantile)."""
+    v = np.asarray([x for x in values if x is not None], float)
+    if len(v) == 0:
+        return None
+    m = float(v.mean())
+    if len(v) < 2:
+        return m, m, m
+    from scipy import stats
+    h = float(stats.t.ppf(0.975, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v)))
+    return m, m - h, m + h
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def planted(ws):
+    truth = {m: {} for m in METRICS}
+    for row in read_csv(os.path.join(ws, "truth.csv")):
+        if row["kind"] == "song_effect" and row["metric"] in truth:
+            truth[row["metric"]][row["song_id"] if "song_id" in row else row["entity"]] = float(row["value"])
+    return truth
+
+
+def observations(ws):
+    """Per metric: (song, listener, y) of the plays the toolkit's models fit."""
+    out = {m: [] for m in METRICS}
+    for row in read_csv(os.path.join(ws, "session_plays.csv")):
+        if row["hr_delta"]:
+            out["delta_hr_bpm"].append((row["song_id"], row["subject"], float(row["hr_delta"])))
+        if row["hrv_source"] == "rr" and row["hrv_delta"]:
+            out["delta_rmssd_ms"].append((row["song_id"], row["subject"], float(row["hrv_delta"])))
+    return out
+
+
+def toolkit_estimates(ws, model, metric):
+    """{song: (estimate, low, high)} of `model` from song_effects.csv (context any)."""
+    out = {}
+    for row in read_csv(os.path.join(ws, "song_effects.csv")):
+        if row["model"] != model or row["metric"] != metric or row["context"] != "any" or not row["estimate"]:
+            continue
+        if int(row["plays"]) < MIN_PLAYS:
+            continue
+        lo = float(row["ci_low"]) if row["ci_low"] else None
+        hi = float(row["ci_high"]) if row["ci_high"] else None
+        out[row["song_id"]] = (float(row["estimate"]), lo, hi)
+    return out
+
+
+def naive_estimates(obs):
+    by_song = {}
+    for song, _, y in obs:
+        by_song.setdefault(song, []).append(y)
+    out = {}
+    for song, ys in by_song.items():
+        if len(ys) < MIN_PLAYS:
+            continue
+        v = np.asarray(ys)
+        se = v.std(ddof=1) / math.sqrt(len(v))
+        out[song] = (float(v.mean()), float(v.mean() - Z * se), float(v.mean() + Z * se))
+    return out
+
+
+def ols_estimates(obs):
+    """y = s_song + a_listener + ε, Σ a = 0: listeners coded by deviation from the last."""
+    songs = sorted({s for s, _, _ in obs})
+    listeners = sorted({l for _, l, _ in obs})
+    si = {s: i for i, s in enumerate(songs)}
+    li = {l: i for i, l in enumerate(listeners)}
+    n, k = len(obs), len(songs) + len(listeners) - 1
+    x = np.zeros((n, k))
+    y = np.empty(n)
+    counts = {}
+    for p, (s, l, v) in enumerate(obs):
+        x[p, si[s]] = 1
+        j = li[l]
+        if j < len(listeners) - 1:
+            x[p, len(songs) + j] = 1
+        else:
+            x[p, len(songs):] = -1
+        y[p] = v
+        counts[s] = counts.get(s, 0) + 1
+    beta, _, rank, _ = np.linalg.lstsq(x, y, rcond=None)
+    resid = y - x @ beta
+    sigma2 = float(resid @ resid) / max(1, n - rank)
+    cov = sigma2 * np.linalg.pinv(x.T @ x)
+    out = {}
+    for s, i in si.items():
+        if counts[s] < MIN_PLAYS:
+            continue
+        se = math.sqrt(cov[i, i])
+        out[s] = (float(beta[i]), float(beta[i] - Z * se), float(beta[i] + Z * se))
+    return out
+
+
+def mixedlm_estimates(obs):
+    """statsmodels MixedLM: random intercept per song, listener fixed effects."""
+    import pandas as pd
+    import statsmodels.formula.api as smf
+    df = pd.DataFrame(obs, columns=["song", "listener", "y"])
+    model = smf.mixedlm("y ~ C(listener, Sum)", df, groups=df["song"])
+    fit = model.fit(reml=True, method=["lbfgs"])
+    intercept = float(fit.fe_params["Intercept"])
+    counts = df.groupby("song").size()
+    out = {}
+    for song, re in fit.random_effects.items():
+        if counts[song] < MIN_PLAYS:
+            continue
+        value = intercept + float(re.iloc[0])
+        var = float(np.asarray(fit.random_effects_cov[song])[0, 0])
+        se = math.sqrt(max(var, 0))
+        out[song] = (value, value - Z * se, value + Z * se)
+    return out
+
+
+def score(estimates, truth):
+    songs = [s for s in sorted(estimates) if s in truth]
+    e = [estimates[s][0] for s in songs]
+    t = [truth[s] for s in songs]
+    has_ci = all(estimates[s][1] is not None for s in songs)
+    lows = [estimates[s][1] for s in songs] if has_ci else None
+    highs = [estimates[s][2] for s in songs] if has_ci else None
+    rec = recovery(e, t, lows, highs)
+    return None if rec is None else {"r": rec[0], "slope": rec[1], "coverage": rec[2], "songs": len(songs)}
+
+
+def run_cell(binary, ws, law, strength, seed, days, personas, models):
+    if os.path.exists(ws):
+        shutil.rmtree(ws)
+    gen = [binary, "personas", "generate", "--quiet", "--out", ws, "--seed", str(seed), "--days", str(days),
+           "--personas", personas, "--response-law", law, "--law-strength", strength]
+    subprocess.run(gen, check=True)
+    subprocess.run([binary, "run", "--quiet", "--workspace", ws, "--stages", "sessions,effects"], check=True)
+    truth = planted(ws)
+    obs = observations(ws)
+    out = {}
+    for metric in METRICS:
+        for model in models:
+            if model in ("mixed", "ema"):
+                est = toolkit_estimates(ws, model, metric)
+            elif model == "naive":
+                est = naive_estimates(obs[metric])
+            elif model == "ols":
+                est = ols_estimates(obs[metric])
+            else:
+                est = mixedlm_estimates(obs[metric])
+            out[f"{model}|{metric}"] = score(est, truth[metric])
+    # Only the tables the comparison reads are kept.
+    for name in os.listdir(ws):
+        if name not in ("truth.csv", "song_effects.csv", "session_plays.csv", "manifest.json"):
+            os.remove(os.path.join(ws, name))
+    return out
+
+
+def fmt(cell, key):
+    if cell is None:
+        return "–"
+    m, lo, hi = cell
+    return f"{m:.3f} ({lo:.3f}–{hi:.3f})" if hi > lo else f"{m:.3f}"
+
+
+def table(results, laws, strengths, models):
+    lines = ["| law | strength | metric | model | seeds | r | slope | 95 % coverage |", "|---|---|---|---|---|---|---|---|"]
+    for law in laws:
+        for strength in (["–"] if law == "standard" else strengths):
+            key = f"{law}/{strength}"
+            runs = results.get(key, [])
+            for metric in METRICS:
+                for model in models:
+                    cells = [r[f"{model}|{metric}"] for r in runs if r.get(f"{model}|{metric}")]
+                    if not cells:
+                        continue
+                    r = mean_interval([c["r"] for c in cells])
+                    slope = mean_interval([c["slope"] for c in cells])
+                    cov = mean_interval([c["coverage"] for c in cells])
+                    lines.append(f"| {law} | {strength} | {metric} | {model} | {len(cells)} | {fmt(r, 'r')} | "
+                                 f"{fmt(slope, 'slope')} | {fmt(cov, 'coverage')} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("binary")
+    ap.add_argument("--work", required=True, help="folder for the generated workspaces")
+    ap.add_argument("--laws", default="all")
+    ap.add_argument("--strengths", default="moderate,severe")
+    ap.add_argument("--seeds", default="201,202,203,204,205")
+    ap.add_argument("--days", type=int, default=30)
+    ap.add_argument("--personas", default="all")
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--markdown")
+    ap.add_argument("--json")
+    ap.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    laws = LAWS if args.laws == "all" else args.laws.split(",")
+    strengths = args.strengths.split(",")
+    seeds = [int(s) for s in args.seeds.split(",")]
+    models = args.models.split(",")
+    results = {}
+    for law in laws:
+        for strength in (["moderate"] if law == "standard" else strengths):
+            key = f"{law}/{'–' if law == 'standard' else strength}"
+            for seed in seeds:
+                ws = os.path.join(args.work, f"{law}-{strength}-{seed}")
+                cell = run_cell(args.binary, ws, law, strength, seed, args.days, args.personas, models)
+                results.setdefault(key, []).append(cell)
+                mixed = cell.get("mixed|delta_hr_bpm") or {}
+                print(f"effect-robustness: {key} seed {seed}: mixed ΔHR r {mixed.get('r', float('nan')):.3f} "
+                      f"coverage {mixed.get('coverage') or float('nan'):.3f}", file=sys.stderr)
+    md = table(results, laws, strengths, models)
+    print(md)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(md)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
+    if args.check:
+        failed = []
+        for key, runs in results.items():
+            for run in runs:
+                for metric in METRICS:
+                    m = run.get(f"mixed|{metric}")
+                    if m is None or m["r"] < 0.9:
+                        failed.append(f"{key} {metric}: mixed r {m and m['r']}")
+        if failed:
+            print("effect-robustness check failed:\n  " + "\n  ".join(failed), file=sys.stderr)
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
