@@ -33,6 +33,8 @@ import shutil
 import subprocess
 import sys
 
+import warnings
+
 import numpy as np
 
 LAWS = ["standard", "fast-onset", "slow-onset", "long-release", "threshold", "overshoot", "drift", "interaction",
@@ -84,7 +86,7 @@ def planted(ws):
     truth = {m: {} for m in METRICS}
     for row in read_csv(os.path.join(ws, "truth.csv")):
         if row["kind"] == "song_effect" and row["metric"] in truth:
-            truth[row["metric"]][row["song_id"] if "song_id" in row else row["entity"]] = float(row["value"])
+            truth[row["metric"]][row["entity"]] = float(row["value"])
     return truth
 
 
@@ -165,7 +167,9 @@ def mixedlm_estimates(obs):
     import statsmodels.formula.api as smf
     df = pd.DataFrame(obs, columns=["song", "listener", "y"])
     model = smf.mixedlm("y ~ C(listener, Sum)", df, groups=df["song"])
-    fit = model.fit(reml=True, method=["lbfgs"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = model.fit(reml=True, method=["lbfgs"])
     intercept = float(fit.fe_params["Intercept"])
     counts = df.groupby("song").size()
     out = {}
@@ -187,19 +191,31 @@ def score(estimates, truth):
     lows = [estimates[s][1] for s in songs] if has_ci else None
     highs = [estimates[s][2] for s in songs] if has_ci else None
     rec = recovery(e, t, lows, highs)
-    return None if rec is None else {"r": rec[0], "slope": rec[1], "coverage": rec[2], "songs": len(songs)}
+    width = float(np.mean(np.asarray(highs) - np.asarray(lows))) if has_ci and songs else None
+    return None if rec is None else {"r": rec[0], "slope": rec[1], "coverage": rec[2], "width": width,
+                                     "songs": len(songs)}
 
 
-def run_cell(binary, ws, law, strength, seed, days, personas, models):
-    if os.path.exists(ws):
-        shutil.rmtree(ws)
-    gen = [binary, "personas", "generate", "--quiet", "--out", ws, "--seed", str(seed), "--days", str(days),
-           "--personas", personas, "--response-law", law, "--law-strength", strength]
-    subprocess.run(gen, check=True)
-    subprocess.run([binary, "run", "--quiet", "--workspace", ws, "--stages", "sessions,effects"], check=True)
+def run_cell(binary, ws, law, strength, seed, days, personas, models, reuse, baseline=None):
+    """Generates the workspace and its sessions (kept with --reuse when already there),
+    runs `effects` on it and scores every model."""
+    done = all(os.path.exists(os.path.join(ws, f)) for f in ("truth.csv", "session_plays.csv"))
+    if not (reuse and done):
+        if os.path.exists(ws):
+            shutil.rmtree(ws)
+        gen = [binary, "personas", "generate", "--quiet", "--out", ws, "--seed", str(seed), "--days", str(days),
+               "--personas", personas, "--response-law", law, "--law-strength", strength]
+        subprocess.run(gen, check=True)
+        subprocess.run([binary, "sessions", "--quiet", ws], check=True)
     truth = planted(ws)
-    obs = observations(ws)
     out = {}
+    if baseline:
+        # The same mixed-model estimates with the earlier (model-based) intervals.
+        subprocess.run([baseline, "effects", "--quiet", "--no-verify", ws], check=True)
+        for metric in METRICS:
+            out[f"mixed-model-se|{metric}"] = score(toolkit_estimates(ws, "mixed", metric), truth[metric])
+    subprocess.run([binary, "effects", "--quiet", "--no-verify", ws], check=True)
+    obs = observations(ws)
     for metric in METRICS:
         for model in models:
             if model in ("mixed", "ema"):
@@ -218,7 +234,7 @@ def run_cell(binary, ws, law, strength, seed, days, personas, models):
     return out
 
 
-def fmt(cell, key):
+def fmt(cell):
     if cell is None:
         return "–"
     m, lo, hi = cell
@@ -226,7 +242,8 @@ def fmt(cell, key):
 
 
 def table(results, laws, strengths, models):
-    lines = ["| law | strength | metric | model | seeds | r | slope | 95 % coverage |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| law | strength | metric | model | seeds | r | slope | 95 % coverage | mean interval width |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for law in laws:
         for strength in (["–"] if law == "standard" else strengths):
             key = f"{law}/{strength}"
@@ -239,8 +256,9 @@ def table(results, laws, strengths, models):
                     r = mean_interval([c["r"] for c in cells])
                     slope = mean_interval([c["slope"] for c in cells])
                     cov = mean_interval([c["coverage"] for c in cells])
-                    lines.append(f"| {law} | {strength} | {metric} | {model} | {len(cells)} | {fmt(r, 'r')} | "
-                                 f"{fmt(slope, 'slope')} | {fmt(cov, 'coverage')} |")
+                    width = mean_interval([c.get("width") for c in cells])
+                    lines.append(f"| {law} | {strength} | {metric} | {model} | {len(cells)} | {fmt(r)} | "
+                                 f"{fmt(slope)} | {fmt(cov)} | {fmt(width)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -257,23 +275,32 @@ def main():
     ap.add_argument("--markdown")
     ap.add_argument("--json")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--baseline", help="another resonance binary whose mixed-model intervals are scored too "
+                                       "(model `mixed-model-se`), for a before/after comparison")
+    ap.add_argument("--reuse", action="store_true",
+                    help="keep generated workspaces (the tables the comparison reads) and only rerun effects on them")
     args = ap.parse_args()
     laws = LAWS if args.laws == "all" else args.laws.split(",")
     strengths = args.strengths.split(",")
     seeds = [int(s) for s in args.seeds.split(",")]
     models = args.models.split(",")
     results = {}
-    for law in laws:
-        for strength in (["moderate"] if law == "standard" else strengths):
-            key = f"{law}/{'–' if law == 'standard' else strength}"
-            for seed in seeds:
+    # Seed by seed, so that an interrupted run has every law at its first seeds.
+    for seed in seeds:
+        for law in laws:
+            for strength in (["moderate"] if law == "standard" else strengths):
+                key = f"{law}/{'–' if law == 'standard' else strength}"
                 ws = os.path.join(args.work, f"{law}-{strength}-{seed}")
-                cell = run_cell(args.binary, ws, law, strength, seed, args.days, args.personas, models)
+                cell = run_cell(args.binary, ws, law, strength, seed, args.days, args.personas, models, args.reuse,
+                                args.baseline)
                 results.setdefault(key, []).append(cell)
+                if args.json:
+                    with open(args.json, "w") as f:
+                        json.dump(results, f, indent=1, sort_keys=True)
                 mixed = cell.get("mixed|delta_hr_bpm") or {}
                 print(f"effect-robustness: {key} seed {seed}: mixed ΔHR r {mixed.get('r', float('nan')):.3f} "
-                      f"coverage {mixed.get('coverage') or float('nan'):.3f}", file=sys.stderr)
-    md = table(results, laws, strengths, models)
+                      f"coverage {mixed.get('coverage') or float('nan'):.3f}", file=sys.stderr, flush=True)
+    md = table(results, laws, strengths, (["mixed-model-se"] if args.baseline else []) + models)
     print(md)
     if args.markdown:
         with open(args.markdown, "w") as f:
