@@ -168,9 +168,22 @@ def mixedlm_estimates(obs):
     import statsmodels.formula.api as smf
     df = pd.DataFrame(obs, columns=["song", "listener", "y"])
     model = smf.mixedlm("y ~ C(listener, Sum)", df, groups=df["song"])
+    fit = None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fit = model.fit(reml=True, method=["lbfgs"])
+        # A song variance at its boundary (0) leaves no random effects to predict: try
+        # another optimiser, else the peer gives no estimates for this cell.
+        for method in (["lbfgs"], ["powell", "lbfgs"]):
+            try:
+                candidate = model.fit(reml=True, method=method)
+                candidate.random_effects
+                fit = candidate
+                break
+            except (ValueError, np.linalg.LinAlgError):
+                continue
+    if fit is None:
+        print("effect-robustness: statsmodels MixedLM did not converge to a usable fit", file=sys.stderr)
+        return {}
     intercept = float(fit.fe_params["Intercept"])
     counts = df.groupby("song").size()
     out = {}
