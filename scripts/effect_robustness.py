@@ -19,7 +19,8 @@ Over seeds each cell is summarised as the mean and a 95 % interval of the mean
 
     effect_robustness.py BIN --work DIR [--laws all|a,b] [--strengths moderate,severe]
                          [--seeds 201,202,203,204,205] [--days 30] [--personas all]
-                         [--baseline BIN] [--reuse] [--markdown FILE] [--json FILE] [--check]
+                         [--baseline BIN] [--estimate-onset] [--reuse] [--markdown FILE] [--json FILE]
+                         [--check]
     effect_robustness.py --self-test
 
 `--check` (the small CI run) fails when the mixed model's r on any law is below 0.9, or
@@ -210,7 +211,7 @@ def score(estimates, truth):
                                      "songs": len(songs)}
 
 
-def run_cell(binary, ws, law, strength, seed, days, personas, models, reuse, baseline=None):
+def run_cell(binary, ws, law, strength, seed, days, personas, models, reuse, baseline=None, estimate_onset=False):
     """Generates the workspace and its sessions (kept with --reuse when already there),
     runs `effects` on it and scores every model."""
     done = all(os.path.exists(os.path.join(ws, f)) for f in ("truth.csv", "session_plays.csv"))
@@ -228,6 +229,11 @@ def run_cell(binary, ws, law, strength, seed, days, personas, models, reuse, bas
         subprocess.run([baseline, "effects", "--quiet", "--no-verify", ws], check=True)
         for metric in METRICS:
             out[f"mixed-model-se|{metric}"] = score(toolkit_estimates(ws, "mixed", metric), truth[metric])
+    if estimate_onset:
+        # The mixed model with its onset time constant chosen by profile likelihood.
+        subprocess.run([binary, "effects", "--quiet", "--no-verify", "--model", "mixed", "--estimate-onset", ws], check=True)
+        for metric in METRICS:
+            out[f"mixed-onset|{metric}"] = score(toolkit_estimates(ws, "mixed", metric), truth[metric])
     subprocess.run([binary, "effects", "--quiet", "--no-verify", ws], check=True)
     obs = observations(ws)
     for metric in METRICS:
@@ -305,6 +311,8 @@ def main():
     ap.add_argument("--markdown")
     ap.add_argument("--json")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--estimate-onset", action="store_true",
+                    help="also score the mixed model with `effects --estimate-onset` (model `mixed-onset`)")
     ap.add_argument("--baseline", help="another resonance binary whose mixed-model intervals are scored too "
                                        "(model `mixed-model-se`), for a before/after comparison")
     ap.add_argument("--reuse", action="store_true",
@@ -322,7 +330,7 @@ def main():
                 key = f"{law}/{'–' if law == 'standard' else strength}"
                 ws = os.path.join(args.work, f"{law}-{strength}-{seed}")
                 cell = run_cell(args.binary, ws, law, strength, seed, args.days, args.personas, models, args.reuse,
-                                args.baseline)
+                                args.baseline, args.estimate_onset)
                 results.setdefault(key, []).append(cell)
                 if args.json:
                     with open(args.json, "w") as f:
@@ -330,7 +338,8 @@ def main():
                 mixed = cell.get("mixed|delta_hr_bpm") or {}
                 print(f"effect-robustness: {key} seed {seed}: mixed ΔHR r {mixed.get('r', float('nan')):.3f} "
                       f"coverage {mixed.get('coverage') or float('nan'):.3f}", file=sys.stderr, flush=True)
-    md = table(results, laws, strengths, (["mixed-model-se"] if args.baseline else []) + models)
+    extra = (["mixed-model-se"] if args.baseline else []) + (["mixed-onset"] if args.estimate_onset else [])
+    md = table(results, laws, strengths, extra + models)
     print(md)
     if args.markdown:
         with open(args.markdown, "w") as f:
