@@ -13,15 +13,15 @@
 ///
 ///     Var(b_i) = φ·A_i + κ²·C_i,   C_i = Σ_j [(Σ_{p∈ij} w·z)² − Σ_{p∈ij} (w·z)²]
 ///
-/// φ = Σ (w·z·ẽ)² / Σ A (the scores' variance relative to the model's; tails and
-/// heteroscedasticity) and κ² the pooled excess of the listener-cluster sums over their
-/// independent parts per unit C (the covariance of plays of one song by one listener, in
-/// the response's unit squared). ẽ = e/(1 − h) are leverage-corrected residuals and
-/// cluster sums are divided by (1 − H), H the cluster's leverage (Bell & McCaffrey 2002,
-/// Survey Methodology 28:169), since each song's own fit absorbs part of its plays'
-/// errors. The posterior variance becomes 1/(A_i²/Var(b_i) + 1/τ²); a song's variance
-/// is never made smaller than the model's (φ < 1 and κ² < 0 are sampling noise when
-/// the model holds).
+/// φ = Σ (w·z·ẽ)² / Σ A (the scores' variance relative to the model's: tails and
+/// heteroscedasticity), ẽ = e/(1 − h) the leverage-corrected residuals (h = w·z²/(A + 1/τ²),
+/// at most 0.9), and κ² the pooled excess of the listener-cluster sums over their
+/// independent parts per unit C — the covariance of plays of one song by one listener, in
+/// the response's unit squared — from songs with ≥ 3 listeners, each song's cluster sums
+/// scaled by G/(G − 1) for the degree of freedom its own fit absorbs (the CR1 factor;
+/// Bell & McCaffrey 2002, Survey Methodology 28:169). The posterior variance becomes
+/// 1/(A_i²/Var(b_i) + 1/τ²); a song's variance is never made smaller than the model's
+/// (φ < 1 and κ² < 0 are sampling noise when the model holds).
 enum RobustVariance {
     /// The pooled scale φ and cluster covariance κ² of a fit, and each song's
     /// robust posterior variance (the model's where the song has no plays of its own).
