@@ -19,7 +19,7 @@
 /// independent parts per unit C — the covariance of plays of one song by one listener, in
 /// the response's unit squared — from songs with ≥ 3 listeners, each song's cluster sums
 /// scaled by G/(G − 1) for the degree of freedom its own fit absorbs (the CR1 factor;
-/// Bell & McCaffrey 2002, Survey Methodology 28:169). The posterior variance becomes
+/// Cameron & Miller 2015, J Hum Resour 50:317). The posterior variance becomes
 /// 1/(A_i²/Var(b_i) + 1/τ²); a song's variance is never made smaller than the model's
 /// (φ < 1 and κ² < 0 are sampling noise when the model holds).
 enum RobustVariance {
