@@ -13,7 +13,7 @@ TEST_EXTRA_TARGETS += test-effect-robustness
 .PHONY: effect-robustness test-effect-robustness
 effect-robustness: build venv
 	@mkdir -p reports/robustness
-	$(PY) scripts/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/full --seeds $(ROBUSTNESS_SEEDS) \
+	$(PY) scripts/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/full --seeds $(ROBUSTNESS_SEEDS) --estimate-onset \
 	  --markdown reports/robustness/effect_robustness.md --json reports/robustness/effect_robustness.json
 
 test-effect-robustness: build venv
