@@ -68,10 +68,9 @@ public struct PersonaGenerator: Sendable {
     /// The law as persona `p` realises it (its onset, release or threshold, its
     /// interactions with each song, its noise factor).
     func listenerLaw(of p: PersonaProfile) -> ListenerLaw {
-        guard !law.isStandard else { return .standard }
         var random = PersonaSimulator.stream("response-law", seed: seed(of: p))
-        return law.listener(songs: Self.catalogueSize, drift: driftSlopes, studyStartS: Double(firstDay) * 86_400,
-                            studyLengthS: Double(days) * 86_400, random: &random)
+        return PersonaSimulator.listenerLaw(law, songs: Self.catalogueSize, drift: driftSlopes, firstDay: firstDay, days: days,
+                                            random: &random)
     }
 
     /// Simulates every persona, `jobs` at a time; results in persona order.

@@ -49,9 +49,8 @@ enum PersonaSimulator {
         timeline.placeWorkouts(p, days: days, random: &scheduleRandom) { d in events.reduce(1) { $0 * $1.load(day: d) } }
         let library = PersonaLibrary(p, catalogue: catalogue, random: &listenRandom)
         var lawRandom = stream("response-law")
-        let listenerLaw = law.isStandard ? ListenerLaw.standard
-            : law.listener(songs: catalogue.songs.count, drift: drift, studyStartS: Double(firstDay) * 86_400,
-                           studyLengthS: Double(days) * 86_400, random: &lawRandom)
+        let listenerLaw = Self.listenerLaw(law, songs: catalogue.songs.count, drift: drift, firstDay: firstDay, days: days,
+                                           random: &lawRandom)
         let sessions = ListeningSimulator.sessions(p, library: library, catalogue: catalogue, timeline: &timeline,
                                                    days: days, law: listenerLaw, random: &listenRandom)
         let disturbances = sessions.map { listenerLaw.disturbances($0, random: &lawRandom) }
@@ -75,6 +74,15 @@ enum PersonaSimulator {
                         endMs: timeline.timeMs(minute: $0.end), activity: $0.activity)
             },
             days: snapshots)
+    }
+
+    /// The response law as the persona realises it, first from its `response-law`
+    /// stream (the standard law draws nothing); the study runs from `firstDay` for `days`.
+    static func listenerLaw(_ law: ResponseLaw, songs: Int, drift: [Double], firstDay: Int, days: Int,
+                            random: inout SeededRandom) -> ListenerLaw {
+        guard !law.isStandard else { return .standard }
+        return law.listener(songs: songs, drift: drift, studyStartS: Double(firstDay) * 86_400,
+                            studyLengthS: Double(days) * 86_400, random: &random)
     }
 
     /// Date index whose physiology applies at minute `m` (the sleep's date in sleep).
