@@ -27,11 +27,15 @@ struct Effects: ParsableCommand {
     @Option(help: "ema (the product's learning rule), mixed (random-effects model) or both.")
     var model: ModelChoice = .both
 
+    @Flag(help: ArgumentHelp("Mixed model: choose the onset time constant (20–120 s) by profile likelihood instead of "
+                             + "the mixed_model constant (45 s by default); about seven fits per metric (docs/methods.md)."))
+    var estimateOnset = false
+
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
     }
 
     func run() throws {
-        try EffectsStage(models: model.models).runCommitted(Workspace(path: workspace), try global.context())
+        try EffectsStage(models: model.models, estimateOnset: estimateOnset).runCommitted(Workspace(path: workspace), try global.context())
     }
 }

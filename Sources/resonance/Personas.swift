@@ -24,7 +24,11 @@ struct PersonasGenerate: ParsableCommand {
             each persona's sensitivity). With --events planned, health events (illness, \
             overreaching, slow regression, return to fitness; docs/personas.md) are planted at \
             their documented rates, change every simulated signal, and are listed in truth.csv \
-            as kind health_event. The same arguments give byte-identical files.
+            as kind health_event. With --response-law, listeners respond to music by another \
+            law (fast or slow onset, long release, exposure threshold, overshoot, drifting \
+            effects, listener × song interactions, heavy-tailed noise with motion artifacts; \
+            docs/personas.md) at --law-strength moderate or severe; the law and its parameters \
+            are written to truth.csv. The same arguments give byte-identical files.
             """
     )
 
@@ -50,6 +54,14 @@ struct PersonasGenerate: ParsableCommand {
                                + "improvement at the rates of docs/personas.md).", valueName: "none|planned"))
     var events: String = "none"
 
+    @Option(help: ArgumentHelp("How listeners respond to music: "
+                               + ResponseLaw.Name.allCases.map(\.rawValue).joined(separator: ", ")
+                               + " (default standard: 45 s onset, 6 s release; docs/personas.md).", valueName: "name"))
+    var responseLaw: String = "standard"
+
+    @Option(help: ArgumentHelp("Strength of --response-law: moderate (default) or severe.", valueName: "moderate|severe"))
+    var lawStrength: String = "moderate"
+
     func validate() throws {
         try global.reject(verify: true, command: "personas generate")
         guard (1...366).contains(days) else { throw ValidationError("--days must be between 1 and 366.") }
@@ -58,6 +70,17 @@ struct PersonasGenerate: ParsableCommand {
         }
         _ = try selectedProfiles()
         _ = try firstDay()
+        _ = try law()
+    }
+
+    func law() throws -> ResponseLaw {
+        guard let name = ResponseLaw.Name(rawValue: responseLaw) else {
+            throw ValidationError("--response-law must be one of \(ResponseLaw.Name.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(responseLaw)').")
+        }
+        guard let strength = ResponseLaw.Strength(rawValue: lawStrength) else {
+            throw ValidationError("--law-strength must be moderate or severe (got '\(lawStrength)').")
+        }
+        return ResponseLaw(name, strength: strength)
     }
 
     func selectedProfiles() throws -> [PersonaProfile] {
@@ -92,7 +115,7 @@ struct PersonasGenerate: ParsableCommand {
     func run() throws {
         let generator = PersonaGenerator(personas: try selectedProfiles(), days: days, seed: seed,
                                          firstDay: try firstDay(), registry: try global.registry(),
-                                         events: events == "planned")
+                                         events: events == "planned", law: try law())
         let progress = global.reporter, warnings = global.warnings
         try generator.generate(into: Workspace(path: out), jobs: global.workers, progress: { progress.note($0) },
                                warning: { warnings.note($0) })

@@ -5,7 +5,8 @@ final class PersonasCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["personas", "generate"], usage: "resonance personas generate",
                        options: ["--out <dir>", "--days <days>", "--personas <names>", "--seed <seed>",
-                                 "--start-date <YYYY-MM-DD>", "--events <none|planned>"])
+                                 "--start-date <YYYY-MM-DD>", "--events <none|planned>", "--response-law <name>",
+                                 "--law-strength <moderate|severe>"])
         try assertHelp(["personas", "report"], usage: "resonance personas report", options: ["<workspace>", "--report-dir <dir>"])
     }
 
@@ -63,7 +64,31 @@ final class PersonasCommandTests: XCTestCase {
                          "--start-date 9999-12-30 with --days 5 leaves the years 0000–9999; use a date from 0000-01-02 to 9999-12-26.")
         assertUsageError(try resonance("personas", "generate", "--out", out, "--seed=-1"),
                          "The value '-1' is invalid for '--seed <seed>'")
+        assertUsageError(try resonance("personas", "generate", "--out", out, "--response-law", "wobbly"),
+                         "--response-law must be one of standard, fast-onset, slow-onset, long-release, threshold, overshoot, drift, interaction, noisy (got 'wobbly').")
+        assertUsageError(try resonance("personas", "generate", "--out", out, "--law-strength", "mild"),
+                         "--law-strength must be moderate or severe (got 'mild').")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
+    }
+
+    /// Another response law: the same plays as the standard law, its parameters in
+    /// truth.csv and its name in the lineage.
+    func testResponseLawIsRecordedAndKeepsThePlays() throws {
+        let dir = try makeTempDir()
+        for law in ["standard", "drift"] {
+            let run = try resonance("personas", "generate", "--out", dir + "/" + law, "--days", "2", "--personas", "SeniorFit",
+                                    "--response-law", law, "--law-strength", "severe", "--quiet")
+            XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        }
+        let plays = { (law: String) in try String(contentsOfFile: dir + "/" + law + "/plays.csv", encoding: .utf8) }
+        XCTAssertEqual(try plays("drift"), try plays("standard"))
+        let truth = try String(contentsOfFile: dir + "/drift/truth.csv", encoding: .utf8)
+        XCTAssertTrue(truth.contains("\nresponse_law,,drift/severe,drift_fraction,0.5,,\n"))
+        XCTAssertEqual(truth.split(separator: "\n").filter { $0.hasPrefix("song_effect_drift,") }.count, 200 * 2)
+        XCTAssertFalse(try String(contentsOfFile: dir + "/standard/truth.csv", encoding: .utf8).contains("response_law"))
+        let manifest = try String(contentsOfFile: dir + "/drift/manifest.json", encoding: .utf8)
+        XCTAssertTrue(manifest.contains("\"response_law\" : \"drift/severe\""), "lineage settings record the law")
+        XCTAssertFalse(try String(contentsOfFile: dir + "/standard/manifest.json", encoding: .utf8).contains("response_law"))
     }
 
     func testReportOnAWorkspaceWithoutDailyFails() throws {

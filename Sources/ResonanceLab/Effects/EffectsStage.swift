@@ -9,9 +9,13 @@ public enum EffectModel: String, CaseIterable, Sendable {
 /// score without biometrics) but are left out of the ΔHR / ΔRMSSD fits.
 public struct EffectsStage: Stage {
     public var models: [EffectModel]
+    /// Whether the mixed model estimates its onset time constant from the data
+    /// (`MixedEffects.profiledOnset`) instead of using the constant in force.
+    public var estimateOnset: Bool
 
-    public init(models: [EffectModel] = EffectModel.allCases) {
+    public init(models: [EffectModel] = EffectModel.allCases, estimateOnset: Bool = false) {
         self.models = models
+        self.estimateOnset = estimateOnset
     }
 
     public var name: String { "effects" }
@@ -29,7 +33,9 @@ public struct EffectsStage: Stage {
         }
         let plays = try ws.read(SessionPlayRow.self)
         ws.session?.record(setting: "models", models.map(\.rawValue).joined(separator: ","))
-        let out = try Self.run(plays: plays, models: models, registry: context.registry, jobs: context.jobs)
+        if estimateOnset { ws.session?.record(setting: "onset", "estimated") }
+        let out = try Self.run(plays: plays, models: models, registry: context.registry, jobs: context.jobs,
+                               estimateOnset: estimateOnset)
         try ws.write(out.songs)
         try ws.write(out.personas)
         try ws.write(out.playlists)
@@ -38,13 +44,13 @@ public struct EffectsStage: Stage {
     }
 
     public static func run(plays: [SessionPlayRow], models: [EffectModel], registry: ConstantsRegistry,
-                           jobs: Int = 1) throws -> EffectTables {
+                           jobs: Int = 1, estimateOnset: Bool = false) throws -> EffectTables {
         let index = PlayIndex(plays)
         // The models are independent: run them side by side, outputs in `models` order.
         let tables = try Parallel.map(models, jobs: jobs) { model -> EffectTables in
             switch model {
             case .ema: return EMAEffects.run(index, registry: registry)
-            case .mixed: return try MixedEffects.run(index, registry: registry, jobs: jobs)
+            case .mixed: return try MixedEffects.run(index, registry: registry, jobs: jobs, estimateOnset: estimateOnset)
             }
         }
         return tables.reduce(EffectTables(), +)

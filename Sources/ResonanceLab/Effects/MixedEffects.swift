@@ -1,14 +1,19 @@
+import Foundation
+
 /// The `mixed` model's tables: per song (and song × context), per listener and per
 /// playlist, for ΔHR and ΔRMSSD (multiplicative listener sensitivity, exposure,
 /// carry-over and start value) and skip (a linear probability model with an
 /// additive listener propensity: skipping is a behaviour, not a graded response, and
 /// the linear scale keeps song effects in probability units).
 enum MixedEffects {
-    static func run(_ x: PlayIndex, registry: ConstantsRegistry, jobs: Int) throws -> EffectTables {
+    /// With `estimateOnset`, the onset time constant of ΔHR and ΔRMSSD is chosen from
+    /// `onsetGridS` by profile likelihood (`profiledOnset`) instead of taken from the constants.
+    static func run(_ x: PlayIndex, registry: ConstantsRegistry, jobs: Int, estimateOnset: Bool = false) throws -> EffectTables {
         let sessions = SessionConstants(registry: registry), k = MixedModelConstants(registry: registry)
         let z = k.ciZ
         let fits = try Parallel.map(EffectMetric.allCases, jobs: jobs) { metric -> (ResponseData, MixedFit, [SongContextEffect]) in
-            let d = data(x, metric, sessions, k)
+            let onset = estimateOnset && metric != .skip ? profiledOnset(x, metric, sessions, k) : k.onsetTimeConstantS
+            let d = data(x, metric, sessions, k, onsetS: onset)
             let fit = MixedModel.fit(d, term: metric == .skip ? .additive : .sensitivity, constants: k)
             let cells = MixedModel.songContextEffects(fit, d, xc: MixedModel.centredStart(d),
                                                       minPlays: Int(k.minCellPlays))
@@ -55,11 +60,35 @@ enum MixedEffects {
                       confidence: shrinkage.map { 1 - $0 }, shrinkage: shrinkage, listeners: listeners, familiarity: nil)
     }
 
+    /// Onset time constants (s) the profile likelihood chooses from: the range of
+    /// cardiac responses to music, from seconds-fast arousal to minutes-slow relaxation
+    /// (docs/personas.md, Response laws).
+    static let onsetGridS: [Double] = [20, 30, 45, 60, 80, 120]
+
+    /// The onset time constant under which the model fits the metric's changes best:
+    /// the grid value with the largest Gaussian profile log-likelihood −½·Σ_g n_g·ln σ²_g
+    /// (the responses are the same for every τ; only exposure, carry-over and start
+    /// shares change), the constant in force winning ties.
+    static func profiledOnset(_ x: PlayIndex, _ metric: EffectMetric, _ c: SessionConstants, _ k: MixedModelConstants) -> Double {
+        var best = (tau: k.onsetTimeConstantS, cost: Double.infinity)
+        for tau in [k.onsetTimeConstantS] + onsetGridS.filter({ $0 != k.onsetTimeConstantS }) {
+            let d = data(x, metric, c, k, onsetS: tau)
+            let fit = MixedModel.fit(d, term: .sensitivity, constants: k)
+            var n = [0.0, 0.0]
+            for p in 0..<d.count { n[Int(d.group[p])] += 1 }
+            let cost = zip(n, fit.sigma2).reduce(0) { $0 + ($1.0 > 0 ? $1.0 * log($1.1) : 0) }
+            if !best.cost.isFinite || cost < best.cost - 1e-9 * abs(best.cost) { best = (tau, cost) }
+        }
+        return best.tau
+    }
+
     /// The observations of one metric. ΔHR: plays with an HR change; ΔRMSSD: plays
-    /// whose HRV came from R-R intervals at both ends; skip: every play.
-    static func data(_ x: PlayIndex, _ metric: EffectMetric, _ c: SessionConstants, _ k: MixedModelConstants) -> ResponseData {
+    /// whose HRV came from R-R intervals at both ends; skip: every play. `onsetS`
+    /// replaces the constants' onset time constant.
+    static func data(_ x: PlayIndex, _ metric: EffectMetric, _ c: SessionConstants, _ k: MixedModelConstants,
+                     onsetS: Double? = nil) -> ResponseData {
         var d = ResponseData(songs: x.songIds.count, listeners: x.subjects.count, contexts: x.contexts.count, slots: x.slots.count)
-        let onset = k.onsetTimeConstantS, release = k.releaseTimeConstantS
+        let onset = onsetS ?? k.onsetTimeConstantS, release = k.releaseTimeConstantS
         let windowS = metric == .deltaRMSSD ? c.playRRWindowSeconds : c.playHRWindowSeconds
         for p in 0..<x.count {
             let row = x.plays[p], bio = row.biometrics

@@ -39,6 +39,11 @@ public struct MixedFit: Sendable {
     public var iterations: Int
     public var converged: Bool
     public var term: ListenerTerm
+    /// The pooled robust variance parameters of the song effects (`RobustVariance`):
+    /// the scores' variance relative to the model's (φ) and the covariance of one
+    /// listener's plays of one song (κ², unit²).
+    public var robustScale = 1.0
+    public var clusterCovariance = 0.0
 
     /// The music term of play p: what the song (and listener) contribute.
     func music(_ d: ResponseData, _ p: Int) -> Double {
@@ -172,6 +177,11 @@ public enum MixedModel {
             for j in 0..<d.listeners where listenerPlays[j] > 0 { change = max(change, abs(fit.listener[j] - before.1[j])) }
             if change < tol { fit.converged = true; break }
         }
+        // Intervals that hold when plays are correlated or noisier than the model says.
+        let robust = RobustVariance.compute(fit, d, xc: xc)
+        fit.songVariance = robust.songVariance
+        fit.robustScale = robust.phi
+        fit.clusterCovariance = robust.kappa2
         // Uncertainty of the estimated mean m adds to each song in proportion to its
         // shrinkage: Var(s_i − ŝ_i) = v_i + B_i²·Var(m̂) (Morris 1983, JASA 78:47).
         var precisionOfMean = 0.0

@@ -41,12 +41,16 @@ struct RRSpan {
 struct BeatSpans {
     var spans: [RRSpan] = []
 
+    /// `disturbances[k]` (none by default) are added to session k's HR and RMSSD
+    /// (`ResponseLaw` noise and motion artifacts).
     init(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay], sessions: [ListeningSession],
-         meanHR: [Double], random: SeededRandom) {
+         meanHR: [Double], disturbances: [[Disturbance]] = [], random: SeededRandom) {
         var generator = BeatGenerator(random: random)
-        enum Source { case night(PersonaTimeline.Sleep), session(ListeningSession) }
+        enum Source { case night(PersonaTimeline.Sleep), session(ListeningSession, [Disturbance]) }
         var sources: [(Int64, Source)] = timeline.sleeps.map { (timeline.timeMs(minute: $0.rrWindow), .night($0)) }
-        sources += sessions.map { ($0.startMs, .session($0)) }
+        sources += sessions.indices.map { k in
+            (sessions[k].startMs, .session(sessions[k], k < disturbances.count ? disturbances[k] : []))
+        }
         sources.sort { $0.0 < $1.0 }
         for (startMs, source) in sources {
             var beats: [RRSpan.Beat] = []
@@ -60,7 +64,7 @@ struct BeatSpans {
                 generator.run(from: Double(startMs) / 1000, to: Double(endMs) / 1000, components: c,
                               state: { _ in (today.restingHRBpm, today.rmssdMs) }, emit: emit)
                 spans.append(RRSpan(day: sleep.day, startMs: startMs, endMs: endMs, hrStepMs: 60_000, beats: beats))
-            case let .session(session):
+            case let .session(session, noise):
                 let firstMinute = Int((startMs - timeline.spanStartMs) / 60_000)
                 let d = PersonaSimulator.physiologyDay(firstMinute, timeline: timeline, days: days.count)
                 let today = days[d]
@@ -83,6 +87,11 @@ struct BeatSpans {
                         hr += v.hrBpm
                         rmssd += v.rmssdMs
                         i += 1
+                    }
+                    for n in noise {
+                        let v = n.value(at: t)
+                        hr += v.hrBpm
+                        rmssd += v.rmssdMs
                     }
                     return (hr, rmssd)
                 }

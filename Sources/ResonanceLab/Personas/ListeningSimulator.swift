@@ -60,8 +60,9 @@ enum ListeningSimulator {
     static let skippedForwards = "TRACK_SKIPPED_FORWARDS"
     static let paused = "PLAYBACK_MANUALLY_PAUSED"
 
+    /// `law` sets each play's planted response (`ResponseLaw`; the standard law by default).
     static func sessions(_ p: PersonaProfile, library: PersonaLibrary, catalogue: SongCatalogue,
-                         timeline: inout PersonaTimeline, days: Int,
+                         timeline: inout PersonaTimeline, days: Int, law: ListenerLaw = .standard,
                          random: inout SeededRandom) -> [ListeningSession] {
         var sessions: [ListeningSession] = []
         var playCount = 0
@@ -82,7 +83,7 @@ enum ListeningSimulator {
                 let startMs = timeline.timeMs(minute: startMinute) + Int64(random.int(in: 0...59_999))
                 let playlist = library.playlists[random.int(in: 0...(library.playlists.count - 1))]
                 let session = playSession(p, playlist: playlist, library: library, catalogue: catalogue,
-                                          startMs: startMs, targetS: targetS, firstPlay: &playCount, random: &random)
+                                          startMs: startMs, targetS: targetS, law: law, firstPlay: &playCount, random: &random)
                 let lastMinute = Int((session.endMs - timeline.spanStartMs) / 60_000)
                 for m in startMinute...min(lastMinute, timeline.minutes - 1) { timeline.listening[m] = true }
                 sessions.append(session)
@@ -93,7 +94,7 @@ enum ListeningSimulator {
 
     private static func playSession(_ p: PersonaProfile, playlist: (name: String, songs: [Int]),
                                     library: PersonaLibrary, catalogue: SongCatalogue, startMs: Int64,
-                                    targetS: Double, firstPlay playCount: inout Int,
+                                    targetS: Double, law: ListenerLaw, firstPlay playCount: inout Int,
                                     random: inout SeededRandom) -> ListeningSession {
         var order = playlist.songs
         for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, random.int(in: 0...i)) }
@@ -102,8 +103,9 @@ enum ListeningSimulator {
         var t = startMs
         var k = 0
         while Double(t - startMs) / 1000 < targetS {
-            let song = catalogue.songs[order[k % order.count]]
-            let like = library.liking[order[k % order.count]] ?? 0.5
+            let index = order[k % order.count]
+            let song = catalogue.songs[index]
+            let like = library.liking[index] ?? 0.5
             k += 1
             let durationMs = Int64(song.durationS * 1000)
             let isLast = Double(t - startMs + durationMs) / 1000 >= targetS
@@ -126,9 +128,10 @@ enum ListeningSimulator {
                 title: song.title, artist: song.artist, album: song.album, playlist: playlist.name,
                 startedAtMs: t, endedAtMs: end, mediaDurationS: song.durationS,
                 playedS: Double(playedMs) / 1000, endReason: reason, skipped: skipped))
+            let effect = law.effect(song, index: index, sensitivity: p.sensitivity, startS: Double(t) / 1000)
             responses.append(MusicResponse(
                 startS: Double(t) / 1000, endS: Double(end) / 1000, durationS: song.durationS,
-                deltaHRBpm: song.deltaHRBpm * p.sensitivity, deltaRMSSDMs: song.deltaRMSSDMs * p.sensitivity))
+                deltaHRBpm: effect.hrBpm, deltaRMSSDMs: effect.rmssdMs, shape: law.shape))
             t = end
             if reason == paused { break }
             if random.uniform() < 0.06 { t += Int64(random.int(in: 5_000...90_000)) }

@@ -42,35 +42,38 @@ public struct MusicResponse: Sendable, Equatable {
     public var endS: Double
     public var plateauHRBpm: Double
     public var plateauRMSSDMs: Double
+    /// The time course (the standard law's unless an alternative `ResponseLaw` is simulated).
+    public var shape: ResponseShape
 
     /// The response to a play from `startS` to `endS` (seconds on any common clock) of
     /// a song with full duration `durationS` whose effect on this listener is
-    /// `deltaHRBpm` / `deltaRMSSDMs` (song effect × sensitivity).
-    public init(startS: Double, endS: Double, durationS: Double, deltaHRBpm: Double, deltaRMSSDMs: Double) {
-        self.startS = startS; self.endS = endS
-        plateauHRBpm = deltaHRBpm / Self.expressionHR(seconds: durationS)
-        plateauRMSSDMs = deltaRMSSDMs / Self.expressionRMSSD(seconds: durationS)
+    /// `deltaHRBpm` / `deltaRMSSDMs` (song effect × sensitivity), following `shape`;
+    /// the plateau is calibrated with the shape's own expression factors.
+    public init(startS: Double, endS: Double, durationS: Double, deltaHRBpm: Double, deltaRMSSDMs: Double,
+                shape: ResponseShape = .standard) {
+        self.startS = startS; self.endS = endS; self.shape = shape
+        plateauHRBpm = deltaHRBpm / shape.expressionHR(seconds: durationS)
+        plateauRMSSDMs = deltaRMSSDMs / shape.expressionRMSSD(seconds: durationS)
     }
 
     /// Fraction of the plateau seen by the HR delta of a play `seconds` long.
     public static func expressionHR(seconds d: Double) -> Double {
-        guard d >= 30 else { return 0 }
-        return exp(-12.5 / onsetSeconds) - exp(-(d - 17.5) / onsetSeconds)
+        ResponseShape.standard.expressionHR(seconds: d)
     }
 
     /// Fraction of the plateau seen by the RMSSD delta of a play `seconds` long.
     public static func expressionRMSSD(seconds d: Double) -> Double {
-        guard d >= 60 else { return 0 }
-        return onsetSeconds / 60 * (1 - exp(-60 / onsetSeconds)) * (1 - exp(-(d - 60) / onsetSeconds))
+        ResponseShape.standard.expressionRMSSD(seconds: d)
     }
 
-    /// The response's shape at time `t` (0 before the play, ≤ 1 in magnitude).
+    /// The response's shape at time `t` (0 before the play; ≤ 1 in magnitude unless
+    /// the shape overshoots).
     @inline(__always)
     func shape(at t: Double) -> Double {
         guard t > startS else { return 0 }
-        if t <= endS { return 1 - exp(-(t - startS) / Self.onsetSeconds) }
-        let atEnd = 1 - exp(-(endS - startS) / Self.onsetSeconds)
-        return atEnd * exp(-(t - endS) / Self.releaseSeconds)
+        if t <= endS { return shape.onset(t - startS) }
+        let atEnd = shape.onset(endS - startS)
+        return atEnd * exp(-(t - endS) / shape.releaseS)
     }
 
     /// (ΔHR bpm, ΔRMSSD ms) added at time `t`.
@@ -82,6 +85,6 @@ public struct MusicResponse: Sendable, Equatable {
 
     /// True once the release has decayed below 10⁻⁶ of the plateau.
     func isOver(at t: Double) -> Bool {
-        t > endS + 14 * Self.releaseSeconds
+        t > endS + 14 * shape.releaseS
     }
 }

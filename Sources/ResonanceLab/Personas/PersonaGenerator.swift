@@ -20,12 +20,16 @@ public struct PersonaGenerator: Sendable {
     /// Whether health events (`HealthEvent`) are planted. Off, every output is what it
     /// was before events existed: they draw from their own stream.
     public var events: Bool
+    /// How listeners respond to music (`ResponseLaw`). Any law but the standard one
+    /// draws from its own streams (`response-law` of the catalogue and of each
+    /// persona), so the standard law's outputs are what they were before laws existed.
+    public var law: ResponseLaw
 
     public init(personas: [PersonaProfile] = PersonaProfile.all, days: Int = 30, seed: UInt64 = 0,
                 firstDay: Int = Timestamp.daysFromCivil(2026, 1, 5), registry: ConstantsRegistry = .defaults,
-                events: Bool = false) {
+                events: Bool = false, law: ResponseLaw = ResponseLaw(.standard)) {
         self.personas = personas; self.days = days; self.seed = seed; self.firstDay = firstDay
-        self.registry = registry; self.events = events
+        self.registry = registry; self.events = events; self.law = law
     }
 
     /// `seed` spread over 64 bits (one SplitMix64 step), so that nearby seeds give
@@ -54,13 +58,28 @@ public struct PersonaGenerator: Sendable {
         return HealthEvent.plan(days: days, random: &random)
     }
 
+    /// Each catalogue song's drift under `law` (0 unless the law drifts), from the
+    /// catalogue's own `response-law` stream.
+    public var driftSlopes: [Double] {
+        var random = SeededRandom(seed: mixedSeed ^ SeededRandom.djb2("response-law"))
+        return law.driftSlopes(count: Self.catalogueSize, random: &random)
+    }
+
+    /// The law as persona `p` realises it (its onset, release or threshold, its
+    /// interactions with each song, its noise factor).
+    func listenerLaw(of p: PersonaProfile) -> ListenerLaw {
+        var random = PersonaSimulator.stream("response-law", seed: seed(of: p))
+        return PersonaSimulator.listenerLaw(law, songs: Self.catalogueSize, drift: driftSlopes, firstDay: firstDay, days: days,
+                                            random: &random)
+    }
+
     /// Simulates every persona, `jobs` at a time; results in persona order.
     public func simulate(jobs: Int) throws -> [PersonaRecord] {
-        let catalogue = self.catalogue
+        let catalogue = self.catalogue, drift = driftSlopes
         let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: registry))
         return try Parallel.map(personas, jobs: jobs) { p in
             PersonaSimulator.simulate(p, catalogue: catalogue, firstDay: firstDay, days: days, seed: seed(of: p), zones: zones,
-                                      events: healthEvents(of: p))
+                                      events: healthEvents(of: p), law: law, drift: drift)
         }
     }
 
@@ -81,6 +100,41 @@ public struct PersonaGenerator: Sendable {
                                           value: p.sensitivity))
             }
             rows += healthEvents(of: p).flatMap { $0.truth(subject: p.name, firstDate: firstDay) }
+        }
+        return rows + lawTruth()
+    }
+
+    /// The response law's rows of truth.csv (none for the standard law): the law's
+    /// parameters (kind `response_law`, entity its label); per persona its realised
+    /// onset, release and threshold (s) and noise factor; each song's drift a (kind
+    /// `song_effect_drift`: the effect of a play at time t is value × (1 + a·(2t/T − 1)),
+    /// T the study, so `song_effect` stays the study average); each listener × song
+    /// interaction (kind `listener_song_interaction`, added to song effect × sensitivity).
+    func lawTruth() -> [PlantedEffect] {
+        guard !law.isStandard else { return [] }
+        var rows = law.parameters.map {
+            PlantedEffect(kind: .responseLaw, subject: "", entity: law.label, metric: $0.0, value: $0.1)
+        }
+        let songs = catalogue.songs
+        for p in personas.sorted(by: { SubjectOrder.precedes($0.name, $1.name) }) {
+            let l = listenerLaw(of: p)
+            for (metric, value) in [("onset_s", l.shape.onsetS), ("release_s", l.shape.releaseS),
+                                    ("threshold_s", l.shape.thresholdS), ("noise_scale", l.noiseScale)] {
+                rows.append(PlantedEffect(kind: .responseLaw, subject: p.name, entity: law.label, metric: metric, value: value))
+            }
+            for (i, x) in l.interactions.enumerated() {
+                rows.append(PlantedEffect(kind: .listenerSongInteraction, subject: p.name, entity: songs[i].songId,
+                                          metric: PlantedEffect.metrics[0], value: x.hr))
+                rows.append(PlantedEffect(kind: .listenerSongInteraction, subject: p.name, entity: songs[i].songId,
+                                          metric: PlantedEffect.metrics[1], value: x.rmssd))
+            }
+        }
+        if law.drift > 0 {
+            for (song, a) in zip(songs, driftSlopes) {
+                for metric in PlantedEffect.metrics {
+                    rows.append(PlantedEffect(kind: .songEffectDrift, subject: "", entity: song.songId, metric: metric, value: a))
+                }
+            }
         }
         return rows
     }
@@ -141,7 +195,8 @@ public struct PersonaGenerator: Sendable {
         ]
         let notes = [
             "generator: resonance personas generate --seed \(seed) --days \(days) --start-date \(Timestamp.isoDate(Int64(firstDay) * 86_400_000)) --personas \(personas.map(\.name).joined(separator: ","))"
-                + (events ? " --events planned" : ""),
+                + (events ? " --events planned" : "")
+                + (law.isStandard ? "" : " --response-law \(law.name.rawValue) --law-strength \(law.strength.rawValue)"),
             "song catalogue: \(Self.catalogueSize) songs; song effects and sensitivities in truth.csv",
         ]
         var sources: [SourceFile] = []
@@ -160,11 +215,15 @@ public struct PersonaGenerator: Sendable {
         ws.session?.tableLineage = lineage
     }
 
-    /// The generator's settings, recorded in the lineage of every table it writes.
+    /// The generator's settings, recorded in the lineage of every table it writes;
+    /// `response_law` only for a law other than the standard one (whose outputs, and
+    /// lineage, are what they were before laws existed).
     public var settings: [String: String] {
-        ["seed": String(seed), "days": String(days), "start_date": Timestamp.isoDate(Int64(firstDay) * 86_400_000),
-         "personas": personas.map(\.name).joined(separator: ","), "catalogue_songs": String(Self.catalogueSize),
-         "events": events ? "planned" : "none"]
+        var out = ["seed": String(seed), "days": String(days), "start_date": Timestamp.isoDate(Int64(firstDay) * 86_400_000),
+                   "personas": personas.map(\.name).joined(separator: ","), "catalogue_songs": String(Self.catalogueSize),
+                   "events": events ? "planned" : "none"]
+        if !law.isStandard { out["response_law"] = law.label }
+        return out
     }
 
     /// Lineage of each generated table: the generator's version and settings, the zone

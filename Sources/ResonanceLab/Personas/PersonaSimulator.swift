@@ -33,8 +33,12 @@ enum PersonaSimulator {
 
     /// `events` (`HealthEvent`) change the day-level physiology before anything is
     /// built on it, and an overreaching's load block lengthens and hardens its workouts.
+    /// `law` plants the music responses (`ResponseLaw`, with each catalogue song's
+    /// drift); any law but the standard one draws from the persona's own
+    /// `response-law` stream, so the standard law's outputs do not change.
     static func simulate(_ p: PersonaProfile, catalogue: SongCatalogue, firstDay: Int, days: Int,
-                         seed: UInt64, zones: HeartRateZoneEngine, events: [HealthEvent] = []) -> PersonaRecord {
+                         seed: UInt64, zones: HeartRateZoneEngine, events: [HealthEvent] = [],
+                         law: ResponseLaw = ResponseLaw(.standard), drift: [Double] = []) -> PersonaRecord {
         func stream(_ name: String) -> SeededRandom { Self.stream(name, seed: seed) }
         var dayRandom = stream("days"), scheduleRandom = stream("schedule"), listenRandom = stream("listening")
         var noiseRandom = stream("noise")
@@ -44,14 +48,18 @@ enum PersonaSimulator {
         timeline.placeSleeps(p, days: personaDays, random: &scheduleRandom)
         timeline.placeWorkouts(p, days: days, random: &scheduleRandom) { d in events.reduce(1) { $0 * $1.load(day: d) } }
         let library = PersonaLibrary(p, catalogue: catalogue, random: &listenRandom)
+        var lawRandom = stream("response-law")
+        let listenerLaw = Self.listenerLaw(law, songs: catalogue.songs.count, drift: drift, firstDay: firstDay, days: days,
+                                           random: &lawRandom)
         let sessions = ListeningSimulator.sessions(p, library: library, catalogue: catalogue, timeline: &timeline,
-                                                   days: days, random: &listenRandom)
+                                                   days: days, law: listenerLaw, random: &listenRandom)
+        let disturbances = sessions.map { listenerLaw.disturbances($0, random: &lawRandom) }
         timeline.placeWalking(days: personaDays, random: &scheduleRandom)
 
         let meanHR = minuteHR(p, timeline: timeline, days: personaDays)
         let noisyHR = addWander(meanHR, timeline: timeline, random: &noiseRandom)
         let beats = BeatSpans(p, timeline: timeline, days: personaDays, sessions: sessions, meanHR: meanHR,
-                              random: stream("beats"))
+                              disturbances: disturbances, random: stream("beats"))
         let hr = heartRateSamples(p, timeline: timeline, noisyHR: noisyHR, beats: beats)
         let rr = beats.spans.flatMap { span in
             span.beats.map { RRInterval(subject: p.name, timestampMs: $0.timeMs, rrMs: $0.rrMs, source: source) }
@@ -66,6 +74,15 @@ enum PersonaSimulator {
                         endMs: timeline.timeMs(minute: $0.end), activity: $0.activity)
             },
             days: snapshots)
+    }
+
+    /// The response law as the persona realises it, first from its `response-law`
+    /// stream (the standard law draws nothing); the study runs from `firstDay` for `days`.
+    static func listenerLaw(_ law: ResponseLaw, songs: Int, drift: [Double], firstDay: Int, days: Int,
+                            random: inout SeededRandom) -> ListenerLaw {
+        guard !law.isStandard else { return .standard }
+        return law.listener(songs: songs, drift: drift, studyStartS: Double(firstDay) * 86_400,
+                            studyLengthS: Double(days) * 86_400, random: &random)
     }
 
     /// Date index whose physiology applies at minute `m` (the sleep's date in sleep).

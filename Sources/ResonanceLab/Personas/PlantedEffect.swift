@@ -23,6 +23,16 @@ public struct PlantedEffect: Equatable, Sendable {
         /// one row per metric it moves with the peak change, start and end its first
         /// and last day.
         public static let healthEvent = Kind(rawValue: "health_event")
+        /// A parameter of the simulated response law (`ResponseLaw`): entity = the law's
+        /// label (`drift/severe`), metric = the parameter; subject empty for the law,
+        /// a persona for its realised value.
+        public static let responseLaw = Kind(rawValue: "response_law")
+        /// A song's drift a under a drifting law: the effect of a play at time t of a
+        /// study of length T is song_effect × (1 + a·(2t/T − 1)).
+        public static let songEffectDrift = Kind(rawValue: "song_effect_drift")
+        /// A listener × song interaction (subject, entity = song), added to
+        /// song_effect × sensitivity.
+        public static let listenerSongInteraction = Kind(rawValue: "listener_song_interaction")
     }
 
     public static let metrics = ["delta_hr_bpm", "delta_rmssd_ms"]

@@ -9,7 +9,9 @@ import Foundation
 /// Objective (`correlation`): for ΔHR and ΔRMSSD separately, the Pearson r between the
 /// engine's learned effect of each (listener, song) pair — the EMA of the raw change,
 /// confidence-weighted over the pair's contexts — and the planted effect, song effect ×
-/// listener sensitivity (sensitivity 1 when `truth.csv` gives none), over the pairs of
+/// listener sensitivity (sensitivity 1 when `truth.csv` gives none; under a drifting
+/// response law the song effect at the study's end, song_effect × (1 + a) with a from
+/// the `song_effect_drift` rows, since that is what a learner should know by then), over the pairs of
 /// the selected listeners pooled into one correlation, counting pairs with at least
 /// `minPlays` plays that measured the metric; the objective is the mean of the two r.
 /// `ema_start` (the start of the scores, not of the raw changes) and
@@ -80,8 +82,16 @@ public struct SongEffectTuningData: TuningProblem {
         for (name, rows, truth) in data {
             let index = PlayIndex(rows)
             let planted = Self.metrics.map { PlantedEffect.planted(truth, metric: $0.rawValue) }
+            // Under a drifting response law the learner should hold a song's effect as it
+            // is at the study's end, song_effect × (1 + a), not its study average.
+            let drift = Self.metrics.map { m in
+                Dictionary(truth.filter { $0.kind == .songEffectDrift && $0.metric == m.rawValue }.map { ($0.entity, $0.value) },
+                           uniquingKeysWith: { a, _ in a })
+            }
             let part = Part(replay: EMAReplay(index, impact: impact),
-                            songEffect: planted.map { p in index.songIds.map { p.songs[$0] ?? .nan } },
+                            songEffect: zip(planted, drift).map { p, a in
+                                index.songIds.map { id in p.songs[id].map { $0 * (1 + (a[id] ?? 0)) } ?? .nan }
+                            },
                             sensitivity: planted.map { p in index.subjects.map { p.sensitivity[$0] ?? 1 } })
             // Which pairs count does not depend on the constants: count them once.
             var counted = [[Int]](repeating: [Int](repeating: 0, count: Self.metrics.count), count: index.subjects.count)

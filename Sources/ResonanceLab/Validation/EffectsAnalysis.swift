@@ -8,6 +8,9 @@ public struct EffectRecovery: Equatable, Sendable {
     public var songs: Int
     /// Pearson r of estimated vs planted song effects.
     public var pearson: Double
+    /// Least-squares slope of the estimates on the planted effects (1: neither
+    /// shrunk nor inflated; below 1: shrunk towards the mean).
+    public var slope: Double
     /// Mean of estimate − truth (bpm or ms).
     public var bias: Double
     /// Share of 95 % intervals containing the truth (nil when the model has none).
@@ -34,7 +37,10 @@ public struct EffectRecovery: Equatable, Sendable {
             guard let e = row.effect.value, let t = sensitivity[row.subject] else { continue }
             pe.append(e); pt.append(t)
         }
+        let mt = Stats.mean(tru), me = Stats.mean(est)
+        let sxy = zip(est, tru).reduce(0) { $0 + ($1.0 - me) * ($1.1 - mt) }, stt = tru.reduce(0) { $0 + ($1 - mt) * ($1 - mt) }
         return EffectRecovery(model: model, metric: metric, songs: est.count, pearson: Stats.pearson(est, tru),
+                              slope: stt > 0 ? sxy / stt : .nan,
                               bias: zip(est, tru).reduce(0) { $0 + $1.0 - $1.1 } / Double(est.count),
                               coverage: intervals > 0 ? Double(covered) / Double(intervals) : nil,
                               sensitivitySpearman: pe.count >= 3 ? Stats.spearman(pe, pt) : nil)
@@ -87,14 +93,20 @@ public enum EffectsAnalysis {
         json["song_effects"] = .array(effects)
         if !truth.isEmpty {
             var recovered: [JSONValue] = []
-            md += "\nRecovery of the planted effects (songs with ≥ 10 plays; the truth is song effect × listener sensitivity):\n\n"
-            md += "| model | metric | songs | r (est. vs true) | bias | 95 % coverage | sensitivity Spearman |\n|---|---|---|---|---|---|---|\n"
+            md += "\nRecovery of the planted effects (songs with ≥ 10 plays; the truth is song effect × listener sensitivity"
+            if let law = truth.first(where: { $0.kind == .responseLaw && $0.subject.isEmpty })?.entity {
+                md += "; response law \(law), docs/personas.md"
+                json["response_law"] = .string(law)
+            }
+            md += "):\n\n"
+            md += "| model | metric | songs | r (est. vs true) | slope | bias | 95 % coverage | sensitivity Spearman |\n|---|---|---|---|---|---|---|---|\n"
             for metric in Array(Set(truth.filter { $0.kind == .songEffect }.map(\.metric))).sorted() {
                 for model in models {
                     guard let r = EffectRecovery.compute(model: model, metric: metric, songs: songs, personas: personas, truth: truth) else { continue }
-                    md += "| \(model) | \(metric) | \(r.songs) | \(f(r.pearson)) | \(f(r.bias)) | \(f(r.coverage)) | \(f(r.sensitivitySpearman)) |\n"
+                    md += "| \(model) | \(metric) | \(r.songs) | \(f(r.pearson)) | \(f(r.slope)) | \(f(r.bias)) | \(f(r.coverage)) | \(f(r.sensitivitySpearman)) |\n"
                     recovered.append(.object([
                         "model": .string(model), "metric": .string(metric), "songs": .int(r.songs), "pearson": .num(r.pearson),
+                        "slope": .num(r.slope),
                         "bias": .num(r.bias), "coverage": .num(r.coverage), "sensitivity_spearman": .num(r.sensitivitySpearman),
                     ]))
                 }

@@ -27,6 +27,8 @@ final class EffectsAnalysisTests: XCTestCase {
         XCTAssertEqual(r?.songs, 3)
         XCTAssertEqual(r?.pearson ?? .nan, 9 / 84.0.squareRoot(), accuracy: 1e-12)
         XCTAssertEqual(r?.bias ?? .nan, -1.0 / 3, accuracy: 1e-12)
+        // slope of estimate on truth = Sxy/Syy = 3/(42/9) = 9/14.
+        XCTAssertEqual(r?.slope ?? .nan, 9.0 / 14, accuracy: 1e-12)
         XCTAssertEqual(r?.coverage ?? .nan, 2.0 / 3, accuracy: 1e-12)
         XCTAssertEqual(r?.sensitivitySpearman ?? .nan, 0.5, accuracy: 1e-12)
         // The ema model has no intervals: coverage is absent, not zero.
