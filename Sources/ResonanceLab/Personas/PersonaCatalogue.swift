@@ -9,9 +9,9 @@ extension PersonaProfile {
     public static let all: [PersonaProfile] = [
         PersonaProfile(
             name: "NewMom", age: 32, sex: .female, weightKg: 68, restingHRBpm: 72, sdnnMs: 38, rmssdMs: 28,
-            vo2Max: 32, recovery1mBpm: 15, sleepHours: 4.8, steps: 2000, activityMinutes: 20, zoneMinutes: 0,
+            vo2Max: 32, recovery1mBpm: 15, sleepHours: 4.8, steps: 2000, activityMinutes: 5, zoneMinutes: 0,
             breathingHz: 0.27,
-            workouts: [WorkoutPlan(weekdays: [1, 3, 5, 6], startHour: 10.5, minutes: 35, activity: "walking", intensity: 0.40)],
+            workouts: [WorkoutPlan(weekdays: [1, 3, 5, 6], startHour: 10.5, minutes: 9, activity: "walking", intensity: 0.40)],
             sleep: SleepPlan(bedtimeHour: 22.5, awakenings: 3),
             listening: ListeningHabits(sessionsPerDay: 2, hoursPerDay: 1.2, startHours: [13.5, 16.0, 20.5],
                                        skipPropensity: 0.25, librarySize: 50,

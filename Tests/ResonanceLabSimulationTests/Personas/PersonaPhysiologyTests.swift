@@ -21,14 +21,16 @@ final class PersonaPhysiologyTests: XCTestCase {
     }
 
     /// The daily snapshot, measured from the simulated minutes, follows the profile:
-    /// sleep within 0.3 h, steps within 15 %, workout minutes within 25 %, VO2 max
-    /// within 3 %, 1-minute recovery within 10 %.
+    /// sleep within 0.3 h, steps within 15 % (at least 400 steps: the walking fill places
+    /// whole bouts of 5–20 minutes, 450–2 300 steps, so a day ends up to one bout above
+    /// its target — more than 15 % of NewMom's 2 000), workout minutes within 25 %, VO2
+    /// max within 3 %, 1-minute recovery within 10 %.
     func testDailySnapshotsFollowTheProfile() {
         for r in PersonaFixture.records {
             let p = r.profile
             func mean(_ key: KeyPath<DailySnapshot, Double?>) -> Double { Stats.mean(r.days.compactMap { $0[keyPath: key] }) }
             XCTAssertEqual(mean(\.sleepHours), p.sleepHours, accuracy: 0.3, p.name)
-            XCTAssertEqual(mean(\.steps), p.steps, accuracy: 0.15 * p.steps, p.name)
+            XCTAssertEqual(mean(\.steps), p.steps, accuracy: max(0.15 * p.steps, 400), p.name)
             XCTAssertEqual(mean(\.workoutMinutes), p.activityMinutes, accuracy: 0.25 * p.activityMinutes, p.name)
             XCTAssertEqual(mean(\.vo2Max), p.vo2Max, accuracy: 0.03 * p.vo2Max, p.name)
             XCTAssertEqual(mean(\.recovery1mBpm), p.recovery1mBpm, accuracy: 0.1 * p.recovery1mBpm, p.name)
