@@ -127,13 +127,26 @@ def readiness(today, hist, stress_score, alert):
     if stress_score is not None:
         parts.append((100 - stress_score, .20))
     if not math.isnan(today["zone_minutes"]):
-        acute = np.append(window(hist, "zone_minutes", d - 6, d - 1), today["zone_minutes"])
-        chronic = np.append(window(hist, "zone_minutes", d - 27, d - 1), today["zone_minutes"])
-        volume = min(1, acute.mean() * 7 / 150)
-        factor = 1.0
-        if len(chronic) >= 14 and chronic.mean() > 0:
-            factor = float(np.interp(acute.mean() / chronic.mean(), [1.3, 2.0], [1, 0]))
-        parts.append((100 * volume * factor, .15))
+        # The product's 7-day activity patterns over the days with zone minutes, first
+        # match wins: 3 inactive days (< 20 min) → 30; active yesterday, rest today → 85;
+        # else the mean: 30 at 0 → 100 at 20, 100 through 45, → 50 at 120 and beyond.
+        earlier = hist[(hist["day"] >= d - 6) & (hist["day"] <= d - 1) & hist["zone_minutes"].notna()]
+        minutes = dict(zip(earlier["day"], earlier["zone_minutes"]))
+        minutes[d] = today["zone_minutes"]
+        mean = float(np.mean(list(minutes.values())))
+
+        def inactive(k):
+            return k in minutes and minutes[k] < 20
+
+        if all(inactive(d - k) for k in range(3)):
+            activity = 30.0
+        elif d - 1 in minutes and minutes[d - 1] >= 20 and inactive(d):
+            activity = 85.0
+        elif mean <= 45:
+            activity = float(np.interp(mean, [0, 20], [30, 100]))
+        else:
+            activity = float(np.interp(mean, [45, 120], [100, 50]))
+        parts.append((activity, .15))
     if not math.isnan(today["hrv_sdnn"]):
         prev = window(hist, "hrv_sdnn", d - 7, d - 1)
         if len(prev) >= 3 and prev.mean() > 0:
