@@ -122,7 +122,9 @@ def main():
     with open(out("a.json"), encoding="utf-8") as f:
         tuned = json.load(f)
     t = tuned["tuning"]
-    check(tuned["engines"]["stress"]["version"] == "1.1.0", "stress version not raised to 1.1.0")
+    shipped = json.loads(run(args.bin, "constants", "show").stdout)["engines"]["stress"]["version"]
+    raised = raised_version(shipped)
+    check(tuned["engines"]["stress"]["version"] == raised, f"stress version not raised from {shipped} to {raised}")
     check(len(t["folds"]) == 6 and all(len(f["held_out"]) == 1 for f in t["folds"]), "LOSO folds not one subject each")
     for f in t["folds"]:
         check(f["held_out"][0] not in f["train_subjects"], f"held-out {f['held_out']} among training subjects")
@@ -134,7 +136,7 @@ def main():
     check(v.returncode == 0, f"validate --constants failed: {v.stderr}")
     with open(out("report/validation.json"), encoding="utf-8") as f:
         report = json.load(f)
-    check("stress@1.1.0" in report["constants_version"], "validation report does not name stress@1.1.0")
+    check(f"stress@{raised}" in report["constants_version"], f"validation report does not name stress@{raised}")
     check(report["stress"]["subjects"] == 6, "stress section missing or wrong subject count")
 
     check_missing_table(args, ws, "hr.csv", "labels.csv", "stress")
