@@ -6,14 +6,14 @@
 # `make effect-robustness` runs the full table (also part of `make bench`);
 # `make test` runs one severe seed per law (`test-effect-robustness`).
 ROBUSTNESS_WORK ?= build/robustness
-ROBUSTNESS_SEEDS ?= 201,202,203,204,205
+ROBUSTNESS_SEEDS ?= 401,402,403,404,405
 BENCH_TARGETS += effect-robustness
 TEST_EXTRA_TARGETS += test-effect-robustness
 
 .PHONY: effect-robustness test-effect-robustness
 effect-robustness: build venv
 	@mkdir -p reports/robustness
-	$(PY) scripts/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/full --seeds $(ROBUSTNESS_SEEDS) --estimate-onset \
+	$(PY) scripts/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/full --seeds $(ROBUSTNESS_SEEDS) --onset-variants \
 	  --markdown reports/robustness/effect_robustness.md --json reports/robustness/effect_robustness.json
 
 test-effect-robustness: build venv

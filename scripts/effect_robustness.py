@@ -8,7 +8,9 @@ with the planted ones (truth.csv `song_effect`, the study average): Pearson r, t
 of the estimates on the truth (least squares; 1 = no shrinkage or inflation) and the share
 of 95 % intervals that contain the truth, on ΔHR and ΔRMSSD, for songs with ≥ 10 plays.
 
-Models: `mixed` and `ema` (read from song_effects.csv, as the toolkit writes them);
+Models: `mixed` and `ema` (read from song_effects.csv, as the toolkit writes them; with
+`--onset-variants` also `mixed-fixed` and `mixed-estimated`, `effects --onset fixed` and
+`--onset estimated`);
 `naive` (the mean of the song's per-play changes, interval mean ± 1.96·sd/√n); `ols`
 (least squares y = song + listener, listener effects summing to zero, classical
 intervals); `mixedlm` (statsmodels' linear mixed model, a random intercept per song with
@@ -19,7 +21,7 @@ Over seeds each cell is summarised as the mean and a 95 % interval of the mean
 
     effect_robustness.py BIN --work DIR [--laws all|a,b] [--strengths moderate,severe]
                          [--seeds 201,202,203,204,205] [--days 30] [--personas all]
-                         [--baseline BIN] [--estimate-onset] [--reuse] [--markdown FILE] [--json FILE]
+                         [--baseline BIN] [--onset-variants] [--reuse] [--markdown FILE] [--json FILE]
                          [--check]
     effect_robustness.py --self-test
 
@@ -212,7 +214,31 @@ def score(estimates, truth):
                                      "songs": len(songs)}
 
 
-def run_cell(binary, ws, law, strength, seed, days, personas, models, reuse, baseline=None, estimate_onset=False):
+def chosen_onsets(ws):
+    """The onset the mixed model used per metric, from the manifest's settings
+    (`onset_delta_hr_bpm`: "45 s (best 54 s, 2Δℓ 31.2, widened)"): {metric: (used s, best s, 2Δℓ)}."""
+    with open(os.path.join(ws, "manifest.json")) as f:
+        manifest = json.load(f)
+    found = {}
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key.startswith("onset_") and isinstance(value, str) and key[6:] in METRICS:
+                    used, rest = value.split(" s (best ")
+                    best, lr = rest.rstrip(")").split(" s, 2Δℓ ")
+                    lr = lr.split(",")[0]
+                    found[key[6:]] = (float(used), float(best), float(lr))
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+    walk(manifest)
+    return found
+
+
+def run_cell(binary, ws, law, strength, seed, days, personas, models, reuse, baseline=None, onset_variants=False):
     """Generates the workspace and its sessions (kept with --reuse when already there),
     runs `effects` on it and scores every model."""
     done = all(os.path.exists(os.path.join(ws, f)) for f in ("truth.csv", "session_plays.csv"))
@@ -230,12 +256,14 @@ def run_cell(binary, ws, law, strength, seed, days, personas, models, reuse, bas
         subprocess.run([baseline, "effects", "--quiet", "--no-verify", ws], check=True)
         for metric in METRICS:
             out[f"mixed-model-se|{metric}"] = score(toolkit_estimates(ws, "mixed", metric), truth[metric])
-    if estimate_onset:
-        # The mixed model with its onset time constant chosen by profile likelihood.
-        subprocess.run([binary, "effects", "--quiet", "--no-verify", "--model", "mixed", "--estimate-onset", ws], check=True)
+    for variant in (["fixed", "estimated"] if onset_variants else []):
+        # The mixed model with the onset constant assumed, or the profile's best onset.
+        subprocess.run([binary, "effects", "--quiet", "--no-verify", "--model", "mixed", "--onset", variant, ws], check=True)
         for metric in METRICS:
-            out[f"mixed-onset|{metric}"] = score(toolkit_estimates(ws, "mixed", metric), truth[metric])
+            out[f"mixed-{variant}|{metric}"] = score(toolkit_estimates(ws, "mixed", metric), truth[metric])
     subprocess.run([binary, "effects", "--quiet", "--no-verify", ws], check=True)
+    for metric, onset in chosen_onsets(ws).items():
+        out[f"onset|{metric}"] = onset
     obs = observations(ws)
     for metric in METRICS:
         for model in models:
@@ -321,6 +349,20 @@ def compact_table(results, laws, strengths, models):
     return "\n".join(lines) + "\n"
 
 
+def onset_table(results, laws, strengths):
+    """Per law × strength × metric, the onset the mixed model used on each seed."""
+    lines = ["| law | strength | metric | onset used (best, 2Δℓ) per seed |", "|---|---|---|---|"]
+    for law in laws:
+        for strength in (["–"] if law == "standard" else strengths):
+            runs = results.get(f"{law}/{strength}", [])
+            for metric in METRICS:
+                cells = [r[f"onset|{metric}"] for r in runs if r.get(f"onset|{metric}")]
+                if cells:
+                    lines.append(f"| {law} | {strength} | {metric} | "
+                                 + "; ".join(f"{u:g} ({b:g}, {lr:.1f})" for u, b, lr in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     if sys.argv[1:] == ["--self-test"]:
         return self_test()
@@ -336,8 +378,9 @@ def main():
     ap.add_argument("--markdown")
     ap.add_argument("--json")
     ap.add_argument("--check", action="store_true")
-    ap.add_argument("--estimate-onset", action="store_true",
-                    help="also score the mixed model with `effects --estimate-onset` (model `mixed-onset`)")
+    ap.add_argument("--onset-variants", action="store_true",
+                    help="also score the mixed model with `effects --onset fixed` and `--onset estimated` "
+                         "(models `mixed-fixed`, `mixed-estimated`)")
     ap.add_argument("--baseline", help="another resonance binary whose mixed-model intervals are scored too "
                                        "(model `mixed-model-se`), for a before/after comparison")
     ap.add_argument("--reuse", action="store_true",
@@ -355,7 +398,7 @@ def main():
                 key = f"{law}/{'–' if law == 'standard' else strength}"
                 ws = os.path.join(args.work, f"{law}-{strength}-{seed}")
                 cell = run_cell(args.binary, ws, law, strength, seed, args.days, args.personas, models, args.reuse,
-                                args.baseline, args.estimate_onset)
+                                args.baseline, args.onset_variants)
                 results.setdefault(key, []).append(cell)
                 if args.json:
                     with open(args.json, "w") as f:
@@ -363,9 +406,11 @@ def main():
                 mixed = cell.get("mixed|delta_hr_bpm") or {}
                 print(f"effect-robustness: {key} seed {seed}: mixed ΔHR r {mixed.get('r', float('nan')):.3f} "
                       f"coverage {mixed.get('coverage') or float('nan'):.3f}", file=sys.stderr, flush=True)
-    extra = (["mixed-model-se"] if args.baseline else []) + (["mixed-onset"] if args.estimate_onset else [])
+    extra = (["mixed-model-se"] if args.baseline else []) + (["mixed-fixed", "mixed-estimated"] if args.onset_variants else [])
     md = ("r / slope / 95 % coverage, means over seeds:\n\n" + compact_table(results, laws, strengths, extra + models)
-          + "\nWith 95 % intervals over seeds:\n\n" + table(results, laws, strengths, extra + models))
+          + "\nWith 95 % intervals over seeds:\n\n" + table(results, laws, strengths, extra + models)
+          + "\nThe mixed model's onset (s) per seed: used (the profile's best, 2Δℓ against 45 s):\n\n"
+          + onset_table(results, laws, strengths))
     print(md)
     if args.markdown:
         with open(args.markdown, "w") as f:

@@ -1,6 +1,8 @@
 import ArgumentParser
 import ResonanceLab
 
+extension OnsetChoice: ExpressibleByArgument {}
+
 /// `resonance effects WS`: per-song, per-listener and per-playlist effects.
 struct Effects: ParsableCommand {
     enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
@@ -27,15 +29,18 @@ struct Effects: ParsableCommand {
     @Option(help: "ema (the product's learning rule), mixed (random-effects model) or both.")
     var model: ModelChoice = .both
 
-    @Flag(help: ArgumentHelp("Mixed model: choose the onset time constant (20–120 s) by profile likelihood instead of "
-                             + "the mixed_model constant (45 s by default); about seven fits per metric (docs/methods.md)."))
-    var estimateOnset = false
+    @Option(help: ArgumentHelp("Mixed model's onset time constant: profiled (the profile-likelihood best of 15–134 s "
+                               + "where it beats the mixed_model constant by 2Δℓ > onset_test_lr, intervals widened by "
+                               + "onset_shift_weight × each song's shift from the constant's estimate; else the constant), "
+                               + "fixed (the constant, 45 s) or estimated (the best, model intervals). Default: profiled.",
+                               valueName: "mode"))
+    var onset: OnsetChoice = .profiled
 
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
     }
 
     func run() throws {
-        try EffectsStage(models: model.models, estimateOnset: estimateOnset).runCommitted(Workspace(path: workspace), try global.context())
+        try EffectsStage(models: model.models, onset: onset).runCommitted(Workspace(path: workspace), try global.context())
     }
 }

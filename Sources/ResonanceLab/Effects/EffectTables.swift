@@ -130,12 +130,45 @@ public struct EffectTables: Sendable {
     public var songs: [SongEffectRow] = []
     public var personas: [PersonaEffectRow] = []
     public var playlists: [PlaylistEffectRow] = []
+    /// The mixed model's onset per metric (empty without the mixed model).
+    public var onsets: [OnsetSelection] = []
 
     public init() {}
 
     public static func + (a: EffectTables, b: EffectTables) -> EffectTables {
         var out = a
-        out.songs += b.songs; out.personas += b.personas; out.playlists += b.playlists
+        out.songs += b.songs; out.personas += b.personas; out.playlists += b.playlists; out.onsets += b.onsets
         return out
+    }
+}
+
+/// How the mixed model takes the onset time constant behind exposure, carry-over and
+/// the start share (docs/methods.md, Effects).
+public enum OnsetChoice: String, CaseIterable, Sendable {
+    /// The `mixed_model` constant `onset_time_constant_s`.
+    case fixed
+    /// The profile's best onset when it beats the constant by more than
+    /// `onset_test_lr` (2·Δℓ), each song's variance adding its weighted shift from the
+    /// constant's estimate (`onset_shift_weight`); the constant otherwise.
+    case profiled
+    /// The profile-likelihood best of the grid, with the model's intervals.
+    case estimated
+}
+
+/// The onset the mixed model used for one metric, and the evidence for it.
+public struct OnsetSelection: Equatable, Sendable {
+    public var metric: EffectMetric
+    public var choice: OnsetChoice
+    /// The onset the estimates use (s) and the profile's best (s).
+    public var onsetS: Double
+    public var bestOnsetS: Double
+    /// 2·(ℓ(best) − ℓ(constant)), 0 when the constant is best.
+    public var likelihoodRatio: Double
+    /// Whether the song variances carry the shift from the constant's estimates.
+    public var widened: Bool
+
+    /// For the manifest: `54 s (best 54 s, 2Δℓ 31.2, widened)`.
+    public var description: String {
+        "\(Int(onsetS)) s (best \(Int(bestOnsetS)) s, 2Δℓ \(String(format: "%.1f", likelihoodRatio))\(widened ? ", widened" : ""))"
     }
 }

@@ -9,17 +9,16 @@ public enum EffectModel: String, CaseIterable, Sendable {
 /// score without biometrics) but are left out of the ΔHR / ΔRMSSD fits.
 public struct EffectsStage: Stage {
     public var models: [EffectModel]
-    /// Whether the mixed model estimates its onset time constant from the data
-    /// (`MixedEffects.profiledOnset`) instead of using the constant in force.
-    public var estimateOnset: Bool
+    /// How the mixed model takes its onset time constant (`MixedEffects.profiledOnset`).
+    public var onset: OnsetChoice
 
-    public init(models: [EffectModel] = EffectModel.allCases, estimateOnset: Bool = false) {
+    public init(models: [EffectModel] = EffectModel.allCases, onset: OnsetChoice = .profiled) {
         self.models = models
-        self.estimateOnset = estimateOnset
+        self.onset = onset
     }
 
     public var name: String { "effects" }
-    public var version: String { "1.0.0" }
+    public var version: String { "1.1.0" }
     public var engines: [String] { ["impact", "mixed_model", "sessions", "song_effect"] }
     public var perSubject: Bool { false }
     public var reads: [String] { [SessionPlayRow.fileName] }
@@ -33,9 +32,12 @@ public struct EffectsStage: Stage {
         }
         let plays = try ws.read(SessionPlayRow.self)
         ws.session?.record(setting: "models", models.map(\.rawValue).joined(separator: ","))
-        if estimateOnset { ws.session?.record(setting: "onset", "estimated") }
-        let out = try Self.run(plays: plays, models: models, registry: context.registry, jobs: context.jobs,
-                               estimateOnset: estimateOnset)
+        let out = try Self.run(plays: plays, models: models, registry: context.registry, jobs: context.jobs, onset: onset)
+        if !out.onsets.isEmpty { ws.session?.record(setting: "onset", onset.rawValue) }
+        for selection in out.onsets {
+            ws.session?.record(setting: "onset_\(selection.metric.rawValue)", selection.description)
+            context.progress.note("effects: \(selection.metric.rawValue) onset \(selection.description)")
+        }
         try ws.write(out.songs)
         try ws.write(out.personas)
         try ws.write(out.playlists)
@@ -44,13 +46,13 @@ public struct EffectsStage: Stage {
     }
 
     public static func run(plays: [SessionPlayRow], models: [EffectModel], registry: ConstantsRegistry,
-                           jobs: Int = 1, estimateOnset: Bool = false) throws -> EffectTables {
+                           jobs: Int = 1, onset: OnsetChoice = .profiled) throws -> EffectTables {
         let index = PlayIndex(plays)
         // The models are independent: run them side by side, outputs in `models` order.
         let tables = try Parallel.map(models, jobs: jobs) { model -> EffectTables in
             switch model {
             case .ema: return EMAEffects.run(index, registry: registry)
-            case .mixed: return try MixedEffects.run(index, registry: registry, jobs: jobs, estimateOnset: estimateOnset)
+            case .mixed: return try MixedEffects.run(index, registry: registry, jobs: jobs, onset: onset)
             }
         }
         return tables.reduce(EffectTables(), +)

@@ -6,25 +6,31 @@ import Foundation
 /// additive listener propensity: skipping is a behaviour, not a graded response, and
 /// the linear scale keeps song effects in probability units).
 enum MixedEffects {
-    /// With `estimateOnset`, the onset time constant of ΔHR and ΔRMSSD is chosen from
-    /// `onsetGridS` by profile likelihood (`profiledOnset`) instead of taken from the constants.
-    static func run(_ x: PlayIndex, registry: ConstantsRegistry, jobs: Int, estimateOnset: Bool = false) throws -> EffectTables {
+    /// The onset time constant of ΔHR and ΔRMSSD follows `onset` (`OnsetChoice`); the
+    /// choice made for each is returned in `EffectTables.onsets`.
+    static func run(_ x: PlayIndex, registry: ConstantsRegistry, jobs: Int, onset: OnsetChoice = .profiled) throws -> EffectTables {
         let sessions = SessionConstants(registry: registry), k = MixedModelConstants(registry: registry)
         let z = k.ciZ
-        let fits = try Parallel.map(EffectMetric.allCases, jobs: jobs) { metric -> (ResponseData, MixedFit, [SongContextEffect]) in
-            let onset = estimateOnset && metric != .skip ? profiledOnset(x, metric, sessions, k) : k.onsetTimeConstantS
-            let d = data(x, metric, sessions, k, onsetS: onset)
-            let fit = MixedModel.fit(d, term: metric == .skip ? .additive : .sensitivity, constants: k)
+        let fits = try Parallel.map(EffectMetric.allCases, jobs: jobs) { metric -> (ResponseData, MixedFit, [SongContextEffect], OnsetSelection?) in
+            let (d, fit, selection): (ResponseData, MixedFit, OnsetSelection?)
+            if metric == .skip {
+                d = data(x, metric, sessions, k)
+                (fit, selection) = (MixedModel.fit(d, term: .additive, constants: k), nil)
+            } else {
+                let profile = profiledOnset(x, metric, sessions, k, onset)
+                (d, fit, selection) = (profile.data, profile.fit, profile.selection)
+            }
             let cells = MixedModel.songContextEffects(fit, d, xc: MixedModel.centredStart(d),
                                                       minPlays: Int(k.minCellPlays))
-            return (d, fit, cells)
+            return (d, fit, cells, selection)
         }
         let byMetric = Dictionary(uniqueKeysWithValues: zip(EffectMetric.allCases, fits.map(\.1)))
         let scores = productScores(x, byMetric, ImpactConstants(registry: registry))
         var listenersOfSong = [Set<Int>](repeating: [], count: x.songIds.count)
         for p in 0..<x.count { listenersOfSong[x.song[p]].insert(x.listener[p]) }
         var out = EffectTables()
-        for (metric, (_, fit, cells)) in zip(EffectMetric.allCases, fits) {
+        out.onsets = fits.compactMap(\.3)
+        for (metric, (_, fit, cells, _)) in zip(EffectMetric.allCases, fits) {
             var cellsOfSong: [Int: [SongContextEffect]] = [:]
             for cell in cells { cellsOfSong[cell.song, default: []].append(cell) }
             for i in 0..<x.songIds.count where fit.songPlays[i] > 0 {
@@ -62,24 +68,63 @@ enum MixedEffects {
 
     /// Onset time constants (s) the profile likelihood chooses from: the range of
     /// cardiac responses to music, from seconds-fast arousal to minutes-slow relaxation
-    /// (docs/personas.md, Response laws).
-    static let onsetGridS: [Double] = [20, 30, 45, 60, 80, 120]
+    /// (docs/personas.md, Response laws), in steps of a fifth (45·1.2^k, rounded): one
+    /// step moves the song estimates by a few per cent (docs/methods.md).
+    static let onsetGridS: [Double] = [15, 18, 22, 26, 31, 37, 45, 54, 65, 78, 93, 112, 134]
 
-    /// The onset time constant under which the model fits the metric's changes best:
-    /// the grid value with the largest Gaussian profile log-likelihood −½·Σ_g n_g·ln σ²_g
-    /// (the responses are the same for every τ; only exposure, carry-over and start
-    /// shares change), the constant in force winning ties.
-    static func profiledOnset(_ x: PlayIndex, _ metric: EffectMetric, _ c: SessionConstants, _ k: MixedModelConstants) -> Double {
-        var best = (tau: k.onsetTimeConstantS, cost: Double.infinity)
-        for tau in [k.onsetTimeConstantS] + onsetGridS.filter({ $0 != k.onsetTimeConstantS }) {
+    /// The metric's data and fit under the onset `choice` takes, and the selection made.
+    /// The profile log-likelihood of τ is the Gaussian −½·Σ_g n_g·ln σ²_g of the fit
+    /// under τ (the responses are the same for every τ; only exposure, carry-over and
+    /// start shares change). From the constant in force the search walks outwards
+    /// through `onsetGridS`, each fit starting from its neighbour's, and stops in a
+    /// direction once the likelihood falls (a profile with one peak). `fixed` fits the
+    /// constant only; `estimated` takes the best τ̂; `profiled` takes τ̂ when it beats the
+    /// constant by 2·Δℓ > `onset_test_lr`, and adds to each song's variance
+    /// (w·(ŝ(τ̂) − ŝ(τ₀)))², w = `onset_shift_weight`: the estimate's sensitivity to the
+    /// onset, which the profile pins down less well than its likelihood says.
+    static func profiledOnset(_ x: PlayIndex, _ metric: EffectMetric, _ c: SessionConstants, _ k: MixedModelConstants,
+                              _ choice: OnsetChoice) -> (data: ResponseData, fit: MixedFit, selection: OnsetSelection) {
+        func fitted(_ tau: Double, from warm: MixedFit?) -> (data: ResponseData, fit: MixedFit, cost: Double) {
             let d = data(x, metric, c, k, onsetS: tau)
-            let fit = MixedModel.fit(d, term: .sensitivity, constants: k)
+            let fit = MixedModel.fit(d, term: .sensitivity, constants: k, from: warm)
             var n = [0.0, 0.0]
             for p in 0..<d.count { n[Int(d.group[p])] += 1 }
-            let cost = zip(n, fit.sigma2).reduce(0) { $0 + ($1.0 > 0 ? $1.0 * log($1.1) : 0) }
-            if !best.cost.isFinite || cost < best.cost - 1e-9 * abs(best.cost) { best = (tau, cost) }
+            return (d, fit, zip(n, fit.sigma2).reduce(0) { $0 + ($1.0 > 0 ? $1.0 * log($1.1) : 0) })
         }
-        return best.tau
+        let tau0 = k.onsetTimeConstantS
+        let base = fitted(tau0, from: nil)
+        var best = (tau: tau0, result: base)
+        if choice != .fixed {
+            for direction in [onsetGridS.filter { $0 > tau0 }, onsetGridS.filter { $0 < tau0 }.reversed()] {
+                var previous = base
+                for tau in direction {
+                    let next = fitted(tau, from: previous.fit)
+                    guard next.cost < previous.cost else { break }
+                    if next.cost < best.result.cost { best = (tau, next) }
+                    previous = next
+                }
+            }
+        }
+        let lr = max(0, base.cost - best.result.cost)
+        var selection = OnsetSelection(metric: metric, choice: choice, onsetS: tau0, bestOnsetS: best.tau, likelihoodRatio: lr,
+                                       widened: false)
+        switch choice {
+        case .fixed:
+            return (base.data, base.fit, selection)
+        case .estimated:
+            selection.onsetS = best.tau
+            return (best.result.data, best.result.fit, selection)
+        case .profiled:
+            guard lr > k.onsetTestLR else { return (base.data, base.fit, selection) }
+            var fit = best.result.fit
+            for i in 0..<fit.song.count where fit.songPlays[i] > 0 {
+                let shift = k.onsetShiftWeight * (fit.song[i] - base.fit.song[i])
+                if shift.isFinite { fit.songVariance[i] += shift * shift }
+            }
+            selection.onsetS = best.tau
+            selection.widened = true
+            return (best.result.data, fit, selection)
+        }
     }
 
     /// The observations of one metric. ΔHR: plays with an HR change; ΔRMSSD: plays

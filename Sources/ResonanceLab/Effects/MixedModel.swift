@@ -110,7 +110,9 @@ public struct MixedFit: Sendable {
 /// correction of τ² is below 1 %); σ² by its EM update (Dempster, Laird & Rubin
 /// 1977). Every pass is O(plays) over flat arrays; no plays × songs matrix is formed.
 public enum MixedModel {
-    public static func fit(_ d: ResponseData, term: ListenerTerm, constants k: MixedModelConstants) -> MixedFit {
+    /// `from`: a fit of the same plays under other covariates (another onset) to start
+    /// the iterations at; the fit converges to the same solution, in fewer passes.
+    public static func fit(_ d: ResponseData, term: ListenerTerm, constants k: MixedModelConstants, from warm: MixedFit? = nil) -> MixedFit {
         let n = d.count
         var songPlays = [Int](repeating: 0, count: d.songs), listenerPlays = [Int](repeating: 0, count: d.listeners)
         for p in 0..<n { songPlays[Int(d.song[p])] += 1; listenerPlays[Int(d.listener[p])] += 1 }
@@ -129,6 +131,11 @@ public enum MixedModel {
             context: [Double](repeating: 0, count: d.contexts), slot: [Double](repeating: 0, count: d.slots),
             startSlope: 0, iterations: 0, converged: n == 0, term: term)
         guard n > 0 else { return fit }
+        if let warm, warm.song.count == d.songs, warm.listener.count == d.listeners {
+            fit.song = warm.song; fit.songMean = warm.songMean; fit.songTau2 = warm.songTau2; fit.sigma2 = warm.sigma2
+            fit.listener = warm.listener; fit.listenerOmega2 = warm.listenerOmega2
+            fit.context = warm.context; fit.slot = warm.slot; fit.startSlope = warm.startSlope
+        }
         let maxIterations = Int(k.maxIterations), tol = k.tolerance
         let fixed = FixedEffects(d)
         let xc = centredStart(d)

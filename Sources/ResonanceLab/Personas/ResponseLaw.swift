@@ -92,6 +92,15 @@ public struct ResponseLaw: Sendable, Equatable {
     public var releaseS = MusicResponse.releaseSeconds
     public var thresholdS = 0.0
     public var spread = 0.0
+    /// Shortest onset time constant (s) a listener realises: below it more than half of
+    /// the rise falls inside the first 30-s window, and a full play's measured change
+    /// would call for plateaus several times the song's effect (docs/personas.md).
+    public var minOnsetS = 15.0
+    /// Longest exposure threshold (s) a listener realises: the shortest catalogue song
+    /// (120 s) then still shows 61 % of the plateau in its HR change; beyond it a song
+    /// shorter than θ + 17.5 s would show none, and calibrating its plateau to the
+    /// song's effect would divide by zero (docs/personas.md).
+    public var maxThresholdS = 60.0
     /// Overshoot o and its adaptation time constant (s).
     public var overshoot = 0.0
     public var adaptS = 60.0
@@ -135,7 +144,7 @@ public struct ResponseLaw: Sendable, Equatable {
 
     /// The law's parameters (name, value) in a fixed order: written to truth.csv.
     public var parameters: [(String, Double)] {
-        [("onset_s", onsetS), ("release_s", releaseS), ("threshold_s", thresholdS), ("spread_ln", spread),
+        [("onset_s", onsetS), ("min_onset_s", minOnsetS), ("release_s", releaseS), ("threshold_s", thresholdS), ("max_threshold_s", maxThresholdS), ("spread_ln", spread),
          ("overshoot", overshoot), ("adapt_s", adaptS), ("drift_fraction", drift), ("interaction_fraction", interaction),
          ("noise_hr_bpm", noiseHRBpm), ("noise_rmssd_ms", noiseRMSSDMs), ("noise_df", noiseDF),
          ("bursts_per_hour", burstsPerHour)]
@@ -163,8 +172,8 @@ public struct ResponseLaw: Sendable, Equatable {
             let factor = exp(spread * random.normal())
             switch name {
             case .longRelease: shape.releaseS *= factor
-            case .threshold: shape.thresholdS *= factor
-            default: shape.onsetS *= factor
+            case .threshold: shape.thresholdS = min(maxThresholdS, shape.thresholdS * factor)
+            default: shape.onsetS = max(minOnsetS, shape.onsetS * factor)
             }
         }
         var interactions: [(hr: Double, rmssd: Double)] = []

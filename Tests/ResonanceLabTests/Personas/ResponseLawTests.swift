@@ -94,6 +94,7 @@ final class ResponseLawTests: XCTestCase {
     /// The law's parameters at both strengths are those of docs/personas.md.
     func testParametersAtBothStrengths() {
         XCTAssertEqual(ResponseLaw(.fastOnset, strength: .severe).onsetS, 20)
+        XCTAssertEqual(ResponseLaw(.fastOnset, strength: .severe).minOnsetS, 15)
         XCTAssertEqual(ResponseLaw(.slowOnset, strength: .severe).onsetS, 120)
         XCTAssertEqual(ResponseLaw(.slowOnset).onsetS, 80)
         XCTAssertEqual(ResponseLaw(.longRelease, strength: .severe).releaseS, 60)
@@ -101,6 +102,32 @@ final class ResponseLawTests: XCTestCase {
         XCTAssertEqual(ResponseLaw(.drift, strength: .severe).drift, 0.5)
         XCTAssertEqual(ResponseLaw(.noisy, strength: .severe).noiseDF, 3)
         XCTAssertEqual(ResponseLaw(.drift, strength: .severe).label, "drift/severe")
+    }
+
+    /// The fast onset's listener spread stops at its floor: with ten listeners at
+    /// 20 s·e^{0.5·z} (seed 202: six draws below 15 s) every realised τ is ≥ 15 s and
+    /// some sit on the floor; the standard-strength spread of the slow onset never reaches it.
+    func testFastOnsetStopsAtItsFloor() {
+        func onsets(_ law: ResponseLaw) -> [Double] {
+            PersonaGenerator(personas: PersonaProfile.all, days: 1, seed: 202, law: law).truth()
+                .filter { $0.kind == .responseLaw && !$0.subject.isEmpty && $0.metric == "onset_s" }.map(\.value)
+        }
+        let fast = onsets(ResponseLaw(.fastOnset, strength: .severe))
+        XCTAssertEqual(fast.count, 10)
+        XCTAssertEqual(fast.min(), 15)
+        XCTAssertEqual(fast.filter { $0 == 15 }.count, 6)
+        XCTAssertGreaterThan(onsets(ResponseLaw(.slowOnset, strength: .severe)).min() ?? 0, 15)
+    }
+
+    /// The threshold's listener spread stops at its cap: at seed 401 one listener would
+    /// realise 40 s·e^{0.5·z} ≈ 165 s, more than the shortest songs last; it realises 60 s.
+    func testThresholdStopsAtItsCap() {
+        let thresholds = PersonaGenerator(personas: PersonaProfile.all, days: 1, seed: 401, law: ResponseLaw(.threshold, strength: .severe))
+            .truth().filter { $0.kind == .responseLaw && !$0.subject.isEmpty && $0.metric == "threshold_s" }
+        XCTAssertEqual(thresholds.count, 10)
+        XCTAssertEqual(thresholds.first { $0.subject == "NightShiftNurse" }?.value, 60)
+        XCTAssertEqual(thresholds.map(\.value).max(), 60)
+        XCTAssertEqual(thresholds.first { $0.subject == "CardiacRehab" }?.value ?? 0, 28.6669, accuracy: 1e-3)
     }
 
     /// A generated play's planted response follows the law and the truth it writes:
@@ -179,8 +206,8 @@ final class ResponseLawTests: XCTestCase {
         }
         let base = PersonaGenerator(personas: names, days: 2, seed: 3).truth(), truth = gen.truth()
         XCTAssertEqual(Array(truth.prefix(base.count)), base)
-        // 12 law parameters + 4 realised values per persona.
-        XCTAssertEqual(truth.count - base.count, 12 + 4 * 2)
+        // 14 law parameters + 4 realised values per persona.
+        XCTAssertEqual(truth.count - base.count, 14 + 4 * 2)
         XCTAssertTrue(truth.contains { $0.kind == .responseLaw && $0.metric == "noise_df" && $0.value == 3 })
     }
 }
