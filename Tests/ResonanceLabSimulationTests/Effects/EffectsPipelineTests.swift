@@ -2,50 +2,18 @@ import Foundation
 import XCTest
 @testable import ResonanceLab
 
-/// Sessions → effects → recovery on a seeded workspace built from canonical tables:
-/// plays back to back in sessions of 12, HR every 5 s in the first and last 30 s
-/// of each play, responding to song effect × listener sensitivity with a 45 s onset
-/// and a 6 s release (so plays carry over), plus N(0, 1) bpm noise; a song's effect
-/// is the expected change of a full play.
+/// Sessions → effects → recovery on a seeded workspace built from canonical tables
+/// (`PlaySimulation`): 80 songs, 8 listeners of sensitivities 0.4–1.6 (mean 1), a 45-s
+/// onset and a 6-s release, a quarter of the plays skipped after 5–60 s.
 final class EffectsPipelineTests: XCTestCase {
     func testRecoversPlantedEffectsThroughTheWholePipeline() throws {
-        var rng = SeededRandom(seed: 2026)
-        let songs = 80, listeners = 8, playsPerListener = 400, onset = 45.0, release = 6.0
-        let effect = (0..<songs).map { _ in rng.normal(mean: -1.5, sd: 3) }
-        let duration = (0..<songs).map { _ in rng.uniform(150, 300) }
-        // Plateau of each song so that a full play's expected change is its effect.
-        let plateau = (0..<songs).map { effect[$0] / Exposure.fraction(playedS: duration[$0], windowS: 30, onsetS: onset) }
+        let listeners = 8
         var lambda = (0..<listeners).map { 0.4 + 1.2 * Double($0) / Double(listeners - 1) }
         let mean = lambda.reduce(0, +) / Double(listeners)
         lambda = lambda.map { $0 / mean }
-        var plays: [Play] = [], hr: [HRSample] = []
-        let t0 = ms("2022-02-07T06:00:00.000Z")
-        for j in 0..<listeners {
-            var t = Double(t0) / 1000
-            var previous: (song: Int, played: Double, end: Double)?
-            for n in 0..<playsPerListener {
-                if n % 12 == 0 { t += 3 * 3600; previous = nil }
-                let u = rng.uniform(), i = min(songs - 1, Int(u * u * Double(songs)))
-                let media = duration[i], skipped = rng.uniform() < 0.25
-                let played = skipped ? rng.uniform(5, 60) : media
-                let start = t, end = t + played
-                plays.append(Play(subject: "u\(j)", playId: "u\(j)-\(n)", songId: "s\(i)", title: "", artist: "", album: "",
-                                  playlist: "pl\(i % 5)", startedAtMs: Int64(start * 1000), endedAtMs: Int64(end * 1000),
-                                  mediaDurationS: media, playedS: played, endReason: skipped ? "skip" : "end", skipped: skipped))
-                for offset in [0.0, 5, 10, 15, 20, 25, 30] {
-                    for rel in [min(offset, played), max(0, played - offset)] {
-                        var level = lambda[j] * plateau[i] * (1 - exp(-rel / onset))
-                        if let q = previous {
-                            level += lambda[j] * plateau[q.song] * (1 - exp(-q.played / onset)) * exp(-(start + rel - q.end) / release)
-                        }
-                        hr.append(HRSample(subject: "u\(j)", timestampMs: Int64((start + rel) * 1000),
-                                           bpm: 65 + level + rng.normal(mean: 0, sd: 1), source: "sim"))
-                    }
-                }
-                previous = (i, played, end)
-                t = end + rng.uniform(0, 10)
-            }
-        }
+        let world = PlaySimulation(seed: 2026, songs: 80, listeners: listeners, playsPerListener: 400, onsetS: 45,
+                                   sensitivities: lambda, skipShare: 0.25, skippedPlayedS: 5...60, skewedSongs: true).run()
+        let (effect, plays, hr) = (world.effect, world.plays, world.hr)
         let sessions = try SessionsStage.run(plays: plays, hr: hr, nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
         // The model's own law, its onset fixed at the planted 45 s.
         let tables = try EffectsStage.run(plays: sessions.plays, models: EffectModel.allCases, registry: .defaults, onset: .fixed)
