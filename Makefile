@@ -15,7 +15,7 @@ export RESONANCE_DATASETS
 BENCH_TARGETS :=
 TEST_EXTRA_TARGETS :=
 
-.PHONY: all deps build test swift-test venv bench validate clean
+.PHONY: all deps build build-tests test swift-test venv bench validate clean
 all: build
 
 # Stage targets, included before the rules below read the lists they extend.
@@ -57,10 +57,16 @@ $(DEPS_STAMP): Makefile
 
 build: $(BIN)
 
+# One release build serves the tool, the fuzz targets' replay and the tests: built with
+# testing enabled (`@testable import` in the test targets), so `make test` builds the
+# sources once. SWIFT_BUILD_FLAGS is the one set of flags every release build here uses:
+# another set would rebuild everything.
+SWIFT_BUILD_FLAGS := -c release -Xswiftc -enable-testing
+
 # Touched after the build: SwiftPM leaves a current binary alone, and make must
 # then still see it as newer than the sources.
 $(BIN): $(SWIFT_SOURCES) | $(DEPS_STAMP)
-	$(SWIFT) build -c release --product resonance
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product resonance
 	@touch $@
 
 # Python peers (pandas, NeuroKit2) for benchmarks and cross-checks, pinned.
@@ -70,11 +76,24 @@ $(VENV)/.installed: requirements.txt | $(DEPS_STAMP)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
 	touch $@
 
-# Unit and command-line tests; the simulations run in `test-simulations` (mk/tests.mk).
-swift-test: build
-	RESONANCE_CLI=$(abspath $(BIN)) $(SWIFT) test --disable-swift-testing --skip $(SIMULATION_TESTS)
+# The unit and command-line tests; the simulations run in `test-simulations`
+# (mk/tests.mk). Both run the test build of `build-tests`, which shares the release
+# build of the sources.
+swift-test: build-tests
+	RESONANCE_CLI=$(abspath $(BIN)) $(SWIFT) test $(SWIFT_BUILD_FLAGS) --skip-build --disable-swift-testing --skip $(SIMULATION_TESTS)
 
-test: swift-test $(TEST_EXTRA_TARGETS)
+# `make test` runs every stage through mk/tests.mk's timed, parallel stage runner,
+# started in this order as job slots free up: the builds first, then the longest
+# stages, so that the short ones fill the end. Every stage but the builds and the
+# recipe test waits for the test build; those that run the Python peers (VENV_STAGES)
+# wait for the venv too.
+TEST_STAGES = build-tests venv $(filter fuzz-ci,$(TEST_EXTRA_TARGETS)) test-simulations swift-test \
+  $(filter-out fuzz-ci test-simulations,$(TEST_EXTRA_TARGETS))
+VENV_STAGES := crosscheck crosscheck-daily notebooks-test test-effect-robustness
+$(addprefix stage-,$(filter-out build-tests venv test-deps,$(TEST_STAGES))): stage-build-tests
+$(addprefix stage-,$(filter $(VENV_STAGES),$(TEST_STAGES))): stage-venv
+
+test: test-stages
 
 bench: build venv $(BENCH_TARGETS)
 
