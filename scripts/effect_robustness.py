@@ -21,7 +21,8 @@ Over seeds each cell is summarised as the mean and a 95 % interval of the mean
 
     effect_robustness.py BIN --work DIR [--laws all|a,b] [--strengths moderate,severe]
                          [--seeds 201,202,203,204,205] [--days 30] [--personas all]
-                         [--baseline BIN] [--onset-variants] [--reuse] [--markdown FILE] [--json FILE]
+                         [--baseline BIN] [--onset-variants] [--constants FILE] [--reuse]
+                         [--markdown FILE] [--json FILE]
                          [--check]
     effect_robustness.py --self-test
 
@@ -238,9 +239,12 @@ def chosen_onsets(ws):
     return found
 
 
-def run_cell(binary, ws, law, strength, seed, days, personas, models, reuse, baseline=None, onset_variants=False):
+def run_cell(binary, ws, law, strength, seed, days, personas, models, reuse, baseline=None, onset_variants=False,
+             constants=None):
     """Generates the workspace and its sessions (kept with --reuse when already there),
-    runs `effects` on it and scores every model."""
+    runs `effects` on it (with the constants file `constants` when given) and scores
+    every model."""
+    effects = [binary, "effects", "--quiet", "--no-verify"] + (["--constants", constants] if constants else [])
     done = all(os.path.exists(os.path.join(ws, f)) for f in ("truth.csv", "session_plays.csv"))
     if not (reuse and done):
         if os.path.exists(ws):
@@ -258,10 +262,10 @@ def run_cell(binary, ws, law, strength, seed, days, personas, models, reuse, bas
             out[f"mixed-model-se|{metric}"] = score(toolkit_estimates(ws, "mixed", metric), truth[metric])
     for variant in (["fixed", "estimated"] if onset_variants else []):
         # The mixed model with the onset constant assumed, or the profile's best onset.
-        subprocess.run([binary, "effects", "--quiet", "--no-verify", "--model", "mixed", "--onset", variant, ws], check=True)
+        subprocess.run(effects + ["--model", "mixed", "--onset", variant, ws], check=True)
         for metric in METRICS:
             out[f"mixed-{variant}|{metric}"] = score(toolkit_estimates(ws, "mixed", metric), truth[metric])
-    subprocess.run([binary, "effects", "--quiet", "--no-verify", ws], check=True)
+    subprocess.run(effects + [ws], check=True)
     for metric, onset in chosen_onsets(ws).items():
         out[f"onset|{metric}"] = onset
     obs = observations(ws)
@@ -383,6 +387,8 @@ def main():
                          "(models `mixed-fixed`, `mixed-estimated`)")
     ap.add_argument("--baseline", help="another resonance binary whose mixed-model intervals are scored too "
                                        "(model `mixed-model-se`), for a before/after comparison")
+    ap.add_argument("--constants", help="a constants file (`resonance constants show` shape) for every `effects` run, "
+                    "e.g. to score tuned constants, or to show that --check fails on broken intervals")
     ap.add_argument("--reuse", action="store_true",
                     help="keep generated workspaces (the tables the comparison reads) and only rerun effects on them")
     args = ap.parse_args()
@@ -398,7 +404,7 @@ def main():
                 key = f"{law}/{'–' if law == 'standard' else strength}"
                 ws = os.path.join(args.work, f"{law}-{strength}-{seed}")
                 cell = run_cell(args.binary, ws, law, strength, seed, args.days, args.personas, models, args.reuse,
-                                args.baseline, args.onset_variants)
+                                args.baseline, args.onset_variants, args.constants)
                 results.setdefault(key, []).append(cell)
                 if args.json:
                     with open(args.json, "w") as f:
