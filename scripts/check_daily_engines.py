@@ -1,4 +1,4 @@
-"""Independent re-implementation of the daily engines (docs/engines.md),
+"""Independent re-implementation of the daily engines (docs/engines/heart-coach.md),
 written from the specification with numpy/pandas, checked against the stress,
 readiness, anomaly and flags columns that `resonance` wrote into daily.csv.
 

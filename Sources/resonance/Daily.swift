@@ -27,7 +27,7 @@ struct Daily: ParsableCommand {
             generator's measured columns are the inputs. Engines, in order: trend, stress, \
             readiness (docs/methods.md); their constants are in `resonance constants show`. \
             The coaching rules, replayed from daily.csv, then write nudges.csv, coaching.csv \
-            and phases.csv (docs/engines.md, Coaching rules).
+            and phases.csv (docs/engines/heart-coach.md, Coaching rules).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -39,7 +39,7 @@ struct Daily: ParsableCommand {
                                valueName: "years"))
     var age: Double?
 
-    @Option(help: ArgumentHelp("BioAge norms table replacing the built-in one (CSV: metric,sex,age_years,value,source; docs/tables.md); default: the built-in table of docs/engines.md, BioAge.",
+    @Option(help: ArgumentHelp("BioAge norms table replacing the built-in one (CSV: metric,sex,age_years,value,source; docs/tables.md); default: the built-in table of docs/engines/heart-coach.md, BioAge.",
                                valueName: "file"))
     var norms: String?
     @Option(help: ArgumentHelp("IANA time zone of the local days of subjects whose plays carry no UTC offset and whose subjects.csv row names no time_zone (default: UTC), e.g. Europe/London.",

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Exploration and lock rules for the adaptive pacer, which the product specification
-/// leaves open (docs/engines.md, Pacer). All three explore within the product's
+/// leaves open (docs/engines/breathing.md, Pacer). All three explore within the product's
 /// 4.5–7/min after its calibration and hold the locked rate for the rest of the session.
 public enum PacerStrategy: String, CaseIterable, Sendable {
     /// Hill climbing on the product's coherence: `hill_dwell_seconds` per rate, a

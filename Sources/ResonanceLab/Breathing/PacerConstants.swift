@@ -1,4 +1,4 @@
-/// The breathing product's coherence window and adaptive pacer (docs/engines.md, Pacer):
+/// The breathing product's coherence window and adaptive pacer (docs/engines/breathing.md, Pacer):
 /// what the product specification fixes, and the toolkit's choices for the exploration
 /// and lock rules it leaves open.
 public struct PacerConstants: EngineConstants {

@@ -8,7 +8,7 @@ import Foundation
 /// clipped to the band, and score = target power / band power. Fewer than
 /// `min_samples` samples, an empty band (upper bin not above the lower) or no power
 /// score 0. A target range that falls wholly outside the band — where the product
-/// would form an invalid range — also scores 0 (docs/engines.md, Pacer).
+/// would form an invalid range — also scores 0 (docs/engines/breathing.md, Pacer).
 ///
 /// Only the few band bins are needed, so each is a direct DFT sum over a cosine/sine
 /// table built once per window length, as cheap as an FFT of the window for 4 bins.

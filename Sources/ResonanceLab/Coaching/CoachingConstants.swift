@@ -1,7 +1,7 @@
 /// The heart-health coach's rule layers replayed from the daily tables: coaching
 /// scenarios and assessment, buddy recommendations, nudges, the nudge schedule, the
 /// weekly coaching report, correlations and the health-profile phases
-/// (docs/engines.md, Coaching rules).
+/// (docs/engines/heart-coach.md, Coaching rules).
 public struct CoachingConstants: EngineConstants {
     public static let spec = EngineSpec(name: "coaching", version: "1.0.0", constants: [
         ConstantSpec("baseline_days", 28, unit: "days", range: 2...365, source: "choice: a scenario's baseline is the mean of the 28 days before the days it looks at, as the trend's baseline"),

@@ -1,5 +1,5 @@
 /// The trend completions of the heart-health coach for one person-day, from the daily
-/// tables (docs/engines.md, Coaching rules): weekly metric trends (the recovery trend
+/// tables (docs/engines/heart-coach.md, Coaching rules): weekly metric trends (the recovery trend
 /// among them), coaching scenarios, the activity and sleep patterns, and the
 /// assessment's status and confidence.
 public struct CoachingSignals: Equatable, Sendable {

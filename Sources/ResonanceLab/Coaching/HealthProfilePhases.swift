@@ -1,5 +1,5 @@
 /// The health platform's user health-profile phases replayed per subject and day from
-/// the daily tables (docs/engines.md, Health-profile phases). A subject starts in
+/// the daily tables (docs/engines/health-platform.md, Health-profile phases). A subject starts in
 /// `baseline`; at most one transition a day, evaluated after the day's data:
 /// - baseline → adaptation once `phase_baseline_days` days have resting HR or SDNN; the
 ///   baselines (mean SDNN, sleep and activity minutes of the days so far) are set then;

@@ -23,7 +23,7 @@ extension DJReceiptRow: CanonicalRow {
 }
 
 extension RankingEngine {
-    /// The drivers of one song's score (docs/engines.md, Ranking): each weighted term with
+    /// The drivers of one song's score (docs/engines/dj.md, Ranking): each weighted term with
     /// its points, weight × (term − the neutral score), the recency penalty as
     /// −weight × penalty; largest effect first, ties by name.
     public func drivers(_ s: SongScore, sound: SongSound) -> [Driver] {

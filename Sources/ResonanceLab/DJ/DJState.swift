@@ -13,7 +13,7 @@ public struct TimedSample: Sendable, Equatable {
     }
 }
 
-/// The listener's activity context as the DJ sees it (docs/engines.md, DJ context): the
+/// The listener's activity context as the DJ sees it (docs/engines/dj.md, DJ context and need): the
 /// sessions' clock contexts plus the product's post-workout and deep-work contexts.
 public enum DJContext: String, CaseIterable, Sendable {
     case workout, postWorkout, deepWork, morning, commute, work, relaxation, preSleep
@@ -49,7 +49,7 @@ public struct PersonalBaseline: Sendable, Equatable {
         PersonalBaseline(restingHRBpm: c.fallbackRestingHR, sdnnMs: c.fallbackSDNNBaseline, age: c.fallbackAge)
     }
 
-    /// The rule for a subject's own baselines (docs/engines.md, DJ state): per earlier day
+    /// The rule for a subject's own baselines (docs/engines/dj.md, State): per earlier day
     /// its `resting_hr_quantile` HR sample and its median SDNN sample; the baseline is the
     /// median over the last `baseline_days` such days, each value once `baseline_min_days`
     /// days have one, else its fallback. `age` nil is the fallback age.
@@ -82,7 +82,7 @@ public struct DJState: Sendable, Equatable {
     public var sdnnSamples: Int
 }
 
-/// The AI DJ's state engine (docs/engines.md, DJ state), evaluated at any instant from
+/// The AI DJ's state engine (docs/engines/dj.md, State), evaluated at any instant from
 /// the samples before it; the DJ runs it every `step_seconds`.
 public struct DJStateEngine: Sendable {
     public let constants: StateConstants
@@ -235,7 +235,7 @@ public struct DJStateEngine: Sendable {
         return max(abs(s.energy - p.energy), abs(s.stress - p.stress)) >= c.significantChange
     }
 
-    /// The context at `now` (docs/engines.md, DJ context): a workout in progress →
+    /// The context at `now` (docs/engines/dj.md, DJ context and need): a workout in progress →
     /// workout; one ended within `post_workout_minutes` → post-workout; else the
     /// sessions' clock context of the local time `localMs` (deep work needs signals no
     /// export carries and is never inferred).

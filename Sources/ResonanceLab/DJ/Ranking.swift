@@ -57,7 +57,7 @@ public struct SongScore: Sendable, Equatable {
     public var neutralTerms: Int
 }
 
-/// The AI DJ's song ranking (docs/engines.md, Ranking).
+/// The AI DJ's song ranking (docs/engines/dj.md, Ranking).
 public struct RankingEngine: Sendable {
     public let constants: RankingConstants
 

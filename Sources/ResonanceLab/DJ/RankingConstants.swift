@@ -1,4 +1,4 @@
-/// Song ranking of the AI DJ (docs/engines.md, Ranking): the weighted score of a
+/// Song ranking of the AI DJ (docs/engines/dj.md, Ranking): the weighted score of a
 /// candidate song for the listener's state and need, the target BPM per need, the
 /// transition factor from the previous song and the same-artist rule (product
 /// specification, song ranking, target BPM and transition control).

@@ -1,4 +1,4 @@
-/// Real-time state (docs/engines.md, State): the AI DJ's state vector every 30 s from
+/// Real-time state (docs/engines/dj.md, State): the AI DJ's state vector every 30 s from
 /// the heart rate of the last 5 minutes and the SDNN of the last 10, the listener's
 /// context, and the music need that follows from them (product specification, state
 /// estimation and need inference; the simpler reference variant is `StateVariant.reference`).

@@ -1,4 +1,4 @@
-/// Confidence-weighted mean of EMA states (docs/engines.md, Song effect: "song aggregate =
+/// Confidence-weighted mean of EMA states (docs/engines/toolkit.md, Song effect: "song aggregate =
 /// confidence-weighted mean over contexts"); also used across listeners.
 struct EMAAggregate {
     private var w = 0.0, calm = 0.0, energy = 0.0, focus = 0.0, mood = 0.0, skip = 0.0
@@ -32,7 +32,7 @@ struct EMAAggregate {
 
 /// The `ema` model: replays the product's learning in play order, per listener ×
 /// song × context (the app learns on each user's phone), then aggregates over
-/// contexts (confidence-weighted, docs/engines.md, Song effect) and over listeners (the same weighting,
+/// contexts (confidence-weighted, docs/engines/toolkit.md, Song effect) and over listeners (the same weighting,
 /// a toolkit choice so songs compare with the population model).
 enum EMAEffects {
     static func run(_ x: PlayIndex, registry: ConstantsRegistry) -> EffectTables {

@@ -21,7 +21,7 @@ public struct EMAState: Equatable, Sendable {
     }
 }
 
-/// The product's per-(song, context) learning rule (docs/engines.md, Song effect): an EMA
+/// The product's per-(song, context) learning rule (docs/engines/toolkit.md, Song effect): an EMA
 /// from 0.5 with α = 0.4 for the first 5 plays, then 0.2; confidence = min(1, n/20),
 /// capped at 0.7 when the play had no biometrics.
 public enum EMALearner {

@@ -52,7 +52,7 @@ public struct EMAReplay: Sendable {
     /// Replays the learning of the listeners `listeners` (all when nil), in listener
     /// order: `context` receives each (listener, song, context) state after its last
     /// play, `listenerSong` each listener × song aggregate (confidence-weighted over
-    /// its contexts, docs/engines.md, Song effect) after its last context.
+    /// its contexts, docs/engines/toolkit.md, Song effect) after its last context.
     func replay(_ s: SongEffectConstants, listeners: [Int]? = nil,
                 context: (_ listener: Int, _ song: Int, _ context: Int, EMAState) -> Void = { _, _, _, _ in },
                 listenerSong: (_ listener: Int, _ song: Int, EMAState) -> Void) {

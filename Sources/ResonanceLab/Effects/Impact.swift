@@ -10,7 +10,7 @@ public struct PlayScores: Equatable, Sendable {
     }
 }
 
-/// The impact score of one play as the product computes it (docs/engines.md, Impact):
+/// The impact score of one play as the product computes it (docs/engines/toolkit.md, Impact):
 /// hrvImpact = ΔHRV/10, hrImpact = ΔHR/10; skip penalty −0.3 when skipped below 15 %
 /// listened, −0.15 when skipped later; completion bonus (listen − 0.5)·0.2. The HR/HRV
 /// weights are redistributed by which signals exist, a change of exactly 0 counting as

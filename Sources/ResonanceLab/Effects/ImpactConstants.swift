@@ -1,4 +1,4 @@
-/// The impact score of one play (docs/engines.md, Impact).
+/// The impact score of one play (docs/engines/toolkit.md, Impact).
 public struct ImpactConstants: EngineConstants {
     public static let spec = EngineSpec(name: "impact", version: "2.0.0", constants: [
         ConstantSpec("base", 0.5, unit: "score", range: 0...1, source: "product specification: impact scores start at 0.5"),

@@ -1,4 +1,4 @@
-/// The product's per-song learning rule (docs/engines.md, Song effect).
+/// The product's per-song learning rule (docs/engines/toolkit.md, Song effect).
 public struct SongEffectConstants: EngineConstants {
     public static let spec = EngineSpec(name: "song_effect", version: "2.0.0", constants: [
         ConstantSpec("ema_start", 0.5, unit: "score", range: 0...1, source: "product specification: EMA from 0.5"),

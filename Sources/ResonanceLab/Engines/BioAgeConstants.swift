@@ -1,4 +1,4 @@
-/// BioAge (docs/engines.md, BioAge): the product specification's weights, years per
+/// BioAge (docs/engines/heart-coach.md, BioAge): the product specification's weights, years per
 /// unit and clamp; the norms each input is compared with are a table
 /// (`BioAgeNorms`), not constants, because they vary by age and sex.
 public struct BioAgeConstants: EngineConstants {

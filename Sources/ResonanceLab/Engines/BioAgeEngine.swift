@@ -1,6 +1,6 @@
 import Foundation
 
-/// BioAge categories of BioAge − age (docs/engines.md, BioAge).
+/// BioAge categories of BioAge − age (docs/engines/heart-coach.md, BioAge).
 public enum BioAgeCategory: String, Sendable, CaseIterable {
     case excellent, good, onTrack = "on_track", watchful, needsWork = "needs_work"
 }
@@ -43,7 +43,7 @@ enum ActivityMinutes {
     }
 }
 
-/// BioAge (docs/engines.md, BioAge): chronological age plus the weighted mean of six
+/// BioAge (docs/engines/heart-coach.md, BioAge): chronological age plus the weighted mean of six
 /// inputs' offsets in years, each clamped to ±8 and the weights re-normalised over the
 /// inputs present (the product specification's NTNU-style fitness-age estimate). VO2
 /// max, resting HR and SDNN are compared with age- and sex-specific population norms

@@ -38,7 +38,7 @@ extension BioAgeNormRow: CanonicalRow {
 }
 
 /// The age- and sex-specific norms BioAge compares VO2 max, resting HR and SDNN with
-/// (docs/engines.md, BioAge). Between the ages listed for a metric and sex the norm is
+/// (docs/engines/heart-coach.md, BioAge). Between the ages listed for a metric and sex the norm is
 /// interpolated linearly; below the first and above the last it is that row's value.
 /// Without a sex (or `other`), the mean of the female and male norms. A metric a table
 /// leaves out is not scored.
@@ -79,7 +79,7 @@ public struct BioAgeNorms: Sendable, Equatable {
         return last.value
     }
 
-    /// The built-in table (docs/engines.md, BioAge, lists it with each source's caveat).
+    /// The built-in table (docs/engines/heart-coach.md, BioAge, lists it with each source's caveat).
     public static let builtIn: BioAgeNorms = {
         let vo2 = "Loe et al. 2013 PLoS One 8:e64319 (HUNT3 / NTNU CERG): mean treadmill VO2peak of healthy adults by decade, 20s–70s+"
         let rhr = "Ostchega et al. 2011 NHSR 41 (NHANES 1999–2008): mean seated resting pulse of adults aged 20 and over, by sex; flat with age"

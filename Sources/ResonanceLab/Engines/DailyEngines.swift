@@ -8,7 +8,7 @@ public struct DailyAssessment: Equatable, Sendable {
     /// Direction of the stress scores over `stress.trend_days` ending this day.
     public var stressTrend: StressTrend?
     /// Fewer local hours with heart-rate samples than `daily_inputs.min_wear_hours`:
-    /// the day has no stress score (docs/engines.md, Wear time).
+    /// the day has no stress score (docs/engines/toolkit.md, Local days, wear time and RMSSD-only days).
     public var lowWear = false
 
     /// Every flag a day can carry, in the order `flags` lists them.

@@ -1,5 +1,5 @@
 /// One day of a person's health metrics, the input of the daily engines. Every metric
-/// is optional: engines re-normalise over what is present (docs/engines.md).
+/// is optional: engines re-normalise over what is present (docs/engines/heart-coach.md).
 public struct DailySnapshot: Equatable, Sendable {
     public var subject: String
     /// The subject's local calendar day (`SubjectClock`), as days since 1970-01-01.

@@ -1,4 +1,4 @@
-/// The health platform's morning recovery (docs/engines.md, Morning recovery): a 0–100
+/// The health platform's morning recovery (docs/engines/health-platform.md, Morning recovery): a 0–100
 /// score from last night's HRV, sleep and resting heart rate, and the morning decision
 /// with and without a planned workout.
 public struct MorningRecoveryEngine: Sendable {
@@ -78,7 +78,7 @@ public struct MorningRecoveryEngine: Sendable {
 }
 
 
-/// A derived metric of one morning in the product's derived-metric shape (docs/engines.md,
+/// A derived metric of one morning in the product's derived-metric shape (docs/engines/health-platform.md,
 /// Morning recovery): its value, the window and count of the inputs it read, a digest of
 /// those inputs, its confidence and an explanation in words.
 public struct DerivedMetric: Equatable, Sendable {

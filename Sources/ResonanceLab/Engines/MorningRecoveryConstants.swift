@@ -1,4 +1,4 @@
-/// The health platform's morning recovery score and decision (docs/engines.md, Morning
+/// The health platform's morning recovery score and decision (docs/engines/health-platform.md, Morning
 /// recovery): the composite of its HRV, sleep and resting-HR components and the
 /// thresholds of the morning decision. The specification gives the weights, the HRV
 /// thresholds and the decision's branches; the component functions are the toolkit's.

@@ -1,4 +1,4 @@
-/// Daily readiness (docs/engines.md, Readiness). The activity-balance pillar follows the
+/// Daily readiness (docs/engines/heart-coach.md, Readiness). The activity-balance pillar follows the
 /// product's 7-day patterns by default (`activity_variant` 0), the scores between its
 /// anchors chosen; variant 1 is the alternative built from the WHO 2020
 /// physical-activity guideline (150 min of moderate activity per week, Bull et al., Br J

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Readiness bands (docs/engines.md, Readiness).
+/// Readiness bands (docs/engines/heart-coach.md, Readiness).
 public enum ReadinessLevel: String, Sendable {
     case primed, ready, moderate, recovering
 }
@@ -17,11 +17,11 @@ public struct ReadinessResult: Equatable, Sendable {
     public let drivers: [Driver]
     /// 0–1: the nominal weight of the pillars present over that of all five, times the
     /// share of the days of the HRV-trend window (7) before today with data
-    /// (docs/engines.md, Receipts).
+    /// (docs/engines/health-platform.md, Receipts).
     public var confidence: Double = 0
 }
 
-/// Daily readiness (docs/engines.md, Readiness), the weighted mean of five pillars
+/// Daily readiness (docs/engines/heart-coach.md, Readiness), the weighted mean of five pillars
 /// (weights re-normalised over the pillars available that day):
 /// - sleep 0.25: 100·exp(−(h − 8)²/(2·1.5²)), the specification's Gaussian;
 /// - recovery 0.25: 1-minute HR drop, 10 bpm → 0 to 40 bpm → 100, linear, clamped;

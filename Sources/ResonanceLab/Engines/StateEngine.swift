@@ -1,4 +1,4 @@
-/// Real-time state (docs/engines.md, State), computed per heart-rate / HRV sample:
+/// Real-time state (docs/engines/dj.md, State), computed per heart-rate / HRV sample:
 /// arousal = (HR − rest)/(max − rest) with max = 220 − age (Fox et al. 1971, as the
 /// product specifies; the zone engine uses Tanaka), and stress = 1 − 0.6·HRV/baseline;
 /// both clamped to [0, 1]. At baseline HRV the stress reads 0.4; it reaches 0 once

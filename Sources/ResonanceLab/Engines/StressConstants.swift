@@ -1,4 +1,4 @@
-/// Daily HR-primary stress (docs/engines.md, Stress). The mappings of the HRV z-score and
+/// Daily HR-primary stress (docs/engines/heart-coach.md, Stress). The mappings of the HRV z-score and
 /// of the 7-day HRV coefficient of variation to score points are not given by the
 /// product specification; they are chosen so that a person at their own baseline
 /// scores the same on every signal as on resting HR (40 points), and one standard

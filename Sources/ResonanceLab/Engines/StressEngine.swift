@@ -1,6 +1,6 @@
 import Foundation
 
-/// Stress level bands of the daily stress score (docs/engines.md, Stress).
+/// Stress level bands of the daily stress score (docs/engines/heart-coach.md, Stress).
 public enum StressLevel: String, Sendable {
     case relaxed, balanced, elevated
 }
@@ -13,13 +13,13 @@ public struct StressResult: Equatable, Sendable {
     public let level: StressLevel
     public let drivers: [Driver]
     /// 0–1: the nominal weight of the signals present over that of all three, times
-    /// the baseline days found over the baseline window (docs/engines.md, Receipts).
+    /// the baseline days found over the baseline window (docs/engines/health-platform.md, Receipts).
     public var confidence: Double = 0
     /// The signals the score came from (the hourly estimates shift their HRV term).
     public var signals = StressSignals()
 }
 
-/// Daily HR-primary stress (docs/engines.md, Stress):
+/// Daily HR-primary stress (docs/engines/heart-coach.md, Stress):
 /// - resting-HR score = 40 + 4·(% above the personal baseline), the baseline being the
 ///   mean resting HR of the 28 days before the day;
 /// - HRV score = 40 − 20·z, z the z-score of today's ln(SDNN) against the same

@@ -1,5 +1,5 @@
 /// Heart trend (anomaly, regression, stress pattern, week-over-week and consecutive
-/// elevation of the product's heart-health coach; docs/engines.md, Trend).
+/// elevation of the product's heart-health coach; docs/engines/heart-coach.md, Trend).
 public struct TrendConstants: EngineConstants {
     public static let spec = EngineSpec(name: "trend", version: "1.0.0", constants: [
         ConstantSpec("baseline_days", 28, unit: "days", range: 2...365, source: "trailing 28-day personal baseline before the day (choice, as the week-over-week baseline)"),

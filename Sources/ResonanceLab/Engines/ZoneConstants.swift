@@ -1,7 +1,7 @@
 /// Heart-rate zones: Karvonen heart-rate reserve (Karvonen et al., Ann Med Exp Biol
 /// Fenn 1957) with Tanaka's age-predicted maximum (Tanaka, Monahan & Seals, JACC 2001);
 /// the zone distribution of workout heart rate, its 80/20 check and the weekly summary
-/// against the AHA targets (docs/engines.md, Zones).
+/// against the AHA targets (docs/engines/heart-coach.md, Zones).
 public struct ZoneConstants: EngineConstants {
     public static let spec = EngineSpec(name: "zones", version: "2.0.0", constants: [
         ConstantSpec("max_hr_intercept", 208, unit: "bpm", range: 100...300, source: "Tanaka 2001: HRmax = 208 − 0.7·age"),

@@ -97,7 +97,7 @@ public struct WorkoutHeartRate: Sendable {
     }
 }
 
-/// The zone distribution (docs/engines.md, Zones): each workout minute in the Karvonen
+/// The zone distribution (docs/engines/heart-coach.md, Zones): each workout minute in the Karvonen
 /// zone of its mean heart rate (from the day's resting HR, the age and sex); the zone
 /// score 100·Σ wᵢ·min(1, minutesᵢ / targetᵢ); easy share = zones 1–2 over all zone
 /// minutes, the 80/20 check easy share ≥ 0.80; per 7 days ending the day the moderate

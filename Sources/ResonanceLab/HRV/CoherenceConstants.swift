@@ -1,4 +1,4 @@
-/// The breathing coach's coherence score and the HeartMath ratio (docs/engines.md, Coherence).
+/// The breathing coach's coherence score and the HeartMath ratio (docs/engines/breathing.md, Coherence).
 public struct CoherenceConstants: EngineConstants {
     public static let spec = EngineSpec(name: "coherence", version: "1.0.0", constants: [
         ConstantSpec("sample_hz", 4, unit: "Hz", range: 1...32, source: "product specification: coherence from HR sampled at 4 Hz"),

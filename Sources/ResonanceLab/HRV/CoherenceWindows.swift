@@ -151,7 +151,7 @@ public struct CoherenceWindows {
                 Detrender.removeLinearTrend(&detrended)
                 let s = periodogram.psd(detrended[...], fs: options.sampleHz)
                 let c = options.constants
-                // ±N bins of the window's native resolution (docs/engines.md, Coherence: ±1 bin).
+                // ±N bins of the window's native resolution (docs/engines/breathing.md, Coherence: ±1 bin).
                 let binHz = c.breathingBandBins * options.sampleHz / Double(x.count)
                 coach.peakHz = s.localPeak(c.coachBand.0, c.coachBand.1)
                 coach.coherence = Coherence.coachScore(s, breathingHz: options.breathingHz, binHz: binHz, constants: c)

@@ -137,7 +137,7 @@ public struct TableDigest: Codable, Equatable, Sendable {
     }
 }
 
-/// Overlapping records a stage resolved (docs/engines.md, Sleep counted once; Heart
+/// Overlapping records a stage resolved (docs/engines/toolkit.md, Sleep counted once; Heart
 /// rate from several sources).
 public struct SourceOverlaps: Codable, Equatable, Sendable {
     /// Sleep periods whose asleep rows overlapped (two sources, or an unspecified

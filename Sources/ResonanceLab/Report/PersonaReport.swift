@@ -213,7 +213,7 @@ public struct PersonaReport: Sendable {
         guard !rows.isEmpty else { return out + "No days.\n\n" }
         let tables = CoachingRules.replay(rows, constants: registry.coaching)
         let week = Set(rows.suffix(7).map(\.snapshot.date))
-        out += "Replayed from daily.csv with the coaching rules (docs/engines.md, Coaching rules): "
+        out += "Replayed from daily.csv with the coaching rules (docs/engines/heart-coach.md, Coaching rules): "
             + "nudges in rank order with their tier, recommendations by priority after deduplication.\n\n"
         out += markdownTable(["date", "readiness gate", "nudges", "recommendations"], rows.suffix(7).map { r in
             let date = r.snapshot.date
@@ -289,7 +289,7 @@ public struct PersonaReport: Sendable {
         let scores = mornings.compactMap(\.score.overall).map(Double.init)
         guard !scores.isEmpty else { return out + "No morning has a recovery score.\n\n" }
         let rest = mornings.filter { $0.withoutPlan?.action == "rest" }.count
-        out += "Morning recovery (docs/engines.md, Morning recovery): mean score \(decimals(Stats.mean(scores), 1)) of 100 "
+        out += "Morning recovery (docs/engines/health-platform.md, Morning recovery): mean score \(decimals(Stats.mean(scores), 1)) of 100 "
             + "over \(scores.count) mornings; rest (without a planned workout) on \(rest). "
             + "Mean sleep debt \(Self.text(Self.mean(mornings.map(\.sleepDebtHours)), 1)) h, "
             + "mean strain \(Self.text(Self.mean(mornings.map(\.strainIndex)), 1)) points/day.\n\n"

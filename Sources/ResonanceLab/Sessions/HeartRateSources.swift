@@ -1,7 +1,7 @@
 /// Heart rate recorded by two sources at once (a watch and a chest strap, or an E4 file
 /// and an Apple Health export of the same hours) must not be read as one series, where
 /// the denser source would outvote the other in medians and quantiles only by chance.
-/// Rule (docs/engines.md, Heart rate from several sources): per subject and minute, when
+/// Rule (docs/engines/toolkit.md, Heart rate from several sources): per subject and minute, when
 /// samples of more than one `source` fall in the same minute, only those of the source
 /// with the most samples in that minute are kept (a tie goes to the source first in byte
 /// order); the others are set aside and counted. Daily resting HR, zone minutes and the

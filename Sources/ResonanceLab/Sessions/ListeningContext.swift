@@ -1,6 +1,6 @@
 import Foundation
 
-/// The listening context of the product (docs/engines.md, Context), decided from the
+/// The listening context of the product (docs/engines/toolkit.md, Context), decided from the
 /// listener's local start time (`LocalClock`) and overlapping workouts.
 public enum ListeningContext: String, CaseIterable, Sendable {
     case morning, commute, work, relaxation, preSleep, workout

@@ -1,7 +1,7 @@
 /// A play with its end and listened time resolved, ready for sessions and effects.
 public struct TimedPlay: Equatable, Sendable {
     public var play: Play
-    /// End used by the gap rule: `ended_at`, else start + media duration (docs/engines.md, Sessions),
+    /// End used by the gap rule: `ended_at`, else start + media duration (docs/engines/toolkit.md, Sessions),
     /// else start + played time.
     public var endMs: Int64
     /// Seconds actually listened: `played_s`, else the known end − start, else the
@@ -12,7 +12,7 @@ public struct TimedPlay: Equatable, Sendable {
     /// Data-quality notes: `end_unknown`, `end_before_start`, `merged_duplicate`.
     public var flags: [String]
 
-    /// Whether the play is a skip (docs/engines.md, Skips): the product's rule, less than
+    /// Whether the play is a skip (docs/engines/toolkit.md, Skips): the product's rule, less than
     /// `skip_listen_fraction` (30 %) of the song heard; with `skip_export_flag_counts`, the
     /// export's flag too. Without a media duration the listened fraction is unknown and
     /// the export's flag decides.
@@ -33,7 +33,7 @@ public struct PlayCleaningCounts: Equatable, Sendable {
     public var mergedDuplicates = 0
 }
 
-/// Resolves play timings and merges device duplicates (docs/engines.md, Sessions).
+/// Resolves play timings and merges device duplicates (docs/engines/toolkit.md, Sessions).
 public enum PlayTiming {
     /// Plays of one listener, sorted by start, cleaned. Order among equal starts
     /// follows play_id so the result does not depend on input order.

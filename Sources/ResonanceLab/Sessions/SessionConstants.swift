@@ -1,4 +1,4 @@
-/// Listening-session reconstruction and scoring (docs/engines.md, Sessions, Context,
+/// Listening-session reconstruction and scoring (docs/engines/toolkit.md, Sessions, Context,
 /// "Session score"), plus the per-play physiology windows.
 public struct SessionConstants: EngineConstants {
     public static let spec = EngineSpec(name: "sessions", version: "3.0.0", constants: [

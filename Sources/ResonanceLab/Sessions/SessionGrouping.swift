@@ -1,4 +1,4 @@
-/// Splits one listener's plays into listening sessions (docs/engines.md, Sessions): a new
+/// Splits one listener's plays into listening sessions (docs/engines/toolkit.md, Sessions): a new
 /// session starts when a play begins more than `gap_minutes` after the end of the
 /// previous play (its `ended_at`, or start + media duration when unknown). Sessions
 /// shorter than `min_session_minutes` (first start to last end) are dropped.

@@ -1,4 +1,4 @@
-/// The product's session score (docs/engines.md, Session score):
+/// The product's session score (docs/engines/toolkit.md, Session score):
 /// 0.25·(1 − skipRate) + 0.30·clamp(0.5 + ΔHRV/20) + 0.25·avgListen + 0.20·sleepScore.
 public enum SessionScore {
     /// - Parameters:

@@ -12,7 +12,7 @@ public struct SessionsOutput: Sendable {
 }
 
 /// Listening sessions and per-play physiology from the canonical tables
-/// (docs/engines.md, Sessions): a pure function of the tables and the constants.
+/// (docs/engines/toolkit.md, Sessions): a pure function of the tables and the constants.
 public struct SessionsStage: Stage {
     /// The listener's zone for plays whose export carries no UTC offset; nil is UTC.
     public var timeZone: TimeZone?

@@ -1,5 +1,5 @@
 /// One night (or nap) of sleep assembled from consecutive stage rows, asleep time counted
-/// once (docs/engines.md, Sleep counted once).
+/// once (docs/engines/toolkit.md, Sleep counted once).
 public struct SleepPeriod: Equatable, Sendable {
     public var startMs: Int64
     public var endMs: Int64
@@ -33,7 +33,7 @@ public struct SleepPeriod: Equatable, Sendable {
     }
 }
 
-/// Links a session to the listener's next night of sleep (docs/engines.md, Sessions): the first
+/// Links a session to the listener's next night of sleep (docs/engines/toolkit.md, Sessions): the first
 /// sleep period starting within `sleep_window_hours` after the session ends, periods
 /// shorter than `nap_max_hours` (naps) ignored.
 public enum SleepLink {

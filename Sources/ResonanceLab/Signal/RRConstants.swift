@@ -1,4 +1,4 @@
-/// The one plausibility range of an R-R interval (docs/methods.md, R-R plausibility):
+/// The one plausibility range of an R-R interval (docs/engines/toolkit.md, R-R plausibility):
 /// import rejects intervals outside it, and every stage that reads `rr.csv` (hrv,
 /// coherence, sessions) skips them before cleaning.
 public struct RRConstants: EngineConstants, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The song-effect engine's tuning problem: the product's learning rule (docs/engines.md,
+/// The song-effect engine's tuning problem: the product's learning rule (docs/engines/toolkit.md,
 /// Song effect) replayed over the plays of persona workspaces and scored against the
 /// effects planted in `truth.csv`. Each play's measured ΔHR and ΔRMSSD (the sessions
 /// stage's `session_plays.csv`) are read once into an `EMAReplay`; a candidate is one

@@ -1,5 +1,5 @@
 /// How often the morning recovery and the coach's readiness agree on the same mornings
-/// (docs/engines.md, Morning recovery), per subject from `morning_recovery.csv`: the
+/// (docs/engines/health-platform.md, Morning recovery), per subject from `morning_recovery.csv`: the
 /// mornings both rest or both train, those only one rests, and the morning component
 /// behind each disagreement.
 public struct MorningAgreement: Equatable, Sendable {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import ResonanceLab
 
-/// Every branch of the product's impact rule, worked by hand (docs/engines.md, Impact).
+/// Every branch of the product's impact rule, worked by hand (docs/engines/toolkit.md, Impact).
 final class ImpactTests: XCTestCase {
     let k = ImpactConstants.defaults
 

@@ -1,7 +1,7 @@
 import XCTest
 @testable import ResonanceLab
 
-/// BioAge known answers worked by hand (docs/engines.md, BioAge): built-in norms, the
+/// BioAge known answers worked by hand (docs/engines/heart-coach.md, BioAge): built-in norms, the
 /// product's weights and years per unit.
 final class BioAgeEngineTests: XCTestCase {
     let engine = BioAgeEngine()

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import ResonanceLab
 
-/// The stress engine's circadian hourly estimates and trend direction (docs/engines.md, Stress).
+/// The stress engine's circadian hourly estimates and trend direction (docs/engines/heart-coach.md, Stress).
 final class CircadianStressTests: XCTestCase {
     let engine = StressEngine()
 

@@ -1,7 +1,7 @@
 import XCTest
 @testable import ResonanceLab
 
-/// The readiness activity balance as the product defines it (docs/engines.md,
+/// The readiness activity balance as the product defines it (docs/engines/heart-coach.md,
 /// Readiness): each anchor, the boundaries of "active", and the ramps between.
 final class ReadinessActivityPatternTests: XCTestCase {
     let engine = ReadinessEngine()

@@ -2,7 +2,7 @@ import XCTest
 @testable import ResonanceLab
 
 /// The female HRmax adjustment, the zone distribution of workout heart rate, its zone
-/// score, the 80/20 check and the weekly summary (docs/engines.md, Zones).
+/// score, the 80/20 check and the weekly summary (docs/engines/heart-coach.md, Zones).
 final class ZoneDistributionTests: XCTestCase {
     let engine = ZoneDistributionEngine()
 

@@ -88,6 +88,29 @@ final class StageDeclarationTests: XCTestCase {
         return out
     }
 
+    /// The `docs/….md` paths a text names, in subfolders too (`docs/engines/dj.md`).
+    static func documentReferences(in content: String) throws -> [String] {
+        let pattern = try NSRegularExpression(pattern: "docs/(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_.-]+\\.md")
+        return pattern.matches(in: content, range: NSRange(content.startIndex..., in: content)).compactMap {
+            Range($0.range, in: content).map { String(content[$0]) }
+        }
+    }
+
+    /// The documents a text names that do not exist in the repository.
+    static func missingDocuments(in content: String) throws -> [String] {
+        try documentReferences(in: content).filter {
+            !FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
+        }
+    }
+
+    func testDocumentReferencesReachSubfoldersAndMissingFilesAreFound() throws {
+        XCTAssertEqual(try Self.documentReferences(in: "(docs/engines/dj.md, Ranking) and docs/tables.md; docs/engines/*.md"),
+                       ["docs/engines/dj.md", "docs/tables.md"])
+        // The missing names are spelled in pieces so that the scan of this file does not find them.
+        let missing = ["docs/engines/" + "nowhere.md", "docs/" + "nowhere.md"]
+        XCTAssertEqual(try Self.missingDocuments(in: "docs/engines/dj.md docs/engines.md " + missing.joined(separator: " ")), missing)
+    }
+
     /// A doc comment, document or help text that names a `docs/….md` names a file that exists.
     func testEveryReferencedDocumentExists() throws {
         let fm = FileManager.default
@@ -101,15 +124,12 @@ final class StageDeclarationTests: XCTestCase {
             }
         }
         files.append("Makefile")
-        let pattern = try NSRegularExpression(pattern: "docs/[A-Za-z0-9_.-]+\\.md")
         var checked = 0
         for file in files {
             let content = try text(file)
-            for match in pattern.matches(in: content, range: NSRange(content.startIndex..., in: content)) {
-                guard let range = Range(match.range, in: content) else { continue }
-                let name = String(content[range])
-                checked += 1
-                XCTAssertTrue(fm.fileExists(atPath: Self.root.appendingPathComponent(name).path), "\(file) names \(name), which does not exist")
+            checked += try Self.documentReferences(in: content).count
+            for name in try Self.missingDocuments(in: content) {
+                XCTFail("\(file) names \(name), which does not exist")
             }
         }
         XCTAssertGreaterThan(checked, 50)
