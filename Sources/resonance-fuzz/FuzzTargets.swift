@@ -187,6 +187,14 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
 
 nonisolated(unsafe) private var runner: FuzzRunner?
 
+/// One input, as libFuzzer calls it: the driver's callback below, and the symbol
+/// libFuzzer's runtime refers to (a debug build links it, a release build strips it).
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    runner?.run(start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
+    return 0
+}
+
 @main
 struct FuzzMain {
     static func main() {
@@ -203,11 +211,7 @@ struct FuzzMain {
         runner = FuzzRunner(target: target)
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { start, count in
-            let data = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-            runner?.run(data)
-            return 0
-        })
+        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOneInput))
     }
 }
 #else
