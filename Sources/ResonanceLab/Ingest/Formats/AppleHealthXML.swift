@@ -40,9 +40,7 @@ enum AppleHealthXML: FormatAdapter {
     /// Reads the export from `xmlPath` (the file itself, or an archive's entry
     /// decompressed to a temporary file); errors name `input.path`.
     static func read(_ input: SourceInput, xmlPath: String, into sink: ImportSink) throws {
-        let fd = open(xmlPath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CSVError.cannotOpen(path: input.path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        let text = try TextFile(path: xmlPath, name: input.path)
         let handler = Handler(input: input, sink: sink)
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
@@ -59,14 +57,14 @@ enum AppleHealthXML: FormatAdapter {
         guard let parser = xmlCreatePushParserCtxt(&sax, Unmanaged.passUnretained(handler).toOpaque(), nil, 0, xmlPath)
         else { throw CSVError.outOfMemory(path: input.path, line: 0) }
         defer { xmlFreeParserCtxt(parser) }
-        _ = xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue))
+        // The parser is handed UTF-8 (`TextFile`), whatever the declaration says.
+        _ = xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue))
         handler.parser = parser
 
         var buffer = [UInt8](repeating: 0, count: chunkBytes)
         var first = true
         while true {
-            let n = buffer.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress, chunkBytes) }
-            guard n >= 0 else { throw CSVError.cannotOpen(path: input.path, reason: String(cString: strerror(errno))) }
+            let n = try buffer.withUnsafeMutableBufferPointer { try text.read(into: $0.baseAddress!, count: chunkBytes) }
             func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
                 bytes.withMemoryRebound(to: CChar.self) { xmlParseChunk(parser, $0.baseAddress, Int32($0.count), n == 0 ? 1 : 0) }
             }
@@ -413,9 +411,4 @@ enum AppleHealthXML: FormatAdapter {
             beats = b
         }
     }
-}
-
-/// `read(2)` (at file scope, where the name is not the adapter's `read`).
-private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }

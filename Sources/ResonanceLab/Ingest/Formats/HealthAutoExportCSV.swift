@@ -31,8 +31,7 @@ enum HealthAutoExportCSV: FormatAdapter {
     /// A header cell split into its name and the unit in its last parentheses
     /// (`VO2 Max (ml/(kg·min))` → `VO2 Max`, `ml/(kg·min)`); nil without a unit.
     static func nameAndUnit(_ cell: String) -> (name: String, unit: String)? {
-        var text = cell.trimmingCharacters(in: .whitespaces)
-        if text.hasPrefix("\u{feff}") { text.removeFirst() }
+        let text = cell.trimmingCharacters(in: .whitespaces)
         guard text.hasSuffix(")"), let open = text.range(of: " (") else { return nil }
         let unit = text[open.upperBound..<text.index(before: text.endIndex)]
         return (String(text[..<open.lowerBound]), String(unit))

@@ -2,8 +2,9 @@ import Foundation
 
 /// Samsung Health heart rate from the app's personal-data download (Settings →
 /// Download personal data): `com.samsung.shealth.tracker.heart_rate.<yyyyMMddHHmm>.csv`.
-/// The file starts with a UTF-8 byte-order mark and a metadata line (the data type,
-/// a number and the column-set version: `com.samsung.shealth.tracker.heart_rate,6313007,3`),
+/// The file starts with a UTF-8 byte-order mark (read as every text file's, `TextFile`)
+/// and a metadata line (the data type, a number and the column-set version:
+/// `com.samsung.shealth.tracker.heart_rate,6313007,3`),
 /// then a header whose names are namespaced (`com.samsung.health.heart_rate.heart_rate`;
 /// `source`, `tag_id` are not), and rows that end in a comma.
 ///

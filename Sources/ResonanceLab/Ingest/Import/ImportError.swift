@@ -15,6 +15,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
     case tooManySubjects(path: String, limit: Int)
     /// A file forced into a format (`--format`) whose header or layout it does not have.
     case formatMismatch(path: String, format: String, expected: String, found: String)
+    /// A file whose bytes are not text the import reads (`TextEncoding`): what was found.
+    case unreadableText(path: String, line: Int, found: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
         case let .nothingToImport(path): return "\(path): no file in a known format"
         case let .accounting(path, read, accepted, rejected):
             return "\(path): internal accounting error: \(read) rows read != \(accepted) accepted + \(rejected) rejected"
+        case let .unreadableText(path, line, found): return "\(path):\(line):1: cannot read the text: \(found)"
         case let .badOption(message): return message
         case let .overlap(subject, table, first, second):
             return "\(second): \(table) of subject '\(subject)' overlaps in time with \(first); give each file its subject (--subject-from-name, a subject column) or import them separately"
