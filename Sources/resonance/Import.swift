@@ -10,12 +10,15 @@ struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import raw exports into the canonical tables of a workspace.",
         discussion: """
-            SOURCE is a file or a dataset folder. Formats are detected from the file name and header: \
+            SOURCE is a file or a folder, read at any depth (at most \(DatasetLayout.maxFolderDepth) folder levels and \
+            \(DatasetLayout.maxEntries) files and folders). Formats are detected from the file name and header: \
             \(SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")).
 
-            A dataset folder holds one sub-folder per subject (E4 files, subject = folder name) plus an \
-            optional Stress-Predict labels.csv, or PhysioNet RR files (subject = file stem, group = folder), \
-            or folders of such RR files.
+            A folder that is one person's export as downloaded (Takeout, DI_CONNECT, apple_health_export, a \
+            Spotify or ListenBrainz export) is one subject named after the folder. A dataset folder holds one \
+            sub-folder per subject (subject = folder name, with the files nested under it) plus an optional \
+            Stress-Predict labels.csv, or PhysioNet RR files (subject = file stem, group = folder), or folders of \
+            such RR files. --subject makes every file one subject.
 
             Writes hr.csv, rr.csv, hrv_samples.csv, plays.csv, labels.csv, sleep.csv, workouts.csv, \
             rejects.csv and manifest.json, all renamed into place only when the whole import succeeds. \

@@ -14,6 +14,9 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// their paths; absent when there were none. With `sources` (read or failed) it
     /// accounts for every file of the imported folders.
     public var skipped: [SkippedFile]?
+    /// The imported folders recognised as one person's export (`Takeout/`, `DI_CONNECT/`,
+    /// …), each imported as one subject named after it; absent when there were none.
+    public var exportRoots: [ExportRootInfo]?
     public var subjects: [SubjectInfo]
     /// Every table of the workspace as last committed: name, data rows and SHA-256, in
     /// byte order of the names. Stages read only the tables listed here, and refuse one

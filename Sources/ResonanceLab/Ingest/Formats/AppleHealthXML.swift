@@ -33,6 +33,11 @@ enum AppleHealthXML: FormatAdapter {
     /// Bytes handed to the parser at a time (also the head searched for the DTD).
     static let chunkBytes = 1 << 16
 
+    /// Whether `path` is an Apple Health `export.xml`: an `.xml` file whose first bytes hold `<HealthData`.
+    static func matches(path: String) -> Bool {
+        (path as NSString).pathExtension.lowercased() == "xml" && CSVPeek.headText(path: path).contains("<HealthData")
+    }
+
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         try read(input, xmlPath: input.path, into: sink)
     }

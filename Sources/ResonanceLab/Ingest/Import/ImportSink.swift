@@ -381,7 +381,8 @@ final class ImportSink {
     /// Sorts and merges every table into temporary files and returns the manifest
     /// (subjects with rows, in byte order of their names; `skipped`, the files the
     /// import saw and did not read, in byte order of their paths).
-    func finish(timezone: String, registry: ConstantsRegistry, skipped: [SkippedFile] = []) throws -> Manifest {
+    func finish(timezone: String, registry: ConstantsRegistry, skipped: [SkippedFile] = [],
+                exportRoots: [ExportRootInfo] = []) throws -> Manifest {
         guard workspace != nil else { throw ImportError.badOption(message: "an in-memory import has no tables to finish") }
         try checkSubjectLimit()
         for (i, digest) in try digests.wait() { sources[i].sha256 = digest }
@@ -417,6 +418,7 @@ final class ImportSink {
         if !skipped.isEmpty {
             manifest.skipped = skipped.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
         }
+        if !exportRoots.isEmpty { manifest.exportRoots = exportRoots }
         return manifest
     }
 

@@ -95,7 +95,7 @@ public enum Importer {
         }
         let warningsBefore = sink.warnings.count
         let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry,
-                                       skipped: layout.skipped)
+                                       skipped: layout.skipped, exportRoots: layout.exportRoots)
         for warning in sink.warnings[warningsBefore...] { options.warning(warning) }
         if let skipped = manifest.skipped {
             options.notice("import: \(skipped.count) file\(skipped.count == 1 ? "" : "s") skipped (see manifest.json)")

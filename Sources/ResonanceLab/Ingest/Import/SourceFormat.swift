@@ -96,9 +96,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         _ = try TextFile(path: path)
         if (lower as NSString).pathExtension == "xml" {
             // export_cda.xml and other XML beside export.xml hold no rows we read.
-            guard CSVPeek.headText(path: path).contains("<HealthData") else {
-                throw ImportError.unknownFormat(path: path, columns: [])
-            }
+            guard AppleHealthXML.matches(path: path) else { throw ImportError.unknownFormat(path: path, columns: []) }
             return .appleHealthXML
         }
         if (lower as NSString).pathExtension == "jsonl" {
