@@ -192,8 +192,10 @@ public struct SourceFile: Codable, Equatable, Sendable {
     /// Why the file could not be read; its rows before the failure stay imported
     /// and counted.
     public var failure: String?
-    /// Records of types the importer does not use, counted per type (Apple Health);
-    /// they are not rows read and do not go to rejects.csv.
+    /// Valid records of kinds the importer does not use, counted per kind (Apple Health's
+    /// other record types, podcast episodes and audiobooks in a Spotify history, videos
+    /// in a YouTube history, a metric's cells not read, …): they are not rows read and do
+    /// not go to rejects.csv, and a file holding only such records is no failure.
     public var unusedRecords: [String: Int]?
 
     public init(path: String, sha256: String, format: String, rowsRead: Int = 0, accepted: Int = 0,

@@ -470,10 +470,7 @@ final class ImportSink {
     func noAcceptedRows(_ file: Int32) -> String? {
         let s = sources[Int(file)]
         guard Importer.gaveNoRows(s) else { return nil }
-        guard s.rowsRead > 0 else {
-            let unused = (s.unusedRecords ?? [:]).values.reduce(0, +)
-            return "no rows accepted: 0 rows read" + (unused > 0 ? " (\(unused) records of types not read, see unusedRecords)" : "")
-        }
+        guard s.rowsRead > 0 else { return "no rows accepted: 0 rows read" }
         let top = rejectReasons[Int(file)].sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first
         return "no rows accepted: \(s.rowsRead) rows read, all rejected (top reason: \(top?.key ?? "none"), "
             + "\(top?.value ?? 0) rows; see rejects.csv)"
