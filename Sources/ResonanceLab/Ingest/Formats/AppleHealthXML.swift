@@ -24,6 +24,9 @@ import Foundation
 ///
 /// Rows read are the records and workouts of these types; every other record type
 /// is counted per type in the manifest (`unusedRecords`), not rejected row by row.
+/// Heart rate recorded by a named `device` keeps it in its source
+/// (`AppleHealth.heartRateSource`), so that two devices writing under one source name
+/// stay two sources.
 ///
 /// The export's internal DTD (`<!DOCTYPE HealthData [ … ]>`) is blanked out before
 /// parsing (`blankDoctype`): nothing in it is needed, and a document without one
@@ -338,6 +341,9 @@ enum AppleHealthXML: FormatAdapter {
             return nil
         }
 
+        /// The heart-rate source of a record's `device` attribute, made once per distinct device.
+        private var deviceSources: [[UInt8]: String] = [:]
+
         private func record() throws {
             guard let kind = kind(value("type")) else { return }
             rows += 1
@@ -349,7 +355,14 @@ enum AppleHealthXML: FormatAdapter {
             case .heartRate:
                 guard let bpm = AppleHealthXML.number(text) else { return try reject("unparsable bpm") }
                 guard sink.hrRange.isPlausible(bpm) else { return try reject(sink.hrRange.rejectReason) }
-                try sink.heartRate(subject: subject, ms: start.ms, bpm: bpm, source: AppleHealth.source, file: file)
+                var source = AppleHealth.source
+                let device = value("device")
+                if !device.isEmpty {
+                    let key = Array(device)
+                    source = deviceSources[key] ?? AppleHealth.heartRateSource(device: String(decoding: device, as: UTF8.self))
+                    deviceSources[key] = source
+                }
+                try sink.heartRate(subject: subject, ms: start.ms, bpm: bpm, source: source, file: file)
             case .daily(let metric):
                 guard let raw = AppleHealthXML.number(text), raw.isFinite, raw >= 0 else {
                     return try reject("unparsable or negative \(metric.rawValue)")
