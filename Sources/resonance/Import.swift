@@ -81,6 +81,11 @@ struct ImportArguments: ParsableArguments {
         valueName: "time"))
     var start: String?
 
+    @Option(help: ArgumentHelp(
+        "When the exports were made, ISO 8601 with zone, e.g. 2024-03-01T08:00:00Z: records dated after it are rejected (an Apple Health export.xml is judged by its own ExportDate).",
+        valueName: "time"))
+    var exportedAt: String?
+
     @Option(help: ArgumentHelp("Field separator of CSV files (default: sniffed from the first line: , ; or tab).",
                                valueName: "char"))
     var delimiter: String?
@@ -121,6 +126,9 @@ struct ImportArguments: ParsableArguments {
         if let start, Timestamp.parseISO(start)?.hasZone != true {
             throw ValidationError("--start: '\(start)' is not an ISO 8601 time with a zone (e.g. 2024-03-01T08:00:00Z).")
         }
+        if let exportedAt, Timestamp.parseISO(exportedAt)?.hasZone != true {
+            throw ValidationError("--exported-at: '\(exportedAt)' is not an ISO 8601 time with a zone (e.g. 2024-03-01T08:00:00Z).")
+        }
         if maxSubjects < 1 { throw ValidationError("--max-subjects: at least 1, got \(maxSubjects).") }
         if let delimiter {
             let allowed = delimiter == "\\t" ? true : delimiter.count == 1 && delimiter.first?.asciiValue != nil
@@ -135,6 +143,7 @@ struct ImportArguments: ParsableArguments {
         options.subjectFromName = subjectFromName
         options.rrStamp = rrStamp
         options.startMs = start.flatMap { Timestamp.parseISO($0)?.ms }
+        options.exportedAtMs = exportedAt.flatMap { Timestamp.parseISO($0)?.ms }
         options.columns = ColumnMapping(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) },
                                         time: timeColumn, bpm: bpmColumn, rr: rrColumn,
                                         subject: subjectColumn, timeFormat: timeFormat)

@@ -82,6 +82,7 @@ enum AppleHealth: FormatAdapter {
                 return try sink.reject(file, record, column: col.end + 1, reason: "unparsable time")
             }
             guard end >= start else { return try sink.reject(file, record, column: col.end + 1, reason: "end before start") }
+            if try sink.rejectedAfterExport(file, record, column: col.start + 1, start) { return }
             let value = col.value < record.count ? record.trimmed(col.value) : ""
             switch kind {
             case .heartRate:

@@ -26,7 +26,8 @@ import Foundation
 /// is counted per type in the manifest (`unusedRecords`), not rejected row by row.
 /// Heart rate recorded by a named `device` keeps it in its source
 /// (`AppleHealth.heartRateSource`), so that two devices writing under one source name
-/// stay two sources.
+/// stay two sources. The `ExportDate` element states when the export was made: a record
+/// or workout that starts after it is rejected (`ImportSink.afterExport`).
 ///
 /// The export's internal DTD (`<!DOCTYPE HealthData [ … ]>`) is blanked out before
 /// parsing (`blankDoctype`): nothing in it is needed, and a document without one
@@ -270,6 +271,7 @@ enum AppleHealthXML: FormatAdapter {
                 else if Handler.named(name, "InstantaneousBeatsPerMinute") { try beat() }
                 else if Handler.named(name, "Workout") { try workout() }
                 else if Handler.named(name, "Me") { me() }
+                else if Handler.named(name, "ExportDate") { try exportDate() }
             } catch {
                 failure = error
                 if let parser { xmlStopParser(parser) }
@@ -291,8 +293,10 @@ enum AppleHealthXML: FormatAdapter {
             return pairs.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
         }
 
+        /// The line of the element being read.
+        private var line: Int { parser.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+
         private func reject(_ reason: String) throws {
-            let line = parser.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0
             try sink.reject(file, line: line, column: 0, reason: reason, raw: raw())
         }
 
@@ -341,6 +345,14 @@ enum AppleHealthXML: FormatAdapter {
             return nil
         }
 
+        /// The `ExportDate` element: when the export was made; records dated after it are rejected.
+        private func exportDate() throws {
+            guard let made = AppleHealthXML.date(value("value")) else {
+                throw ImportError.badMetadata(path: input.path, line: line, column: 0, message: "unparsable ExportDate value")
+            }
+            sink.exportMade(file, ms: made.ms, how: "ExportDate")
+        }
+
         /// The heart-rate source of a record's `device` attribute, made once per distinct device.
         private var deviceSources: [[UInt8]: String] = [:]
 
@@ -350,6 +362,7 @@ enum AppleHealthXML: FormatAdapter {
             guard let start = AppleHealthXML.date(value("startDate")) else { return try reject("unparsable startDate") }
             guard let end = AppleHealthXML.date(value("endDate")) else { return try reject("unparsable endDate") }
             guard end.ms >= start.ms else { return try reject("end before start") }
+            if let late = sink.afterExport(start.ms) { return try reject(late) }
             let text = value("value")
             switch kind {
             case .heartRate:
@@ -405,6 +418,7 @@ enum AppleHealthXML: FormatAdapter {
             guard let start = AppleHealthXML.date(value("startDate")) else { return try reject("unparsable startDate") }
             guard let end = AppleHealthXML.date(value("endDate")) else { return try reject("unparsable endDate") }
             guard end.ms >= start.ms else { return try reject("end before start") }
+            if let late = sink.afterExport(start.ms) { return try reject(late) }
             let type = String(decoding: value("workoutActivityType"), as: UTF8.self)
             let prefix = "HKWorkoutActivityType"
             let activity = (type.hasPrefix(prefix) ? String(type.dropFirst(prefix.count)) : type).lowercased()

@@ -66,6 +66,7 @@ enum Garmin: FormatAdapter {
                     return try reject("no or unparsable sleepStartTimestampGMT or sleepEndTimestampGMT")
                 }
                 guard end > start else { return try reject("sleep end not after its start") }
+                if let late = sink.afterExport(start) { return try reject(late) }
                 try sink.sleep(subject: subject, startMs: start, endMs: end, stage: .inBed, source: source, file: file)
                 if let rmssd = ListenBrainz.number(object["avgOvernightHrv"]), rmssd > 0 {
                     if rmssdRangeMs.contains(rmssd) {
@@ -84,6 +85,7 @@ enum Garmin: FormatAdapter {
                 }
                 rows += 1
                 guard let day = calendarDay(object["calendarDate"]) else { return try reject("unparsable calendarDate") }
+                if let late = sink.afterExport(day * 86_400_000) { return try reject(late) }
                 if let rhr {
                     if sink.hrRange.isPlausible(rhr) {
                         sink.dailyInput(subject: subject, day: day, metric: .restingHR, value: rhr, source: source, file: file)
@@ -115,6 +117,7 @@ enum Garmin: FormatAdapter {
                 }
                 rows += 1
                 guard rmssdRangeMs.contains(hrv) else { return try reject("HRV value not in (0, 1000) ms") }
+                if let late = sink.afterExport(night.startMs) { return try reject(late) }
                 try sink.hrvSample(subject: subject, ms: night.startMs, rmssdMs: hrv, source: source, file: file)
                 hrvNights += 1
             }

@@ -137,6 +137,7 @@ enum HealthAutoExportCSV: FormatAdapter {
                     ms = utc
                 }
             }
+            if try sink.rejectedAfterExport(file, record, column: 1, ms) { return }
             if let bpm { try sink.heartRate(subject: subject, ms: ms, bpm: bpm, source: HealthAutoExport.source, file: file) }
             if let sdnn { try sink.hrvSample(subject: subject, ms: ms, sdnnMs: sdnn, source: HealthAutoExport.source, file: file) }
             for (metric, value) in daily {

@@ -38,6 +38,7 @@ enum ListenBrainz: FormatAdapter {
             guard let seconds = number(object["listened_at"]), let start = Timestamp.instant(ms: seconds * 1000) else {
                 return try reject("unparsable listened_at")
             }
+            if let late = sink.afterExport(start) { return try reject(late) }
             var media: Double?
             if let ms = number(info["duration_ms"]), ms > 0 {
                 media = ms / 1000; units.insert("duration_ms (ms)")

@@ -51,6 +51,7 @@ enum SamsungHealth: FormatAdapter {
             guard let (ms, _) = col.time < record.count ? Timestamp.parseISO(record.trimmed(col.time)) : nil else {
                 return try sink.reject(file, record, column: col.time + 1, reason: "unparsable start_time")
             }
+            if try sink.rejectedAfterExport(file, record, column: col.time + 1, ms) { return }
             if let c = col.offset, c < record.count, !record.trimmed(c).isEmpty, UTCOffset.minutes(record.trimmed(c)) == nil {
                 return try sink.reject(file, record, column: c + 1, reason: "unparsable time_offset")
             }

@@ -66,6 +66,7 @@ enum Spotify: FormatAdapter {
                 return try reject("\(msKey) not a duration within a week")
             }
             guard let start = Timestamp.instant(ms: Double(end) - ms) else { return try reject("time outside years 0000–9999") }
+            if let late = sink.afterExport(start) { return try reject(late) }
             let artist = object[artistKey] as? String ?? ""
             let reasonEnd = extended ? object["reason_end"] as? String ?? "" : ""
             // A play heard 0 % is a skip, whatever the flags say.

@@ -66,6 +66,7 @@ enum YouTubeMusic: FormatAdapter {
             guard let text = object["time"] as? String, let (ms, hasZone) = Timestamp.parseISO(text), hasZone else {
                 return try reject("unparsable time")
             }
+            if let late = sink.afterExport(ms) { return try reject(late) }
             let subtitles = object["subtitles"] as? [[String: Any]] ?? []
             let artist = self.artist(subtitles.first?["name"] as? String ?? "")
             plays.append(LastFM.Scrobble(startMs: ms, title: title, artist: artist, album: "", line: line,

@@ -17,6 +17,10 @@ public enum Importer {
         public var rrStamp: RRStamp = .auto
         /// Epoch ms where clockless R-R series begin (default: the epoch).
         public var startMs: Int64?
+        /// When the exports were made (`--exported-at`, epoch ms): records dated after it
+        /// are rejected. An export that states its own time (Apple Health's `ExportDate`)
+        /// is judged by that instead.
+        public var exportedAtMs: Int64?
         public var columns = ColumnMapping()
         /// Stop at the first file that cannot be read (otherwise it is recorded as
         /// failed and the rest imports).
@@ -68,6 +72,7 @@ public enum Importer {
         for source in sources { planned += try layout.plan(source) }
         let sink = try ImportSink(workspace: workspace, registry: options.registry)
         sink.maxSubjects = options.maxSubjects
+        sink.exportedAtMs = options.exportedAtMs
         sink.aliases = try SubjectAliases.scan(planned)
         sink.matchesSongFeatures = planned.contains { $0.format == .songFeatures }
         for plan in planned {
