@@ -112,6 +112,30 @@ final class ExportArchivesTests: XCTestCase {
         XCTAssertEqual(try ws.read(Reject.self).map { "\($0.line) \($0.reason)" }, ["2 line is not a JSON object"])
     }
 
+    /// `--subject` names the person of any export: the same files and rows as from its
+    /// root, under that subject, and no export root recorded.
+    func testEachExportImportedWithSubjectIsThatSubject() throws {
+        let dir = try makeTempDir()
+        let exports: [(String, (String) throws -> Void, [Int])] = [
+            ("DI_CONNECT", ExportArchiveFixtures.writeGarminExport, [1, 1, 2]),
+            ("listenbrainz_ana", ExportArchiveFixtures.writeListenBrainzExport, [2, 2]),
+            ("apple_health_export", ExportArchiveFixtures.writeAppleHealthExport, [4]),
+            ("Spotify Extended Streaming History", ExportArchiveFixtures.writeSpotifyExtendedHistory, [2, 0]),
+        ]
+        for (name, write, rowsRead) in exports {
+            try write(dir + "/" + name)
+            let (_, own) = try importSources([dir + "/" + name])
+            let (_, named) = try importSources([dir + "/" + name], subject: "P1")
+            assertAccounting(named)
+            XCTAssertEqual(named.sources.map(\.rowsRead), rowsRead, name)
+            XCTAssertEqual(paths(named), paths(own), name)
+            XCTAssertEqual(own.exportRoots?.map(\.subject), [name])
+            XCTAssertNil(named.exportRoots, name)
+            XCTAssertEqual(named.subjects.map(\.subject), ["P1"], name)
+            XCTAssertEqual(own.subjects.map(\.subject), [name], name)
+        }
+    }
+
     /// A record dated after `ExportDate` (2019-06-17T17:21:02Z) is rejected with its reason:
     /// the 2030 step count makes no day of daily_inputs.csv.
     func testAppleHealthExportFolderAndARecordDatedAfterItsExportDate() throws {
