@@ -44,7 +44,6 @@ public enum TextEncoding: String, Sendable {
 /// how). Only regular files are opened, without blocking. Errors name `name` (the file
 /// as the import shows it).
 final class TextFile {
-    let path: String
     let name: String
     let encoding: TextEncoding
     private let file: UnsafeMutablePointer<FILE>
@@ -64,7 +63,6 @@ final class TextFile {
     /// Opens `path`; with `byteRange`, only those bytes of it are read (a range of a
     /// UTF-16 file cannot be converted on its own: `CSVReader.NeedsWholeFile`).
     init(path: String, name: String? = nil, byteRange: Range<Int>? = nil) throws {
-        self.path = path
         self.name = name ?? path
         let file = try TextFile.openRegularFile(path)
         self.file = file
