@@ -108,6 +108,16 @@ seed() {
       done
       add $'time,bpm,rr\n2024-03-01T08:00:00Z,60,1000\n1709280001,61,0.98\n'
       add $'subject,timestamp,bpm,source\nA,2024-03-01T08:00:00.000Z,60,csv\n'
+      # The same rows with a UTF-8 byte-order mark, and as UTF-16 LE and BE with theirs
+      # (docs/import.md, Text encodings).
+      add $'\xef\xbb\xbftime,bpm,rr\n2024-03-01T08:00:00Z,60,1000\n'
+      if command -v iconv > /dev/null; then
+        for e in LE BE; do
+          n=$((n + 1))
+          { if [ $e = LE ]; then printf '\xff\xfe'; else printf '\xfe\xff'; fi
+            printf 'time,bpm,rr\n2024-03-01T08:00:00Z,60,1000\n' | iconv -f UTF-8 -t UTF-16$e; } > "$dir/seed$n"
+        done
+      fi
       local tmp; tmp=$(mktemp -d)
       fixtures "$tmp"
       for f in "$tmp"/*; do [ -f "$f" ] && addfile "$f"; done

@@ -10,12 +10,15 @@ struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import raw exports into the canonical tables of a workspace.",
         discussion: """
-            SOURCE is a file or a dataset folder. Formats are detected from the file name and header: \
+            SOURCE is a file or a folder, read at any depth (at most \(DatasetLayout.maxFolderDepth) folder levels and \
+            \(DatasetLayout.maxEntries) files and folders). Formats are detected from the file name and header: \
             \(SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")).
 
-            A dataset folder holds one sub-folder per subject (E4 files, subject = folder name) plus an \
-            optional Stress-Predict labels.csv, or PhysioNet RR files (subject = file stem, group = folder), \
-            or folders of such RR files.
+            A folder that is one person's export as downloaded (Takeout, DI_CONNECT, apple_health_export, a \
+            Spotify or ListenBrainz export) is one subject named after the folder. A dataset folder holds one \
+            sub-folder per subject (subject = folder name, with the files nested under it) plus an optional \
+            Stress-Predict labels.csv, or PhysioNet RR files (subject = file stem, group = folder), or folders of \
+            such RR files. --subject makes every file one subject.
 
             Writes hr.csv, rr.csv, hrv_samples.csv, plays.csv, labels.csv, sleep.csv, workouts.csv, \
             rejects.csv and manifest.json, all renamed into place only when the whole import succeeds. \
@@ -78,6 +81,11 @@ struct ImportArguments: ParsableArguments {
         valueName: "time"))
     var start: String?
 
+    @Option(help: ArgumentHelp(
+        "When the exports were made, ISO 8601 with zone, e.g. 2024-03-01T08:00:00Z: records dated after it are rejected (an Apple Health export.xml is judged by its own ExportDate).",
+        valueName: "time"))
+    var exportedAt: String?
+
     @Option(help: ArgumentHelp("Field separator of CSV files (default: sniffed from the first line: , ; or tab).",
                                valueName: "char"))
     var delimiter: String?
@@ -118,6 +126,9 @@ struct ImportArguments: ParsableArguments {
         if let start, Timestamp.parseISO(start)?.hasZone != true {
             throw ValidationError("--start: '\(start)' is not an ISO 8601 time with a zone (e.g. 2024-03-01T08:00:00Z).")
         }
+        if let exportedAt, Timestamp.parseISO(exportedAt)?.hasZone != true {
+            throw ValidationError("--exported-at: '\(exportedAt)' is not an ISO 8601 time with a zone (e.g. 2024-03-01T08:00:00Z).")
+        }
         if maxSubjects < 1 { throw ValidationError("--max-subjects: at least 1, got \(maxSubjects).") }
         if let delimiter {
             let allowed = delimiter == "\\t" ? true : delimiter.count == 1 && delimiter.first?.asciiValue != nil
@@ -132,6 +143,7 @@ struct ImportArguments: ParsableArguments {
         options.subjectFromName = subjectFromName
         options.rrStamp = rrStamp
         options.startMs = start.flatMap { Timestamp.parseISO($0)?.ms }
+        options.exportedAtMs = exportedAt.flatMap { Timestamp.parseISO($0)?.ms }
         options.columns = ColumnMapping(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) },
                                         time: timeColumn, bpm: bpmColumn, rr: rrColumn,
                                         subject: subjectColumn, timeFormat: timeFormat)

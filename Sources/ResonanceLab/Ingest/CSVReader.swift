@@ -69,7 +69,9 @@ public enum CSVError: Error, CustomStringConvertible, Equatable {
 /// time, which is what lets every record carry its line number. A line without
 /// any quote character outside a quoted record is split in place (fields trimmed
 /// of spaces and tabs, as libcsv does for unquoted fields); every other line goes
-/// through libcsv, so quoting keeps libcsv's strict semantics.
+/// through libcsv, so quoting keeps libcsv's strict semantics. The file's bytes become
+/// text by the import's one rule (`TextFile`: a UTF-8 byte-order mark skipped, UTF-16
+/// with its mark converted to UTF-8).
 public final class CSVReader {
     public let path: String
     public let chunkSize: Int
@@ -95,7 +97,7 @@ public final class CSVReader {
     /// Splits the file into at most `parts` byte ranges of about equal size, each
     /// beginning at the start of a line, together covering the whole file.
     public static func lineAlignedRanges(path: String, parts: Int) throws -> [Range<Int>] {
-        let file = try openRegularFile(path)
+        let file = try TextFile.openRegularFile(path)
         defer { fclose(file) }
         let fd = fileno(file)
         var info = stat()
@@ -119,29 +121,9 @@ public final class CSVReader {
         return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
     }
 
-    /// Opens `path` for reading if it is a regular file. The open does not block (a
-    /// FIFO with no writer would wait forever), and anything but a regular file — a
-    /// FIFO, a device, a folder — is an error rather than an endless or a blocking read.
-    static func openRegularFile(_ path: String) throws -> UnsafeMutablePointer<FILE> {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
-            throw CSVError.cannotOpen(path: path, reason: "not a regular file")
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        guard let file = fdopen(fd, "rb") else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw CSVError.cannotOpen(path: path, reason: reason)
-        }
-        return file
-    }
-
     /// The number of line ends ('\n') in the file's first `bytes` bytes.
     public static func lineCount(path: String, bytes: Int) throws -> Int {
-        let file = try openRegularFile(path)
+        let file = try TextFile.openRegularFile(path)
         defer { fclose(file) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var left = bytes, lines = 0
@@ -156,16 +138,7 @@ public final class CSVReader {
 
     /// Calls `body` for every record in file order. Empty lines are skipped.
     public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
-        let file = try CSVReader.openRegularFile(path)
-        defer { fclose(file) }
-        // Bytes still to read: the range's, or unlimited.
-        var remaining = Int.max
-        if let byteRange {
-            guard fseeko(file, off_t(byteRange.lowerBound), SEEK_SET) == 0 else {
-                throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-            }
-            remaining = byteRange.count
-        }
+        let text = try TextFile(path: path, byteRange: byteRange)
 
         var parser = csv_parser()
         guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) == 0 else {
@@ -267,10 +240,9 @@ public final class CSVReader {
                 buffer = bigger
                 capacity *= 2
             }
-            let n = fread(buffer + end, 1, min(capacity - 1 - end, remaining), file)
+            let n = try text.read(into: buffer + end, count: capacity - 1 - end)
             if n == 0 { eof = true }
             end += n
-            remaining -= n
         }
         if state.fieldCount == 0 && parser.pstate == 0 { state.recordLine = line }
         if csv_fini(&parser, fieldCallback, rowCallback, context) != 0 {

@@ -19,26 +19,12 @@ struct HealthAutoExportReader {
     /// Calls `body` with each data point or workout, its bytes (one JSON object) and the
     /// 1-based line it starts on. Malformed JSON throws with file, line, column and byte offset.
     func forEachItem(_ body: (Item, UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CSVError.cannotOpen(path: path, reason: "cannot open")
-        }
-        defer { try? handle.close() }
+        let text = try TextFile(path: path)
         var tokens = Tokenizer(path: path)
-        var first = true
         while true {
-            let chunk = try handle.read(upToCount: chunkSize) ?? Data()
+            let chunk = try text.read(upToCount: chunkSize)
             if chunk.isEmpty { break }
-            try chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                var b = raw.bindMemory(to: UInt8.self)
-                if first {
-                    first = false
-                    if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF {
-                        b = UnsafeBufferPointer(rebasing: b[3...])
-                        tokens.offset = 3; tokens.lineStart = 3
-                    }
-                }
-                try tokens.feed(b, body)
-            }
+            try chunk.withUnsafeBufferPointer { try tokens.feed($0, body) }
         }
         try tokens.finish()
     }

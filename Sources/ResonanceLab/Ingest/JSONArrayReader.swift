@@ -7,7 +7,8 @@ import Foundation
 /// only white space around it, elements separated by single commas, no trailing
 /// comma, and every element an object. With `member`, the top level is an object and
 /// the array read is the value of its member of that name (Oura's `{"data": [...]}`);
-/// the members after the array are not read.
+/// the members after the array are not read. The bytes become text by the import's one
+/// rule (`TextFile`).
 struct JSONArrayReader {
     let path: String
     var chunkSize = 1 << 20
@@ -17,14 +18,17 @@ struct JSONArrayReader {
     /// Elements that are not objects, or not valid JSON, and anything but white space
     /// and commas between them throw with file and line.
     func forEachObject(_ body: ([String: Any], Int) throws -> Void) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CSVError.cannotOpen(path: path, reason: "cannot open")
-        }
-        defer { try? handle.close() }
-        var (offset, line) = (0, 1) // bytes read (to skip a UTF-8 byte-order mark), line
+        let text = try TextFile(path: path)
+        var line = 1
         if let member {
-            (offset, line) = try arrayStart(of: member)
-            try handle.seek(toOffset: UInt64(offset))
+            let start: Int
+            (start, line) = try arrayStart(of: member)
+            var left = start
+            while left > 0 {
+                let skipped = try text.read(upToCount: min(left, chunkSize)).count
+                guard skipped > 0 else { break }
+                left -= skipped
+            }
         }
         var pending: [UInt8] = []   // bytes of the element being collected
         var depth = 0               // nesting depth, the top-level array is 1
@@ -33,13 +37,10 @@ struct JSONArrayReader {
         /// (an element must follow), or an element was (a comma or `]` must follow).
         var afterComma = false, afterElement = false
         var elementLine = line
-        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         while true {
-            let chunk = try handle.read(upToCount: chunkSize) ?? Data()
+            let chunk = try text.read(upToCount: chunkSize)
             if chunk.isEmpty { break }
             for byte in chunk {
-                defer { offset += 1 }
-                if offset < 3, byte == bom[offset], !sawArray { continue }
                 if byte == 10 { line += 1 }
                 if inString {
                     pending.append(byte)
@@ -96,13 +97,10 @@ struct JSONArrayReader {
         guard depth == 0, !inString else { throw bad("truncated JSON", line) }
     }
 
-    /// The byte offset and line of the `[` that opens the value of the top-level
-    /// object's member `name`.
+    /// The offset (in bytes of the file's text) and line of the `[` that opens the value
+    /// of the top-level object's member `name`.
     private func arrayStart(of name: String) throws -> (offset: Int, line: Int) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CSVError.cannotOpen(path: path, reason: "cannot open")
-        }
-        defer { try? handle.close() }
+        let file = try TextFile(path: path)
         let key = Array(name.utf8)
         var depth = 0, offset = 0, line = 1
         var inString = false, escaped = false, afterColon = false
@@ -110,7 +108,7 @@ struct JSONArrayReader {
         var lastString: [UInt8]?    // the last string closed at depth 1, a key when ':' follows
         var valueKey: [UInt8]?      // the key whose value comes next
         while true {
-            let chunk = try handle.read(upToCount: chunkSize) ?? Data()
+            let chunk = try file.read(upToCount: chunkSize)
             if chunk.isEmpty { break }
             for byte in chunk {
                 defer { offset += 1 }
@@ -126,7 +124,6 @@ struct JSONArrayReader {
                 }
                 if byte == 32 || byte == 9 || byte == 10 || byte == 13 { continue }
                 if depth == 0 {
-                    if offset < 3, byte == [0xEF, 0xBB, 0xBF][offset] { continue }
                     guard byte == 123 else { throw bad("the top level is not an object", line) }
                     depth = 1
                     continue

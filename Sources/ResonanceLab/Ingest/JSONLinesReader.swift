@@ -3,7 +3,7 @@ import Foundation
 /// Streaming reader of a JSON Lines file (one JSON value per line, ListenBrainz's
 /// `listens/<year>/<month>.jsonl`): read in fixed-size chunks, one line decoded at a
 /// time, so memory is bounded by the chunk and the longest line. Lines holding only
-/// white space are not records; a UTF-8 byte-order mark before the first is ignored.
+/// white space are not records. The bytes become text by the import's one rule (`TextFile`).
 struct JSONLinesReader {
     let path: String
     var chunkSize = 1 << 20
@@ -12,24 +12,20 @@ struct JSONLinesReader {
     /// object), its text and its 1-based line number; returns the number of such lines.
     @discardableResult
     func forEachLine(_ body: ([String: Any]?, String, Int) throws -> Void) throws -> Int {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CSVError.cannotOpen(path: path, reason: "cannot open")
-        }
-        defer { try? handle.close() }
+        let text = try TextFile(path: path)
         var pending: [UInt8] = []
         var line = 0, records = 0
         func flush() throws {
             line += 1
             defer { pending.removeAll(keepingCapacity: true) }
-            var bytes = pending[...]
-            if line == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+            let bytes = pending[...]
             guard bytes.contains(where: { !($0 == 32 || $0 == 9 || $0 == 13) }) else { return }
             records += 1
             let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
             try body(object, String(decoding: bytes, as: UTF8.self), line)
         }
         while true {
-            let chunk = try handle.read(upToCount: chunkSize) ?? Data()
+            let chunk = try text.read(upToCount: chunkSize)
             if chunk.isEmpty { break }
             for byte in chunk {
                 if byte == 10 { try flush() } else { pending.append(byte) }

@@ -14,6 +14,9 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// their paths; absent when there were none. With `sources` (read or failed) it
     /// accounts for every file of the imported folders.
     public var skipped: [SkippedFile]?
+    /// The imported folders recognised as one person's export (`Takeout/`, `DI_CONNECT/`,
+    /// …), each imported as one subject named after it; absent when there were none.
+    public var exportRoots: [ExportRootInfo]?
     public var subjects: [SubjectInfo]
     /// Every table of the workspace as last committed: name, data rows and SHA-256, in
     /// byte order of the names. Stages read only the tables listed here, and refuse one
@@ -189,8 +192,10 @@ public struct SourceFile: Codable, Equatable, Sendable {
     /// Why the file could not be read; its rows before the failure stay imported
     /// and counted.
     public var failure: String?
-    /// Records of types the importer does not use, counted per type (Apple Health);
-    /// they are not rows read and do not go to rejects.csv.
+    /// Valid records of kinds the importer does not use, counted per kind (Apple Health's
+    /// other record types, podcast episodes and audiobooks in a Spotify history, videos
+    /// in a YouTube history, a metric's cells not read, …): they are not rows read and do
+    /// not go to rejects.csv, and a file holding only such records is no failure.
     public var unusedRecords: [String: Int]?
 
     public init(path: String, sha256: String, format: String, rowsRead: Int = 0, accepted: Int = 0,

@@ -54,7 +54,7 @@ final class ImportAccountingTests: XCTestCase {
             SkippedFile(path: "study/.hidden", reason: "hidden folder"),
             SkippedFile(path: "study/LICENSE", reason: "not in a known format (first line: 'MIT License')"),
             SkippedFile(path: "study/P1/.DS_Store", reason: "hidden file"),
-            SkippedFile(path: "study/P1/deeper", reason: "folder inside a sub-folder: not read (import it on its own)"),
+            SkippedFile(path: "study/P1/deeper/more.csv", reason: "not in a known format (first line: 'v')"),
             SkippedFile(path: "study/P1/empty.csv", reason: "empty file"),
             SkippedFile(path: "study/P1/notes.docx", reason: "unknown extension .docx"),
             SkippedFile(path: "study/P1/things.csv", reason: "not in a known format (first line: 'colour,size')"),

@@ -1,12 +1,35 @@
+import Foundation
+
 /// Apple Health records exported to CSV by the common conversion scripts, one row
 /// per record with at least `type`, `start` (or `startDate`), `end` (or `endDate`)
 /// and `value` — one file for all types or one per type (`HeartRate.csv`, …) — and
 /// `Workout.csv` with `workoutActivityType`, `startDate`, `endDate`.
-/// Heart rate → hr.csv (at start), HRV SDNN → hrv_samples.csv (at start), sleep
-/// analysis → sleep.csv, workouts → workouts.csv. Rows of other types are counted
-/// per type in the manifest (`unusedRecords`) and are not rows read.
+/// Heart rate → hr.csv (at start; a `device` column keeps the device in the source,
+/// `heartRateSource`), HRV SDNN → hrv_samples.csv (at start), sleep analysis →
+/// sleep.csv, workouts → workouts.csv. Rows of other types are counted per type in the
+/// manifest (`unusedRecords`) and are not rows read.
 enum AppleHealth: FormatAdapter {
     static let source = "apple_health"
+
+    /// The source of heart rate recorded by `device`, the record's `device` attribute as
+    /// HealthKit writes it (`<<HKDevice: 0x…>, name:Apple Watch, manufacturer:Apple Inc.,
+    /// model:Watch, hardware:Watch6,2, software:10.1>`): `apple_health:<name>/<model>`
+    /// (the model left out when it is the name or absent), so that two devices whose
+    /// records share one source name (a watch and a chest strap through one app) are two
+    /// sources of `hr.csv` and the rule for heart rate from several sources applies. A
+    /// device without a name or model is `apple_health`.
+    static func heartRateSource(device: String) -> String {
+        var fields: [String: String] = [:]
+        for part in device.components(separatedBy: ", ") {
+            guard let colon = part.firstIndex(of: ":") else { continue }
+            let key = part[..<colon].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+            let value = part[part.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " <>"))
+            if fields[key] == nil, !value.isEmpty { fields[key] = value }
+        }
+        let name = fields["name"] ?? "", model = fields["model"] ?? ""
+        let label = [name, model == name ? "" : model].filter { !$0.isEmpty }.joined(separator: "/")
+        return label.isEmpty ? source : source + ":" + label
+    }
 
     /// HKCategoryValueSleepAnalysis values (iOS 16 stages and the older ones).
     static let sleepStages: [String: SleepStage] = [
@@ -34,7 +57,7 @@ enum AppleHealth: FormatAdapter {
         let file = input.file
         let subject = sink.subject(input.subject, group: input.group)
         var col = (type: 0, start: 0, end: 0, value: 0)
-        var sourceName: Int?
+        var sourceName: Int?, device: Int?
         var unused: [String: Int] = [:]
         let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
             let map = ColumnName.index(record)
@@ -45,6 +68,7 @@ enum AppleHealth: FormatAdapter {
             }
             col = (t, s, e, v)
             sourceName = map["sourcename"] ?? map["source"]
+            device = map["device"]
         }, rejectingWiderRowsInto: sink) { record in
             let type = col.type < record.count ? record.trimmed(col.type) : ""
             guard let kind = kind(of: type) else {
@@ -58,11 +82,14 @@ enum AppleHealth: FormatAdapter {
                 return try sink.reject(file, record, column: col.end + 1, reason: "unparsable time")
             }
             guard end >= start else { return try sink.reject(file, record, column: col.end + 1, reason: "end before start") }
+            if try sink.rejectedAfterExport(file, record, column: col.start + 1, start) { return }
             let value = col.value < record.count ? record.trimmed(col.value) : ""
             switch kind {
             case .heartRate:
                 guard let bpm = try sink.checkedBpm(record, col.value, file: file) else { return }
-                try sink.heartRate(subject: subject, ms: start, bpm: bpm, source: source, file: file)
+                let named = device.flatMap { $0 < record.count ? record.trimmed($0) : nil } ?? ""
+                try sink.heartRate(subject: subject, ms: start, bpm: bpm,
+                                   source: named.isEmpty ? source : heartRateSource(device: named), file: file)
             case .hrvSDNN:
                 guard let sdnn = record.double(col.value), sdnn > 0 else {
                     return try sink.reject(file, record, column: col.value + 1, reason: "unparsable sdnn")

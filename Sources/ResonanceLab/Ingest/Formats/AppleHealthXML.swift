@@ -24,6 +24,10 @@ import Foundation
 ///
 /// Rows read are the records and workouts of these types; every other record type
 /// is counted per type in the manifest (`unusedRecords`), not rejected row by row.
+/// Heart rate recorded by a named `device` keeps it in its source
+/// (`AppleHealth.heartRateSource`), so that two devices writing under one source name
+/// stay two sources. The `ExportDate` element states when the export was made: a record
+/// or workout that starts after it is rejected (`ImportSink.afterExport`).
 ///
 /// The export's internal DTD (`<!DOCTYPE HealthData [ … ]>`) is blanked out before
 /// parsing (`blankDoctype`): nothing in it is needed, and a document without one
@@ -33,6 +37,11 @@ enum AppleHealthXML: FormatAdapter {
     /// Bytes handed to the parser at a time (also the head searched for the DTD).
     static let chunkBytes = 1 << 16
 
+    /// Whether `path` is an Apple Health `export.xml`: an `.xml` file whose first bytes hold `<HealthData`.
+    static func matches(path: String) -> Bool {
+        (path as NSString).pathExtension.lowercased() == "xml" && CSVPeek.headText(path: path).contains("<HealthData")
+    }
+
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         try read(input, xmlPath: input.path, into: sink)
     }
@@ -40,9 +49,7 @@ enum AppleHealthXML: FormatAdapter {
     /// Reads the export from `xmlPath` (the file itself, or an archive's entry
     /// decompressed to a temporary file); errors name `input.path`.
     static func read(_ input: SourceInput, xmlPath: String, into sink: ImportSink) throws {
-        let fd = open(xmlPath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CSVError.cannotOpen(path: input.path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        let text = try TextFile(path: xmlPath, name: input.path)
         let handler = Handler(input: input, sink: sink)
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
@@ -59,14 +66,14 @@ enum AppleHealthXML: FormatAdapter {
         guard let parser = xmlCreatePushParserCtxt(&sax, Unmanaged.passUnretained(handler).toOpaque(), nil, 0, xmlPath)
         else { throw CSVError.outOfMemory(path: input.path, line: 0) }
         defer { xmlFreeParserCtxt(parser) }
-        _ = xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue))
+        // The parser is handed UTF-8 (`TextFile`), whatever the declaration says.
+        _ = xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue))
         handler.parser = parser
 
         var buffer = [UInt8](repeating: 0, count: chunkBytes)
         var first = true
         while true {
-            let n = buffer.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress, chunkBytes) }
-            guard n >= 0 else { throw CSVError.cannotOpen(path: input.path, reason: String(cString: strerror(errno))) }
+            let n = try buffer.withUnsafeMutableBufferPointer { try text.read(into: $0.baseAddress!, count: chunkBytes) }
             func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
                 bytes.withMemoryRebound(to: CChar.self) { xmlParseChunk(parser, $0.baseAddress, Int32($0.count), n == 0 ? 1 : 0) }
             }
@@ -264,6 +271,7 @@ enum AppleHealthXML: FormatAdapter {
                 else if Handler.named(name, "InstantaneousBeatsPerMinute") { try beat() }
                 else if Handler.named(name, "Workout") { try workout() }
                 else if Handler.named(name, "Me") { me() }
+                else if Handler.named(name, "ExportDate") { try exportDate() }
             } catch {
                 failure = error
                 if let parser { xmlStopParser(parser) }
@@ -285,8 +293,10 @@ enum AppleHealthXML: FormatAdapter {
             return pairs.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
         }
 
+        /// The line of the element being read.
+        private var line: Int { parser.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+
         private func reject(_ reason: String) throws {
-            let line = parser.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0
             try sink.reject(file, line: line, column: 0, reason: reason, raw: raw())
         }
 
@@ -335,18 +345,37 @@ enum AppleHealthXML: FormatAdapter {
             return nil
         }
 
+        /// The `ExportDate` element: when the export was made; records dated after it are rejected.
+        private func exportDate() throws {
+            guard let made = AppleHealthXML.date(value("value")) else {
+                throw ImportError.badMetadata(path: input.path, line: line, column: 0, message: "unparsable ExportDate value")
+            }
+            sink.exportMade(file, ms: made.ms, how: "ExportDate")
+        }
+
+        /// The heart-rate source of a record's `device` attribute, made once per distinct device.
+        private var deviceSources: [[UInt8]: String] = [:]
+
         private func record() throws {
             guard let kind = kind(value("type")) else { return }
             rows += 1
             guard let start = AppleHealthXML.date(value("startDate")) else { return try reject("unparsable startDate") }
             guard let end = AppleHealthXML.date(value("endDate")) else { return try reject("unparsable endDate") }
             guard end.ms >= start.ms else { return try reject("end before start") }
+            if let late = sink.afterExport(start.ms) { return try reject(late) }
             let text = value("value")
             switch kind {
             case .heartRate:
                 guard let bpm = AppleHealthXML.number(text) else { return try reject("unparsable bpm") }
                 guard sink.hrRange.isPlausible(bpm) else { return try reject(sink.hrRange.rejectReason) }
-                try sink.heartRate(subject: subject, ms: start.ms, bpm: bpm, source: AppleHealth.source, file: file)
+                var source = AppleHealth.source
+                let device = value("device")
+                if !device.isEmpty {
+                    let key = Array(device)
+                    source = deviceSources[key] ?? AppleHealth.heartRateSource(device: String(decoding: device, as: UTF8.self))
+                    deviceSources[key] = source
+                }
+                try sink.heartRate(subject: subject, ms: start.ms, bpm: bpm, source: source, file: file)
             case .daily(let metric):
                 guard let raw = AppleHealthXML.number(text), raw.isFinite, raw >= 0 else {
                     return try reject("unparsable or negative \(metric.rawValue)")
@@ -389,6 +418,7 @@ enum AppleHealthXML: FormatAdapter {
             guard let start = AppleHealthXML.date(value("startDate")) else { return try reject("unparsable startDate") }
             guard let end = AppleHealthXML.date(value("endDate")) else { return try reject("unparsable endDate") }
             guard end.ms >= start.ms else { return try reject("end before start") }
+            if let late = sink.afterExport(start.ms) { return try reject(late) }
             let type = String(decoding: value("workoutActivityType"), as: UTF8.self)
             let prefix = "HKWorkoutActivityType"
             let activity = (type.hasPrefix(prefix) ? String(type.dropFirst(prefix.count)) : type).lowercased()
@@ -413,9 +443,4 @@ enum AppleHealthXML: FormatAdapter {
             beats = b
         }
     }
-}
-
-/// `read(2)` (at file scope, where the name is not the adapter's `read`).
-private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }

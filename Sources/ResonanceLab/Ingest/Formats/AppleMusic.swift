@@ -54,6 +54,7 @@ enum AppleMusic: FormatAdapter {
             guard let start = input.times.parse(record, c.start) else {
                 return try sink.reject(file, record, column: c.start + 1, reason: "unparsable time")
             }
+            if try sink.rejectedAfterExport(file, record, column: c.start + 1, start) { return }
             var end: Int64?
             if let e = c.end, e < record.count, !record.bytes(e).isEmpty {
                 guard let t = input.times.parse(record, e) else {

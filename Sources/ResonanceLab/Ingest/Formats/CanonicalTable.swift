@@ -40,6 +40,10 @@ enum CanonicalTable: FormatAdapter {
                                   input: SourceInput, sink: ImportSink) throws {
         let file = input.file
         func subject(_ name: String) -> Int { sink.subject(name, group: input.group) }
+        /// Rejects the row when its time (`ms`, in column `column`) lies after the export was made.
+        func late(_ ms: Int64, column: Int = 2) throws -> Bool {
+            try sink.rejectedAfterExport(file, record, column: column, ms)
+        }
         func ordered(_ start: Int64, _ end: Int64) throws -> Bool {
             guard end >= start else {
                 try sink.reject(file, record, column: (header.firstIndex(of: "end") ?? 0) + 1, reason: "end before start")
@@ -50,18 +54,21 @@ enum CanonicalTable: FormatAdapter {
         switch header {
         case HRSample.header:
             let row = try HRSample(fields)
+            if try late(row.timestampMs) { return }
             guard sink.hrRange.isPlausible(row.bpm) else {
                 return try sink.reject(file, record, column: 3, reason: sink.hrRange.rejectReason)
             }
             try sink.heartRate(subject: subject(row.subject), ms: row.timestampMs, bpm: row.bpm, source: row.source, file: file)
         case RRInterval.header:
             let row = try RRInterval(fields)
+            if try late(row.timestampMs) { return }
             guard sink.rrRange.isPlausible(row.rrMs) else {
                 return try sink.reject(file, record, column: 3, reason: sink.rrRange.rejectReason)
             }
             try sink.rrInterval(subject: subject(row.subject), ms: row.timestampMs, rrMs: row.rrMs, source: row.source, file: file)
         case HRVSample.header:
             let row = try HRVSample(fields)
+            if try late(row.timestampMs) { return }
             guard row.sdnnMs != nil || row.rmssdMs != nil else {
                 return try sink.reject(file, record, column: 3, reason: "neither sdnn nor rmssd")
             }
@@ -71,6 +78,7 @@ enum CanonicalTable: FormatAdapter {
                                source: row.source, file: file)
         case Play.header:
             let row = try Play(fields)
+            if try late(row.startedAtMs, column: 8) { return }
             if let end = row.endedAtMs, end < row.startedAtMs {
                 return try sink.reject(file, record, column: 9, reason: "end before start")
             }
@@ -81,11 +89,11 @@ enum CanonicalTable: FormatAdapter {
             try sink.play(row, subject: subject(row.subject), file: file)
         case LabelInterval.header:
             let row = try LabelInterval(fields)
-            guard try ordered(row.startMs, row.endMs) else { return }
+            guard try ordered(row.startMs, row.endMs), try !late(row.startMs) else { return }
             try sink.label(subject: subject(row.subject), startMs: row.startMs, endMs: row.endMs, label: row.label, file: file)
         case SleepEpisode.header, SleepEpisode.headerWithoutSource:
             let row = try SleepEpisode(fields)
-            guard try ordered(row.startMs, row.endMs) else { return }
+            guard try ordered(row.startMs, row.endMs), try !late(row.startMs) else { return }
             try sink.sleep(subject: subject(row.subject), startMs: row.startMs, endMs: row.endMs, stage: row.stage,
                            source: row.source, file: file)
         case DailyInputRow.header:
@@ -98,14 +106,16 @@ enum CanonicalTable: FormatAdapter {
                 return try sink.reject(file, record, column: 5, reason: "unit is not \(metric.unit)")
             }
             guard row.value.isFinite, row.value >= 0 else { return try sink.reject(file, record, column: 4, reason: "negative value") }
-            sink.dailyInput(subject: subject(row.subject), day: Int64(Timestamp.dayNumber(isoDate: row.date) ?? 0), metric: metric,
+            let day = Int64(Timestamp.dayNumber(isoDate: row.date) ?? 0)
+            if try late(day * 86_400_000) { return }
+            sink.dailyInput(subject: subject(row.subject), day: day, metric: metric,
                             value: row.value, source: row.source, file: file)
         case SubjectRow.header, SubjectRow.headerWithoutAliases:
             let row = try SubjectRow(fields)
             sink.subjectFacts(subject: subject(row.subject), row)
         default:
             let row = try Workout(fields)
-            guard try ordered(row.startMs, row.endMs) else { return }
+            guard try ordered(row.startMs, row.endMs), try !late(row.startMs) else { return }
             try sink.workout(subject: subject(row.subject), startMs: row.startMs, endMs: row.endMs, activity: row.activity, file: file)
         }
         sink.accept(file)

@@ -52,6 +52,7 @@ enum DailyMetricsCSV: FormatAdapter {
             guard let day = Timestamp.dayNumber(isoDate: cell("date")) else {
                 return try sink.reject(file, record, column: column("date"), reason: "date is not a YYYY-MM-DD date")
             }
+            if try sink.rejectedAfterExport(file, record, column: column("date"), Int64(day) * 86_400_000) { return }
             func checked(_ metric: DailyMetric, _ value: Double, column: Int) throws -> Double? {
                 guard value.isFinite, value >= 0 else {
                     try sink.reject(file, record, column: column, reason: "\(metric.rawValue) not a number ≥ 0")

@@ -54,6 +54,7 @@ enum E4 {
                 guard let ms = Timestamp.instant(ms: Double(startMs) + offset) else {
                     return try sink.reject(file, record, column: 1, reason: "time outside years 0000–9999")
                 }
+                if try sink.rejectedAfterExport(file, record, column: 1, ms) { return }
                 guard let bpm = try sink.checkedBpm(record, 0, file: file) else { return }
                 try sink.heartRate(subject: subject, ms: ms, bpm: bpm, source: source, file: file)
                 sink.accept(file)
@@ -76,6 +77,7 @@ enum E4 {
                 guard let t = record.double(0), let ms = Timestamp.instant(ms: Double(startMs) + t * 1000) else {
                     return try sink.reject(file, record, column: 1, reason: "unparsable time")
                 }
+                if try sink.rejectedAfterExport(file, record, column: 1, ms) { return }
                 guard let rrMs = try sink.checkedRRMs(record, 1, scale: 1000, file: file) else { return }
                 try sink.rrInterval(subject: subject, ms: ms, rrMs: rrMs, source: source, file: file)
                 sink.accept(file)
@@ -105,6 +107,7 @@ enum E4 {
                 guard let ms = input.times.parse(record, 0, unix: .seconds) else {
                     return try sink.reject(file, record, column: 1, reason: "unparsable time")
                 }
+                if try sink.rejectedAfterExport(file, record, column: 1, ms) { return }
                 try sink.marker(subject: subject, ms: ms, label: label, file: file)
                 sink.accept(file)
             }

@@ -58,6 +58,7 @@ enum EmbracePlus: FormatAdapter {
             guard let ms = input.times.parse(record, col.time, unix: col.unix ? .milliseconds : .byMagnitude) else {
                 return try sink.reject(file, record, column: col.time + 1, reason: "unparsable time")
             }
+            if try sink.rejectedAfterExport(file, record, column: col.time + 1, ms) { return }
             var bpm: Double?, rmssd: Double?
             if let c = col.bpm, !bpmText.isEmpty {
                 guard let v = try sink.checkedBpm(record, c, file: file) else { return }

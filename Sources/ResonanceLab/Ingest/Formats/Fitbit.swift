@@ -60,6 +60,7 @@ enum Fitbit {
                       let ms = input.times.instant(fromNaive: wall) else {
                     return try reject("unparsable dateTime")
                 }
+                if let late = sink.afterExport(ms) { return try reject(late) }
                 guard let value = object["value"] as? [String: Any], let bpm = (value["bpm"] as? NSNumber)?.doubleValue,
                       bpm.isFinite else {
                     return try reject("unparsable bpm")
@@ -100,6 +101,7 @@ enum Fitbit {
                 let stated = (value["date"] as? String).flatMap(day)
                     ?? (object["dateTime"] as? String).flatMap { wallClock($0) }.map { Timestamp.floorDivMod($0, 86_400_000).0 }
                 guard let day = stated else { return try reject("unparsable date (MM/dd/yy) and dateTime") }
+                if let late = sink.afterExport(day * 86_400_000) { return try reject(late) }
                 guard let bpm = (value["value"] as? NSNumber)?.doubleValue, bpm.isFinite else {
                     return try reject("unparsable resting heart rate value")
                 }
@@ -133,6 +135,7 @@ enum Fitbit {
                 guard let ms = input.times.parse(record, time) else {
                     return try sink.reject(file, record, column: time + 1, reason: "unparsable time")
                 }
+                if try sink.rejectedAfterExport(file, record, column: time + 1, ms) { return }
                 guard let value = record.double(rmssd), value > 0 else {
                     return try sink.reject(file, record, column: rmssd + 1, reason: "rmssd not a positive number")
                 }

@@ -14,13 +14,27 @@ import Foundation
 ///   `restingHeartRate` and `steps` from `totalSteps`, source `garmin`. Garmin writes `0`
 ///   (or nothing) for a day the watch was not worn: missing, never 0 bpm or 0 steps. A
 ///   day with neither value is counted in the manifest (`unusedRecords`), not a row read.
+/// - `DI_CONNECT/DI-Connect-Wellness/*healthStatusData.json`: Garmin's health status, one
+///   object per `calendarDate` with `metrics` (`[{"type": "HRV", "value": 48, …}, {"type":
+///   "HR", …}, …]`). The `HRV` value is the night's average overnight HRV (RMSSD, ms) but
+///   carries no time of night: it is stamped at the start of that night's sleep window,
+///   the `sleepStartTimestampGMT` of the night with the same `calendarDate` in the
+///   `*sleepData.json` files beside it (the same export) → hrv_samples.csv `rmssd_ms`,
+///   source `garmin`. A night without a sleep window, or whose sleep data already gave
+///   its `avgOvernightHrv`, and a day without an HRV value are counted in
+///   `unusedRecords`, not rows read; the other metrics are not read.
 enum Garmin: FormatAdapter {
     static let source = "garmin"
+    /// Plausible overnight RMSSD, ms: above 0 and below 1000.
+    static let rmssdRangeMs = 0.0..<1000.0
 
-    enum Kind { case sleep, dailySummary }
+    enum Kind { case sleep, dailySummary, healthStatus }
 
     /// The kind of a Garmin export file from its name and first bytes, or nil.
     static func kind(fileName: String, head: String) -> Kind? {
+        if fileName.hasSuffix("healthstatusdata.json"), head.contains("\"calendarDate\""), head.contains("\"metrics\"") {
+            return .healthStatus
+        }
         if head.contains("\"sleepStartTimestampGMT\"")
             || fileName.hasSuffix("sleepdata.json") && head.contains("\"calendarDate\"") { return .sleep }
         if head.contains("\"calendarDate\""),
@@ -40,6 +54,7 @@ enum Garmin: FormatAdapter {
         var rows = 0
         var unused: [String: Int] = [:]
         var implausible = 0, hrvNights = 0
+        let nights = kind == .healthStatus ? sleepWindows(besides: input.path) : [:]
         try JSONArrayReader(path: input.path).forEachObject { object, line in
             func reject(_ reason: String) throws {
                 try sink.reject(file, line: line, column: 0, reason: reason, raw: JSONText.compact(object))
@@ -51,9 +66,10 @@ enum Garmin: FormatAdapter {
                     return try reject("no or unparsable sleepStartTimestampGMT or sleepEndTimestampGMT")
                 }
                 guard end > start else { return try reject("sleep end not after its start") }
+                if let late = sink.afterExport(start) { return try reject(late) }
                 try sink.sleep(subject: subject, startMs: start, endMs: end, stage: .inBed, source: source, file: file)
                 if let rmssd = ListenBrainz.number(object["avgOvernightHrv"]), rmssd > 0 {
-                    if rmssd < 1000 {
+                    if rmssdRangeMs.contains(rmssd) {
                         try sink.hrvSample(subject: subject, ms: start, rmssdMs: rmssd, source: source, file: file)
                         hrvNights += 1
                     } else {
@@ -69,6 +85,7 @@ enum Garmin: FormatAdapter {
                 }
                 rows += 1
                 guard let day = calendarDay(object["calendarDate"]) else { return try reject("unparsable calendarDate") }
+                if let late = sink.afterExport(day * 86_400_000) { return try reject(late) }
                 if let rhr {
                     if sink.hrRange.isPlausible(rhr) {
                         sink.dailyInput(subject: subject, day: day, metric: .restingHR, value: rhr, source: source, file: file)
@@ -77,6 +94,32 @@ enum Garmin: FormatAdapter {
                     }
                 }
                 if let steps { sink.dailyInput(subject: subject, day: day, metric: .steps, value: steps, source: source, file: file) }
+            case .healthStatus:
+                let metrics = object["metrics"] as? [[String: Any]] ?? []
+                guard let hrv = metrics.first(where: { ($0["type"] as? String)?.uppercased() == "HRV" })
+                        .flatMap({ ListenBrainz.number($0["value"]) }), hrv != 0 else {
+                    unused["day without an HRV value", default: 0] += 1
+                    return
+                }
+                let night = calendarDay(object["calendarDate"]).flatMap { nights[$0] }
+                guard let night else {
+                    // An unparsable calendarDate matches no night either: a row read, rejected.
+                    guard calendarDay(object["calendarDate"]) != nil else {
+                        rows += 1
+                        return try reject("unparsable calendarDate")
+                    }
+                    unused["HRV of a night without a sleep window (*sleepData.json)", default: 0] += 1
+                    return
+                }
+                guard !night.hasHRV else {
+                    unused["HRV of a night whose sleep data gave avgOvernightHrv", default: 0] += 1
+                    return
+                }
+                rows += 1
+                guard rmssdRangeMs.contains(hrv) else { return try reject("HRV value not in (0, 1000) ms") }
+                if let late = sink.afterExport(night.startMs) { return try reject(late) }
+                try sink.hrvSample(subject: subject, ms: night.startMs, rmssdMs: hrv, source: source, file: file)
+                hrvNights += 1
             }
             sink.accept(file)
         }
@@ -87,9 +130,39 @@ enum Garmin: FormatAdapter {
                 + "avgOvernightHrv (RMSSD) → hrv_samples.rmssd_ms at the night's start (\(hrvNights) nights)")
         case .dailySummary:
             sink.note(file, "restingHeartRate → daily_inputs.csv resting_hr, totalSteps → steps, on calendarDate; 0 is not worn (missing)")
+        case .healthStatus:
+            sink.note(file, "metrics HRV (the night's RMSSD, ms) → hrv_samples.rmssd_ms at the start of the sleep window of the "
+                + "same calendarDate in the *sleepData.json files beside it (\(nights.count) sleep windows, \(hrvNights) nights)")
         }
         if implausible > 0 { sink.warn(file, "\(implausible) implausible value(s) not read (heart rate \(sink.hrRange.rejectReason))") }
         try sink.endSource(input, rowsRead: rows)
+    }
+
+    /// A night of the export's sleep data: when its sleep window starts, and whether the
+    /// sleep data itself gave the night's HRV (`avgOvernightHrv`).
+    struct Night {
+        var startMs: Int64
+        var hasHRV: Bool
+    }
+
+    /// The sleep windows of the `*sleepData.json` files in the folder of `path`, by
+    /// `calendarDate` (days since 1970-01-01), the first night of a date kept. A file or
+    /// night that does not read is left out (its own import reports it).
+    static func sleepWindows(besides path: String) -> [Int64: Night] {
+        let folder = (path as NSString).deletingLastPathComponent
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.lowercased().hasSuffix("sleepdata.json") && !$0.hasPrefix(".") }
+            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        var nights: [Int64: Night] = [:]
+        for name in names {
+            try? JSONArrayReader(path: (folder as NSString).appendingPathComponent(name)).forEachObject { object, _ in
+                guard let day = calendarDay(object["calendarDate"]), nights[day] == nil,
+                      let start = gmt(object["sleepStartTimestampGMT"]) else { return }
+                let hrv = ListenBrainz.number(object["avgOvernightHrv"]).map { rmssdRangeMs.contains($0) && $0 > 0 } ?? false
+                nights[day] = Night(startMs: start, hasHRV: hrv)
+            }
+        }
+        return nights
     }
 
     /// An instant Garmin writes in GMT: ISO text without a zone (read as UTC, not in

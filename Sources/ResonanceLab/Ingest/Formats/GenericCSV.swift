@@ -156,6 +156,7 @@ enum GenericCSV: FormatAdapter {
             guard let ms = stamp(record) else {
                 return try sink.reject(file, record, column: columns.time + 1, reason: "unparsable time")
             }
+            if try sink.rejectedAfterExport(file, record, column: columns.time + 1, ms) { return }
             var bpm: Double?, rrMs: Double?, beatMs = ms
             if let c = columns.bpm {
                 guard let v = try sink.checkedBpm(record, c, file: file) else { return }

@@ -55,6 +55,7 @@ enum GoogleFit: FormatAdapter {
                 unused["bucket without Average heart rate (bpm) or Step count", default: 0] += 1
                 return
             }
+            if bpm == nil, try sink.rejectedAfterExport(file, record, column: 0, day * 86_400_000) { return }
             if let bpm {
                 let column = (map["start_time"] ?? 0) + 1
                 guard let (local, hasZone) = Timestamp.parseISO(date + "T" + text("start_time")) else {
@@ -68,6 +69,7 @@ enum GoogleFit: FormatAdapter {
                     }
                     ms = utc
                 }
+                if try sink.rejectedAfterExport(file, record, column: column, ms) { return }
                 guard sink.hrRange.isPlausible(bpm) else {
                     return try sink.reject(file, record, column: (map["average_heart_rate_bpm"] ?? 0) + 1,
                                            reason: sink.hrRange.rejectReason)

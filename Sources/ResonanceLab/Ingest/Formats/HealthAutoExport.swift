@@ -87,6 +87,7 @@ enum HealthAutoExport: FormatAdapter {
                                  reject: reject)
             }
             guard let at = date(fields.date) else { return try reject("unparsable or missing date") }
+            if let late = sink.afterExport(at.ms) { return try reject(late) }
             switch metric {
             case .heartRate:
                 guard let bpm = number(fields.avg) ?? number(fields.qty) else { return try reject("heart_rate point without Avg") }
@@ -148,6 +149,7 @@ enum HealthAutoExport: FormatAdapter {
         guard !intervals.isEmpty else {
             return try reject("sleep_analysis point without an in-bed or asleep interval (start before end)")
         }
+        if let late = intervals.lazy.compactMap({ sink.afterExport($0.0) }).first { return try reject(late) }
         for (s, e, stage) in intervals {
             try sink.sleep(subject: subject, startMs: s, endMs: e, stage: stage, source: source, file: file)
         }
@@ -165,6 +167,7 @@ enum HealthAutoExport: FormatAdapter {
             return try reject("workout without a readable start and end")
         }
         guard end.ms >= start.ms else { return try reject("workout ends before it starts") }
+        if let late = sink.afterExport(start.ms) { return try reject(late) }
         let name = object["name"] as? String ?? ""
         try sink.workout(subject: subject, startMs: start.ms, endMs: end.ms, activity: name.isEmpty ? "unknown" : name, file: file)
         sink.accept(file)

@@ -14,11 +14,14 @@ import Foundation
 ///   `Body Mass` (`body_mass`), `Height`.
 /// - `Heart Rate Variability (ms)` (Apple's SDNN) → hrv_samples.csv `sdnn_ms` at the
 ///   row's time (its offset, else `--tz`, else UTC with a warning).
-/// Every other column (heart-rate min/avg/max aggregates, sleep totals, nutrition, …) is
-/// not read: the manifest counts its non-empty cells per column (`unusedRecords`). A row
-/// without any value read is counted there too, not as a row read. An empty cell is no
-/// value; a cell that is not a number, a negative one or an implausible heart rate
-/// rejects its row, naming the column.
+/// - `Heart Rate [Avg] (count/min)`, the period's mean heart rate → hr.csv (source
+///   `health_auto_export`) at the row's time, by the same time rule as its HRV; the
+///   period's `Heart Rate [Min]` and `[Max]` are not extra samples.
+/// Every other column (heart-rate min and max, sleep totals — hours without a place in
+/// time —, nutrition, …) is not read: the manifest counts its non-empty cells per column
+/// (`unusedRecords`). A row without any value read is counted there too, not as a row
+/// read. An empty cell is no value; a cell that is not a number, a negative one or an
+/// implausible heart rate rejects its row, naming the column.
 enum HealthAutoExportCSV: FormatAdapter {
     /// The metric columns read, by the name before the unit.
     static let dailyColumns: [String: DailyMetric] = [
@@ -27,26 +30,30 @@ enum HealthAutoExportCSV: FormatAdapter {
         "Weight & Body Mass": .bodyMass, "Weight": .bodyMass, "Body Mass": .bodyMass, "Height": .height,
     ]
     static let hrvColumn = "Heart Rate Variability"
+    /// The period's mean heart rate (the app writes its `[Min]` and `[Max]` beside it).
+    static let heartRateColumn = "Heart Rate [Avg]"
+    /// The unit of a heart rate in the app's headers (beats per minute).
+    static let bpmUnit = "count/min"
 
     /// A header cell split into its name and the unit in its last parentheses
     /// (`VO2 Max (ml/(kg·min))` → `VO2 Max`, `ml/(kg·min)`); nil without a unit.
     static func nameAndUnit(_ cell: String) -> (name: String, unit: String)? {
-        var text = cell.trimmingCharacters(in: .whitespaces)
-        if text.hasPrefix("\u{feff}") { text.removeFirst() }
+        let text = cell.trimmingCharacters(in: .whitespaces)
         guard text.hasSuffix(")"), let open = text.range(of: " (") else { return nil }
         let unit = text[open.upperBound..<text.index(before: text.endIndex)]
         return (String(text[..<open.lowerBound]), String(unit))
     }
 
-    /// The first column is the date and another names a metric of the app with its unit.
+    /// The first column is the date and another names a metric of the app with its unit
+    /// (a per-day metric, HRV, or the heart rate alone).
     static func matches(header: [String]) -> Bool {
         guard let first = header.first, ["date", "date_time"].contains(ColumnName.normalized(first)) else { return false }
         return header.dropFirst().contains { cell in
-            nameAndUnit(cell).map { dailyColumns[$0.name] != nil || $0.name == hrvColumn } ?? false
+            nameAndUnit(cell).map { dailyColumns[$0.name] != nil || $0.name == hrvColumn || $0.name == heartRateColumn } ?? false
         }
     }
 
-    private enum Column { case daily(DailyMetric, factor: Double), hrv, unread(String) }
+    private enum Column { case daily(DailyMetric, factor: Double), hrv, heartRate, unread(String) }
 
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         let file = input.file
@@ -60,6 +67,13 @@ enum HealthAutoExportCSV: FormatAdapter {
             columns = try header.enumerated().map { i, cell in
                 guard i > 0 else { return .unread("") }
                 guard let (name, unit) = nameAndUnit(cell) else { return .unread(cell) }
+                if name == heartRateColumn {
+                    guard unit == bpmUnit else {
+                        throw ImportError.badMetadata(path: input.path, line: 1, column: i + 1,
+                                                      message: "'\(cell)': Heart Rate is read in \(bpmUnit) only")
+                    }
+                    return .heartRate
+                }
                 if name == hrvColumn {
                     guard unit == "ms" else {
                         throw ImportError.badMetadata(path: input.path, line: 1, column: i + 1,
@@ -80,7 +94,7 @@ enum HealthAutoExportCSV: FormatAdapter {
                   let day = Timestamp.dayNumber(isoDate: String(text.prefix(10))) else {
                 return try sink.reject(file, record, column: 1, reason: "unparsable Date (yyyy-MM-dd[ HH:mm:ss[ ±hhmm]])")
             }
-            var daily: [(DailyMetric, Double)] = [], sdnn: Double?
+            var daily: [(DailyMetric, Double)] = [], sdnn: Double?, bpm: Double?
             var unread: [String] = []
             for i in columns.indices.dropFirst() where i < record.count {
                 let cell = record.trimmed(i)
@@ -101,13 +115,20 @@ enum HealthAutoExportCSV: FormatAdapter {
                 case .hrv:
                     guard value > 0 else { return try sink.reject(file, record, column: i + 1, reason: "Heart Rate Variability not > 0 ms") }
                     sdnn = value
+                case .heartRate:
+                    guard sink.hrRange.isPlausible(value) else {
+                        return try sink.reject(file, record, column: i + 1, reason: sink.hrRange.rejectReason)
+                    }
+                    bpm = value
                 case .unread: break
                 }
             }
             for name in unread { unused["column \(name) (not read)", default: 0] += 1 }
-            guard !daily.isEmpty || sdnn != nil else { empty += 1; return }
-            if let sdnn {
-                var ms = stamp
+            guard !daily.isEmpty || sdnn != nil || bpm != nil else { empty += 1; return }
+            // Samples at the row's time; per-day values from the start of its date.
+            var ms = Int64(day) * 86_400_000
+            if sdnn != nil || bpm != nil {
+                ms = stamp
                 if !hasZone {
                     zoneless += 1
                     guard let utc = input.times.instant(fromNaive: stamp) else {
@@ -115,8 +136,10 @@ enum HealthAutoExportCSV: FormatAdapter {
                     }
                     ms = utc
                 }
-                try sink.hrvSample(subject: subject, ms: ms, sdnnMs: sdnn, source: HealthAutoExport.source, file: file)
             }
+            if try sink.rejectedAfterExport(file, record, column: 1, ms) { return }
+            if let bpm { try sink.heartRate(subject: subject, ms: ms, bpm: bpm, source: HealthAutoExport.source, file: file) }
+            if let sdnn { try sink.hrvSample(subject: subject, ms: ms, sdnnMs: sdnn, source: HealthAutoExport.source, file: file) }
             for (metric, value) in daily {
                 sink.dailyInput(subject: subject, day: Int64(day), metric: metric, value: value, source: HealthAutoExport.source,
                                 file: file)
@@ -131,9 +154,11 @@ enum HealthAutoExportCSV: FormatAdapter {
             return nil
         }
         sink.note(file, "Date's local calendar date → daily_inputs.csv (\(Set(read).sorted().joined(separator: ", "))), "
-            + "units converted from the header; Heart Rate Variability (ms, SDNN) → hrv_samples.sdnn_ms at the Date")
+            + "units converted from the header; Heart Rate Variability (ms, SDNN) → hrv_samples.sdnn_ms at the Date"
+            + (columns.contains { if case .heartRate = $0 { return true }; return false }
+                ? "; Heart Rate [Avg] (count/min) → hr.csv at the Date (Min and Max not read)" : ""))
         if zoneless > 0, input.times.zone == nil {
-            sink.warn(file, "\(zoneless) Heart Rate Variability rows without an offset: read as UTC (give --tz)")
+            sink.warn(file, "\(zoneless) rows of heart rate or Heart Rate Variability without an offset: read as UTC (give --tz)")
         }
         try sink.endSource(input, rowsRead: rows)
     }

@@ -54,6 +54,7 @@ enum LastFM: FormatAdapter {
                 start = dayMonthYear(text(col.time)) ?? input.times.parse(record, col.time)
             }
             guard let start else { return try sink.reject(file, record, column: col.time + 1, reason: "unparsable time") }
+            if try sink.rejectedAfterExport(file, record, column: col.time + 1, start) { return }
             scrobbles.append(Scrobble(startMs: start, title: title, artist: text(col.artist), album: text(col.album), line: record.line))
             sink.accept(file)
         }

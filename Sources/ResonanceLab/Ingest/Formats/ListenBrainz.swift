@@ -19,6 +19,12 @@ enum ListenBrainz: FormatAdapter {
         head.contains("\"listened_at\"") && head.contains("\"track_metadata\"")
     }
 
+    /// Whether `path` is the export's `user.json` (the account, no listens).
+    static func isUserFile(path: String) -> Bool {
+        (path as NSString).lastPathComponent.lowercased() == "user.json"
+            && CSVPeek.headText(path: path, count: 2048).contains("\"user_name\"")
+    }
+
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         let file = input.file
         let subject = sink.subject(input.subject, group: input.group)
@@ -32,6 +38,7 @@ enum ListenBrainz: FormatAdapter {
             guard let seconds = number(object["listened_at"]), let start = Timestamp.instant(ms: seconds * 1000) else {
                 return try reject("unparsable listened_at")
             }
+            if let late = sink.afterExport(start) { return try reject(late) }
             var media: Double?
             if let ms = number(info["duration_ms"]), ms > 0 {
                 media = ms / 1000; units.insert("duration_ms (ms)")

@@ -72,6 +72,7 @@ enum Oura: FormatAdapter {
                     return try reject("unparsable bedtime_start or bedtime_end")
                 }
                 guard end > start else { return try reject("bedtime_end not after bedtime_start") }
+                if let late = sink.afterExport(start) { return try reject(late) }
                 implausible += try samples(object["heart_rate"], instant: instant, plausible: sink.hrRange.isPlausible) {
                     try sink.heartRate(subject: subject, ms: $0, bpm: $1, source: source, file: file)
                 }
@@ -110,6 +111,7 @@ enum Oura: FormatAdapter {
                 } else {
                     return try reject("no timestamp")
                 }
+                if let late = sink.afterExport(ms) { return try reject(late) }
                 try sink.heartRate(subject: subject, ms: ms, bpm: bpm, source: source, file: file)
                 sink.accept(file)
             }

@@ -66,6 +66,7 @@ enum PhysioNetRR: FormatAdapter {
                 return try sink.reject(file, record, column: 1, reason: "time outside years 0000–9999")
             }
             elapsedMs += value * scale
+            if try sink.rejectedAfterExport(file, record, column: 1, ms) { return }
             guard let rrMs = try sink.checkedRRMs(record, 0, scale: scale, file: file) else { return }
             try sink.rrInterval(subject: subject, ms: ms, rrMs: rrMs, source: source, file: file)
             sink.accept(file)

@@ -67,6 +67,7 @@ enum PolarFlow: FormatAdapter {
                 guard Timestamp.representable.contains(start + duration) else {
                     return try sink.reject(file, record, column: (summary["duration"] ?? 0) + 1, reason: "time outside years 0000–9999")
                 }
+                if try sink.rejectedAfterExport(file, record, column: (summary["date"] ?? 0) + 1, start) { return }
                 let sport = field("sport")
                 try sink.workout(subject: subject, startMs: start, endMs: start + duration,
                                  activity: sport.isEmpty ? "unknown" : sport, file: file)
@@ -89,6 +90,7 @@ enum PolarFlow: FormatAdapter {
                 guard Timestamp.representable.contains(start + elapsed) else {
                     return try sink.reject(file, record, column: sample.time + 1, reason: "time outside years 0000–9999")
                 }
+                if try sink.rejectedAfterExport(file, record, column: sample.time + 1, start + elapsed) { return }
                 guard let bpm = try sink.checkedBpm(record, sample.hr, file: file) else { return }
                 try sink.heartRate(subject: subject, ms: start + elapsed, bpm: bpm, source: source, file: file)
                 sink.accept(file)

@@ -94,6 +94,7 @@ enum RRText: FormatAdapter {
                   let beat = clock.beatTime(subject: subject, stampMs: stamp, rawMs: rrMs) else {
                 return try sink.reject(file, record, column: 1, reason: "time outside years 0000–9999")
             }
+            if try sink.rejectedAfterExport(file, record, column: 1, beat) { return }
             guard range.rangeMs.contains(rrMs) else {
                 return try sink.reject(file, record, column: 2, reason: range.rejectReason)
             }

@@ -2,8 +2,9 @@ import Foundation
 
 /// Samsung Health heart rate from the app's personal-data download (Settings →
 /// Download personal data): `com.samsung.shealth.tracker.heart_rate.<yyyyMMddHHmm>.csv`.
-/// The file starts with a UTF-8 byte-order mark and a metadata line (the data type,
-/// a number and the column-set version: `com.samsung.shealth.tracker.heart_rate,6313007,3`),
+/// The file starts with a UTF-8 byte-order mark (read as every text file's, `TextFile`)
+/// and a metadata line (the data type, a number and the column-set version:
+/// `com.samsung.shealth.tracker.heart_rate,6313007,3`),
 /// then a header whose names are namespaced (`com.samsung.health.heart_rate.heart_rate`;
 /// `source`, `tag_id` are not), and rows that end in a comma.
 ///
@@ -50,6 +51,7 @@ enum SamsungHealth: FormatAdapter {
             guard let (ms, _) = col.time < record.count ? Timestamp.parseISO(record.trimmed(col.time)) : nil else {
                 return try sink.reject(file, record, column: col.time + 1, reason: "unparsable start_time")
             }
+            if try sink.rejectedAfterExport(file, record, column: col.time + 1, ms) { return }
             if let c = col.offset, c < record.count, !record.trimmed(c).isEmpty, UTCOffset.minutes(record.trimmed(c)) == nil {
                 return try sink.reject(file, record, column: c + 1, reason: "unparsable time_offset")
             }

@@ -12,11 +12,28 @@ import Foundation
 /// `ts` and `endTime` are when the play *ended* (Spotify's documentation of the
 /// extended history: "the date and time of when the stream ended in UTC"), so
 /// started_at = end − ms_played. A play is skipped when `skipped` is true or
-/// `reason_end` is `fwdbtn` / `backbtn`. Entries without a track name (podcast
-/// episodes, audiobooks) are rejected as not songs. The media duration is not in
-/// these files and stays empty.
+/// `reason_end` is `fwdbtn` / `backbtn`, or when it was heard 0 % (`ms_played` 0; the
+/// manifest counts these). Podcast episodes (`episode_name` / `spotify_episode_uri`;
+/// `episodeName` in the account data), audiobooks (`audiobook_title` / `audiobook_uri` /
+/// `audiobook_chapter_uri`) and the video podcast episodes of
+/// `Streaming_History_Video_*.json` are valid records of kinds the toolkit does not use:
+/// counted per kind in the manifest (`unusedRecords`), not rows read. An entry without
+/// a track name that is none of these is rejected. The media duration is not in these
+/// files and stays empty.
 enum Spotify: FormatAdapter {
     static let skipReasons: Set<String> = ["fwdbtn", "backbtn"]
+
+    /// The kind of an entry that is not a song — podcast episode, video podcast episode
+    /// (in a `Streaming_History_Video` file) or audiobook — from the fields Spotify fills
+    /// for it; nil for any other entry.
+    static func unusedKind(_ object: [String: Any], video: Bool) -> String? {
+        func has(_ key: String) -> Bool { (object[key] as? String).map { !$0.isEmpty } ?? false }
+        if has("episode_name") || has("spotify_episode_uri") || has("episodeName") {
+            return video ? "video podcast episode (Streaming_History_Video)" : "podcast episode"
+        }
+        if has("audiobook_title") || has("audiobook_uri") || has("audiobook_chapter_uri") { return "audiobook" }
+        return nil
+    }
 
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         let file = input.file
@@ -26,15 +43,22 @@ enum Spotify: FormatAdapter {
         let msKey = extended ? "ms_played" : "msPlayed"
         let titleKey = extended ? "master_metadata_track_name" : "trackName"
         let artistKey = extended ? "master_metadata_album_artist_name" : "artistName"
-        var rows = 0
+        let video = (input.path as NSString).lastPathComponent.lowercased().contains("video")
+        var rows = 0, zeroLength = 0
+        var unused: [String: Int] = [:]
         try JSONArrayReader(path: input.path).forEachObject { object, line in
-            rows += 1
             func reject(_ reason: String) throws {
                 try sink.reject(file, line: line, column: 0, reason: reason, raw: JSONText.compact(object))
             }
             guard let title = object[titleKey] as? String, !title.isEmpty else {
-                return try reject("no \(titleKey): not a song (podcast episode or audiobook)")
+                if let kind = unusedKind(object, video: video) {
+                    unused[kind, default: 0] += 1
+                    return
+                }
+                rows += 1
+                return try reject("no \(titleKey) and no episode or audiobook: not a song")
             }
+            rows += 1
             guard let endText = object[endKey] as? String, let end = endTime(endText, extended: extended) else {
                 return try reject("unparsable \(endKey)")
             }
@@ -42,9 +66,12 @@ enum Spotify: FormatAdapter {
                 return try reject("\(msKey) not a duration within a week")
             }
             guard let start = Timestamp.instant(ms: Double(end) - ms) else { return try reject("time outside years 0000–9999") }
+            if let late = sink.afterExport(start) { return try reject(late) }
             let artist = object[artistKey] as? String ?? ""
             let reasonEnd = extended ? object["reason_end"] as? String ?? "" : ""
-            let skipped = (object["skipped"] as? Bool ?? false) || skipReasons.contains(reasonEnd)
+            // A play heard 0 % is a skip, whatever the flags say.
+            if ms == 0 { zeroLength += 1 }
+            let skipped = (object["skipped"] as? Bool ?? false) || skipReasons.contains(reasonEnd) || ms == 0
             let uri = extended ? object["spotify_track_uri"] as? String ?? "" : ""
             let play = Play(
                 subject: input.subject, playId: AppleMusic.playId(startMs: start, input: input, line: line),
@@ -55,7 +82,11 @@ enum Spotify: FormatAdapter {
             try sink.play(play, subject: subject, file: file)
             sink.accept(file)
         }
+        sink.setUnused(file, unused)
         sink.note(file, "\(endKey) is the end of the play: started_at = \(endKey) − \(msKey)")
+        if zeroLength > 0 {
+            sink.note(file, "\(zeroLength) play\(zeroLength == 1 ? "" : "s") of \(msKey) 0 (heard 0 %): skipped")
+        }
         if extended {
             sink.note(file, "skipped = skipped is true or reason_end is fwdbtn/backbtn; song_id = spotify_track_uri")
         } else {

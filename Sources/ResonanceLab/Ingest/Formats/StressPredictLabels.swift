@@ -44,6 +44,7 @@ enum StressPredictLabels: FormatAdapter {
             guard let ms = input.times.parse(record, col.time, unix: .seconds) else {
                 return try sink.reject(file, record, column: col.time + 1, reason: "unparsable time")
             }
+            if try sink.rejectedAfterExport(file, record, column: col.time + 1, ms) { return }
             guard col.label < record.count, let label = labels[record.trimmed(col.label)] else {
                 return try sink.reject(file, record, column: col.label + 1, reason: "unknown label")
             }

@@ -76,34 +76,43 @@ enum Whoop: FormatAdapter {
             switch table {
             case .cycles:
                 // The morning's resting heart rate, on the wake onset's wall-clock date.
-                var restingHR = false
+                var restingHRDay: Int64?, restingHR = 0.0
                 if let rhr = NumberParsing.double(text("resting_heart_rate_bpm")), rhr > 0,
                    let (wake, hasZone) = Timestamp.parseISO(text("wake_onset")), !hasZone {
                     if sink.hrRange.isPlausible(rhr) {
-                        sink.dailyInput(subject: subject, day: Timestamp.floorDivMod(wake, 86_400_000).0, metric: .restingHR,
-                                        value: rhr, source: source, file: file)
-                        restingHR = true
+                        restingHRDay = Timestamp.floorDivMod(wake, 86_400_000).0
+                        restingHR = rhr
                     } else {
                         implausibleRHR += 1
                     }
                 }
                 let hrvText = text("heart_rate_variability_ms")
-                guard !hrvText.isEmpty, !text("sleep_onset").isEmpty, NumberParsing.double(hrvText) != 0 else {
-                    if restingHR { break }
+                var rmssd: Double?, onset: Int64?
+                if !hrvText.isEmpty, !text("sleep_onset").isEmpty, NumberParsing.double(hrvText) != 0 {
+                    guard let v = NumberParsing.double(hrvText), v > 0 else {
+                        return try sink.reject(file, record, column: (map["heart_rate_variability_ms"] ?? 0) + 1,
+                                               reason: "Heart rate variability (ms) not a positive number")
+                    }
+                    guard let t = try instant("sleep_onset") else { return }
+                    if try sink.rejectedAfterExport(file, record, column: (map["sleep_onset"] ?? 0) + 1, t) { return }
+                    (rmssd, onset) = (v, t)
+                } else if restingHRDay == nil {
                     unused["cycle without Heart rate variability (ms), Sleep onset or Resting heart rate", default: 0] += 1
                     return
                 }
-                guard let rmssd = NumberParsing.double(hrvText), rmssd > 0 else {
-                    return try sink.reject(file, record, column: (map["heart_rate_variability_ms"] ?? 0) + 1,
-                                           reason: "Heart rate variability (ms) not a positive number")
+                if let day = restingHRDay {
+                    if try sink.rejectedAfterExport(file, record, column: (map["wake_onset"] ?? 0) + 1, day * 86_400_000) { return }
+                    sink.dailyInput(subject: subject, day: day, metric: .restingHR, value: restingHR, source: source, file: file)
                 }
-                guard let onset = try instant("sleep_onset") else { return }
-                try sink.hrvSample(subject: subject, ms: onset, rmssdMs: rmssd, source: source, file: file)
+                if let rmssd, let onset {
+                    try sink.hrvSample(subject: subject, ms: onset, rmssdMs: rmssd, source: source, file: file)
+                }
             case .sleeps:
                 guard let onset = try instant("sleep_onset"), let wake = try instant("wake_onset") else { return }
                 guard wake > onset else {
                     return try sink.reject(file, record, column: (map["wake_onset"] ?? 0) + 1, reason: "end before start")
                 }
+                if try sink.rejectedAfterExport(file, record, column: (map["sleep_onset"] ?? 0) + 1, onset) { return }
                 let nap = text("nap").lowercased() == "true"
                 try sink.sleep(subject: subject, startMs: onset, endMs: wake, stage: .inBed,
                                source: nap ? "whoop_nap" : source, file: file)
@@ -112,6 +121,7 @@ enum Whoop: FormatAdapter {
                 guard end >= start else {
                     return try sink.reject(file, record, column: (map["workout_end_time"] ?? 0) + 1, reason: "end before start")
                 }
+                if try sink.rejectedAfterExport(file, record, column: (map["workout_start_time"] ?? 0) + 1, start) { return }
                 let activity = text("activity_name")
                 try sink.workout(subject: subject, startMs: start, endMs: end,
                                  activity: activity.isEmpty ? "unknown" : activity, file: file)

@@ -48,6 +48,7 @@ enum Withings: FormatAdapter {
             guard let start = input.times.parse(record, col.start) else {
                 return try sink.reject(file, record, column: col.start + 1, reason: "unparsable start")
             }
+            if try sink.rejectedAfterExport(file, record, column: col.start + 1, start) { return }
             guard col.duration < record.count, let durations = array(record.string(col.duration)),
                   durations.allSatisfy({ $0 >= 0 && $0 <= 86_400 }) else {
                 return try sink.reject(file, record, column: col.duration + 1, reason: "duration not an array of seconds")

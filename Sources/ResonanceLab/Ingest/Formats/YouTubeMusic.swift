@@ -22,10 +22,19 @@ enum YouTubeMusic: FormatAdapter {
     static let topicSuffix = " - Topic"
     static let adMarker = "From Google Ads"
 
-    /// Whether the first bytes of a JSON file look like a Takeout activity history.
+    /// Google's My Activity log of a product (`My Activity/<product>/MyActivity.json`, lower
+    /// case): the same items as the product's own history, and every other product's
+    /// activity in the same layout, so it is not read.
+    static let activityLogName = "myactivity.json"
+
+    /// Whether a JSON file (`fileName` in lower case) is a YouTube watch history: Takeout
+    /// items (`header`, `time`) in a file named `watch-history*.json`, or whose first bytes
+    /// name YouTube Music. Takeout's other histories in the same layout (search history,
+    /// My Activity, other products) are not.
     static func matches(fileName: String, head: String) -> Bool {
-        head.contains("\"header\"") && head.contains("\"time\"")
-            && (fileName.hasPrefix("watch-history") || head.contains("\"activityControls\"") || head.contains("\"titleUrl\""))
+        guard head.contains("\"header\""), head.contains("\"time\""), fileName != activityLogName,
+              !fileName.hasPrefix("search-history") else { return false }
+        return fileName.hasPrefix("watch-history") || head.contains("\"\(header)\"")
     }
 
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
@@ -57,6 +66,7 @@ enum YouTubeMusic: FormatAdapter {
             guard let text = object["time"] as? String, let (ms, hasZone) = Timestamp.parseISO(text), hasZone else {
                 return try reject("unparsable time")
             }
+            if let late = sink.afterExport(ms) { return try reject(late) }
             let subtitles = object["subtitles"] as? [[String: Any]] ?? []
             let artist = self.artist(subtitles.first?["name"] as? String ?? "")
             plays.append(LastFM.Scrobble(startMs: ms, title: title, artist: artist, album: "", line: line,

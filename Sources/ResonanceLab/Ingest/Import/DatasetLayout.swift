@@ -20,18 +20,36 @@ struct PlannedFile: Equatable {
 }
 
 /// Expands import arguments into files, in a deterministic order (names sorted by
-/// byte order). A folder is one of:
-/// - a dataset folder: one sub-folder per subject (subject id = folder name) plus
-///   optional files at the root such as Stress-Predict's `labels.csv`;
+/// byte order; a folder's files before its sub-folders'). Folders are walked at any depth
+/// down to `maxFolderDepth` levels, at most `maxEntries` files and folders in all. A
+/// folder is one of:
+/// - one person's export as downloaded (`ExportRoot`: `Takeout/`, `DI_CONNECT/`,
+///   `apple_health_export/`, a Spotify or ListenBrainz export): every file under it is
+///   one subject named after the folder (`--subject` names it instead);
+/// - a dataset folder: one sub-folder per subject (subject id = folder name), with the
+///   files nested under it, plus optional files at the root such as Stress-Predict's
+///   `labels.csv`;
 /// - a PhysioNet database folder of RR files (subject id = file stem without
 ///   `_rr_secs`/`_rr_ms`, group = folder name, e.g. `nsr2db`);
 /// - a folder of such database folders (group = each sub-folder's name).
-/// Files in a folder that are in no known format (licences, device notes such as
-/// the E4's `info.txt`, the E4 signals the toolkit does not use) hold no measurements
-/// and are skipped with a progress line; every file and folder skipped is listed in
-/// `skipped` with its reason (the manifest's `skipped`), so that a folder import
-/// accounts for everything it saw.
-struct DatasetLayout {
+/// `--subject` makes every file of a folder that subject. Files in a folder that are in
+/// no known format (licences, device notes such as the E4's `info.txt`, the E4 signals
+/// the toolkit does not use, other products of an export) hold no measurements and are
+/// skipped with a progress line; every file and folder skipped is listed in `skipped`
+/// with its reason (the manifest's `skipped`), so that a folder import accounts for
+/// everything it saw.
+public struct DatasetLayout {
+    /// Deepest folder level read below an imported folder: the exports seen nest their
+    /// files at most 2 levels below their root (Takeout's `YouTube and YouTube
+    /// Music/history/`, ListenBrainz's `listens/<year>/`), so 8 leaves room for a dataset
+    /// folder of such exports and more. A deeper folder is skipped, with its reason.
+    public static let maxFolderDepth = 8
+    /// Most files and folders one import walks (each is accounted for in the manifest,
+    /// read, failed or skipped); one more stops the import with an error naming the folder.
+    public static let maxEntries = 100_000
+    /// Files and folders seen and not read that a "no file in a known format" error names.
+    static let unreadShown = 10
+
     var forcedFormat: SourceFormat?
     var subject: String?
     var naming: SubjectNaming
@@ -42,11 +60,25 @@ struct DatasetLayout {
     var progress: (String) -> Void
     /// What the plans so far saw and will not read, in the order seen.
     private(set) var skipped: [SkippedFile] = []
+    /// The imported folders recognised as one person's export, in the order planned.
+    private(set) var exportRoots: [ExportRootInfo] = []
+    /// Files and folders this layout walks at most (`maxEntries`), and those listed so far.
+    var entryLimit = DatasetLayout.maxEntries
+    private var entriesSeen = 0
 
     init(forcedFormat: SourceFormat?, subject: String?, naming: SubjectNaming, delimiter: UInt8?, strict: Bool,
          progress: @escaping (String) -> Void) {
         self.forcedFormat = forcedFormat; self.subject = subject; self.naming = naming
         self.delimiter = delimiter; self.strict = strict; self.progress = progress
+    }
+
+    /// Who the files of one folder tree belong to: the subject they take when nothing
+    /// more specific names one (`folderSubject`), their group, and the subject that
+    /// overrides every rule but a subject column (`--subject`, or the export's own).
+    private struct Owner {
+        var folderSubject: String?
+        var group: String?
+        var subject: String?
     }
 
     mutating func plan(_ argument: String) throws -> [PlannedFile] {
@@ -61,37 +93,52 @@ struct DatasetLayout {
                 throw CSVError.cannotOpen(path: argument, reason: "not a regular file")
             }
             let parent = parentName(argument)
-            guard let file = try planFile(argument, display: join(parent, name), folderSubject: parent,
-                                          group: nil, inFolder: false) else { return [] }
+            guard let file = try planFile(argument, display: join(parent, name),
+                                          owner: Owner(folderSubject: parent, subject: subject), inFolder: false) else { return [] }
             return [file]
         }
-        var out: [PlannedFile] = []
+        let skippedBefore = skipped.count
+        var export: String?
+        if subject == nil, let kind = ExportRoot.kind(folder: argument) {
+            export = name
+            exportRoots.append(ExportRootInfo(path: name, export: kind, subject: name))
+        }
         let (files, folders) = try entries(argument, display: name)
-        let rootFiles = try files.compactMap {
-            try planFile(join(argument, $0), display: join(name, $0), folderSubject: nil, group: name, inFolder: true)
+        var out = try files.compactMap {
+            try planFile(join(argument, $0), display: join(name, $0),
+                         owner: Owner(group: name, subject: subject ?? export), inFolder: true)
         }
         for folder in folders {
-            let dir = join(argument, folder)
-            let (subFiles, nested) = try entries(dir, display: join(name, folder))
-            // Folders are read two levels deep: the imported folder and its sub-folders.
-            for n in nested { skip(join(name, folder, n), "folder inside a sub-folder: not read (import it on its own)") }
-            let planned = try subFiles.compactMap {
-                try planFile(join(dir, $0), display: join(name, folder, $0), folderSubject: folder, group: folder,
-                             inFolder: true)
-            }
-            out += planned
+            let owner = export.map { Owner(folderSubject: $0, group: $0, subject: $0) }
+                ?? Owner(folderSubject: folder, group: folder, subject: subject)
+            out += try planTree(join(argument, folder), display: join(name, folder), level: 1, owner: owner)
         }
-        out = rootFiles + out
-        guard !out.isEmpty else { throw ImportError.nothingToImport(path: argument) }
+        guard !out.isEmpty else { throw ImportError.nothingToImport(path: argument, seen: Array(skipped[skippedBefore...])) }
+        return out
+    }
+
+    /// The files of `dir` (`level` folders below the imported one) and of the folders
+    /// under it down to `maxFolderDepth`, all belonging to `owner`.
+    private mutating func planTree(_ dir: String, display: String, level: Int, owner: Owner) throws -> [PlannedFile] {
+        let (files, folders) = try entries(dir, display: display)
+        var out = try files.compactMap { try planFile(join(dir, $0), display: join(display, $0), owner: owner, inFolder: true) }
+        for folder in folders {
+            guard level < DatasetLayout.maxFolderDepth else {
+                skip(join(display, folder), "folder more than \(DatasetLayout.maxFolderDepth) levels below the imported folder: "
+                    + "not read (import it on its own)")
+                continue
+            }
+            out += try planTree(join(dir, folder), display: join(display, folder), level: level + 1, owner: owner)
+        }
         return out
     }
 
     /// Plans one file; nil for an unknown format inside a folder. Subjects, first
-    /// that applies: the rows' own subject column (read by the adapter); `--subject`;
-    /// the file-name pattern (`--subject-from-name`, default `SubjectNaming`); for
-    /// PhysioNet files their stem (grouped by folder); the containing folder.
-    private mutating func planFile(_ path: String, display: String, folderSubject: String?, group: String?,
-                                   inFolder: Bool) throws -> PlannedFile? {
+    /// that applies: the rows' own subject column (read by the adapter); `--subject`, or
+    /// the export the file is part of; the file-name pattern (`--subject-from-name`,
+    /// default `SubjectNaming`); for PhysioNet files their stem (grouped by folder); the
+    /// subject folder holding it; the containing folder.
+    private mutating func planFile(_ path: String, display: String, owner: Owner, inFolder: Bool) throws -> PlannedFile? {
         let format: SourceFormat
         let separator = delimiter ?? SourceFormat.delimiter(path: path)
         do {
@@ -117,12 +164,12 @@ struct DatasetLayout {
         switch format {
         case .physionetRR:
             let stem = PhysioNetRR.subject(fileName: fileName)
-            plan.subject = subject ?? (naming.explicit ? named : nil) ?? stem
-            plan.group = group
+            plan.subject = owner.subject ?? (naming.explicit ? named : nil) ?? stem
+            plan.group = owner.group
         case .stressPredictLabels, .canonical:
             break
         default:
-            plan.subject = subject ?? named ?? folderSubject ?? parentName(path)
+            plan.subject = owner.subject ?? named ?? owner.folderSubject ?? parentName(path)
         }
         return plan
     }
@@ -146,6 +193,8 @@ struct DatasetLayout {
             throw CSVError.cannotOpen(path: dir, reason: "cannot list folder")
         }
         let byBytes: (String, String) -> Bool = { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        entriesSeen += names.count
+        guard entriesSeen <= entryLimit else { throw ImportError.tooManyEntries(path: display, limit: entryLimit) }
         var files: [String] = [], folders: [String] = []
         for n in names.sorted(by: byBytes) {
             var info = stat()
@@ -222,8 +271,12 @@ enum SkipReason {
         }
         switch ext {
         case "zip": return "archive without apple_health_export/export.xml: nothing the toolkit reads"
+        case "xml" where name == "export_cda.xml":
+            return "Apple Health clinical records (export_cda.xml, HL7 CDA documents): not read"
         case "xml": return "XML without <HealthData> (not an Apple Health export.xml): nothing the toolkit reads"
-        case "json" where name == "user.json" && CSVPeek.headText(path: path, count: 2048).contains("\"user_name\""):
+        case "json" where name == YouTubeMusic.activityLogName:
+            return "Google My Activity log: not read (YouTube Music plays are read from watch-history.json)"
+        case "json" where ListenBrainz.isUserFile(path: path):
             return "ListenBrainz user.json: the account, no listens"
         case "json", "jsonl": return "JSON in no known format (Spotify, Fitbit, YouTube Music, ListenBrainz, Oura, Garmin)"
         case _ where !dataExtensions.contains(ext): return "unknown extension .\(ext)"

@@ -5,7 +5,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
     case emptyFile(path: String)
     case unknownFormat(path: String, columns: [String])
     case badMetadata(path: String, line: Int, column: Int, message: String)
-    case nothingToImport(path: String)
+    /// A folder without a file in a known format, and what it held (seen and not read).
+    case nothingToImport(path: String, seen: [SkippedFile])
     case accounting(path: String, read: Int, accepted: Int, rejected: Int)
     case badOption(message: String)
     /// Two files hold series of one subject that overlap in time (and are not
@@ -15,6 +16,10 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
     case tooManySubjects(path: String, limit: Int)
     /// A file forced into a format (`--format`) whose header or layout it does not have.
     case formatMismatch(path: String, format: String, expected: String, found: String)
+    /// A file whose bytes are not text the import reads (`TextEncoding`): what was found.
+    case unreadableText(path: String, line: Int, found: String)
+    /// A folder holding more files and folders than one import walks (`DatasetLayout.maxEntries`).
+    case tooManyEntries(path: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -25,7 +30,14 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
             let known = SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")
             return "\(path): unknown format (columns found: \(found); formats known: \(known); or name the columns with --time-column and --bpm-column or --rr-column)"
         case let .badMetadata(path, line, column, message): return "\(path):\(line):\(column): \(message)"
-        case let .nothingToImport(path): return "\(path): no file in a known format"
+        case let .nothingToImport(path, seen):
+            guard !seen.isEmpty else { return "\(path): no file in a known format" }
+            let shown = seen.prefix(DatasetLayout.unreadShown).map { "\($0.path) (\($0.reason))" }.joined(separator: "; ")
+            let more = seen.count > DatasetLayout.unreadShown ? "; and \(seen.count - DatasetLayout.unreadShown) more (--progress lists them)" : ""
+            return "\(path): no file in a known format; seen and not read: \(shown)\(more)"
+        case let .unreadableText(path, line, found): return "\(path):\(line):1: cannot read the text: \(found)"
+        case let .tooManyEntries(path, limit):
+            return "\(path): more than \(limit) files and folders, the most one import walks; import its sub-folders on their own"
         case let .accounting(path, read, accepted, rejected):
             return "\(path): internal accounting error: \(read) rows read != \(accepted) accepted + \(rejected) rejected"
         case let .badOption(message): return message

@@ -75,6 +75,12 @@ final class ImportSink {
     var aliases = SubjectAliases()
     /// The aliases whose rows were merged, by subject index.
     private var merged: [Int: Set<String>] = [:]
+    /// When the exports were made, as the user states it (`--exported-at`, epoch ms).
+    var exportedAtMs: Int64?
+    /// When the export of the file being read was made, and how that is known (its own
+    /// statement, Apple Health's `ExportDate`, else `--exported-at`): records dated after
+    /// it are rejected (`afterExport`).
+    private var exportMade: (ms: Int64, how: String)?
 
     init(workspace: Workspace, registry: ConstantsRegistry) throws {
         self.workspace = workspace
@@ -126,6 +132,7 @@ final class ImportSink {
     /// returns its index.
     func beginSource(path: String, display: String, format: String) -> Int32 {
         subjectsBefore = subjects.count
+        exportMade = exportedAtMs.map { ($0, "--exported-at") }
         sources.append(SourceFile(path: display, sha256: "", format: format))
         rejectReasons.append([:])
         if workspace != nil { digests.start(sources.count - 1, path: path) }
@@ -142,12 +149,43 @@ final class ImportSink {
         if !sources[Int(file)].notes.contains(text) { sources[Int(file)].notes.append(text) }
     }
 
+    /// The export's own statement of when it was made (Apple Health's `ExportDate`): for
+    /// the file being read it replaces `--exported-at`.
+    func exportMade(_ file: Int32, ms: Int64, how: String) {
+        exportMade = (ms, how)
+        note(file, "export made \(Timestamp.iso(ms)) (\(how)): records dated after it rejected")
+    }
+
+    /// The reject reason of a record dated `ms` (its start; a per-day value, the start of
+    /// its day) when it lies after the export of the file being read was made, else nil.
+    func afterExport(_ ms: Int64) -> String? {
+        guard let made = exportMade, ms > made.ms else { return nil }
+        return afterExportReason
+    }
+
+    /// The reject reason of records dated after the export of the file being read.
+    private var afterExportReason: String? {
+        exportMade.map { "dated after the export was made (\(Timestamp.iso($0.ms)), \($0.how))" }
+    }
+
+    /// Rejects `record` (`column`: its time) when `ms` lies after the export was made
+    /// (`afterExport`); true when it did.
+    func rejectedAfterExport(_ file: Int32, _ record: CSVRecord, column: Int, _ ms: Int64) throws -> Bool {
+        guard let late = afterExport(ms) else { return false }
+        try reject(file, record, column: column, reason: late)
+        return true
+    }
+
     /// Closes a source: `rowsRead` (counted by the adapter) must equal accepted +
-    /// rejected; notes how zone-less times were read, if there were any.
+    /// rejected; notes how zone-less times were read, if there were any, and warns of
+    /// records dated after the export.
     func endSource(_ input: SourceInput, rowsRead: Int) throws {
         try checkSubjectLimit()
         let file = input.file
         if let zone = input.times.zoneNote() { note(file, zone) }
+        if let reason = afterExportReason, let late = rejectReasons[Int(file)][reason] {
+            warn(file, "\(late) record\(late == 1 ? "" : "s") \(reason): rejected (see rejects.csv)")
+        }
         let newSubjects = subjects[subjectsBefore...].lazy.filter { $0.firstMs != nil }.count
         if newSubjects >= ImportSink.rowIDSubjects, newSubjects * 2 > rowsRead {
             let warning = "\(newSubjects) subjects in \(rowsRead) rows: the subject column looks like a row id "
@@ -381,7 +419,8 @@ final class ImportSink {
     /// Sorts and merges every table into temporary files and returns the manifest
     /// (subjects with rows, in byte order of their names; `skipped`, the files the
     /// import saw and did not read, in byte order of their paths).
-    func finish(timezone: String, registry: ConstantsRegistry, skipped: [SkippedFile] = []) throws -> Manifest {
+    func finish(timezone: String, registry: ConstantsRegistry, skipped: [SkippedFile] = [],
+                exportRoots: [ExportRootInfo] = []) throws -> Manifest {
         guard workspace != nil else { throw ImportError.badOption(message: "an in-memory import has no tables to finish") }
         try checkSubjectLimit()
         for (i, digest) in try digests.wait() { sources[i].sha256 = digest }
@@ -417,6 +456,7 @@ final class ImportSink {
         if !skipped.isEmpty {
             manifest.skipped = skipped.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
         }
+        if !exportRoots.isEmpty { manifest.exportRoots = exportRoots }
         return manifest
     }
 
@@ -468,10 +508,7 @@ final class ImportSink {
     func noAcceptedRows(_ file: Int32) -> String? {
         let s = sources[Int(file)]
         guard Importer.gaveNoRows(s) else { return nil }
-        guard s.rowsRead > 0 else {
-            let unused = (s.unusedRecords ?? [:]).values.reduce(0, +)
-            return "no rows accepted: 0 rows read" + (unused > 0 ? " (\(unused) records of types not read, see unusedRecords)" : "")
-        }
+        guard s.rowsRead > 0 else { return "no rows accepted: 0 rows read" }
         let top = rejectReasons[Int(file)].sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first
         return "no rows accepted: \(s.rowsRead) rows read, all rejected (top reason: \(top?.key ?? "none"), "
             + "\(top?.value ?? 0) rows; see rejects.csv)"

@@ -17,6 +17,10 @@ public enum Importer {
         public var rrStamp: RRStamp = .auto
         /// Epoch ms where clockless R-R series begin (default: the epoch).
         public var startMs: Int64?
+        /// When the exports were made (`--exported-at`, epoch ms): records dated after it
+        /// are rejected. An export that states its own time (Apple Health's `ExportDate`)
+        /// is judged by that instead.
+        public var exportedAtMs: Int64?
         public var columns = ColumnMapping()
         /// Stop at the first file that cannot be read (otherwise it is recorded as
         /// failed and the rest imports).
@@ -68,6 +72,7 @@ public enum Importer {
         for source in sources { planned += try layout.plan(source) }
         let sink = try ImportSink(workspace: workspace, registry: options.registry)
         sink.maxSubjects = options.maxSubjects
+        sink.exportedAtMs = options.exportedAtMs
         sink.aliases = try SubjectAliases.scan(planned)
         sink.matchesSongFeatures = planned.contains { $0.format == .songFeatures }
         for plan in planned {
@@ -95,11 +100,12 @@ public enum Importer {
         }
         let warningsBefore = sink.warnings.count
         let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry,
-                                       skipped: layout.skipped)
+                                       skipped: layout.skipped, exportRoots: layout.exportRoots)
         for warning in sink.warnings[warningsBefore...] { options.warning(warning) }
         if let skipped = manifest.skipped {
             options.notice("import: \(skipped.count) file\(skipped.count == 1 ? "" : "s") skipped (see manifest.json)")
         }
+        if let unused = unusedNotice(manifest.sources) { options.notice(unused) }
         try sink.commit()
         session.replacement = manifest
         return manifest
@@ -125,12 +131,33 @@ public enum Importer {
     }
 
     /// Whether a source file read to the end gave no accepted row: all its rows rejected,
-    /// or none at all in a file that should hold some. E4 tags without a button press and
-    /// a canonical table without rows rightly hold none. The import stage counts such
-    /// files as a partial failure unless `allowEmpty`.
+    /// or none at all in a file that should hold some. A file holding only records of
+    /// kinds the toolkit does not use (`unusedRecords`: podcast episodes, other record
+    /// types), E4 tags without a button press and a canonical table without rows rightly
+    /// give none. The import stage counts such files as a partial failure unless `allowEmpty`.
     public static func gaveNoRows(_ source: SourceFile) -> Bool {
         guard source.accepted == 0, source.failure == nil else { return false }
-        return source.rowsRead > 0 || ![SourceFormat.e4Tags.rawValue, SourceFormat.canonical.rawValue].contains(source.format)
+        if source.rowsRead > 0 { return true }
+        return source.unusedRecords == nil
+            && ![SourceFormat.e4Tags.rawValue, SourceFormat.canonical.rawValue].contains(source.format)
+    }
+
+    /// Kinds of unused records the import's stderr line names; the manifest counts all.
+    static let unusedKindsShown = 5
+
+    /// The one line counting the records of kinds the toolkit does not use, over every
+    /// source (the manifest's `unusedRecords`, summed per kind), most frequent first; nil
+    /// when there are none.
+    static func unusedNotice(_ sources: [SourceFile]) -> String? {
+        var byKind: [String: Int] = [:]
+        for s in sources { for (kind, n) in s.unusedRecords ?? [:] { byKind[kind, default: 0] += n } }
+        guard !byKind.isEmpty else { return nil }
+        let total = byKind.values.reduce(0, +)
+        let kinds = byKind.sorted { $0.value != $1.value ? $0.value > $1.value : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+        let shown = kinds.prefix(unusedKindsShown).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let more = kinds.count > unusedKindsShown ? ", \(kinds.count - unusedKindsShown) more kinds" : ""
+        return "import: \(total == 1 ? "1 record of a kind" : "\(total) records of kinds") the toolkit does not use, counted "
+            + "and not read: \(shown)\(more) (see unusedRecords in manifest.json)"
     }
 
     /// How the adapter of `format` sees a planned file.

@@ -72,10 +72,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
     static func delimiter(path: String) -> UInt8 {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return UInt8(ascii: ",") }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 4096)) ?? Data()
-        let line = head.prefix { $0 != 10 }
+        let line = TextFile.head(path: path).prefix { $0 != 10 }
         if line.contains(UInt8(ascii: ",")) { return UInt8(ascii: ",") }
         if line.contains(UInt8(ascii: ";")) { return UInt8(ascii: ";") }
         if line.contains(9) { return 9 }
@@ -95,11 +92,11 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             guard AppleHealthZip.matches(path: path) else { throw ImportError.unknownFormat(path: path, columns: []) }
             return .appleHealthZip
         }
+        // A byte-order mark of an encoding that is not read is named here, before any reading.
+        _ = try TextFile(path: path)
         if (lower as NSString).pathExtension == "xml" {
             // export_cda.xml and other XML beside export.xml hold no rows we read.
-            guard CSVPeek.headText(path: path).contains("<HealthData") else {
-                throw ImportError.unknownFormat(path: path, columns: [])
-            }
+            guard AppleHealthXML.matches(path: path) else { throw ImportError.unknownFormat(path: path, columns: []) }
             return .appleHealthXML
         }
         if (lower as NSString).pathExtension == "jsonl" {
@@ -181,11 +178,9 @@ enum CSVPeek {
         return out
     }
 
-    /// The first bytes of a file as text, for detecting JSON and XML formats.
+    /// The first bytes of a file's text (`TextFile`), for detecting JSON and XML formats.
     static func headText(path: String, count: Int = 4096) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
-        defer { try? handle.close() }
-        return String(decoding: (try? handle.read(upToCount: count)) ?? Data(), as: UTF8.self)
+        String(decoding: TextFile.head(path: path, count: count), as: UTF8.self)
     }
 
     /// Calls `body` on the first `count` records of the file.
@@ -201,13 +196,12 @@ enum CSVPeek {
     }
 }
 
-/// Header names compared loosely: lower case, a UTF-8 byte-order mark and the
-/// unit removed, words joined by `_` ("Time(sec)" → `time_sec`, "Song Name" → `song_name`).
+/// Header names compared loosely: lower case, the unit removed, words joined by `_`
+/// ("Time(sec)" → `time_sec`, "Song Name" → `song_name`). A byte-order mark never reaches
+/// a header: `TextFile` reads it as the file's encoding.
 enum ColumnName {
     static func words(_ name: String) -> [String] {
-        var text = name.lowercased()
-        if text.hasPrefix("\u{feff}") { text.removeFirst() }
-        return text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        name.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     static func normalized(_ name: String) -> String {
