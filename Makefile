@@ -83,14 +83,16 @@ swift-test: build-tests
 	RESONANCE_CLI=$(abspath $(BIN)) $(SWIFT) test $(SWIFT_BUILD_FLAGS) --skip-build --disable-swift-testing --skip $(SIMULATION_TESTS)
 
 # `make test` runs every stage through mk/tests.mk's timed, parallel stage runner,
-# started in this order as job slots free up: the builds first, then the longest
-# stages, so that the short ones fill the end. Every stage but the builds and the
-# recipe test waits for the test build; those that run the Python peers (VENV_STAGES)
-# wait for the venv too.
-TEST_STAGES = build-tests venv $(filter fuzz-ci,$(TEST_EXTRA_TARGETS)) test-simulations swift-test \
-  $(filter-out fuzz-ci test-simulations,$(TEST_EXTRA_TARGETS))
+# started in this order as job slots free up: the builds first (the fuzz targets'
+# sanitised build takes the core that the release build's single-threaded optimiser
+# leaves idle), then the longest stages, so that the short ones fill the end. Every
+# stage but the builds and the recipe test waits for the test build; those that run the
+# Python peers (VENV_STAGES) wait for the venv too.
+BUILD_STAGES := build-tests venv fuzz-ci-build
+LONG_STAGES := fuzz-ci swift-test notebooks-test test-effect-robustness test-simulations
+TEST_STAGES = $(BUILD_STAGES) $(LONG_STAGES) $(filter-out $(BUILD_STAGES) $(LONG_STAGES),$(TEST_EXTRA_TARGETS))
 VENV_STAGES := crosscheck crosscheck-daily notebooks-test test-effect-robustness
-$(addprefix stage-,$(filter-out build-tests venv test-deps,$(TEST_STAGES))): stage-build-tests
+$(addprefix stage-,$(filter-out $(BUILD_STAGES) test-deps,$(TEST_STAGES))): stage-build-tests
 $(addprefix stage-,$(filter $(VENV_STAGES),$(TEST_STAGES))): stage-venv
 
 test: test-stages

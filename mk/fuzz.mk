@@ -30,6 +30,9 @@ FUZZ_BIN := .build-fuzz/release/resonance-fuzz
 FUZZ_CI_BIN := .build-fuzz-ci/$(FUZZ_CI_CONFIG)/resonance-fuzz
 REPLAY_BIN := .build/release/resonance-fuzz
 TEST_EXTRA_TARGETS += fuzz-ci
+# In `make test` the sanitised build is a stage of its own, so that it runs beside the
+# release build.
+stage-fuzz-ci: stage-fuzz-ci-build
 
 .PHONY: fuzz fuzz-build fuzz-corpus fuzz-replay fuzz-ci fuzz-ci-build
 # The sanitised build of one configuration into its own folder: $(1) scratch path, $(2) configuration.
