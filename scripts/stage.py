@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Times one stage of `make test` and prints the table of all stages.
 
-    stage.py LEDGER NAME -- COMMAND...   run COMMAND, then print one line
-        `stage NAME: wall W s, CPU C s, load L1 -> L2 (N cores), exit E` and append the
-        same numbers to the tab-separated LEDGER; exits with COMMAND's exit code
+    stage.py LEDGER NAME -- COMMAND...   print `stage NAME: started`, run COMMAND, then
+        print `stage NAME: wall W s, CPU C s, load L1 -> L2 (N cores), exit E` and append
+        the same numbers to the tab-separated LEDGER; exits with COMMAND's exit code
     stage.py LEDGER --summary            print every stage of LEDGER, slowest first,
         with the totals
 
@@ -28,6 +28,7 @@ def children_cpu():
 
 def run(ledger, name, command):
     load_before = os.getloadavg()[0]
+    print("stage %s: started" % name, flush=True)  # the stage's own lines come when it ends (make --output-sync)
     cpu0, t0 = children_cpu(), time.monotonic()
     # close_fds=False: a make run as the command keeps the job server's pipe of the make
     # that started this stage, so parallel stages share its job slots.
