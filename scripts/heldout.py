@@ -14,8 +14,8 @@ command writes (docs/methods.md, Held-out protocol).
         SHA-256. --dry-run checks the tree and prints the command and the row without
         running or appending anything.
     heldout.py --self-test
-        in a temporary git repository, with a fake verdict: the refusal on a dirty tree,
-        the ledger row, and that development and evaluation seeds never overlap in the
+        in a temporary git repository, with a fake verdict: the refusal on a dirty tree
+        (of the script and of `make evaluate`), the ledger rows, the evidence doc block, and that development and evaluation seeds never overlap in the
         registry; one `Test Case` line per check
 
 --registry and --ledger (relative to --root) point elsewhere, for tests. Standard
@@ -157,9 +157,13 @@ def self_test(here_root):
                              "import sys; open('out/result.txt', 'w').write('seeds ' + sys.argv[1] + '\\n')", "{seeds_csv}"],
                 "result": "out/result.txt"}}}, f)
         os.makedirs(os.path.join(tmp, "out"))
+        # `make evaluate` as the project has it: mk/heldout.mk under a Makefile that includes it.
+        shutil.copy(os.path.join(here_root, "mk", "heldout.mk"), os.path.join(tmp, "mk", "heldout.mk"))
+        with open(os.path.join(tmp, "Makefile"), "w") as f:
+            f.write("include mk/heldout.mk\n")
         env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
                    GIT_COMMITTER_EMAIL="t@t")
-        for args in (["init", "-q"], ["add", "scripts", "mk"], ["commit", "-q", "-m", "fixture"]):
+        for args in (["init", "-q"], ["add", "scripts", "mk", "Makefile"], ["commit", "-q", "-m", "fixture"]):
             subprocess.run(["git", *args], cwd=tmp, check=True, env=env, stdout=subprocess.DEVNULL)
         script = [sys.executable, os.path.join(tmp, "scripts", "heldout.py"), "--root", tmp]
 
@@ -171,6 +175,11 @@ def self_test(here_root):
               p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "commit them first" in p.stderr
               and not os.path.exists(os.path.join(tmp, "out", "result.txt")) and not os.path.exists(os.path.join(tmp, LEDGER)),
               f"exit {p.returncode}, stderr {p.stderr!r}")
+        p = subprocess.run(["make", "--no-print-directory", "evaluate", "VERDICT=fake"], cwd=tmp, capture_output=True, text=True)
+        refusal = [l for l in p.stderr.splitlines() if l.startswith("evaluate:")]
+        check("make_evaluate_refuses_dirty_tree",
+              p.returncode != 0 and len(refusal) == 1 and "commit them first" in refusal[0]
+              and not os.path.exists(os.path.join(tmp, "out", "result.txt")), f"exit {p.returncode}, stderr {p.stderr!r}")
         subprocess.run(["git", "checkout", "-q", "--", "scripts"], cwd=tmp, check=True)
 
         # An untracked file under mk/ counts as a change too.
@@ -184,18 +193,30 @@ def self_test(here_root):
         check("evaluate_dry_run", p.returncode == 0 and "would run" in p.stdout
               and not os.path.exists(os.path.join(tmp, "out", "result.txt")), f"exit {p.returncode}: {p.stderr}")
 
-        # Clean tree: runs on the evaluation seeds only and appends one row per run.
-        head = git(tmp, "rev-parse", "HEAD").strip()
-        rows = []
-        for _ in range(2):
+        # Clean tree: runs on the evaluation seeds only and appends one row per run; the
+        # second run after a commit that changes the evaluation seeds to 9.
+        heads, digests = [], []
+        for seeds in ([7, 8], [9]):
+            if seeds == [9]:
+                path = os.path.join(tmp, "mk", "heldout.json")
+                with open(path) as f:
+                    registry = json.load(f)
+                registry["verdicts"]["fake"]["evaluation"] = seeds
+                with open(path, "w") as f:
+                    json.dump(registry, f)
+                subprocess.run(["git", "commit", "-q", "-am", "seeds"], cwd=tmp, check=True, env=env)
+            heads.append(git(tmp, "rev-parse", "HEAD").strip())
+            digests.append(hashlib.sha256(("seeds " + ",".join(map(str, seeds)) + "\n").encode()).hexdigest())
             p = subprocess.run(script + ["evaluate", "fake"], capture_output=True, text=True)
-            rows = read_ledger(os.path.join(tmp, LEDGER))
-        with open(os.path.join(tmp, LEDGER)) as f:
-            header = f.readline().strip()
-        want_digest = hashlib.sha256(b"seeds 7,8\n").hexdigest()
+        rows = read_ledger(os.path.join(tmp, LEDGER))
+        header = ""
+        if os.path.exists(os.path.join(tmp, LEDGER)):
+            with open(os.path.join(tmp, LEDGER)) as f:
+                header = f.readline().strip()
         ok = (p.returncode == 0 and header == ",".join(LEDGER_HEADER) and len(rows) == 2
-              and all(r["verdict"] == "fake" and r["seeds"] == "7 8" and r["commit"] == head
-                      and r["result"] == "out/result.txt" and r["sha256"] == want_digest
+              and [r["seeds"] for r in rows] == ["7 8", "9"] and [r["commit"] for r in rows] == heads
+              and [r["sha256"] for r in rows] == digests
+              and all(r["verdict"] == "fake" and r["result"] == "out/result.txt"
                       and len(r["date"]) == 20 and r["date"].endswith("Z") for r in rows))
         check("evaluate_appends_ledger_row", ok, f"exit {p.returncode} {p.stderr}; header {header!r}; rows {rows}")
 
@@ -203,8 +224,9 @@ def self_test(here_root):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import docs_blocks
         lines = docs_blocks.evidence_block("fake", docs_blocks.Context(tmp, None))
-        check("evidence_block_latest_row", any(head[:12] in l and "7 8" in l and want_digest[:12] in l for l in lines)
-              and any("development" in l for l in lines), "\n".join(lines))
+        check("evidence_block_latest_row",
+              any(heads[1][:12] in l and "seeds 9," in l and digests[1][:12] in l and "2 recorded" in l for l in lines)
+              and "- evaluation seeds: 9" in lines and "- development seeds: 1" in lines, "\n".join(lines))
     return 0 if all(results) else 1
 
 
