@@ -119,8 +119,11 @@ def evaluate(root, name, registry=REGISTRY, ledger=LEDGER, dry_run=False, out=sy
     subprocess.run(argv, cwd=root, check=True)
     if dirty(root) != changes:
         raise Refused(f"the evaluation of '{name}' changed the code; nothing recorded")
+    result = os.path.join(root, spec["result"])
+    if not os.path.isfile(result):
+        raise Refused(f"the evaluation of '{name}' wrote no {spec['result']}; nothing recorded")
     row = ledger_row(name, seeds, commit, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                     spec["result"], sha256(os.path.join(root, spec["result"])))
+                     spec["result"], sha256(result))
     append(os.path.join(root, ledger), row)
     print(f"evaluate: {name} on {row['seeds']} at {commit[:12]}: {spec['result']} recorded in {ledger}", file=out)
     return row
