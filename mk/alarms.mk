@@ -1,16 +1,18 @@
 # ---- alarms ----------------------------------------------------------------
 # `make alarms`: the daily engines' alarms against planted health events at full size
 # (docs/methods.md, Alarm rates). Persona workspaces with `--events planned` over
-# ALARMS_DAYS days for the training seeds (ALARMS_TRAIN_SEEDS) and for held-out seeds
-# the tuning never sees (ALARMS_TEST_SEEDS); the trend engine is tuned on the training
+# ALARMS_DAYS days for the training seeds (ALARMS_TRAIN_SEEDS) and the seeds validated on
+# (ALARMS_TEST_SEEDS). Both default to the development seeds of mk/heldout.json, so
+# `make alarms` validates in sample; `make evaluate VERDICT=alarms` runs it with the
+# evaluation seeds as ALARMS_TEST_SEEDS (docs/methods.md, Held-out protocol). The trend engine is tuned on the training
 # workspaces for each regression method (`resonance tune --engine trend`, personas as
 # the unit; when the tuned constants do not beat the defaults nothing is written and the
 # defaults are kept), then every held-out workspace is validated with the default and
 # the tuned constants, and reports/alarms/alarms.md pools them per signal and method
 # with 95 % intervals over persons (scripts/alarm_table.py).
 ALARMS_DAYS ?= 90
-ALARMS_TRAIN_SEEDS ?= 1 2 3
-ALARMS_TEST_SEEDS ?= 101 102 103 104 105 106
+ALARMS_TRAIN_SEEDS ?= $(call HELDOUT_SEEDS,alarms,development)
+ALARMS_TEST_SEEDS ?= $(ALARMS_TRAIN_SEEDS)
 ALARMS_BUDGET ?= 150
 ALARMS_WORK ?= build/work/alarms
 ALARMS_REPORTS ?= reports/alarms

@@ -8,17 +8,21 @@
 # smallest size at which the standard law's gate still fails when the intervals break
 # (`--constants` with the mixed model's `ci_z` at 1 instead of 1.96: ΔHR coverage 0.71,
 # ΔRMSSD 0.84 at 15 days, exit 1), at a quarter of the 30 days' time.
+# Seeds: the development seeds of mk/heldout.json (the smoke test its `ci` seed);
+# `make evaluate VERDICT=effect_robustness` runs the evaluation seeds.
 ROBUSTNESS_WORK ?= build/robustness
-ROBUSTNESS_SEEDS ?= 401,402,403,404,405
+ROBUSTNESS_SEEDS ?= $(call HELDOUT_SEEDS,effect_robustness,development,--csv)
+ROBUSTNESS_CI_SEEDS ?= $(call HELDOUT_SEEDS,effect_robustness,ci,--csv)
+ROBUSTNESS_REPORTS ?= reports/robustness
 BENCH_TARGETS += effect-robustness
 TEST_EXTRA_TARGETS += test-effect-robustness
 
 .PHONY: effect-robustness test-effect-robustness
 effect-robustness: build venv
-	@mkdir -p reports/robustness
+	@mkdir -p $(ROBUSTNESS_REPORTS)
 	$(PY) scripts/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/full --seeds $(ROBUSTNESS_SEEDS) --onset-variants \
-	  --markdown reports/robustness/effect_robustness.md --json reports/robustness/effect_robustness.json
+	  --markdown $(ROBUSTNESS_REPORTS)/effect_robustness.md --json $(ROBUSTNESS_REPORTS)/effect_robustness.json
 
 test-effect-robustness: build venv
 	@$(PY) scripts/effect_robustness.py --self-test
-	$(PY) scripts/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/ci --strengths severe --seeds 301 --days 15 --check
+	$(PY) scripts/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/ci --strengths severe --seeds $(ROBUSTNESS_CI_SEEDS) --days 15 --check

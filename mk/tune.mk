@@ -26,7 +26,14 @@ BENCH_TARGETS += bench-tune
 .PHONY: tune tune-stress tune-song-effect tune-cli-test bench-tune bench-tune-stress bench-tune-song-effect
 tune: tune-stress tune-song-effect
 
+# Every Stress-Predict subject is development data for the stress tuning (mk/heldout.json,
+# verdict stress_tuning): leave-one-subject-out selects the constants over all of them.
+# Once the registry declares evaluation subjects, tune-stress refuses to run until it
+# leaves them out.
+STRESS_EVALUATION_SUBJECTS = $(call HELDOUT_SEEDS,stress_tuning,evaluation)
 tune-stress: build
+	@if [ -n "$(strip $(STRESS_EVALUATION_SUBJECTS))" ]; then \
+	  echo "tune-stress: mk/heldout.json declares evaluation subjects ($(STRESS_EVALUATION_SUBJECTS)); tuning would see them" >&2; exit 2; fi
 	@set -e; for ds in $$(scripts/datasets.sh "$(DATASET)"); do \
 	  name=$$(basename "$$ds"); ws=build/work/$$name; out=$(TUNE_REPORTS)/$$name; \
 	  $(BIN) import "$$ds" --out "$$ws" --quiet; \

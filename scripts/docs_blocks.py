@@ -13,10 +13,13 @@ alone. Kinds:
 
     constants:ENGINE   the engine's constants table, from `resonance constants show`
                        (`--bin`): a `Version X.` line and one row per constant, by name
+    evidence:VERDICT   the verdict's development and evaluation seeds from the held-out
+                       registry (mk/heldout.json) and its latest evaluation in the
+                       ledger (evidence/ledger.csv): seeds, commit, date, result file
+                       and digest, or that none is recorded yet
 
 A new kind is one function taking (name, Context) and returning the block's lines,
-entered in GENERATORS; e.g. `evidence:NAME` would read a committed report file from
-Context.root.
+entered in GENERATORS.
 
     docs_blocks.py --write   rewrites every block in place (atomically; a file whose
                              blocks are current is not touched, so reruns change nothing)
@@ -28,6 +31,7 @@ Context.root.
 Standard library only.
 """
 import argparse
+import csv
 import difflib
 import json
 import os
@@ -89,10 +93,39 @@ def constants_block(engine, ctx):
     return lines
 
 
+def evidence_block(name, ctx):
+    """The verdict's seeds from the held-out registry and its latest ledger row."""
+    with open(os.path.join(ctx.root, "mk", "heldout.json"), encoding="utf-8") as f:
+        verdicts = json.load(f)["verdicts"]
+    if name not in verdicts:
+        raise BlockError(f"no verdict '{name}' in mk/heldout.json (known: {', '.join(sorted(verdicts))})")
+    spec = verdicts[name]
+
+    def seeds(values):
+        return " ".join(map(str, values)) or "none"
+
+    lines = [f"- development {spec.get('unit', 'seed')}s: {seeds(spec.get('development', []))}",
+             f"- evaluation {spec.get('unit', 'seed')}s: {seeds(spec.get('evaluation', []))}"]
+    rows = []
+    ledger = os.path.join(ctx.root, "evidence", "ledger.csv")
+    if os.path.exists(ledger):
+        with open(ledger, encoding="utf-8", newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r["verdict"] == name]
+    if not rows:
+        lines.append("- latest evaluation: none recorded yet" + ("" if spec.get("evaluate") else
+                                                                  " (no evaluation wired)"))
+    else:
+        r = rows[-1]
+        lines.append(f"- latest evaluation: {r['date']}, seeds {r['seeds']}, commit `{r['commit'][:12]}`, "
+                     f"`{r['result']}` (SHA-256 `{r['sha256'][:12]}…`); {len(rows)} recorded")
+    return lines
+
+
 # kind → generator(name, Context) → the block's lines (without the blank lines that
 # separate them from the markers).
 GENERATORS = {
     "constants": constants_block,
+    "evidence": evidence_block,
 }
 
 

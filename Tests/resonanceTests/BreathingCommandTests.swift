@@ -55,11 +55,19 @@ final class BreathingCommandTests: XCTestCase {
         XCTAssertTrue(rows[1].hasPrefix("S01,6.0,"), String(rows[1]))
         let choices = try String(contentsOfFile: ws + "/breathing_resonance.csv", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(choices.dropFirst().map { $0.split(separator: ",")[1] }, ["peak_to_trough", "lf_power", "lf_peak", "combined"])
+        // One trial: it is every criterion's choice, with no runner-up or margin, not at an
+        // edge, one rate tried.
+        XCTAssertEqual(choices.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(4).joined(separator: ",") },
+                       Array(repeating: ",,false,1", count: 4))
+        XCTAssertEqual(choices.dropFirst().map { $0.split(separator: ",")[2] }, Array(repeating: "6.0", count: 4))
         let product = try resonance("coherence", ws, "--method", "product")
         XCTAssertEqual(product.status, ExitStatus.success, product.stderr)
         let coherence = try String(contentsOfFile: ws + "/coherence.csv", encoding: .utf8).split(separator: "\n").dropFirst()
         XCTAssertFalse(coherence.isEmpty)
-        // S01 is paced at 6/min by breathing.csv, S02 (no row) at the product's 5.5/min.
+        // S01 is paced at 6/min by breathing.csv, S02 (no row) at the product's 5.5/min;
+        // both subjects have rows, so neither check below holds vacuously.
+        XCTAssertGreaterThan(coherence.filter { $0.hasPrefix("S01,") }.count, 0)
+        XCTAssertGreaterThan(coherence.filter { $0.hasPrefix("S02,") }.count, 0)
         XCTAssertTrue(coherence.filter { $0.hasPrefix("S01,") }.allSatisfy { $0.contains(",product,0.1,") })
         XCTAssertTrue(coherence.filter { $0.hasPrefix("S02,") }.allSatisfy { $0.contains(",product,0.09166666666666666,") })
     }
@@ -108,6 +116,21 @@ final class BreathingCommandTests: XCTestCase {
         let rows = try String(contentsOfFile: ws + "/breathing_assessment.csv", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(rows.dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") },
                        ["session,6.0", "session,5.0"])
+        // Measured, not copied from the input: each trial's window in UTC, its LF peak at
+        // the rate the HR swung at (6/60 and 5/60 Hz, within a bin of the padded spectrum),
+        // and a peak-to-trough near 2 × 6 bpm.
+        let header = rows[0].split(separator: ",").map(String.init)
+        func column(_ row: Int, _ name: String) throws -> String {
+            let fields = rows[row].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return fields[try XCTUnwrap(header.firstIndex(of: name), name)]
+        }
+        XCTAssertEqual(try column(1, "started_at"), "2026-03-02T06:30:00.000Z")
+        XCTAssertEqual(try column(2, "started_at"), "2026-03-02T06:32:00.000Z")
+        for (row, hz) in [(1, 6.0 / 60), (2, 5.0 / 60)] {
+            XCTAssertEqual(try XCTUnwrap(Double(try column(row, "lf_peak_hz"))), hz, accuracy: 0.004, "trial \(row)")
+            XCTAssertEqual(try XCTUnwrap(Double(try column(row, "peak_to_trough_bpm"))), 12, accuracy: 1.5, "trial \(row)")
+            XCTAssertGreaterThan(try XCTUnwrap(Int(try column(row, "beats"))), 100, "trial \(row)")
+        }
     }
 
     func testBadIntervalsNameFileLineAndColumn() throws {

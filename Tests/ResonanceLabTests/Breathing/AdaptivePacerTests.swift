@@ -85,7 +85,28 @@ final class AdaptivePacerTests: XCTestCase {
         let within = try XCTUnwrap(summary.first { $0.strategy == "amplitude" && $0.metric == "within_0_5" })
         XCTAssertEqual(within.sessions, 4)
         XCTAssertEqual(within.seeds, 2)
-        XCTAssertTrue((0...1).contains(within.mean))
+        // Worked from the rows: per seed the share of amplitude locks within ±0.5/min, then
+        // the mean over seeds.
+        let perSeed = Dictionary(grouping: a.filter { $0.strategy == "amplitude" }, by: \.seed).values.map { rows in
+            Double(rows.filter { abs($0.errorBpm) <= 0.5 + 1e-9 }.count) / Double(rows.count)
+        }
+        XCTAssertEqual(within.mean, perSeed.reduce(0, +) / Double(perSeed.count), accuracy: 1e-12)
+    }
+
+    /// Hand-made rows: seed 1 locks at errors 0.5 and −0.3 (both within), seed 2 at −0.51
+    /// and 0.2 (one): within 0.75 = mean(1, 0.5); abs error mean(0.4, 0.355) = 0.3775.
+    func testSummaryWithinHalfABreathPerMinuteIsWorkedOutOverSeeds() throws {
+        func row(_ seed: Int, _ persona: String, error: Double) -> SimulatedSessionRow {
+            SimulatedSessionRow(seed: seed, persona: persona, strategy: "amplitude", plantedRateBpm: 6, lockedRateBpm: 6 + error,
+                                errorBpm: error, lockSeconds: 100, coherenceReached: 0.5, amplitudeShare: 0.9,
+                                recordedPeakCoherence: 0.5, maxCoherence: 0.6)
+        }
+        let summary = BreathingSimulation.summary([row(1, "A", error: 0.5), row(1, "B", error: -0.3),
+                                                   row(2, "A", error: -0.51), row(2, "B", error: 0.2)])
+        func mean(_ metric: String) throws -> Double { try XCTUnwrap(summary.first { $0.metric == metric }).mean }
+        XCTAssertEqual(try mean("within_0_5"), 0.75, accuracy: 1e-12)
+        XCTAssertEqual(try mean("abs_error_bpm"), 0.3775, accuracy: 1e-12)
+        XCTAssertEqual(try mean("error_bpm"), (0.1 + -0.155) / 2, accuracy: 1e-12)
     }
 
     /// A lock's receipt names the sweep's best dwells, best first, under the locked rate.

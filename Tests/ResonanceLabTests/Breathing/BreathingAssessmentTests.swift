@@ -55,6 +55,27 @@ final class BreathingAssessmentTests: XCTestCase {
         XCTAssertEqual(choices["peak_to_trough"]?.margin ?? 0, 1 - exp(-0.5 * pow(0.5 / 0.85, 2)), accuracy: 0.03)
     }
 
+    /// Planted between the rates tried: at 5.35/min A(5.5) = 0.984, A(5.0) = 0.919 and
+    /// A(6.0) = 0.746 (× 6 bpm), so 5.5 wins with 5.0, not 6.0, as runner-up and a
+    /// peak-to-trough margin of 1 − 0.919/0.984 = 0.066; at 5.15/min the order turns:
+    /// 5.0 wins, 5.5 is the runner-up.
+    func testAPlantedRateBetweenTheRatesTriedPicksTheNearerAndItsNeighbour() throws {
+        func a(_ rate: Double, _ planted: Double) -> Double { exp(-0.5 * pow((rate - planted) / 0.85, 2)) }
+        for (planted, best, runnerUp) in [(5.35, 5.5, 5.0), (5.15, 5.0, 5.5)] {
+            let (series, intervals) = Self.session(planted: planted)
+            let choices = AssessmentRowsByCriterion(BreathingAssessment.choose(assessment.trials(subject: "S", series: series,
+                                                                                                   intervals: intervals)))
+            for criterion in ["peak_to_trough", "lf_power", "combined"] {
+                let c = try XCTUnwrap(choices[criterion], criterion)
+                XCTAssertEqual(c.rateBpm, best, "\(planted) \(criterion)")
+                XCTAssertEqual(c.runnerUpRateBpm, runnerUp, "\(planted) \(criterion)")
+                XCTAssertFalse(c.atEdge)
+            }
+            XCTAssertEqual(choices["peak_to_trough"]?.margin ?? 0, 1 - a(runnerUp, planted) / a(best, planted), accuracy: 0.02,
+                           "\(planted)")
+        }
+    }
+
     func testAResonanceBelowTheRatesTriedIsFlaggedAtTheEdge() throws {
         let (series, intervals) = Self.session(planted: 3.8)
         let choices = AssessmentRowsByCriterion(BreathingAssessment.choose(assessment.trials(subject: "S", series: series,

@@ -26,10 +26,14 @@ final class PacerTuningTests: XCTestCase {
         // can only lock at the end of a dwell, 180, 240 or 300 s into the session.
         let slow = try ConstantsRegistry.defaults.replacing("pacer", with: ["hill_dwell_seconds": 60])
         XCTAssertTrue(problem.value(.lockedRateError, slow, on: [0, 1]).isFinite)
-        for session in problem.sessions.joined() where session.strategy == .hill {
-            let s = SimulatedSession.run(session.world, strategy: .hill, registry: slow, noise: session.noise)
-            XCTAssertTrue([180, 240, 300].contains(s.lockSeconds), "\(s.lockSeconds)")
+        var errors: [Double] = []
+        for session in problem.sessions.joined() {
+            let s = SimulatedSession.run(session.world, strategy: session.strategy, registry: slow, noise: session.noise)
+            if session.strategy == .hill { XCTAssertTrue([180, 240, 300].contains(s.lockSeconds), "\(s.lockSeconds)") }
+            errors.append(abs(s.lockedRateBpm - session.world.plantedRateBpm))
         }
+        // The candidate's objective is the mean |error| of the sessions re-run under it.
+        XCTAssertEqual(problem.value(.lockedRateError, slow, on: [0, 1]), Stats.mean(errors), accuracy: 1e-12)
     }
 
     func testAWorkspaceWithoutSimulatedSessionsIsRefused() throws {

@@ -55,6 +55,28 @@ final class SessionRecordTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(r.coherenceMeanAbsDifference, abs(r.watchCoherence - r.rrCoherence) - 1e-12)
     }
 
+    /// The record's coherences are scored at the paced rate of each moment: HR swinging
+    /// ±6 bpm at 6/min for 3 minutes scores high (both the watch's and the spline's series)
+    /// when the pacer said 6/min and low when it said 10/min; the watch and the spline
+    /// series of a smooth swing hardly differ.
+    func testRecordCoherenceIsScoredAtThePacedRate() {
+        let hz = 4.0
+        let hr = (0..<720).map { 65 + 6 * sin(2 * Double.pi * 0.1 * Double($0) / hz) }
+        let world = ResonanceWorld(persona: "P", plantedRateBpm: 6, peakAmplitudeBpm: 6, baseHRBpm: 65, assumptions: .standard)
+        func record(pacedAt rate: Double) -> SessionRecordRow {
+            let session = SimulatedSession(lockedRateBpm: rate, lockSeconds: 30, coherenceReached: 0.9, lastCoherence: 0.8,
+                                           maxCoherence: 0.9, trace: [], dwells: [], hr: hr, rates: Array(repeating: rate, count: hr.count))
+            return SessionRecord.replay(session, world: world, seed: 1, strategy: .sweep, product: ProductCoherence(),
+                                        pacer: ConstantsRegistry.defaults.pacer)
+        }
+        let matched = record(pacedAt: 6), mismatched = record(pacedAt: 10)
+        XCTAssertGreaterThan(matched.rrCoherence, 0.5)
+        XCTAssertGreaterThan(matched.watchCoherence, 0.5)
+        XCTAssertGreaterThan(matched.rrCoherence - mismatched.rrCoherence, 0.3)
+        XCTAssertGreaterThan(matched.watchCoherence - mismatched.watchCoherence, 0.3)
+        XCTAssertLessThan(matched.coherenceMeanAbsDifference, 0.1)
+    }
+
     /// On simulated sessions the record stores what the session rows say it does, and the
     /// session ends `lock_seconds` after the lock.
     func testRecordsOfASimulationMatchItsSessions() throws {
@@ -70,6 +92,9 @@ final class SessionRecordTests: XCTestCase {
             XCTAssertEqual(record.resonanceRateBpm, session.plantedRateBpm)
             XCTAssertEqual(record.durationSeconds, session.lockSeconds + registry.pacer.lockSeconds, accuracy: 0.25)
             XCTAssertTrue(record.recordedAverageRMSSDMs > 0 && record.meanRMSSDMs > 0, "\(record)")
+            // The stored "peak" is the last score; the session's highest is at least it.
+            XCTAssertGreaterThanOrEqual(record.peakCoherence, record.recordedPeakCoherence)
+            XCTAssertTrue((4.5...7.0).contains(record.resonanceRateBpm))
         }
     }
 }

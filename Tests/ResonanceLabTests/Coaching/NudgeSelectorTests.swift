@@ -47,6 +47,28 @@ final class NudgeSelectorTests: XCTestCase {
         XCTAssertTrue(NudgeSelector.Gate.full.allows("hard"))
     }
 
+    /// Readiness 40–59 allows a walk only (product specification): not rest, sleep,
+    /// hydration, check-ins nor harder activity.
+    func testModerateReadinessAllowsAWalkOnly() {
+        for category in ["rest", "breathing", "moderate", "hard", "sleep", "hydration", "checkin", "celebrate"] {
+            XCTAssertFalse(NudgeSelector.Gate.moderate.allows(category), category)
+        }
+        XCTAssertEqual(NudgeSelector.rotate("default", dayOfMonth: 2, gate: .moderate)?.id, "default_walk")
+        XCTAssertEqual(NudgeSelector.rotate("default", dayOfMonth: 2, gate: .full)?.id, "default_hydrate")
+        XCTAssertNil(NudgeSelector.rotate("sleep", dayOfMonth: 1, gate: .moderate))
+        let d = Timestamp.daysFromCivil(2026, 1, 1)
+        for offset in 0..<10 {
+            // A short night and a low-activity day at readiness 50, with and without stress.
+            for stress in [50.0, 70] {
+                let r = nudges(F.row(d + offset, rhr: 60, hrv: 50, steps: 1000, sleep: 4, stress: stress, readiness: 50))
+                XCTAssertEqual(r.gate, .moderate)
+                XCTAssertFalse(r.ids.isEmpty)
+                let categories = r.ids.compactMap { id in NudgeSelector.library.values.joined().first { $0.id == id }?.category }
+                XCTAssertEqual(categories, ["walk"], "\(r.ids)")
+            }
+        }
+    }
+
     func testRecoveringDaysGetRestOrBreathingOnly() {
         let d = Timestamp.daysFromCivil(2026, 1, 1)
         for offset in 0..<10 {
@@ -63,7 +85,7 @@ final class NudgeSelectorTests: XCTestCase {
         XCTAssertEqual(NudgeSelector.rotate("default", dayOfMonth: 2, gate: .full)?.id, "default_hydrate")
         XCTAssertEqual(NudgeSelector.rotate("default", dayOfMonth: 5, gate: .full)?.id, "default_cycle")
         XCTAssertEqual(NudgeSelector.rotate("default", dayOfMonth: 6, gate: .full)?.id, "default_walk")
-        XCTAssertEqual(NudgeSelector.rotate("default", dayOfMonth: 3, gate: .moderate)?.id, "default_stretch", "walk, hydrate, stretch")
+        XCTAssertEqual(NudgeSelector.rotate("default", dayOfMonth: 3, gate: .moderate)?.id, "default_walk", "walk only")
         XCTAssertEqual(NudgeSelector.rotate("default", dayOfMonth: 4, gate: .moderate)?.id, "default_walk")
         XCTAssertEqual(NudgeSelector.rotate("default", dayOfMonth: 31, gate: .recovering)?.id, "default_stretch")
         XCTAssertNil(NudgeSelector.rotate("low_data", dayOfMonth: 1, gate: .recovering))

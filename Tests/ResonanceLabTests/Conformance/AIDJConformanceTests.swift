@@ -22,6 +22,19 @@ final class AIDJConformanceTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(state.arousal(hrBpm: 180, restingHRBpm: 60, age: 40)), 1, accuracy: 0.1)
     }
 
+    /// The DJ state production runs (DJStateEngine, `dj replay` and `dj simulate`) at age
+    /// 70, where max = 220 − age (150) and 208 − 0.7·age (159) differ: resting 60, HR 120
+    /// → (120 − 60)/(150 − 60) = 0.667, not 60/99 = 0.606; at HR 150 the top, 1.
+    func testProductionArousalUsesTwoTwentyMinusAgeWhereTheFormulasDiffer() throws {
+        let engine = DJStateEngine()
+        let b = PersonalBaseline(restingHRBpm: 60, sdnnMs: 50, age: 70)
+        func arousal(_ bpm: Double) -> Double { engine.arousal([TimedSample(tMs: 0, value: bpm)][...], baseline: b).value }
+        XCTAssertEqual(arousal(120), 60.0 / 90, accuracy: 1e-12)
+        XCTAssertEqual(arousal(150), 1, accuracy: 1e-12)
+        XCTAssertEqual(arousal(105), 0.5, accuracy: 1e-12)
+        XCTAssertEqual(arousal(60), 0, accuracy: 1e-12)
+    }
+
     func testHighHRVGivesLowStress() throws {
         // HRV 80 against a 50 ms baseline: 1 − 0.6·1.6 = 0.04 < 0.3.
         XCTAssertLessThan(try XCTUnwrap(state.stress(hrvMs: 80, baselineHRVMs: 50)), 0.3)

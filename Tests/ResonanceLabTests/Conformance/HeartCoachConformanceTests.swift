@@ -92,6 +92,16 @@ final class HeartCoachConformanceTests: XCTestCase {
         XCTAssertEqual(stress.sigmoid(50), 50, accuracy: 1e-12)
     }
 
+    /// Away from the centre the slope shows: 100/(1 + e^∓0.8) = 68.997 at 60 and 31.003 at
+    /// 40, symmetric about 50; at 0, 100/(1 + e^4) = 1.799.
+    func testLogisticSlopeAwayFromTheCentre() {
+        XCTAssertEqual(stress.sigmoid(60), 100 / (1 + exp(-0.8)), accuracy: 1e-9)
+        XCTAssertEqual(stress.sigmoid(60), 68.997, accuracy: 0.001)
+        XCTAssertEqual(stress.sigmoid(40), 31.003, accuracy: 0.001)
+        XCTAssertEqual(stress.sigmoid(60) + stress.sigmoid(40), 100, accuracy: 1e-9)
+        XCTAssertEqual(stress.sigmoid(0), 1.799, accuracy: 0.001)
+    }
+
     func testStressLevels() {
         XCTAssertEqual([34.9, 35, 64.9, 65].map { stress.level($0) }, [.relaxed, .balanced, .balanced, .elevated])
     }
@@ -134,6 +144,19 @@ final class HeartCoachConformanceTests: XCTestCase {
         let history = (1...6).reversed().map { day(-$0, rhr: 60 - Double($0)) }
         XCTAssertTrue(product.assess(day(0, rhr: 60), history: ArraySlice(history)).regression)
         XCTAssertTrue(trend.assess(day(0, rhr: 60), history: ArraySlice(history)).regression)
+    }
+
+    /// The threshold's sign matters: a 0.1 bpm/day rise and a flat RHR fire under the
+    /// product's −0.3 but not under the toolkit's +0.3; a 0.5 bpm/day rise fires under
+    /// both; a 0.5 bpm/day fall under neither.
+    func testRegressionThresholdSignSeparatesGentleRises() throws {
+        let product = HeartTrendEngine(constants: try TrendConstants(replacing: ["rhr_slope_threshold": -0.3]))
+        func fires(_ engine: HeartTrendEngine, perDay: Double) -> Bool {
+            let history = (1...6).reversed().map { day(-$0, rhr: 60 - perDay * Double($0)) }
+            return engine.assess(day(0, rhr: 60), history: ArraySlice(history)).regression
+        }
+        XCTAssertEqual([0.1, 0, 0.5, -0.5].map { fires(product, perDay: $0) }, [true, true, true, false])
+        XCTAssertEqual([0.1, 0, 0.5, -0.5].map { fires(trend, perDay: $0) }, [false, false, true, false])
     }
 
     func testRegressionFiresOnFallingHRV() {

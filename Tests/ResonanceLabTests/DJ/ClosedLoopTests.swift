@@ -36,6 +36,19 @@ final class ClosedLoopTests: XCTestCase {
         let listener = loop.listeners(world)[3]
         let tally = loop.run(listener, world: world)
         let perPolicy = tally.days.map { $0.reduce(0) { $0 + $1.decisions } }
+        // The known count: each day's scheduled sessions × songs per session, per policy.
+        let scheduled = (0..<small().days).map { loop.schedule(listener, day: $0, seed: world.seed).count * small().songsPerSession }
+        for (p, policy) in DJPolicy.allCases.enumerated() {
+            XCTAssertEqual(tally.days[p].map(\.decisions), scheduled, "\(policy): decisions per day")
+            // The per-need and per-day tallies are two sums of the same decisions.
+            let byNeed = tally.needs[p].reduce(into: NeedTally()) { $0.add($1) }
+            let byDay = tally.days[p].reduce(into: NeedTally()) { $0.add($1) }
+            XCTAssertEqual(byNeed.decisions, byDay.decisions, "\(policy)")
+            XCTAssertEqual(byNeed.regret, byDay.regret, accuracy: 1e-9, "\(policy)")
+            XCTAssertEqual(byNeed.planted, byDay.planted, accuracy: 1e-9, "\(policy)")
+            // Regret is the best song's fulfilment minus the pick's: never negative.
+            for need in tally.needs[p] { XCTAssertGreaterThanOrEqual(need.regret, -1e-9, "\(policy)") }
+        }
         XCTAssertEqual(Set(perPolicy).count, 1, "same sessions and songs per session under every policy: \(perPolicy)")
         XCTAssertGreaterThan(perPolicy[0], 0)
         let oracle = DJPolicy.allCases.firstIndex(of: .oracle) ?? 0

@@ -34,6 +34,60 @@ final class ReplayTests: XCTestCase {
         XCTAssertNotEqual(after[4], base[4], "play 4's decision does see what play 3 taught")
     }
 
+    /// Five days of HR, SDNN and R-R that vary all the time; plays on days 0, 3 and 4 (from
+    /// day 3 on, the baselines are the listener's own: 3 earlier days). Changing everything
+    /// after a play's start (HR, SDNN and R-R later that day, so the day's resting HR and
+    /// median SDNN too) leaves its decision and every earlier one identical; changing the
+    /// data just before it does change it.
+    func testDecisionsSeeNoHeartRateSDNNOrRRAfterTheirStart() {
+        let day0 = t0 - 14 * 3_600_000, dayMs: Int64 = 86_400_000
+        func at(_ day: Int64, _ hour: Double, _ i: Int, song: String, session: String) -> SessionPlayRow {
+            var p = play(i, song: song, hrDelta: Double(i % 3) - 1)
+            p.sessionId = session
+            p.startedAtMs = day0 + day * dayMs + Int64(hour * 3_600_000)
+            p.endedAtMs = p.startedAtMs + 200_000
+            return p
+        }
+        let plays = [at(0, 9, 0, song: "a", session: "s1"), at(0, 9.1, 1, song: "b", session: "s1"),
+                     at(0, 18, 2, song: "c", session: "s2"), at(3, 8, 3, song: "a", session: "s3"),
+                     at(3, 8.1, 4, song: "c", session: "s3"), at(4, 20, 5, song: "b", session: "s4")]
+        func series(_ stepMs: Int64, _ value: (Double) -> Double) -> [TimedSample] {
+            let end: Int64 = day0 + 5 * dayMs
+            return stride(from: day0, to: end, by: Int(stepMs)).map { (t: Int64) -> TimedSample in
+                let seconds = Double(t - day0) / 1000
+                return TimedSample(tMs: t, value: value(seconds))
+            }
+        }
+        let hr = series(5000) { (s: Double) -> Double in 68.0 + 12.0 * sin(s / 700) + 4.0 * sin(s / 97) }
+        let sdnn = series(60_000) { (s: Double) -> Double in 45.0 + 15.0 * cos(s / 1300) }
+        let rr = series(2000) { (s: Double) -> Double in 850.0 + 60.0 * sin(s / 11) + 30.0 * cos(s / 5000) }
+        func decide(_ hr: [TimedSample], _ sdnn: [TimedSample], _ rr: [TimedSample]) -> [DJDecisionRow] {
+            DJReplay(registry: .defaults).listener(plays: plays, hr: hr, sdnn: sdnn, rr: rr, workouts: [], features: [:], offsets: [:]).decisions
+        }
+        let base = decide(hr, sdnn, rr)
+        XCTAssertEqual(base.count, plays.count)
+        for (k, p) in plays.enumerated() {
+            func future(_ s: [TimedSample], _ f: (Double) -> Double) -> [TimedSample] {
+                s.map { $0.tMs > p.startedAtMs ? TimedSample(tMs: $0.tMs, value: f($0.value)) : $0 }
+            }
+            let changedHR = future(hr) { (v: Double) -> Double in v + 35 }
+            let changedSDNN = future(sdnn) { (v: Double) -> Double in v * 0.3 }
+            let changedRR = future(rr) { (v: Double) -> Double in v * 0.6 + 100 * sin(v) }
+            let changed = decide(changedHR, changedSDNN, changedRR)
+            XCTAssertEqual(Array(changed.prefix(k + 1)), Array(base.prefix(k + 1)), "decisions up to play \(k) see its future")
+        }
+        // The past does count: HR, SDNN and R-R in the 10 minutes before play 4 move its state.
+        let p4 = plays[4].startedAtMs
+        func past(_ s: [TimedSample], _ f: (Double) -> Double) -> [TimedSample] {
+            s.map { $0.tMs > p4 - 600_000 && $0.tMs <= p4 ? TimedSample(tMs: $0.tMs, value: f($0.value)) : $0 }
+        }
+        let movedHR = past(hr) { (v: Double) -> Double in v + 35 }
+        let movedSDNN = past(sdnn) { (v: Double) -> Double in v * 0.3 }
+        let movedRR = past(rr) { (v: Double) -> Double in v * 0.6 }
+        let moved = decide(movedHR, movedSDNN, movedRR)
+        XCTAssertNotEqual([moved[4].arousal, moved[4].stress], [base[4].arousal, base[4].stress])
+    }
+
     func testCandidatesAreEarlierSongsAndThePlayedOne() {
         let rows = replay([play(0, song: "a", hrDelta: -4), play(1, song: "b", hrDelta: 3), play(2, song: "a", hrDelta: -2)])
         XCTAssertEqual(rows.map(\.candidates), [1, 2, 2])
