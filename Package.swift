@@ -1,6 +1,11 @@
 // swift-tools-version:5.10
 import PackageDescription
 
+// The test code is compiled without the optimiser even in the release build that the
+// tests share with the tool (`make build-tests`): the library they test stays optimised,
+// and the tests' own code, which runs for seconds, compiles in a fraction of the time.
+let testCode: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+
 let package = Package(
     name: "ResonanceLab",
     products: [
@@ -43,15 +48,18 @@ let package = Package(
         // libFuzzer targets for the input parsers (`make fuzz`, see mk/fuzz.mk).
         .executableTarget(name: "resonance-fuzz", dependencies: ["ResonanceLab"]),
         // Helpers shared by the test targets (temporary folders, fixtures, the datasets root).
-        .target(name: "ResonanceTestSupport", dependencies: ["ResonanceLab"], path: "Tests/ResonanceTestSupport"),
+        .target(name: "ResonanceTestSupport", dependencies: ["ResonanceLab"], path: "Tests/ResonanceTestSupport",
+                swiftSettings: testCode),
         // Unit tests: formulas, known answers, small fixtures.
         .testTarget(name: "ResonanceLabTests", dependencies: [
             "ResonanceLab", "ResonanceTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        ], swiftSettings: testCode),
         // Slow simulations: the ten personas over 30 days, planted-effect and mixed-model
         // recovery, imports of the whole public datasets (`make test-simulations`).
-        .testTarget(name: "ResonanceLabSimulationTests", dependencies: ["ResonanceLab", "ResonanceTestSupport"]),
+        .testTarget(name: "ResonanceLabSimulationTests", dependencies: ["ResonanceLab", "ResonanceTestSupport"],
+                    swiftSettings: testCode),
         // The command-line tool run as a user runs it: separate processes, exit codes, messages.
-        .testTarget(name: "resonanceTests", dependencies: ["resonance", "ResonanceLab", "ResonanceTestSupport"]),
+        .testTarget(name: "resonanceTests", dependencies: ["resonance", "ResonanceLab", "ResonanceTestSupport"],
+                    swiftSettings: testCode),
     ]
 )

@@ -69,7 +69,9 @@ final class ConstantsDocumentationTests: XCTestCase {
         return (blocks, unpaired)
     }
 
-    func testEveryEngineHasOneConstantsBlockOnItsProductsPage() throws {
+    /// Every registry engine has exactly one constants block, on its product's page, with
+    /// its version and one row per constant holding the default, unit, range and source.
+    func testEveryEngineConstantIsDocumentedWithItsDefault() throws {
         XCTAssertEqual(Set(Self.page.keys), Set(ConstantsRegistry.specs.map(\.name)),
                        "the test's map names the product page of every registry engine, and no other")
         let folder = Self.root.appendingPathComponent("docs/engines")
