@@ -31,7 +31,6 @@ entered in GENERATORS.
 Standard library only.
 """
 import argparse
-import csv
 import difflib
 import json
 import os
@@ -39,6 +38,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+import heldout  # scripts/heldout.py: the held-out registry and ledger, read one way
 
 MARKER = re.compile(r"^<!-- (BEGIN|END) generated ([a-z_]+):([A-Za-z0-9_.-]+) -->$")
 # A line that looks like a marker but does not parse is an error, never plain text.
@@ -94,23 +95,19 @@ def constants_block(engine, ctx):
 
 
 def evidence_block(name, ctx):
-    """The verdict's seeds from the held-out registry and its latest ledger row."""
-    with open(os.path.join(ctx.root, "mk", "heldout.json"), encoding="utf-8") as f:
-        verdicts = json.load(f)["verdicts"]
-    if name not in verdicts:
-        raise BlockError(f"no verdict '{name}' in mk/heldout.json (known: {', '.join(sorted(verdicts))})")
-    spec = verdicts[name]
+    """The verdict's seeds from the held-out registry and its latest ledger row (both
+    read as scripts/heldout.py reads them)."""
+    try:
+        spec = heldout.verdict(heldout.load(ctx.root), name)
+    except heldout.Refused as e:
+        raise BlockError(str(e))
 
     def seeds(values):
         return " ".join(map(str, values)) or "none"
 
     lines = [f"- development {spec.get('unit', 'seed')}s: {seeds(spec.get('development', []))}",
              f"- evaluation {spec.get('unit', 'seed')}s: {seeds(spec.get('evaluation', []))}"]
-    rows = []
-    ledger = os.path.join(ctx.root, "evidence", "ledger.csv")
-    if os.path.exists(ledger):
-        with open(ledger, encoding="utf-8", newline="") as f:
-            rows = [r for r in csv.DictReader(f) if r["verdict"] == name]
+    rows = [r for r in heldout.read_ledger(os.path.join(ctx.root, heldout.LEDGER)) if r["verdict"] == name]
     if not rows:
         lines.append("- latest evaluation: none recorded yet" + ("" if spec.get("evaluate") else
                                                                   " (no evaluation wired)"))

@@ -6,9 +6,9 @@
 /// rotated by the day of the month among the variations the readiness gate allows.
 public enum NudgeSelector {
     /// What the day's readiness allows: `recovering` (below `gate_recovering_below`)
-    /// rest or breathing only; `moderate` (below `gate_moderate_below`) a walk only (the
-    /// product specification: "walk only", no moderate or hard activity); `full` the whole
-    /// library; `ungated` without a readiness score.
+    /// rest or breathing only; `moderate` (below `gate_moderate_below`) a walk and nothing
+    /// else, as the product specification allows (docs/engines/heart-coach.md); `full` the
+    /// whole library; `ungated` without a readiness score.
     public enum Gate: String, Sendable {
         case recovering, moderate, full, ungated
 

@@ -79,7 +79,7 @@ final class TextFile {
             fclose(file)
             throw CSVReader.NeedsWholeFile()
         }
-        remaining = byteRange.map { $0.upperBound - start } ?? Int.max
+        remaining = byteRange.map { max(0, $0.upperBound - start) } ?? Int.max
         consumed = start
         // Fully initialised here: `deinit` closes the file.
         if start > 0, fseeko(file, off_t(start), SEEK_SET) != 0 {
