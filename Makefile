@@ -14,6 +14,7 @@ export RESONANCE_DATASETS
 # Stage-specific targets add themselves to these lists from mk/*.mk.
 BENCH_TARGETS :=
 TEST_EXTRA_TARGETS :=
+EVIDENCE_TARGETS :=
 
 .PHONY: all deps build build-tests test swift-test venv bench validate clean
 all: build

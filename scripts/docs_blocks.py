@@ -17,6 +17,10 @@ alone. Kinds:
                        registry (mk/heldout.json) and its latest evaluation in the
                        ledger (evidence/ledger.csv): seeds, commit, date, result file
                        and digest, or that none is recorded yet
+    measured:NAME      a table of measured numbers: the Markdown fragment
+                       evidence/measured/NAME.md, which the make target that measures it
+                       writes (`make evidence` runs every such target; mk/evidence.mk); a
+                       fragment no block includes is an error, so none goes stale unseen
 
 A new kind is one function taking (name, Context) and returning the block's lines,
 entered in GENERATORS.
@@ -118,11 +122,33 @@ def evidence_block(name, ctx):
     return lines
 
 
+MEASURED = os.path.join("evidence", "measured")
+
+
+def measured_block(name, ctx):
+    """The fragment evidence/measured/NAME.md as its measuring target wrote it."""
+    path = os.path.join(ctx.root, MEASURED, name + ".md")
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise BlockError(f"no {MEASURED}/{name}.md (written by its target under `make evidence`)")
+    return text.rstrip("\n").split("\n")
+
+
+def measured_orphans(root, included):
+    """The fragments in evidence/measured/ that no measured block includes."""
+    folder = os.path.join(root, MEASURED)
+    names = sorted(n[:-3] for n in os.listdir(folder) if n.endswith(".md")) if os.path.isdir(folder) else []
+    return [n for n in names if n not in included]
+
+
 # kind → generator(name, Context) → the block's lines (without the blank lines that
 # separate them from the markers).
 GENERATORS = {
     "constants": constants_block,
     "evidence": evidence_block,
+    "measured": measured_block,
 }
 
 
@@ -214,7 +240,7 @@ def main():
     binary = args.bin if os.path.isabs(args.bin) else os.path.join(root, args.bin)
     ctx = Context(root, binary)
 
-    failed, blocks_seen = 0, 0
+    failed, blocks_seen, included = 0, 0, set()
     for rel in markdown_files(root):
         path = os.path.join(root, rel)
         with open(path, encoding="utf-8", newline="") as f:
@@ -229,6 +255,8 @@ def main():
         out, last = [], 0
         for kind, name, start, end in blocks:
             blocks_seen += 1
+            if kind == "measured":
+                included.add(name)
             key = f"{rel}:{kind}:{name}"
             have = lines[start:end]
             try:
@@ -254,6 +282,10 @@ def main():
         if args.write and new != text:
             write_atomically(path, new)
             print(f"docs_blocks: rewrote {rel}", file=sys.stderr)
+    for name in measured_orphans(root, included):
+        failed += 1
+        report(f"{MEASURED}/{name}.md", False,
+               f"{MEASURED}/{name}.md: no `measured:{name}` block includes it")
     if args.write:
         print(f"docs_blocks: {blocks_seen} blocks, {failed} failed", file=sys.stderr)
     return 1 if failed else 0
