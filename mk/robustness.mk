@@ -14,14 +14,23 @@ ROBUSTNESS_WORK ?= build/robustness
 ROBUSTNESS_SEEDS ?= $(call HELDOUT_SEEDS,effect_robustness,development,--csv)
 ROBUSTNESS_CI_SEEDS ?= $(call HELDOUT_SEEDS,effect_robustness,ci,--csv)
 ROBUSTNESS_REPORTS ?= reports/robustness
+ROBUSTNESS_MARKDOWN ?= $(ROBUSTNESS_REPORTS)/effect_robustness.md
+ROBUSTNESS_CAPTION ?= Seeds $(ROBUSTNESS_SEEDS), the ten personas × 30 days per law × strength × seed.
 BENCH_TARGETS += effect-robustness
 TEST_EXTRA_TARGETS += test-effect-robustness
+# The development table in docs/methods.md (measured:effect_robustness_development).
+EVIDENCE_TARGETS += evidence-effect-robustness
 
-.PHONY: effect-robustness test-effect-robustness
+.PHONY: effect-robustness test-effect-robustness evidence-effect-robustness
 effect-robustness: build venv
 	@mkdir -p $(ROBUSTNESS_REPORTS)
 	$(PY) scripts/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/full --seeds $(ROBUSTNESS_SEEDS) --onset-variants \
-	  --markdown $(ROBUSTNESS_REPORTS)/effect_robustness.md --json $(ROBUSTNESS_REPORTS)/effect_robustness.json
+	  --caption '$(ROBUSTNESS_CAPTION)' \
+	  --markdown $(ROBUSTNESS_MARKDOWN) --json $(ROBUSTNESS_REPORTS)/effect_robustness.json
+
+evidence-effect-robustness:
+	$(MAKE) effect-robustness ROBUSTNESS_MARKDOWN=$(MEASURED)/effect_robustness_development.md \
+	  ROBUSTNESS_CAPTION='Development seeds $(ROBUSTNESS_SEEDS) (the held-out registry), the ten personas × 30 days per law × strength × seed; `make evidence-effect-robustness` writes this table.'
 
 test-effect-robustness: build venv
 	@$(PY) scripts/effect_robustness.py --self-test

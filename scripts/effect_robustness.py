@@ -367,6 +367,47 @@ def onset_table(results, laws, strengths):
     return "\n".join(lines) + "\n"
 
 
+# The targets the mixed model is judged against (docs/methods.md, Robustness of the song
+# effects): r ≥ 0.95 under every law; 95 % coverage within 0.93–0.97 under the standard
+# law (the model's own, so its calibration should be tight), within 0.90–0.98 under the
+# others.
+TARGET_R = 0.95
+TARGET_COVERAGE = {"standard": (0.93, 0.97)}
+TARGET_COVERAGE_OTHER = (0.90, 0.98)
+
+
+def verdict_table(results, laws, strengths, model="mixed"):
+    """Per law × strength × metric: the model's mean r and coverage over seeds against
+    the targets, and whether both are met (on the means, rounded as shown)."""
+    lines = ["| law | strength | metric | seeds | r (target ≥ 0.95) | coverage | coverage target | met |",
+             "|---|---|---|---|---|---|---|---|"]
+    met = total = 0
+    for law in laws:
+        lo, hi = TARGET_COVERAGE.get(law, TARGET_COVERAGE_OTHER)
+        for strength in (["–"] if law == "standard" else strengths):
+            runs = results.get(f"{law}/{strength}", [])
+            for metric in METRICS:
+                cells = [r[f"{model}|{metric}"] for r in runs if r.get(f"{model}|{metric}")]
+                if not cells:
+                    continue
+                r = sum(c["r"] for c in cells) / len(cells)
+                cov = sum(c["coverage"] for c in cells) / len(cells)
+                ok = round(r, 3) >= TARGET_R and lo <= round(cov, 3) <= hi
+                met, total = met + ok, total + 1
+                lines.append(f"| {law} | {strength} | {metric} | {len(cells)} | {r:.3f} | {cov:.3f} | "
+                             f"{lo:.2f}–{hi:.2f} | {'yes' if ok else '**no**'} |")
+    return f"The `{model}` model against the targets: {met} of {total} cells met.\n\n" + "\n".join(lines) + "\n"
+
+
+def write_atomically(path, text):
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def main():
     if sys.argv[1:] == ["--self-test"]:
         return self_test()
@@ -380,6 +421,7 @@ def main():
     ap.add_argument("--personas", default="all")
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--markdown")
+    ap.add_argument("--caption", help="a line written first in the Markdown: what was run and how to run it again")
     ap.add_argument("--json")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--onset-variants", action="store_true",
@@ -413,17 +455,17 @@ def main():
                 print(f"effect-robustness: {key} seed {seed}: mixed ΔHR r {mixed.get('r', float('nan')):.3f} "
                       f"coverage {mixed.get('coverage') or float('nan'):.3f}", file=sys.stderr, flush=True)
     extra = (["mixed-model-se"] if args.baseline else []) + (["mixed-fixed", "mixed-estimated"] if args.onset_variants else [])
-    md = ("r / slope / 95 % coverage, means over seeds:\n\n" + compact_table(results, laws, strengths, extra + models)
+    md = ((args.caption + "\n\n" if args.caption else "")
+          + verdict_table(results, laws, strengths)
+          + "\nr / slope / 95 % coverage, means over seeds:\n\n" + compact_table(results, laws, strengths, extra + models)
           + "\nWith 95 % intervals over seeds:\n\n" + table(results, laws, strengths, extra + models)
           + "\nThe mixed model's onset (s) per seed: used (the profile's best, 2Δℓ against 45 s):\n\n"
           + onset_table(results, laws, strengths))
     print(md)
     if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(md)
+        write_atomically(args.markdown, md)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1, sort_keys=True)
+        write_atomically(args.json, json.dumps(results, indent=1, sort_keys=True))
     if args.check:
         failed = []
         for key, runs in results.items():
