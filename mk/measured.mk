@@ -1,6 +1,6 @@
 # ---- measured tables of the docs ---------------------------------------------
 # The targets that write the measured tables of docs/tuning.md, docs/personas.md,
-# docs/engines/toolkit.md and docs/engines/heart-coach.md:
+# docs/engines/toolkit.md, docs/engines/heart-coach.md and docs/methods.md (Coherence):
 # each `evidence-a-b` writes evidence/measured/a_b.md through a script of
 # scripts/measured_*.py (standard library only), which reads what the `resonance` binary
 # writes (mk/evidence.mk; `make evidence` runs them all). Work files go under
@@ -16,15 +16,24 @@ EVIDENCE_PERSONAS = $(EVIDENCE_WORK)/personas
 LAW_BOUNDS_SEEDS ?= $(call HELDOUT_SEEDS,effect_robustness,development,--csv)
 HEALTH_EVENT_SEEDS ?= $(call HELDOUT_SEEDS,alarms,development,--csv)
 HEALTH_EVENT_DAYS ?= 90
+# docs/methods.md, Coherence: white noise (seeds of Python's random.Random), the healthy
+# PhysioNet records (outside the repository: $RESONANCE_DATASETS), the pacer's
+# simulation on its development seeds.
+WHITE_NOISE_SEEDS ?= 0,1,2,3,4
+WHITE_NOISE_SECONDS ?= 1200
+COHERENCE_RECORDS ?= $(RESONANCE_DATASETS)/physionet-rr/healthy
+COHERENCE_SIM_SEEDS ?= $(call HELDOUT_SEEDS,pacer,development,--csv)
 
 MEASURED_CHEAP := evidence-tune-song-effect evidence-zero-delta-impact evidence-coach-personas \
-  evidence-personas-daily-means evidence-response-law-bounds
-EVIDENCE_TARGETS += $(MEASURED_CHEAP) evidence-health-event-counts
+  evidence-personas-daily-means evidence-response-law-bounds evidence-coherence-white-noise \
+  evidence-coherence-sampling-simulated
+EVIDENCE_TARGETS += $(MEASURED_CHEAP) evidence-health-event-counts evidence-coherence-sampling-physionet
 EVIDENCE_CHECK += $(MEASURED_CHEAP)
-# Small size: one seed over 40 days.
-EVIDENCE_SMOKE += 'evidence-health-event-counts HEALTH_EVENT_SEEDS=1 HEALTH_EVENT_DAYS=40'
+# Small sizes: one seed over 40 days; the sample export's R-R file for the PhysioNet records.
+EVIDENCE_SMOKE += 'evidence-health-event-counts HEALTH_EVENT_SEEDS=1 HEALTH_EVENT_DAYS=40' \
+  'evidence-coherence-sampling-physionet COHERENCE_RECORDS=datasets/sample/S01/IBI.csv'
 
-.PHONY: evidence-personas-workspace $(MEASURED_CHEAP) evidence-health-event-counts
+.PHONY: evidence-personas-workspace $(MEASURED_CHEAP) evidence-health-event-counts evidence-coherence-sampling-physionet
 evidence-personas-workspace: build
 	@rm -rf $(EVIDENCE_PERSONAS)
 	$(BIN) personas generate --quiet --out $(EVIDENCE_PERSONAS) --days $(PERSONAS_DAYS) --seed $(PERSONAS_SEED)
@@ -72,3 +81,22 @@ evidence-health-event-counts: build
 	python3 scripts/measured_personas.py health-events --bin $(BIN) --work $(EVIDENCE_WORK)/health-events \
 	  --seeds $(HEALTH_EVENT_SEEDS) --days $(HEALTH_EVENT_DAYS) --out $(MEASURED)/health_event_counts.md \
 	  --caption 'Planted by `resonance personas generate --events planned`, the ten personas × $(HEALTH_EVENT_DAYS) days, seeds {seeds} (the development seeds of the alarms, mk/heldout.json); `make evidence-health-event-counts` writes this table.'
+
+# docs/methods.md, Coherence.
+evidence-coherence-white-noise: build
+	python3 scripts/measured_coherence.py white-noise --bin $(BIN) --work $(EVIDENCE_WORK)/white-noise \
+	  --seeds $(WHITE_NOISE_SEEDS) --seconds $(WHITE_NOISE_SECONDS) --out $(MEASURED)/coherence_white_noise.md \
+	  --caption 'White-noise heart rate, N(70, 1) bpm every 0.25 s for $(WHITE_NOISE_SECONDS) s per record (one record per seed {seeds} of Python'\''s `random.Random`), `resonance coherence --breathing-rate 5.5`; `make evidence-coherence-white-noise` writes this table.'
+
+# Without the records (no $RESONANCE_DATASETS) the committed table stays as it is.
+evidence-coherence-sampling-physionet: build
+	@if [ ! -e "$(COHERENCE_RECORDS)" ]; then echo "evidence-coherence-sampling-physionet: skipped ($(COHERENCE_RECORDS) not found)"; exit 0; fi; \
+	set -x; python3 scripts/measured_coherence.py sampling --bin $(BIN) --work $(EVIDENCE_WORK)/coherence-sampling \
+	  --out $(MEASURED)/coherence_sampling_physionet.md \
+	  --caption 'The R-R files below, read in place (outside the repository: `physionet-rr/healthy` of the public datasets, $$RESONANCE_DATASETS; never committed), `resonance coherence --method product` with `--hr-sampling spline` and `repeat`; `make evidence-coherence-sampling-physionet` writes this table.' \
+	  $(COHERENCE_RECORDS)
+
+evidence-coherence-sampling-simulated: build
+	python3 scripts/measured_coherence.py simulated --bin $(BIN) --work $(EVIDENCE_WORK)/coherence-simulated \
+	  --seeds $(COHERENCE_SIM_SEEDS) --out $(MEASURED)/coherence_sampling_simulated.md \
+	  --caption '`resonance breathing simulate` on seeds {seeds} (the pacer'\''s development seeds, mk/heldout.json): the ten personas × three strategies per seed; `make evidence-coherence-sampling-simulated` writes this table.'
