@@ -93,7 +93,7 @@ evidence-coherence-sampling-physionet: build
 	@if [ ! -e "$(COHERENCE_RECORDS)" ]; then echo "evidence-coherence-sampling-physionet: skipped ($(COHERENCE_RECORDS) not found)"; exit 0; fi; \
 	set -x; python3 scripts/measured_coherence.py sampling --bin $(BIN) --work $(EVIDENCE_WORK)/coherence-sampling \
 	  --out $(MEASURED)/coherence_sampling_physionet.md \
-	  --caption 'The R-R files below, read in place (outside the repository: `physionet-rr/healthy` of the public datasets, $$RESONANCE_DATASETS; never committed), `resonance coherence --method product` with `--hr-sampling spline` and `repeat`; `make evidence-coherence-sampling-physionet` writes this table.' \
+	  --caption 'The R-R files below, read in place (outside the repository: `physionet-rr/healthy` of the public datasets under `$$RESONANCE_DATASETS`; never committed), `resonance coherence --method product` with `--hr-sampling spline` and `repeat`; `make evidence-coherence-sampling-physionet` writes this table.' \
 	  $(COHERENCE_RECORDS)
 
 evidence-coherence-sampling-simulated: build
