@@ -14,3 +14,18 @@ MEASURED := evidence/measured
 evidence: build
 	$(if $(strip $(EVIDENCE_TARGETS)),$(MAKE) $(EVIDENCE_TARGETS))
 	$(MAKE) docs-blocks
+
+# `make evidence-check` (in `make test`) checks the generators themselves: the targets in
+# EVIDENCE_CHECK (each well under 10 s) are run into a temporary folder and their
+# fragments compared byte for byte with the committed ones; those in EVIDENCE_SMOKE (slow,
+# each with the variables that make it small) only have to run and write their fragment
+# (scripts/evidence_check.py, one `Test Case 'evidence.NAME'` line each). Every target of
+# EVIDENCE_TARGETS is in one of them, or in EVIDENCE_CHECKED_ELSEWHERE: the robustness
+# table's script runs small in `test-effect-robustness`.
+EVIDENCE_CHECKED_ELSEWHERE += evidence-effect-robustness
+TEST_EXTRA_TARGETS += evidence-check
+
+.PHONY: evidence-check
+evidence-check: build
+	@python3 scripts/evidence_check.py --make '$(MAKE)' --compare $(EVIDENCE_CHECK) --smoke "$(EVIDENCE_SMOKE)" \
+	  --all $(EVIDENCE_TARGETS) --elsewhere $(EVIDENCE_CHECKED_ELSEWHERE)
