@@ -12,7 +12,10 @@ struct Validate: ParsableCommand {
             each stage's checks. On a workspace whose labels.csv has `stress` and `baseline` \
             intervals, the stress section scores windows with the stress engine (of --constants \
             when given) and reports ROC AUC, Cohen's d of HR and HRV, the `elevated` level's \
-            balanced accuracy and a per-task heart-rate test, with subject-level bootstrap CIs. \
+            balanced accuracy and a per-task heart-rate test, with subject-level bootstrap CIs; \
+            then one protocol on one window set: the engine's window methods, naive heart-rate \
+            scores and the AI DJ's state, Stroop + interview primary, the method choice and a \
+            learned reference by nested leave-one-subject-out. \
             The same workspace gives byte-identical reports.
             """
     )

@@ -180,6 +180,17 @@ public struct DJStateEngine: Sendable {
                       previous: DJState? = nil) -> DJState {
         let hrWindow = Self.window(hr, endingAt: now, seconds: c.hrWindowSeconds)
         let sdnnWindow = Self.window(sdnn, endingAt: now, seconds: c.hrvWindowSeconds)
+        var baseline = baseline, beatSDNNMs = beatSDNNMs
+        if c.inputMethod.rounded() == 1, let latest = hrWindow.last?.value {
+            // Personal rolling reference: the same formulas on other inputs. Resting HR is the
+            // median of the HR samples before the HR window; the HRV/baseline ratio is the
+            // heart-period ratio (reference / latest HR): 1 at the reference, as SDNN/baseline is.
+            let reference = Self.window(hr, endingAt: now - Int64(c.hrWindowSeconds * 1000), seconds: c.personalReferenceMinutes * 60)
+            if Double(reference.count) >= c.personalMinSamples, latest > 0 {
+                baseline.restingHRBpm = Stats.median(reference.map(\.value))
+                beatSDNNMs = baseline.sdnnMs * baseline.restingHRBpm / latest
+            }
+        }
         let a = arousal(hrWindow, baseline: baseline)
         let s = stress(sdnnWindow, beatSDNNMs: beatSDNNMs, baseline: baseline)
         var energy = c.energyArousalWeight * a.value + c.energyCalmWeight * (1 - s.value)

@@ -47,6 +47,9 @@ public struct StateConstants: EngineConstants {
         ConstantSpec("reference_empty_hr", 72, unit: "bpm", range: 30...220, source: "product specification, reference variant: HR 72 when no sample is recent"),
         ConstantSpec("reference_empty_sdnn", 50, unit: "ms", range: 5...300, source: "product specification, reference variant: HRV 50 ms when no sample is recent"),
         ConstantSpec("reference_source_confidence", 0.5, unit: "0–1", range: 0...1, source: "product specification, reference variant: confidence 0.5 per source with a recent sample"),
+        ConstantSpec("input_method", 0, unit: "code", range: 0...1, source: "choice: the inputs of arousal and stress; 0 the specification's (resting HR and SDNN baselines, SDNN as HRV), 1 personal rolling reference (resting HR = median HR of the person's own last minutes, HRV/baseline replaced by the heart-period ratio reference/HR, as the stress engine's adaptive range)"),
+        ConstantSpec("personal_reference_minutes", 20, unit: "min", range: 1...1440, source: "input method 1: the reference is the HR samples of the 20 min before the HR window (choice: the stress engine's reference_minutes)"),
+        ConstantSpec("personal_min_samples", 180, unit: "samples", range: 1...100000, source: "input method 1: fewest reference HR samples, else the baseline's resting HR (choice: 3 min at 1 Hz)"),
     ], weightGroups: [["energy_arousal_weight", "energy_calm_weight"]])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.state }
@@ -67,6 +70,9 @@ public struct StateConstants: EngineConstants {
     public let workoutEnergizeBelow: Double, calmStressAbove: Double, energizeEnergyBelow: Double, energizeArousalBelow: Double
     public let focusAbove: Double, significantChange: Double, significantChangeMinutes: Double
     public let referenceEmptyHR: Double, referenceEmptySDNN: Double, referenceSourceConfidence: Double
+    /// `input_method`, code (0 specification, 1 personal rolling reference); `personal_reference_minutes`, min;
+    /// `personal_min_samples`, samples.
+    public let inputMethod: Double, personalReferenceMinutes: Double, personalMinSamples: Double
 
     public init(_ c: ConstantReader) throws {
         maxHRIntercept = try c["max_hr_intercept"]
@@ -112,5 +118,8 @@ public struct StateConstants: EngineConstants {
         referenceEmptyHR = try c["reference_empty_hr"]
         referenceEmptySDNN = try c["reference_empty_sdnn"]
         referenceSourceConfidence = try c["reference_source_confidence"]
+        inputMethod = try c["input_method"]
+        personalReferenceMinutes = try c["personal_reference_minutes"]
+        personalMinSamples = try c["personal_min_samples"]
     }
 }

@@ -37,45 +37,71 @@ public enum StateLabelScoring {
     /// variant's, and the naive baseline of the latest raw HR.
     public static let scores = ["stress", "arousal", "reference_stress", "reference_arousal", "raw_hr"]
 
+    /// One subject's heart rate (bpm), SDNN samples (ms) and plausible beats (R-R ms), sorted by time.
+    public struct Series: Sendable {
+        public var hr: [TimedSample] = []
+        public var sdnn: [TimedSample] = []
+        public var rr: [TimedSample] = []
+    }
+
+    /// The state of `engine` at `tick` from the samples before it, with the fallback
+    /// baselines and the beats' SDNN over the HRV window, and the latest raw HR; nil
+    /// without an HR sample in the HR window.
+    public static func state(at tick: Int64, _ s: Series, engine: DJStateEngine) -> (state: DJState, latestHR: Double)? {
+        let c = engine.constants
+        guard let latest = DJStateEngine.window(s.hr, endingAt: tick, seconds: c.hrWindowSeconds).last else { return nil }
+        let beats = DJStateEngine.window(s.rr, endingAt: tick, seconds: c.hrvWindowSeconds).map(\.value)
+        let beatSDNN = beats.count >= 2 ? Stats.sd(beats) : nil
+        return (engine.state(at: tick, hr: s.hr, sdnn: s.sdnn, beatSDNNMs: beatSDNN, baseline: .fallback(c), context: .relaxation),
+                latest.value)
+    }
+
     /// One subject's ticks: per score its values, and whether each tick is in stress.
     public static func ticks(hr: [TimedSample], sdnn: [TimedSample], rr: [TimedSample], labels: [LabelInterval],
                              state c: StateConstants) -> (values: [[Double]], stressed: [Bool]) {
+        let series = Series(hr: hr, sdnn: sdnn, rr: rr)
         let spec = DJStateEngine(constants: c), reference = DJStateEngine(constants: c, variant: .reference)
-        let baseline = PersonalBaseline.fallback(c)
         let stepMs = Int64(c.stepSeconds * 1000)
         var values = [[Double]](repeating: [], count: scores.count), stressed: [Bool] = []
         for interval in labels where interval.label == "stress" || interval.label == "baseline" {
             var tick = (Timestamp.floorDivMod(interval.startMs, stepMs).0 + 1) * stepMs
             while tick <= interval.endMs {
                 defer { tick += stepMs }
-                guard let latest = DJStateEngine.window(hr, endingAt: tick, seconds: c.hrWindowSeconds).last else { continue }
-                let beats = DJStateEngine.window(rr, endingAt: tick, seconds: c.hrvWindowSeconds).map(\.value)
-                let beatSDNN = beats.count >= 2 ? Stats.sd(beats) : nil
-                let s = spec.state(at: tick, hr: hr, sdnn: sdnn, beatSDNNMs: beatSDNN, baseline: baseline, context: .relaxation)
-                let r = reference.state(at: tick, hr: hr, sdnn: sdnn, beatSDNNMs: beatSDNN, baseline: baseline, context: .relaxation)
-                for (k, v) in [s.stress, s.arousal, r.stress, r.arousal, latest.value].enumerated() { values[k].append(v) }
+                guard let s = state(at: tick, series, engine: spec), let r = state(at: tick, series, engine: reference) else { continue }
+                for (k, v) in [s.state.stress, s.state.arousal, r.state.stress, r.state.arousal, s.latestHR].enumerated() { values[k].append(v) }
                 stressed.append(interval.label == "stress")
             }
         }
         return (values, stressed)
     }
 
-    /// The rows of a workspace: every labelled subject's ticks from its `hr.csv`,
-    /// `hrv_samples.csv` (SDNN) and plausible `rr.csv` beats, scored with `registry`.
-    public static func rows(_ ws: Workspace, registry: ConstantsRegistry, jobs: Int) throws -> [DJStateAUCRow] {
-        let c = StateConstants(registry: registry), plausible = RRConstants(registry: registry)
+    /// Every labelled subject's series from the workspace's `hr.csv`, `hrv_samples.csv`
+    /// (SDNN) and `rr.csv` (beats within the registry's plausible R-R range).
+    public static func series(_ ws: Workspace, registry: ConstantsRegistry) throws -> (labels: [String: [LabelInterval]], series: [String: Series]) {
+        let plausible = RRConstants(registry: registry)
         let labels = Dictionary(grouping: try ws.read(LabelInterval.self), by: \.subject)
         let hr = Dictionary(grouping: try ws.read(HRSample.self), by: \.subject)
         let sdnn = Dictionary(grouping: try ws.read(HRVSample.self), by: \.subject)
         let rr = Dictionary(grouping: try ws.read(RRInterval.self).filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
                             by: \.subject)
-        let subjects = labels.keys.sorted(by: SubjectOrder.precedes)
-        let ticks = try Parallel.map(subjects, jobs: jobs) { s in
-            Self.ticks(
+        var out: [String: Series] = [:]
+        for s in labels.keys {
+            out[s] = Series(
                 hr: (hr[s] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.bpm) }.sorted { $0.tMs < $1.tMs },
                 sdnn: (sdnn[s] ?? []).compactMap { x in x.sdnnMs.map { TimedSample(tMs: x.timestampMs, value: $0) } }.sorted { $0.tMs < $1.tMs },
-                rr: (rr[s] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs },
-                labels: (labels[s] ?? []).sorted { $0.startMs < $1.startMs }, state: c)
+                rr: (rr[s] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs })
+        }
+        return (labels, out)
+    }
+
+    /// The rows of a workspace: every labelled subject's ticks, scored with `registry`.
+    public static func rows(_ ws: Workspace, registry: ConstantsRegistry, jobs: Int) throws -> [DJStateAUCRow] {
+        let c = StateConstants(registry: registry)
+        let (labels, series) = try series(ws, registry: registry)
+        let subjects = labels.keys.sorted(by: SubjectOrder.precedes)
+        let ticks = try Parallel.map(subjects, jobs: jobs) { s in
+            let x = series[s] ?? Series()
+            return Self.ticks(hr: x.hr, sdnn: x.sdnn, rr: x.rr, labels: (labels[s] ?? []).sorted { $0.startMs < $1.startMs }, state: c)
         }
         return rows(ticks)
     }

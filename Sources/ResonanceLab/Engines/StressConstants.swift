@@ -54,6 +54,20 @@ public struct StressConstants: EngineConstants {
         ConstantSpec("trend_days", 7, unit: "days", range: 2...90, source: "choice: the stress trend direction is the least-squares slope of the stress scores of the 7 days ending the day (the specification names no window)"),
         ConstantSpec("trend_min_days", 3, unit: "days", range: 2...90, source: "choice: fewest scored days in the window for a slope"),
         ConstantSpec("trend_slope_points_per_day", 0.5, unit: "points/day", range: 0...100, source: "product specification: slope threshold ±0.5 points/day (rising above +0.5, falling below −0.5, else steady)"),
+        ConstantSpec("window_method", 0, unit: "code", range: 0...4, source: "choice: the window score; 0 the daily formula against a reference period, 1 personal adaptive reference range, 2 heart-rate onset, 3 HRV from the beats present with a coverage confidence, 4 respiration rate from the R-R series (StressWindowMethod)"),
+        ConstantSpec("reference_minutes", 20, unit: "min", range: 1...1440, source: "methods 1–4: the rolling reference is the windows of the last 20 min before the scored window (choice; after Iqbal et al. 2022, reference ranges from each person's own recording)"),
+        ConstantSpec("reference_step_seconds", 30, unit: "s", range: 1...3600, source: "methods 1–4: reference windows start every 30 s (choice: the scoring step)"),
+        ConstantSpec("reference_min_windows", 6, unit: "windows", range: 1...10000, source: "methods 1–4: fewest reference windows with a heart rate for a percentile (choice: 3 min of history)"),
+        ConstantSpec("reference_min_hrv_windows", 3, unit: "windows", range: 1...10000, source: "methods 1, 3, 4: fewest reference windows with the beat measure for its percentile (choice)"),
+        ConstantSpec("onset_minutes", 3, unit: "min", range: 0.5...120, source: "method 2: HR change = window mean HR − mean HR of the 3 min before the window (choice: the acute sympathetic response rises within 1–3 min; Kudielka et al. 2004)"),
+        ConstantSpec("onset_points_per_bpm", 5, unit: "points/bpm", range: 0...100, source: "method 2: score = 50 + 5·ΔHR, clamped to 0–100 (choice: the RHR rule's 4 points per % at a resting 80 bpm)"),
+        ConstantSpec("beat_gap_tolerance_ms", 50, unit: "ms", range: 0...1000, source: "methods 3–4: two beats are consecutive when their time difference is within 50 ms of the later R-R interval (choice: the E4's 1/64-s timing is 15.6 ms)"),
+        ConstantSpec("beat_min_pairs", 10, unit: "pairs", range: 2...10000, source: "method 3: fewest successive beat pairs for an RMSSD (choice; ultra-short RMSSD from 10 s is usable, Munoz et al. 2015)"),
+        ConstantSpec("beat_coverage_min", 0.3, unit: "ratio", range: 0...1, source: "method 3: HRV confidence 0 at beat coverage (Σ R-R / window) ≤ 0.3, the score is then the HR percentile (choice)"),
+        ConstantSpec("beat_coverage_full", 0.8, unit: "ratio", range: 0...1, source: "method 3: HRV confidence 1 at beat coverage ≥ 0.8, linear between (choice)"),
+        ConstantSpec("respiration_coverage_min", 0.6, unit: "ratio", range: 0...1, source: "method 4: respiration rate only from windows whose beats cover ≥ 60 % of them (choice: the RSA peak needs several breaths of consecutive beats)"),
+        ConstantSpec("respiration_min_hz", 0.1, unit: "Hz", range: 0.01...2, source: "method 4: RSA peak searched from 0.1 Hz (6 breaths/min; Schäfer & Kratky 2008)"),
+        ConstantSpec("respiration_max_hz", 0.5, unit: "Hz", range: 0.01...2, source: "method 4: RSA peak searched up to 0.5 Hz (30 breaths/min; Schäfer & Kratky 2008)"),
     ], weightGroups: [
         ["weight_rhr", "weight_hrv", "weight_cv"],
         ["weight_rhr_without_cv", "weight_hrv_without_cv"],
@@ -63,6 +77,8 @@ public struct StressConstants: EngineConstants {
         OrderRule(["cv_stable", "cv_unstable"], strict: true),
         OrderRule(["relaxed_below", "elevated_from"]),
         OrderRule(["trend_min_days", "trend_days"]),
+        OrderRule(["beat_coverage_min", "beat_coverage_full"], strict: true),
+        OrderRule(["respiration_min_hz", "respiration_max_hz"], strict: true),
     ])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.stress }
@@ -118,6 +134,22 @@ public struct StressConstants: EngineConstants {
     public let trendMinDays: Double
     /// `trend_slope_points_per_day`, points/day.
     public let trendSlopePointsPerDay: Double
+    /// `window_method`, code (`StressWindowMethod`, as `method`).
+    public let windowMethod: Double
+    /// The window method `window_method` selects (an unknown code: the product formula).
+    public var method: StressWindowMethod { StressWindowMethod(rawValue: Int(windowMethod.rounded())) ?? .product }
+    /// `reference_minutes`, min; `reference_step_seconds`, s.
+    public let referenceMinutes: Double, referenceStepSeconds: Double
+    /// `reference_min_windows`, `reference_min_hrv_windows`, windows.
+    public let referenceMinWindows: Double, referenceMinHRVWindows: Double
+    /// `onset_minutes`, min; `onset_points_per_bpm`, points/bpm.
+    public let onsetMinutes: Double, onsetPointsPerBpm: Double
+    /// `beat_gap_tolerance_ms`, ms; `beat_min_pairs`, pairs.
+    public let beatGapToleranceMs: Double, beatMinPairs: Double
+    /// `beat_coverage_min`, `beat_coverage_full`, `respiration_coverage_min`, ratio.
+    public let beatCoverageMin: Double, beatCoverageFull: Double, respirationCoverageMin: Double
+    /// `respiration_min_hz`, `respiration_max_hz`, Hz.
+    public let respirationMinHz: Double, respirationMaxHz: Double
 
     public init(_ c: ConstantReader) throws {
         baselineDays = try c["baseline_days"]
@@ -145,6 +177,20 @@ public struct StressConstants: EngineConstants {
         trendDays = try c["trend_days"]
         trendMinDays = try c["trend_min_days"]
         trendSlopePointsPerDay = try c["trend_slope_points_per_day"]
+        windowMethod = try c["window_method"]
+        referenceMinutes = try c["reference_minutes"]
+        referenceStepSeconds = try c["reference_step_seconds"]
+        referenceMinWindows = try c["reference_min_windows"]
+        referenceMinHRVWindows = try c["reference_min_hrv_windows"]
+        onsetMinutes = try c["onset_minutes"]
+        onsetPointsPerBpm = try c["onset_points_per_bpm"]
+        beatGapToleranceMs = try c["beat_gap_tolerance_ms"]
+        beatMinPairs = try c["beat_min_pairs"]
+        beatCoverageMin = try c["beat_coverage_min"]
+        beatCoverageFull = try c["beat_coverage_full"]
+        respirationCoverageMin = try c["respiration_coverage_min"]
+        respirationMinHz = try c["respiration_min_hz"]
+        respirationMaxHz = try c["respiration_max_hz"]
     }
 
     /// The constant holding local hour `hour`'s circadian multiplier.

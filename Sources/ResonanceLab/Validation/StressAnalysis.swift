@@ -103,9 +103,14 @@ public enum StressAnalysis {
         subjects.map { s in
             var out = Scored(subject: s.subject, windows: s.windows)
             for w in s.windows {
-                if let r = StressWindowMode.assess(engine, window: w.signals, reference: s.reference, subject: s.subject) {
-                    out.engine.append(r.score, stress: w.stress)
-                    out.elevated.append(r.level == .elevated ? 1 : 0, stress: w.stress)
+                // The engine's `window_method`: the product formula against the reference
+                // period, or a rolling method against the window's own past.
+                let score = engine.constants.method == .product
+                    ? StressWindowMode.assess(engine, window: w.signals, reference: s.reference, subject: s.subject)?.score
+                    : engine.windowScore(engine.components(w.measures, reference: w.rolling), method: engine.constants.method)
+                if let score {
+                    out.engine.append(score, stress: w.stress)
+                    out.elevated.append(engine.level(score) == .elevated ? 1 : 0, stress: w.stress)
                     out.scoredWindows += 1
                 }
                 if let hr = w.signals.hrBpm { out.hr.append(hr, stress: w.stress) }
@@ -114,33 +119,15 @@ public enum StressAnalysis {
         }
     }
 
-    /// The AI DJ's 30-s state on the same labels (docs/dj.md, State engine on labels), beside
-    /// the stress engine's window score: its own ticks, so the counts differ from the windows'.
-    static func stateSection(_ rows: [DJStateAUCRow]) -> String {
-        guard let ticks = rows.first?.ticks, ticks > 0 else { return "" }
-        let names = ["stress": "DJ state: stress", "arousal": "DJ state: arousal", "reference_stress": "DJ reference variant: stress",
-                     "reference_arousal": "DJ reference variant: arousal", "raw_hr": "naive: latest raw HR"]
-        var table: [[String]] = []
-        for score in StateLabelScoring.scores {
-            guard let p = rows.first(where: { $0.score == score && $0.scope == "pooled" }),
-                  let m = rows.first(where: { $0.score == score && $0.scope == "subject_median" }) else { continue }
-            func v(_ x: Double?) -> String { x.map { f($0) } ?? "–" }
-            func interval(_ r: DJStateAUCRow) -> String { r.ciLow.flatMap { lo in r.ciHigh.map { ci((lo, $0)) } } ?? "–" }
-            table.append([names[score] ?? score, v(p.auc), interval(p), v(m.auc), interval(m), String(p.subjects)])
-        }
-        return "\nThe AI DJ's 30-s state (`resonance dj state`) on the same labels: \(ticks) ticks every "
-            + "30 s inside the intervals, the state from the samples before each tick with the fallback baselines.\n\n"
-            + markdownTable(["score", "pooled AUC", "95 % CI", "median per-subject AUC", "95 % CI", "subjects"], table)
-    }
-
     static func section(_ ws: Workspace, registry: ConstantsRegistry, options: StressScoringOptions,
                         jobs: Int) throws -> ReportSection? {
         var options = options
         options.rr = registry.rr
         options.maxArtifactPct = registry.hrv.maxArtifactPct
-        let subjects = try StressWindows.load(ws, options: options, jobs: jobs)
+        let stressConstants = StressConstants(registry: registry)
+        let subjects = try StressWindows.load(ws, options: options, stress: stressConstants, jobs: jobs)
         guard !subjects.isEmpty else { return nil }
-        let engine = StressEngine(constants: StressConstants(registry: registry))
+        let engine = StressEngine(constants: stressConstants)
         let scored = score(subjects, engine: engine)
         let n = scored.count
         let windows = scored.reduce(0) { $0 + $1.windows.count }
@@ -152,7 +139,9 @@ public enum StressAnalysis {
         var md = """
             Windows of \(decimals(options.windowSeconds, 0)) s every \(decimals(options.stepSeconds, 0)) s inside `stress` and \
             `baseline` intervals of `labels.csv`, scored by the stress engine (\(StressConstants.spec.name)@\
-            \(registry.engines[StressConstants.spec.name]?.version ?? StressConstants.spec.version)) in window mode: the window's \
+            \(registry.engines[StressConstants.spec.name]?.version ?? StressConstants.spec.version), `window_method` \
+            \(stressConstants.method.name); the rows below are the product formula in window mode unless another method is \
+            given) in window mode: the window's \
             mean HR is the engine's current heart rate, its SDNN the HRV (only when at most \
             \(decimals(options.maxArtifactPct, 0)) % of its beats are corrected or missing; otherwise HRV is missing and the \
             engine re-weights over the signals it has), and each subject's personal baseline is a reference period tiled into \
@@ -202,8 +191,11 @@ public enum StressAnalysis {
             ["naive: HR centred on the subject mean", f(hrCentred.0), ci(hrCentred.1), f(hrSubject.0), ci(hrSubject.1), String(hrSubject.2)],
         ])
         md += "\nPer subject, centring does not change the order of a subject's windows, so both naive scores have the same per-subject AUC.\n"
-        let state = try StateLabelScoring.rows(ws, registry: registry, jobs: jobs)
-        md += stateSection(state)
+        let series = try StateLabelScoring.series(ws, registry: registry).series
+        let (protocolMD, protocolJSON) = try StressProtocol.report(
+            try StressProtocol.windows(subjects, series: series, registry: registry), subjectNames: subjects.map(\.subject),
+            stress: stressConstants, jobs: jobs)
+        md += protocolMD
 
         // The elevated level as a classifier.
         let elevated = BinaryScores.pooled(scored.map(\.elevated), Array(scored.indices)).confusion(threshold: 1)
@@ -249,10 +241,7 @@ public enum StressAnalysis {
                 "naive_hr": aucJSON(hrPooled, hrSubject, roc: pooledScores(\.hr)),
                 "naive_hr_centred": aucJSON(hrCentred, hrSubject, roc: pooledScores(\.hr, centred: true)),
             ]),
-            "dj_state": .array(state.map { r in
-                .object(["score": .string(r.score), "scope": .string(r.scope), "auc": .num(r.auc), "ci_low": .num(r.ciLow),
-                         "ci_high": .num(r.ciHigh), "subjects": .int(r.subjects), "ticks": .int(r.ticks)])
-            }),
+            "protocol": protocolJSON,
             "score_distribution": scoreDistribution(pooledScores(\.engine), relaxedBelow: engine.constants.relaxedBelow,
                                                     elevatedFrom: engine.constants.elevatedFrom),
             "elevated": .object(["balanced_accuracy": .num(elevated.balancedAccuracy), "sensitivity": .num(elevated.sensitivity),

@@ -35,6 +35,10 @@ public struct StressWindow: Equatable, Sendable {
     public var signals: WindowSignals
     /// RMSSD (ms) when the window's R-R intervals are reliable.
     public var rmssdMs: Double?
+    /// What a watch measures in the window, and its rolling reference (the past windows of
+    /// the recording; `StressReference`), for the stress engine's rolling methods.
+    public var measures = StressWindowMeasures(hrBpm: nil)
+    public var rolling = StressReference(windows: [], onsetHRBpm: nil)
 }
 
 /// One subject's reference period and scored windows.
@@ -58,7 +62,8 @@ public enum StressWindows {
     public static let stressLabel = "stress", baselineLabel = "baseline"
 
     /// Subjects with stress and baseline labels, sorted by name; empty when none.
-    public static func load(_ ws: Workspace, options: StressScoringOptions = .init(), jobs: Int = 1) throws -> [StressSubject] {
+    public static func load(_ ws: Workspace, options: StressScoringOptions = .init(), stress: StressConstants = .defaults,
+                            jobs: Int = 1) throws -> [StressSubject] {
         let labels = try ws.read(LabelInterval.self)
         var bySubject: [String: [LabelInterval]] = [:]
         for l in labels { bySubject[l.subject, default: []].append(l) }
@@ -75,7 +80,7 @@ public enum StressWindows {
         let protocolTasks = try taskNames(ws)
         return try Parallel.map(scored, jobs: jobs) { subject in
             cut(subject: subject, labels: bySubject[subject] ?? [], hr: hr[subject], rr: rr[subject],
-                protocolTasks: protocolTasks, options: options)
+                protocolTasks: protocolTasks, options: options, stress: stress)
         }
     }
 
@@ -87,7 +92,7 @@ public enum StressWindows {
     }
 
     static func cut(subject: String, labels: [LabelInterval], hr: MeasurementSeries?, rr: MeasurementSeries?,
-                    protocolTasks: [String], options o: StressScoringOptions) -> StressSubject {
+                    protocolTasks: [String], options o: StressScoringOptions, stress: StressConstants = .defaults) -> StressSubject {
         let intervals = labels.filter { $0.label == stressLabel || $0.label == baselineLabel }
             .sorted { ($0.startMs, $0.endMs) < ($1.startMs, $1.endMs) }
         let hrSeries = TimeSeries(hr.map { h in zip(h.timestampsMs, h.values).map { (timeMs: $0.0, value: $0.1) } } ?? [])
@@ -104,6 +109,30 @@ public enum StressWindows {
             guard let row = hrv?.row(fromMs: start, toMs: end), row.reliable,
                   row.time.sdnn.isFinite, row.time.sdnn > 0 else { return (WindowSignals(hrBpm: hrBpm, sdnnMs: nil), nil) }
             return (WindowSignals(hrBpm: hrBpm, sdnnMs: row.time.sdnn), row.time.rmssd.isFinite ? row.time.rmssd : nil)
+        }
+
+        // The rolling reference: windows of the same length every `reference_step_seconds`
+        // from the first heart-rate sample; a scored window sees those that ended by its start.
+        let beats = rr.map { r in zip(r.timestampsMs, r.values).map { StressBeat(tMs: $0.0, rrMs: $0.1) } } ?? []
+        func watch(_ start: Int64, _ end: Int64, _ signals: WindowSignals) -> StressWindowMeasures {
+            let b = StressWindowMeasures.beats(beats[...], startMs: start, endMs: end, constants: stress)
+            return StressWindowMeasures(hrBpm: signals.hrBpm, sdnnMs: signals.sdnnMs, beatRMSSDMs: b.rmssdMs,
+                                        beatCoverage: b.coverage, respirationPerMin: b.respirationPerMin)
+        }
+        let gridStepMs = max(1, Int64((stress.referenceStepSeconds * 1000).rounded()))
+        var grid: [(startMs: Int64, measures: StressWindowMeasures)] = []
+        if let first = hrSeries.timesMs.first, let last = hrSeries.timesMs.last {
+            var g = first
+            while g + o.windowMs <= last + 1 {
+                grid.append((g, watch(g, g + o.windowMs, measure(g, g + o.windowMs).0)))
+                g += gridStepMs
+            }
+        }
+        let referenceMs = Int64((stress.referenceMinutes * 60_000).rounded()), onsetMs = Int64((stress.onsetMinutes * 60_000).rounded())
+        func rolling(before start: Int64) -> StressReference {
+            let past = grid.filter { $0.startMs + o.windowMs <= start && $0.startMs >= start - referenceMs }.map(\.measures)
+            let onset = hrSeries.values(fromMs: start - onsetMs, throughMs: start - 1)
+            return StressReference(windows: past, onsetHRBpm: onset.count >= o.minHRSamples ? onset.reduce(0, +) / Double(onset.count) : nil)
         }
 
         let reference: (start: Int64, end: Int64, rule: String)
@@ -135,7 +164,8 @@ public enum StressWindows {
                 if end <= reference.start || start >= reference.end {
                     let (signals, rmssd) = measure(start, end)
                     windows.append(StressWindow(subject: subject, startMs: start, endMs: end, stress: isStress, task: task,
-                                                signals: signals, rmssdMs: rmssd))
+                                                signals: signals, rmssdMs: rmssd, measures: watch(start, end, signals),
+                                                rolling: rolling(before: start)))
                 }
                 start += o.stepMs
             }

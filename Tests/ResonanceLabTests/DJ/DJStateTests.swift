@@ -159,4 +159,28 @@ final class DJStateTests: XCTestCase {
         let old = [Double](repeating: 90, count: 20) + [Double](repeating: 55, count: 14)
         XCTAssertEqual(PersonalBaseline.from(dailyRestingHR: old, dailySDNN: old, age: nil, constants: c).restingHRBpm, 55)
     }
+
+    func testPersonalInputMethodKeepsTheFormulasOnTheOwnReference() throws {
+        let personal = DJStateEngine(constants: try StateConstants(registry: ConstantsRegistry.defaults.replacing("state", with: ["input_method": 1])))
+        // 25 min of HR at 80 bpm, 1 Hz: the reference (the 20 min before the 5-min HR window)
+        // is 80 bpm, so arousal = (80 − 80)/(190 − 80) = 0 and stress = 1 − 0.6·(80/80) = 0.4,
+        // the specification's value at baseline HRV. The specification's inputs read rest 60:
+        // arousal 20/130, and without an SDNN sample no stress (0.5).
+        let hr = (0..<1500).map { sample(Double($0), 80) }.reversed().map { $0 }
+        let p = personal.state(at: now, hr: hr, sdnn: [], baseline: fallback, context: .relaxation)
+        XCTAssertEqual(p.arousal, 0, accuracy: 1e-12)
+        XCTAssertEqual(p.stress, 0.4, accuracy: 1e-12)
+        let s = engine.state(at: now, hr: hr, sdnn: [], baseline: fallback, context: .relaxation)
+        XCTAssertEqual(s.arousal, 20.0 / 130, accuracy: 1e-12)
+        XCTAssertEqual(s.stress, 0.5, accuracy: 1e-12)
+        // HR 100 now over the 80-bpm reference: stress 1 − 0.6·0.8 = 0.52, arousal 20/110 (+ the trend term).
+        let rising = hr.dropLast() + [sample(0, 100)]
+        let q = personal.state(at: now, hr: Array(rising), sdnn: [], baseline: fallback, context: .relaxation)
+        XCTAssertEqual(q.stress, 0.52, accuracy: 1e-12)
+        let slope = DJStateEngine.slopePerMinute(DJStateEngine.window(Array(rising), endingAt: now, seconds: 300))
+        XCTAssertEqual(q.arousal, 20.0 / 110 + 0.1 * slope, accuracy: 1e-12)
+        // Under 3 min of reference (personal_min_samples 180): the specification's inputs.
+        let short = Array(hr.suffix(400))
+        XCTAssertEqual(personal.state(at: now, hr: short, sdnn: [], baseline: fallback, context: .relaxation).arousal, 20.0 / 130, accuracy: 1e-12)
+    }
 }

@@ -71,6 +71,22 @@ final class StressAnalysisTests: XCTestCase {
         XCTAssertEqual(report.markdown, again.markdown)
     }
 
+    func testWindowMethodChoosesTheEnginesScore() throws {
+        let dir = try makeTempDir()
+        try StressFixture.write(to: dir, subjects: 4, deltaBpm: 4, sdBpm: 2)
+        let subjects = try StressWindows.load(Workspace(path: dir), options: minuteWindows)
+        let onset = StressEngine(constants: StressConstants(registry: try ConstantsRegistry.defaults.replacing("stress", with: ["window_method": 2])))
+        let scored = StressAnalysis.score(subjects, engine: onset)
+        // Every window with an onset score is scored by it, and its level follows that score.
+        let expected = subjects[0].windows.compactMap { w in onset.windowScore(onset.components(w.measures, reference: w.rolling), method: .onset) }
+        XCTAssertFalse(expected.isEmpty)
+        XCTAssertEqual(scored[0].engine.scores, expected)
+        XCTAssertEqual(scored[0].elevated.scores, expected.map { $0 >= 65 ? 1.0 : 0.0 })
+        // The default is the product formula in window mode.
+        let product = StressAnalysis.score(subjects, engine: StressEngine())
+        XCTAssertNotEqual(product[0].engine.scores, expected)
+    }
+
     func testWorkspaceWithoutStressLabelsHasNoSection() throws {
         let dir = try makeTempDir()
         try writeFixture("subject,start,end,label\nA,2022-02-07T09:00:00.000Z,2022-02-07T09:00:00.000Z,e4_tag\n", to: dir + "/labels.csv")

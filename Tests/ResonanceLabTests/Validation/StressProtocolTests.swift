@@ -1,0 +1,49 @@
+import XCTest
+@testable import ResonanceLab
+
+final class StressProtocolTests: XCTestCase {
+    /// One stress and one baseline window whose scores give, per score, AUC 1 (`up`), 0
+    /// (`down`) or 0.5 (any other key); the features are constant.
+    func subject(up: Set<String>, down: Set<String>) -> [StressProtocol.Window] {
+        [true, false].map { stress in
+            StressProtocol.Window(stress: stress, task: stress ? "stroop" : "", scores: StressProtocol.scores.map { s in
+                up.contains(s.key) ? (stress ? 1 : 0) : down.contains(s.key) ? (stress ? 0 : 1) : 0.5
+            }, features: [0.5, 0, 0, 0, 0])
+        }
+    }
+
+    func testTheHeldOutSubjectNeverTakesPartInTheChoice() throws {
+        // Per-subject AUCs: adaptive_range 1, 0, 1; onset 0, 1, 1. Held out S0, the others
+        // give adaptive_range median 0.5 and onset 1: onset is chosen and S0 scores 0. Had S0
+        // taken part, both medians would be 1 and the earlier method (adaptive_range, S0's
+        // best) would have been chosen.
+        let subjects = [subject(up: ["adaptive_range"], down: ["onset"]),
+                        subject(up: ["onset"], down: ["adaptive_range"]),
+                        subject(up: ["adaptive_range", "onset"], down: [])]
+        let nested = try StressProtocol.nested(subjects, jobs: 1)
+        XCTAssertEqual(nested.map(\.method), [.onset, .adaptiveRange, .adaptiveRange])
+        XCTAssertEqual(nested[0].choice.auc, 0, accuracy: 1e-12)
+        XCTAssertEqual(nested[1].choice.auc, 0, accuracy: 1e-12)
+        // Constant features: the learned reference is a constant, AUC 0.5.
+        XCTAssertEqual(nested[0].learned.auc, 0.5, accuracy: 1e-12)
+    }
+
+    func testPairedDifferenceIsTheMeanOfPerSubjectDifferences() {
+        let a = StressProtocol.Summary([[true, false], [true, false], [true, false]].enumerated().map { i, y in
+            var g = BinaryScores()
+            for (k, s) in y.enumerated() { g.append(i == 2 ? Double(k) : Double(1 - k), stress: s) }
+            return g
+        })
+        XCTAssertEqual(a.perSubject, [1, 1, 0])
+        let b = StressProtocol.Summary((0..<3).map { _ in
+            var g = BinaryScores()
+            g.append(0, stress: true); g.append(0, stress: false)
+            return g
+        })
+        let d = StressProtocol.pairedDifference(a, b)
+        // Differences 0.5, 0.5, −0.5.
+        XCTAssertEqual(d.mean, 1.0 / 6, accuracy: 1e-12)
+        XCTAssertEqual(d.above, 2)
+        XCTAssertEqual(d.subjects, 3)
+    }
+}

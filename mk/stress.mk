@@ -1,0 +1,21 @@
+# `make evidence-stress-protocol`: the stress section's scoring protocol on Stress-Predict
+# at full size (docs/methods.md, Stress scoring protocol): import, `resonance validate`,
+# then scripts/stress_protocol.py writes the measured table evidence/measured/stress_protocol.md
+# (included by docs/validation.md) and the figure docs/figures/stress_protocol_roc.png.
+# Every Stress-Predict subject is development data (mk/heldout.json, verdict
+# stress_tuning); the nested leave-one-subject-out folds are the held-out estimate.
+# Skipped, with the reason, without the dataset. Runs in `make evidence`, not in `make test`.
+STRESS_PROTOCOL_WORK := build/stress-protocol
+STRESS_PROTOCOL_FIGURE := docs/figures/stress_protocol_roc.png
+
+.PHONY: evidence-stress-protocol
+evidence-stress-protocol: build venv
+	@sp="$(RESONANCE_DATASETS)/stress-predict"; \
+	if [ ! -d "$$sp" ]; then echo "evidence-stress-protocol: no $$sp (set RESONANCE_DATASETS), skipped" >&2; exit 0; fi; \
+	rm -rf $(STRESS_PROTOCOL_WORK) && mkdir -p $(STRESS_PROTOCOL_WORK) $(MEASURED) && \
+	$(BIN) import "$$sp" --quiet --out $(STRESS_PROTOCOL_WORK)/ws && \
+	$(BIN) validate $(STRESS_PROTOCOL_WORK)/ws --quiet --report-dir $(STRESS_PROTOCOL_WORK)/report && \
+	$(PY) scripts/stress_protocol.py $(STRESS_PROTOCOL_WORK)/report/validation.json \
+	  --table $(MEASURED)/stress_protocol.md --figure $(STRESS_PROTOCOL_FIGURE) --command "make evidence-stress-protocol"
+
+EVIDENCE_TARGETS += evidence-stress-protocol

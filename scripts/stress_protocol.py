@@ -1,0 +1,120 @@
+"""Table and figure of the stress section's scoring protocol from a validation.json.
+
+    stress_protocol.py VALIDATION_JSON --table OUT_MD [--figure OUT_PNG] [--command CMD]
+
+--table writes the Markdown fragment (atomically): the primary and secondary AUC tables,
+the methods and penalties the nested folds chose, and the paired differences, with the
+command that regenerates it. --figure: left, the pooled ROC curve of every score on the
+primary windows (one plot); right, each score's per-subject AUCs as dots, the median as
+a bar with its interval. Deterministic PNG (no timestamps in the metadata).
+"""
+import argparse
+import json
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+ORDER = ["engine", "adaptive_range", "onset", "beat_hrv", "respiration", "naive_hr", "naive_hr_centred",
+             "dj_stress", "dj_arousal", "dj_personal_stress", "dj_personal_arousal", "raw_hr",
+             "nested_choice", "learned_reference"]
+
+
+def fmt(x):
+    return "–" if x is None else f"{x:.3f}"
+
+
+def interval(lo, hi):
+    return "–" if lo is None or hi is None else f"{lo:.3f}–{hi:.3f}"
+
+
+def table(protocol, command):
+    lines = []
+    for name, title in (("primary", "Stroop + interview vs baseline (primary)"), ("secondary", "all tasks vs baseline (secondary)")):
+        part = protocol[name]
+        scores = part["scores"]
+        lines += [f"{title}: {len(part['subjects'])} subjects, {part['windows']} windows.", "",
+                  "| score | pooled AUC | 95 % CI | median per-subject AUC | 95 % CI |", "|---|---|---|---|---|"]
+        for k in [k for k in ORDER if k in scores]:
+            s = scores[k]
+            label = f"**{s['label']}**" if k in ("nested_choice", "learned_reference") else s["label"]
+            lines.append(f"| {label} | {fmt(s['pooled'])} | {interval(s['pooled_ci_low'], s['pooled_ci_high'])} "
+                         f"| {fmt(s['subject_median'])} | {interval(s['subject_ci_low'], s['subject_ci_high'])} |")
+        chosen = {}
+        for m in part["chosen_methods"]:
+            chosen[m] = chosen.get(m, 0) + 1
+        lambdas = {}
+        for x in part["learned_lambdas"]:
+            lambdas[x] = lambdas.get(x, 0) + 1
+        lines += ["", "Chosen in the outer folds: " + ", ".join(f"`{m}` {n}" for m, n in sorted(chosen.items(), key=lambda t: (-t[1], t[0])))
+                  + "; learned reference λ: " + ", ".join(f"{x:g} ({n})" for x, n in sorted(lambdas.items())) + ".", "",
+                  "| paired difference (per-subject AUC) | mean Δ | 95 % CI | subjects with Δ > 0 |", "|---|---|---|---|"]
+        for p in part["paired"]:
+            lines.append(f"| {p['score']} − {p['minus']} | {fmt(p['mean_difference'])} | {interval(p['ci_low'], p['ci_high'])} "
+                         f"| {p['subjects_above']} / {p['subjects']} |")
+        lines.append("")
+    lines.append(f"Regenerate: `{command}`.")
+    return "\n".join(lines) + "\n"
+
+
+def figure(protocol, out_png):
+    part = protocol["primary"]
+    scores = part["scores"]
+    keys = [k for k in ORDER if k in scores]
+    cmap = plt.get_cmap("tab20")
+    fig, (roc_ax, dot_ax) = plt.subplots(1, 2, figsize=(15, 6.5), gridspec_kw={"width_ratios": [1, 1.25]})
+    for i, k in enumerate(keys):
+        curve = scores[k]["roc"]
+        style = "-" if k in ("nested_choice", "learned_reference") else ("--" if k.startswith("dj") else ":")
+        width = 2.2 if k in ("nested_choice", "learned_reference", "raw_hr") else 1.2
+        roc_ax.plot([p[0] for p in curve], [p[1] for p in curve], style, color=cmap(i), lw=width,
+                    label=f"{k} ({scores[k]['pooled']:.3f})")
+    roc_ax.plot([0, 1], [0, 1], color="0.6", lw=0.8)
+    roc_ax.set_xlabel("false-positive rate (baseline windows)")
+    roc_ax.set_ylabel("true-positive rate (stress windows)")
+    roc_ax.set_title(f"Pooled ROC, Stroop + interview: {part['windows']} windows, {len(part['subjects'])} subjects")
+    roc_ax.legend(fontsize=7.5, loc="lower right", title="score (pooled AUC)", title_fontsize=8)
+    roc_ax.set_aspect("equal")
+    for i, k in enumerate(keys):
+        per = [v for v in scores[k]["per_subject"] if v is not None]
+        n = len(per)
+        xs = [i + (j - (n - 1) / 2) * 0.55 / max(n, 1) for j in range(n)]
+        dot_ax.scatter(xs, sorted(per), s=11, color=cmap(i), zorder=3)
+        m = scores[k]["subject_median"]
+        lo, hi = scores[k]["subject_ci_low"], scores[k]["subject_ci_high"]
+        dot_ax.plot([i - 0.35, i + 0.35], [m, m], color="black", lw=2, zorder=4)
+        if lo is not None and hi is not None:
+            dot_ax.plot([i, i], [lo, hi], color="black", lw=1, zorder=4)
+    dot_ax.axhline(0.5, color="0.5", ls="--", lw=0.8)
+    dot_ax.axhline(0.75, color="tab:red", ls=":", lw=0.8)
+    dot_ax.set_xticks(range(len(keys)))
+    dot_ax.set_xticklabels(keys, rotation=50, ha="right", fontsize=8)
+    dot_ax.set_ylim(0, 1)
+    dot_ax.set_ylabel("per-subject AUC (bar: median, line: 95 % CI)")
+    dot_ax.set_title("Per-subject AUC by score (dotted red: 0.75)")
+    fig.tight_layout()
+    fig.savefig(out_png, dpi=110, metadata={"Software": None})
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("validation_json")
+    ap.add_argument("--table", required=True)
+    ap.add_argument("--figure")
+    ap.add_argument("--command", default="make evidence-stress-protocol")
+    a = ap.parse_args()
+    with open(a.validation_json) as f:
+        protocol = json.load(f)["stress"]["protocol"]
+    tmp = a.table + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(table(protocol, a.command))
+    os.replace(tmp, a.table)
+    if a.figure:
+        figure(protocol, a.figure)
+
+
+if __name__ == "__main__":
+    main()
