@@ -5,7 +5,7 @@
 /// deviation moves each signal by about as much as one SD of resting HR moves the RHR
 /// score (day-to-day RHR SD ≈ 5 % of baseline → 20 points).
 public struct StressConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "stress", version: "1.1.0", constants: [
+    public static let spec = EngineSpec(name: "stress", version: "1.2.0", constants: [
         ConstantSpec("baseline_days", 28, unit: "days", range: 2...365, source: "personal baseline: trailing 28 days before the day (choice; the specification names no window)"),
         ConstantSpec("min_baseline_days", 3, unit: "days", range: 2...365, source: "fewest baseline days for a deviation (choice)"),
         ConstantSpec("rhr_score_at_baseline", 40, unit: "points", range: 0...100, source: "product specification: RHR score = 40 + 4·(% above baseline)"),
