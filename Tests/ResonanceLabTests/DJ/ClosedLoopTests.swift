@@ -70,6 +70,9 @@ final class ClosedLoopTests: XCTestCase {
             var s = NeedTally(); s.decisions = t.decisions; s.planted = t.planted; s.regret = t.regret; return s
         }, "random's shared picks are its own, drawn from their own stream")
         XCTAssertGreaterThan(tally.needs[random].reduce(0) { $0 + $1.regret }, 0)
+        // The best song is over the whole library: the oracle, which skips songs played
+        // within the hour, has regret where the best one was just played.
+        XCTAssertGreaterThan(tally.needs[oracle].reduce(0) { $0 + $1.regret }, 0)
     }
 
     /// The simulated DJ learns only from kept sessions: with a minimum session of a

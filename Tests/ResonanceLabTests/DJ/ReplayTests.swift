@@ -170,7 +170,7 @@ final class ReplayTests: XCTestCase {
     func testSummaryHitRates() {
         func row(_ rank: Int, _ need: String, top: Double?, played: Double?, neutral: Int = 0) -> DJDecisionRow {
             DJDecisionRow(subject: "L", playId: "p", startedAtMs: 0, songId: "s", context: "work", need: need, arousal: 0, stress: 0,
-                          energy: 0, confidence: 0, targetBPM: 100, candidates: 20, playedRank: rank, playedWasCandidate: true, topSongId: "t", playedScore: 0,
+                          energy: 0, confidence: 0, targetBPM: 100, candidates: 20, playedRank: rank, playedWasCandidate: rank != 7, topSongId: "t", playedScore: 0,
                           topScore: 0, bpmMatch: 0, energyMatch: 0, familiarity: 0, historicalEffect: 0, contextAlignment: 0,
                           recencyPenalty: 0, timeOfDay: 1, neutralTerms: neutral, predictedPlayedDeltaHRBpm: played,
                           predictedTopDeltaHRBpm: top, predictedPlayedDeltaRMSSDMs: nil, predictedTopDeltaRMSSDMs: nil)
@@ -180,6 +180,9 @@ final class ReplayTests: XCTestCase {
                                   row(12, "maintain", top: nil, played: nil, neutral: 1)])
         func v(_ need: String, _ m: String) -> Double? { s.first { $0.need == need && $0.metric == m }?.value }
         XCTAssertEqual(v("all", "top1_rate"), 0.25)
+        // Without the played song added: rank 7's song was no candidate, so it is a miss.
+        XCTAssertEqual(v("all", "top10_rate_without_added"), 0.5)
+        XCTAssertEqual(v("all", "top1_rate_without_added"), 0.25)
         XCTAssertEqual(v("all", "top5_rate"), 0.5)
         XCTAssertEqual(v("all", "top10_rate"), 0.75)
         XCTAssertEqual(v("all", "dm_delta_hr_bpm"), -2, "mean of (−3 − −3) and (−5 − −1)")
