@@ -17,11 +17,13 @@ struct DJSimulate: ParsableCommand {
         commandName: "simulate",
         abstract: "Closed-loop simulation: persona listeners hear what each policy picks.",
         discussion: """
-            Every policy (dj, random, most_played, oracle) lives the same simulated days of \
-            the same listeners (the ten persona profiles × --replicas) in each seed. Writes \
-            dj_simulation.csv (per seed, policy and need), dj_learning_curve.csv (regret by \
-            day), dj_simulation_summary.csv (means with 95 % intervals over seeds, the DJ's \
-            paired differences from random and most-played, regret slopes), truth.csv \
+            Every policy (dj, random, most_played, learned_effect, oracle) lives the same \
+            simulated days of the same listeners (the ten persona profiles × --replicas) in \
+            each seed, and every policy also picks at the random policy's decisions (the \
+            shared decision points, scored like for like). --world chooses how song features \
+            relate to effects. Writes dj_simulation.csv (per seed, scoring, policy and need), \
+            dj_learning_curve.csv (regret by day), dj_simulation_summary.csv (means with 95 % \
+            intervals over seeds, paired differences between policies, regret slopes), truth.csv \
             (planted song effects and features) and song_features.csv. The same arguments \
             give byte-identical files for any --jobs. Ranking and state constants are the \
             `ranking` and `state` engines (`resonance constants show`).
@@ -57,6 +59,9 @@ struct DJSimulate: ParsableCommand {
     @Option(help: "Correlation of a song's planted calmness with its BPM and energy, 0–1 (default 0.5; 0 = features say nothing).")
     var featureRelation: Double = 0.5
 
+    @Option(help: "How song features relate to effects: planted, genre, nonlinear, taste or none (default planted; docs/dj.md, Worlds).")
+    var world: String = "planted"
+
     @Option(help: "State calculation: specification or reference (default specification).")
     var stateVariant: String = "specification"
 
@@ -72,10 +77,14 @@ struct DJSimulate: ParsableCommand {
         guard StateVariant(rawValue: stateVariant) != nil else {
             throw ValidationError("--state-variant must be one of: \(StateVariant.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
+        guard DJWorld(rawValue: world) != nil else {
+            throw ValidationError("--world must be one of: \(DJWorld.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
     }
 
     func run() throws {
         var o = DJSimulationOptions()
+        o.world = DJWorld(rawValue: world) ?? .planted
         o.seed = seed; o.seeds = seeds; o.replicas = replicas; o.days = days; o.songs = songs; o.libraryCap = libraryCap
         o.songsPerSession = songsPerSession; o.featureRelation = featureRelation
         o.variant = StateVariant(rawValue: stateVariant) ?? .specification
@@ -95,8 +104,10 @@ struct DJReplayCommand: ParsableCommand {
             score component), dj_replay_summary.csv (top-1/5/10 hit rates and the \
             direct-method value estimate, per need) and dj_receipts.csv (the DJ's pick at each \
             play with its three strongest score terms). Effects are learned from earlier plays \
-            only; candidates are earlier-played songs (of the play's playlist when it has \
-            one) and the song played.
+            of kept sessions only, as the `ema` model learns them; candidates are \
+            earlier-played songs (of the play's playlist when it has one) and the song played; \
+            hit rates are given with and without the played song added. Reads subjects.csv, \
+            when present, for each listener's age.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -62,7 +62,14 @@ struct PersonasGenerate: ParsableCommand {
     @Option(help: ArgumentHelp("Strength of --response-law: moderate (default) or severe.", valueName: "moderate|severe"))
     var lawStrength: String = "moderate"
 
+    @Option(help: ArgumentHelp("Also write song_features.csv, features related to the planted effects as in that DJ world: "
+                               + "planted, genre or none (default: no song features; docs/dj.md, Worlds).", valueName: "world"))
+    var songFeatures: String?
+
     func validate() throws {
+        if let w = songFeatures, ![DJWorld.planted, .genre, .none].contains(DJWorld(rawValue: w)) {
+            throw ValidationError("--song-features must be one of: planted, genre, none.")
+        }
         try global.reject(verify: true, command: "personas generate")
         guard (1...366).contains(days) else { throw ValidationError("--days must be between 1 and 366.") }
         guard ["none", "planned"].contains(events) else {
@@ -115,7 +122,8 @@ struct PersonasGenerate: ParsableCommand {
     func run() throws {
         let generator = PersonaGenerator(personas: try selectedProfiles(), days: days, seed: seed,
                                          firstDay: try firstDay(), registry: try global.registry(),
-                                         events: events == "planned", law: try law())
+                                         events: events == "planned", law: try law(),
+                                         songFeatures: songFeatures.flatMap(DJWorld.init(rawValue:)))
         let progress = global.reporter, warnings = global.warnings
         try generator.generate(into: Workspace(path: out), jobs: global.workers, progress: { progress.note($0) },
                                warning: { warnings.note($0) })

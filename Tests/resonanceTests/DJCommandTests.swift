@@ -5,7 +5,7 @@ final class DJCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["dj", "simulate"], usage: "resonance dj simulate",
                        options: ["--out <dir>", "--seed <seed>", "--seeds <seeds>", "--replicas <replicas>", "--days <days>",
-                                 "--feature-relation <feature-relation>", "--state-variant <state-variant>"])
+                                 "--feature-relation <feature-relation>", "--world <world>", "--state-variant <state-variant>"])
     }
 
     func testSimulationIsByteIdenticalForAnyJobs() throws {
@@ -22,10 +22,12 @@ final class DJCommandTests: XCTestCase {
             XCTAssertGreaterThan(a.count, 100, table)
         }
         let rows = try String(contentsOfFile: dir + "/a/dj_simulation.csv", encoding: .utf8).split(separator: "\n")
-        XCTAssertEqual(rows.first, "seed,policy,need,decisions,mean_delta_hr_bpm,mean_planted_delta_hr_bpm,mean_regret_bpm,skip_rate,mean_bpm_step")
-        XCTAssertEqual(rows.count, 1 + 2 * 4 * 5)
+        XCTAssertEqual(rows.first,
+                       "seed,scoring,policy,need,decisions,mean_delta_hr_bpm,mean_planted_delta_hr_bpm,mean_regret_bpm,skip_rate,mean_bpm_step")
+        XCTAssertEqual(rows.count, 1 + 2 * 2 * 5 * 6, "seeds × scorings × policies × (needs + all)")
         let manifest = try String(contentsOfFile: dir + "/a/manifest.json", encoding: .utf8)
         XCTAssertTrue(manifest.contains("\"feature_relation\""), "options recorded in the lineage")
+        XCTAssertTrue(manifest.contains("\"world\" : \"planted\"") || manifest.contains("\"world\": \"planted\""), "the world too")
     }
 
     func testBadArgumentsAreUsageErrors() throws {
@@ -35,6 +37,8 @@ final class DJCommandTests: XCTestCase {
         assertUsageError(try resonance("dj", "simulate", "--out", out, "--seeds", "0"), "--seeds must be between 1 and 1000.")
         assertUsageError(try resonance("dj", "simulate", "--out", out, "--state-variant", "appendix"),
                          "--state-variant must be one of: specification, reference.")
+        assertUsageError(try resonance("dj", "simulate", "--out", out, "--world", "flat"),
+                         "--world must be one of: planted, genre, nonlinear, taste, none.")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
     }
 }
@@ -65,7 +69,7 @@ final class DJReplayCommandTests: XCTestCase {
         let firstReceipt = receipts[1].split(separator: ",", omittingEmptySubsequences: false)
         XCTAssertEqual(firstReceipt[0], "ranking")
         XCTAssertEqual(firstReceipt[3], firstPlay[1], "keyed by the play")
-        XCTAssertEqual(firstReceipt[4], firstPlay[13], "the decision is the DJ's top pick")
+        XCTAssertEqual(firstReceipt[4], firstPlay[14], "the decision is the DJ's top pick")
         // The report's DJ section gives the replay's hit rates.
         let report = try makeTempDir()
         let validate = try resonance("validate", ws, "--report-dir", report, "--quiet")
@@ -73,6 +77,26 @@ final class DJReplayCommandTests: XCTestCase {
         let md = try String(contentsOfFile: report + "/validation.md", encoding: .utf8)
         XCTAssertTrue(md.contains("## AI DJ"), md)
         XCTAssertTrue(md.contains("| all | \(decisions.count - 1) | "), md)
+    }
+
+    /// `--song-features` adds song_features.csv (from its own stream) and changes no other table.
+    func testPersonaSongFeaturesChangeNoOtherTable() throws {
+        let dir = try makeTempDir()
+        let args = ["--days", "1", "--personas", "RemoteDeveloper", "--quiet"]
+        let plain = try resonance(["personas", "generate", "--out", dir + "/a"] + args)
+        XCTAssertEqual(plain.status, ExitStatus.success, plain.stderr)
+        let featured = try resonance(["personas", "generate", "--out", dir + "/b", "--song-features", "genre"] + args)
+        XCTAssertEqual(featured.status, ExitStatus.success, featured.stderr)
+        for table in ["hr.csv", "rr.csv", "plays.csv", "truth.csv", "subjects.csv", "daily.csv"] {
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/a/" + table)),
+                           try Data(contentsOf: URL(fileURLWithPath: dir + "/b/" + table)), table)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/a/song_features.csv"))
+        let features = try String(contentsOfFile: dir + "/b/song_features.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(features.count, 1 + 200, "one row per catalogue song")
+        XCTAssertTrue(features[1].hasPrefix("S001,"), String(features[1]))
+        assertUsageError(try resonance("personas", "generate", "--out", dir + "/c", "--song-features", "taste"),
+                         "--song-features must be one of: planted, genre, none.")
     }
 
     func testMissingWorkspaceIsAnError() throws {

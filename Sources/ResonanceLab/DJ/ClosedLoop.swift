@@ -8,6 +8,9 @@ public enum DJPolicy: String, CaseIterable, Sendable {
     case random
     /// The song the listener has played most (history before the simulation included).
     case mostPlayed = "most_played"
+    /// The product's ranking with every term weight 0 but the historical effect's (no
+    /// time-of-day factor, no transition factor): what the learner alone is worth.
+    case learnedEffect = "learned_effect"
     /// Knows the planted effects: the song that best fulfils the need.
     case oracle
 }
@@ -25,8 +28,11 @@ public struct DJSimulationOptions: Sendable, Equatable {
     /// Largest library a listener draws (their profile's size when smaller).
     public var libraryCap: Int = 120
     public var songsPerSession: Int = 6
-    /// Correlation between a song's planted calmness and its BPM and energy (0–1).
+    /// Correlation between a song's planted calmness and its BPM and energy (0–1), in
+    /// the planted world.
     public var featureRelation: Double = 0.5
+    /// How song features relate to song effects (docs/dj.md, Worlds).
+    public var world: DJWorld = .planted
     public var variant: StateVariant = .specification
     /// First simulated day, days since 1970-01-01 (default 2026-01-05, a Monday).
     public var firstDay: Int = 20458
@@ -51,19 +57,23 @@ public struct NeedTally: Sendable, Equatable {
 
 /// One listener's (or one seed's) results: per policy, per need and per day.
 public struct ClosedLoopTally: Sendable, Equatable {
-    /// [policy][need]
+    /// [policy][need]: each policy's own closed-loop decisions.
     public var needs: [[NeedTally]]
     /// [policy][day]: decisions and summed regret.
     public var days: [[NeedTally]]
+    /// [policy][need]: every policy's pick scored at the shared decision points (the
+    /// random policy's trajectory: the same listener, time, state, need and history).
+    public var shared: [[NeedTally]]
 
     init(days: Int) {
         needs = Array(repeating: Array(repeating: NeedTally(), count: MusicNeed.allCases.count), count: DJPolicy.allCases.count)
+        shared = needs
         self.days = Array(repeating: Array(repeating: NeedTally(), count: days), count: DJPolicy.allCases.count)
     }
 
     mutating func add(_ o: ClosedLoopTally) {
         for p in needs.indices {
-            for n in needs[p].indices { needs[p][n].add(o.needs[p][n]) }
+            for n in needs[p].indices { needs[p][n].add(o.needs[p][n]); shared[p][n].add(o.shared[p][n]) }
             for d in days[p].indices { days[p][d].add(o.days[p][d]) }
         }
     }
@@ -80,8 +90,8 @@ public func needFulfilment(_ need: MusicNeed, deltaHRBpm e: Double) -> Double {
 }
 
 /// One simulated listener: a persona profile with a library drawn from the seed's
-/// catalogue, planted per-song effects (song effect × sensitivity + an individual
-/// deviation) and skip probabilities from genre liking.
+/// catalogue, planted per-song effects (the world's song ΔHR × sensitivity × taste + an
+/// individual deviation) and skip probabilities from genre liking.
 struct SimulatedListener {
     let profile: PersonaProfile
     let index: Int
@@ -109,10 +119,10 @@ struct SimulatedListener {
         let maxWeight = library.map { weight[$0] }.max() ?? 1
         var hr: [Double] = [], rmssd: [Double] = [], prior: [Int] = [], skip: [Double] = []
         for i in library {
-            hr.append(songs[i].deltaHRBpm * profile.sensitivity + random.normal())
+            let liking = (affinity.indices.contains(songs[i].genre) ? affinity[songs[i].genre] : maxAffinity) / maxAffinity
+            hr.append(world.deltaHRBpm[i] * profile.sensitivity * world.taste(liking: liking) + random.normal())
             rmssd.append(songs[i].deltaRMSSDMs * profile.sensitivity + random.normal())
             prior.append(Int(12 * weight[i] / maxWeight * random.uniform()))
-            let liking = (affinity.indices.contains(songs[i].genre) ? affinity[songs[i].genre] : maxAffinity) / maxAffinity
             skip.append(min(0.9, 2 * profile.listening.skipPropensity * (1.2 - liking)))
         }
         effectHR = hr; effectRMSSD = rmssd; priorPlays = prior; skipProbability = skip
@@ -131,11 +141,16 @@ struct ListeningSessionPlan {
 /// The closed-loop simulation (docs/dj.md, Simulation): each listener lives the same
 /// days under every policy; the policy picks each song from the state its own picks
 /// produced; the listener's heart answers with the planted response plus noise; the
-/// learner updates after each play.
+/// learner (`SongLearner`, as in `dj replay` and the `ema` model) learns a session's
+/// plays under its context once the session ends, when it is long enough to be kept.
+/// Along the random policy's trajectory every policy also picks at each decision, from
+/// that trajectory's state and history: the shared decision points.
 public struct ClosedLoop: Sendable {
     public let options: DJSimulationOptions
     public let state: StateConstants
     public let ranking: RankingConstants
+    /// The ranking of the learned-effect-only policy.
+    public let effectOnly: RankingConstants
     public let impact: ImpactConstants
     public let songEffect: SongEffectConstants
     public let sessions: SessionConstants
@@ -149,6 +164,12 @@ public struct ClosedLoop: Sendable {
         state = StateConstants(registry: registry); ranking = RankingConstants(registry: registry)
         impact = ImpactConstants(registry: registry); songEffect = SongEffectConstants(registry: registry)
         sessions = SessionConstants(registry: registry)
+        // Valid by construction (the five weights sum to 1; every value in range).
+        let alone = try? registry.replacing(RankingConstants.spec.name, with: [
+            "bpm_weight": 0, "energy_weight": 0, "familiarity_weight": 0, "historical_weight": 1, "context_weight": 0,
+            "time_of_day_floor": 1, "transition_base": 1,
+        ])
+        effectOnly = alone.map { RankingConstants(registry: $0) } ?? ranking
     }
 
     /// The listeners of one seed: the persona profiles, each `replicas` times.
@@ -165,6 +186,7 @@ public struct ClosedLoop: Sendable {
         for (p, policy) in DJPolicy.allCases.enumerated() {
             let one = run(listener, world: world, policy: policy)
             tally.needs[p] = one.needs[0]; tally.days[p] = one.days[0]
+            if policy == .random { tally.shared = one.shared }
         }
         return tally
     }
@@ -198,22 +220,25 @@ public struct ClosedLoop: Sendable {
         return out.sorted { $0.startS < $1.startS }
     }
 
-    /// One policy on one listener's days (tally with a single policy row).
+    /// One policy on one listener's days (tally with a single policy row; on the random
+    /// policy's trajectory, `shared` holds every policy's pick at its decisions).
     func run(_ l: SimulatedListener, world: SimulatedWorld, policy: DJPolicy) -> ClosedLoopTally {
         var tally = ClosedLoopTally(days: options.days)
         let engine = DJStateEngine(constants: state, variant: options.variant)
-        let ranker = RankingEngine(constants: ranking)
-        let nc = DJContext.allCases.count, n = l.library.count
+        let rankers = [RankingEngine(constants: ranking), RankingEngine(constants: effectOnly)]
+        let contexts = ListeningContext.allCases
+        let n = l.library.count
         let songs = world.catalogue.songs
         let sounds = l.library.map { world.sounds[$0] }
-        var anyState = [EMAState?](repeating: nil, count: n)
-        var contextState = [EMAState?](repeating: nil, count: n * nc)
-        var plays = l.priorPlays, simPlays = [Int](repeating: 0, count: n), contextPlays = [Int](repeating: 0, count: n * nc)
+        var learner = SongLearner(constants: songEffect, contexts: contexts.count)
+        var plays = l.priorPlays, keptPlays = [Int](repeating: 0, count: n)
+        var contextPlays = [Int](repeating: 0, count: n * contexts.count)
         var lastPlayed = [Int64?](repeating: nil, count: n)
         var patternSum = [Double](repeating: 0, count: 7 * 24), patternCount = [Double](repeating: 0, count: 7 * 24)
         var restingHRs: [Double] = [], sdnns: [Double] = []
         let recencyMs = Int64(ranking.recencyMinutes * 60_000)
         let stepMs = Int64(state.stepSeconds * 1000)
+        let minSessionMs = Double(sessions.minSessionMs) / 1000
 
         for day in 0..<options.days {
             let dayMs = Int64(options.firstDay + day) * 86_400_000
@@ -226,9 +251,10 @@ public struct ClosedLoop: Sendable {
             var pendingSum = [Double](repeating: 0, count: 7 * 24), pendingCount = [Double](repeating: 0, count: 7 * 24)
 
             for (si, session) in plan.enumerated() {
-                var body = SeededRandom(seed: DJStreams.seed(world.seed, "listener", l.index, "day", day, "session", si, "body"))
-                var chance = SeededRandom(seed: DJStreams.seed(world.seed, "listener", l.index, "day", day, "session", si, "play"))
-                var own = SeededRandom(seed: DJStreams.seed(world.seed, "listener", l.index, "day", day, "session", si, policy.rawValue))
+                let stream = { (name: String) in
+                    SeededRandom(seed: DJStreams.seed(world.seed, "listener", l.index, "day", day, "session", si, name))
+                }
+                var body = stream("body"), chance = stream("play"), own = stream(policy.rawValue)
                 var hr: [TimedSample] = [], sdnn: [TimedSample] = []
                 var responses: [MusicResponse] = []
                 var noise = 0.0
@@ -278,42 +304,65 @@ public struct ClosedLoop: Sendable {
                 var t = session.startS
                 var history: [SongSound] = []
                 var previous: DJState?
+                // The session's plays, learned at its end under its context (the DJ
+                // context of its first song, mapped to a session context).
+                var sessionContext: Int?
+                var learnedLater: [(song: Int, play: LearnedPlay)] = []
                 for _ in 0..<options.songsPerSession {
                     advance(to: t)
                     runTicks(to: ms(t))
                     let stateTick = tick - stepMs
                     let now = ms(t)
                     let ctx = context(stateTick)
+                    let lc = contexts.firstIndex(of: ranking.learningContext(ctx)) ?? 0
+                    if sessionContext == nil { sessionContext = lc }
                     let s = engine.state(at: stateTick, hr: hr, sdnn: sdnn, baseline: baseline, context: ctx,
                                          usualEnergy: usualEnergy(stateTick), previous: previous)
                     previous = s
                     let hour = Double(now - dayMs) / 3_600_000
                     let eligible = (0..<n).filter { i in lastPlayed[i].map { now - $0 >= recencyMs } ?? true }
                     let pool = eligible.isEmpty ? Array(0..<n) : eligible
-                    let fulfil = pool.map { needFulfilment(s.need, deltaHRBpm: l.effectHR[$0]) }
+                    // Regret's best song: over every song the DJ may pick (recency is a
+                    // penalty of its score, not a filter), so regret is never negative.
+                    let fulfil = (0..<n).map { needFulfilment(s.need, deltaHRBpm: l.effectHR[$0]) }
                     let best = fulfil.max() ?? 0
                     let skipDraw = chance.uniform(), cutDraw = chance.uniform()
-                    let pick: Int
-                    switch policy {
-                    case .random: pick = pool[own.int(in: 0...(pool.count - 1))]
-                    case .mostPlayed: pick = pool.max { plays[$0] != plays[$1] ? plays[$0] < plays[$1] : $0 > $1 } ?? 0
-                    case .oracle: pick = pool[fulfil.firstIndex(of: best) ?? 0]
-                    case .dj:
-                        let ci = DJContext.allCases.firstIndex(of: ctx) ?? 0
-                        let scores = (0..<n).map { i in
-                            ranker.score(sounds[i], memory: SongMemory(inContext: contextState[i * nc + ci], anyContext: anyState[i],
-                                                                       plays: plays[i], contextPlays: contextPlays[i * nc + ci],
-                                                                       contextKnownPlays: simPlays[i], lastPlayedMs: lastPlayed[i]),
-                                         state: s, hour: hour, now: now)
+                    func pick(_ who: DJPolicy, _ random: inout SeededRandom) -> Int {
+                        switch who {
+                        case .random: return pool[random.int(in: 0...(pool.count - 1))]
+                        case .mostPlayed: return pool.max { plays[$0] != plays[$1] ? plays[$0] < plays[$1] : $0 > $1 } ?? 0
+                        case .oracle: return pool.max { fulfil[$0] != fulfil[$1] ? fulfil[$0] < fulfil[$1] : $0 > $1 } ?? 0
+                        case .dj, .learnedEffect:
+                            let ranker = rankers[who == .dj ? 0 : 1]
+                            let scores = (0..<n).map { i in
+                                ranker.score(sounds[i], memory: SongMemory(inContext: learner.state(song: i, context: lc),
+                                                                           anyContext: learner.anyContext(song: i), plays: plays[i],
+                                                                           contextPlays: contextPlays[i * contexts.count + lc],
+                                                                           contextKnownPlays: keptPlays[i], lastPlayedMs: lastPlayed[i]),
+                                             state: s, hour: hour, now: now)
+                            }
+                            return ranker.order(sounds, scores: scores, session: history).first?.index ?? 0
                         }
-                        pick = ranker.order(sounds, scores: scores, session: history).first?.index ?? 0
                     }
-                    let song = songs[l.library[pick]]
-                    let skipped = skipDraw < l.skipProbability[pick]
+                    let ni = MusicNeed.allCases.firstIndex(of: s.need) ?? 3
+                    let chosen = pick(policy, &own)
+                    if policy == .random {
+                        // The other policies draw nothing: only random picks at random.
+                        for (p, other) in DJPolicy.allCases.enumerated() {
+                            let i = other == policy ? chosen : pick(other, &own)
+                            var one = NeedTally()
+                            one.decisions = 1
+                            one.planted = l.effectHR[i]
+                            one.regret = best - fulfil[i]
+                            tally.shared[p][ni].add(one)
+                        }
+                    }
+                    let song = songs[l.library[chosen]]
+                    let skipped = skipDraw < l.skipProbability[chosen]
                     let duration = skipped ? 30 + 30 * cutDraw : song.durationS
                     responses.removeAll { $0.endS + 100 < t }
                     responses.append(MusicResponse(startS: t, endS: t + duration, durationS: song.durationS,
-                                                   deltaHRBpm: l.effectHR[pick], deltaRMSSDMs: l.effectRMSSD[pick]))
+                                                   deltaHRBpm: l.effectHR[chosen], deltaRMSSDMs: l.effectRMSSD[chosen]))
                     advance(to: t + duration)
                     runTicks(to: ms(t + duration))
                     let during = DJStateEngine.window(hr, endingAt: ms(t + duration), seconds: duration)
@@ -322,30 +371,30 @@ public struct ClosedLoop: Sendable {
                     let measuredHR = first.isEmpty || last.isEmpty ? nil : Stats.median(last) - Stats.median(first)
                     let sdnnDuring = DJStateEngine.window(sdnn, endingAt: ms(t + duration), seconds: duration)
                     let measuredSDNN = sdnnDuring.count >= 2 ? (sdnnDuring.last?.value ?? 0) - (sdnnDuring.first?.value ?? 0) : nil
-                    let scores = Impact.of(hrDeltaBpm: measuredHR, hrvDeltaMs: measuredSDNN, listenFraction: duration / song.durationS,
-                                           skipped: skipped, constants: impact)
-                    let ci = DJContext.allCases.firstIndex(of: ctx) ?? 0
-                    var inContext = contextState[pick * nc + ci] ?? EMAState(constants: songEffect)
-                    var overall = anyState[pick] ?? EMAState(constants: songEffect)
-                    EMALearner.update(&inContext, scores: scores, hrDeltaBpm: measuredHR, rmssdDeltaMs: measuredSDNN,
-                                      skipped: skipped, constants: songEffect)
-                    EMALearner.update(&overall, scores: scores, hrDeltaBpm: measuredHR, rmssdDeltaMs: measuredSDNN,
-                                      skipped: skipped, constants: songEffect)
-                    contextState[pick * nc + ci] = inContext; anyState[pick] = overall
-                    plays[pick] += 1; simPlays[pick] += 1; contextPlays[pick * nc + ci] += 1; lastPlayed[pick] = now
+                    learnedLater.append((chosen, LearnedPlay(hrDeltaBpm: measuredHR, hrvDeltaMs: measuredSDNN, hrvFromRR: false,
+                                                             listenFraction: duration / song.durationS, skipped: skipped,
+                                                             impact: impact)))
+                    plays[chosen] += 1; lastPlayed[chosen] = now
 
-                    let ni = MusicNeed.allCases.firstIndex(of: s.need) ?? 3
                     var one = NeedTally()
                     one.decisions = 1
                     if let measuredHR { one.realised = measuredHR; one.realisedCount = 1 }
-                    one.planted = l.effectHR[pick]
-                    one.regret = best - needFulfilment(s.need, deltaHRBpm: l.effectHR[pick])
+                    one.planted = l.effectHR[chosen]
+                    one.regret = best - fulfil[chosen]
                     one.skips = skipped ? 1 : 0
-                    if let a = history.last?.bpm, let b = sounds[pick].bpm { one.bpmStep = abs(a - b); one.bpmStepCount = 1 }
+                    if let a = history.last?.bpm, let b = sounds[chosen].bpm { one.bpmStep = abs(a - b); one.bpmStepCount = 1 }
                     tally.needs[0][ni].add(one)
                     tally.days[0][day].add(one)
-                    history.append(sounds[pick])
+                    history.append(sounds[chosen])
                     t += duration + 2
+                }
+                // A session shorter than the minimum (first start to last end) is dropped
+                // and teaches nothing, as the sessions stage drops it.
+                if let sc = sessionContext, t - 2 - session.startS >= minSessionMs {
+                    for (i, play) in learnedLater {
+                        learner.learn(play, song: i, context: sc)
+                        keptPlays[i] += 1; contextPlays[i * contexts.count + sc] += 1
+                    }
                 }
                 dayHR += hr.map(\.value); daySDNN += sdnn.map(\.value)
             }
@@ -362,7 +411,7 @@ public struct ClosedLoop: Sendable {
         var out: [(seed: UInt64, tally: ClosedLoopTally)] = []
         for k in 0..<options.seeds {
             let seed = options.seed &+ UInt64(k)
-            let world = SimulatedWorld(seed: seed, songs: options.songs, featureRelation: options.featureRelation)
+            let world = SimulatedWorld(seed: seed, songs: options.songs, featureRelation: options.featureRelation, world: options.world)
             let parts = try Parallel.map(listeners(world), jobs: jobs) { run($0, world: world) }
             var total = ClosedLoopTally(days: options.days)
             for p in parts { total.add(p) }

@@ -57,6 +57,12 @@ public enum DJAnalysis {
             + markdownTable(["need", "decisions", "top 1", "top 5", "top 10", "DM ΔHR (bpm)", "DM ΔRMSSD (ms)"], table)
     }
 
+    /// helps / hurts / does nothing for a difference where lower is better.
+    static func verdict(_ r: DJSummaryRow?) -> String {
+        guard let lo = r?.ciLow, let hi = r?.ciHigh else { return "–" }
+        return hi < 0 ? "helps" : lo > 0 ? "hurts" : "does nothing"
+    }
+
     static func simulationSection(_ rows: [DJSummaryRow]) -> String {
         func row(_ policy: String, _ need: String, _ metric: String) -> DJSummaryRow? {
             rows.first { $0.policy == policy && $0.need == need && $0.metric == metric }
@@ -66,11 +72,21 @@ public enum DJAnalysis {
             + "listeners, days and noise; mean over \(seeds) seed(s) [95 % Student-t interval, seed = unit]. Realised ΔHR "
             + "(bpm per play, measured as the sessions stage measures it): calm should lower it, energize raise it.\n\n"
         let needs = MusicNeed.allCases.map(\.rawValue).filter { row("dj", $0, "mean_delta_hr_bpm")?.mean != nil }
-        md += markdownTable(["need", "DJ", "random", "most-played", "oracle", "DJ − random", "DJ − most-played"], needs.map { n in
+        md += markdownTable(["need", "DJ", "random", "most-played", "learned effect", "oracle", "DJ − random", "DJ − most-played"], needs.map { n in
             [n] + DJPolicy.allCases.map { interval(row($0.rawValue, n, "mean_delta_hr_bpm")) }
                 + ["dj_minus_random", "dj_minus_most_played"].map { interval(row($0, n, "mean_delta_hr_bpm")) }
         })
-        md += "\nRegret against the oracle (planted need fulfilment, bpm), skip rate and BPM step between songs, per policy and need:\n\n"
+        let shared = DJSimulationTables.pairs.filter { $0.1 == .random }.map { "\($0.0.rawValue)_minus_random" }
+        if shared.contains(where: { row($0, "all", "shared_mean_regret_bpm")?.mean != nil }) {
+            md += "\nLike for like: every policy's pick at the shared decision points (the random policy's decisions: the same "
+                + "listener, time, state, need and history), policy − random; a policy helps where the interval excludes 0 on the "
+                + "good side (lower regret, lower calm ΔHR), hurts on the other:\n\n"
+            md += markdownTable(["policy − random", "regret, all needs (bpm)", "verdict", "calm: planted ΔHR (bpm)", "verdict"], shared.map { p in
+                let regret = row(p, "all", "shared_mean_regret_bpm"), calm = row(p, "calm", "shared_mean_planted_delta_hr_bpm")
+                return [p, interval(regret), verdict(regret), interval(calm), verdict(calm)]
+            })
+        }
+        md += "\nRegret against the best song of the library (planted need fulfilment, bpm), skip rate and BPM step between songs, per policy and need:\n\n"
         var table: [[String]] = []
         for policy in DJPolicy.allCases.map(\.rawValue) {
             for n in needs {
@@ -80,7 +96,7 @@ public enum DJAnalysis {
         }
         md += markdownTable(["policy", "need", "regret (bpm)", "skip rate", "BPM step"], table)
         md += "\nSlope of daily regret over the simulated days (bpm/day; negative: the policy learns):\n\n"
-        md += markdownTable(["policy", "regret slope"], (DJPolicy.allCases.map(\.rawValue) + ["dj_minus_random", "dj_minus_most_played"])
+        md += markdownTable(["policy", "regret slope"], (DJPolicy.allCases.map(\.rawValue) + DJSimulationTables.pairs.map { "\($0.0.rawValue)_minus_\($0.1.rawValue)" })
             .compactMap { p in row(p, "all", "regret_slope_bpm_per_day").map { [p, interval($0, 3)] } })
         return md
     }

@@ -154,7 +154,8 @@ public struct DJStateEngine: Sendable {
     /// 1 − 0.6 × SDNN/baseline clamped to [0, 1], where SDNN is `beatSDNNMs` (the SDNN of
     /// the window's R-R, when beats exist) else the latest SDNN sample; minus
     /// `hrv_trend_weight` × the SDNN slope (ms/min) with ≥ 3 samples, clamped again;
-    /// confidence min(1, n/5). Empty: 0.5, confidence 0.
+    /// confidence min(1, n/5), n the SDNN samples of the window (0 when only beats
+    /// exist). Empty: 0.5, confidence 0.
     public func stress(_ sdnn: ArraySlice<TimedSample>, beatSDNNMs: Double? = nil,
                        baseline b: PersonalBaseline) -> (value: Double, confidence: Double) {
         func map(_ v: Double) -> Double { b.sdnnMs > 0 ? clamp(1 - c.hrvStressSlope * v / b.sdnnMs, 0...1) : c.emptyStress }
@@ -167,7 +168,7 @@ public struct DJStateEngine: Sendable {
         if Double(sdnn.count) >= c.trendMinSamples {
             s = clamp(s - c.hrvTrendWeight * Self.slopePerMinute(sdnn), 0...1)
         }
-        return (s, min(1, Double(max(sdnn.count, 1)) / c.hrvFullSamples))
+        return (s, min(1, Double(sdnn.count) / c.hrvFullSamples))
     }
 
     /// The state vector at `now` (product specification, state synthesis): energy =

@@ -172,10 +172,11 @@ public struct RankingEngine: Sendable {
     }
 
     /// Whether playing `artist` after `history` (the session's songs, oldest first) would
-    /// put more than `max_same_artist_in_row` songs of one artist in a row.
+    /// put more than `max_same_artist_in_row` songs of one artist in a row; an unknown
+    /// artist ("") matches none unless `unknown_artist_matches`.
     public func breaksArtistRule(_ artist: String, after history: [SongSound]) -> Bool {
         let limit = Int(c.maxSameArtistInRow)
-        guard history.count >= limit else { return false }
+        guard history.count >= limit, !artist.isEmpty || c.unknownArtistMatches >= 0.5 else { return false }
         return history.suffix(limit).allSatisfy { $0.artist == artist }
     }
 

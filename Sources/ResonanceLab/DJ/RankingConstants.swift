@@ -50,6 +50,9 @@ public struct RankingConstants: EngineConstants {
         ConstantSpec("transition_energy_weight", 0.4, unit: "weight", range: 0...1, source: "product specification: t = 0.4·BPM smoothness + 0.4·energy smoothness + 0.1 shared genre"),
         ConstantSpec("transition_genre_bonus", 0.1, unit: "0–1", range: 0...1, source: "product specification: t = 0.4·BPM smoothness + 0.4·energy smoothness + 0.1 shared genre"),
         ConstantSpec("max_same_artist_in_row", 2, unit: "songs", range: 1...100, source: "product specification: at most 2 songs of one artist in a row"),
+        ConstantSpec("unknown_artist_matches", 0, unit: "flag", range: 0...1, source: "choice: the specification's songs always carry an artist; an unknown artist (empty) matches no song in the same-artist rule (1: every unknown artist counts as one)"),
+        ConstantSpec("post_workout_learning_context", 5, unit: "session context index", range: 0...5, source: "choice: the DJ's post-workout context reads what was learned under the session context with this index (0 morning, 1 commute, 2 work, 3 relaxation, 4 preSleep, 5 workout); the sessions stage counts a session up to its workout overlap margin after a workout as workout"),
+        ConstantSpec("deep_work_learning_context", 2, unit: "session context index", range: 0...5, source: "choice: the DJ's deep-work context reads what was learned under the session context with this index (0 morning, 1 commute, 2 work, 3 relaxation, 4 preSleep, 5 workout); the other six DJ contexts share their session context's name"),
     ], weightGroups: [["bpm_weight", "energy_weight", "familiarity_weight", "historical_weight", "context_weight"]],
        orderRules: [OrderRule(["energize_bpm_min", "energize_bpm_max"]), OrderRule(["calm_bpm_min", "calm_bpm_max"]),
                     OrderRule(["focus_bpm_min", "focus_bpm_max"]), OrderRule(["maintain_bpm_min", "maintain_bpm_max"]),
@@ -79,6 +82,22 @@ public struct RankingConstants: EngineConstants {
     public let transitionBase: Double, transitionBPMTolerance: Double, transitionEnergyTolerance: Double
     public let transitionBPMWeight: Double, transitionEnergyWeight: Double, transitionGenreBonus: Double
     public let maxSameArtistInRow: Double
+    /// Flag (≥ 0.5: an unknown artist counts as one artist in the same-artist rule).
+    public let unknownArtistMatches: Double
+    /// Indices into `ListeningContext.allCases`.
+    public let postWorkoutLearningContext: Double, deepWorkLearningContext: Double
+
+    /// The session context (`ListeningContext`, the key songs are learned under) whose
+    /// learned effects a decision in DJ context `c` reads.
+    public func learningContext(_ c: DJContext) -> ListeningContext {
+        let all = ListeningContext.allCases
+        func at(_ i: Double) -> ListeningContext { all[min(all.count - 1, max(0, Int(i)))] }
+        switch c {
+        case .postWorkout: return at(postWorkoutLearningContext)
+        case .deepWork: return at(deepWorkLearningContext)
+        default: return ListeningContext(rawValue: c.rawValue) ?? .relaxation
+        }
+    }
 
     public init(_ c: ConstantReader) throws {
         bpmWeight = try c["bpm_weight"]
@@ -127,5 +146,8 @@ public struct RankingConstants: EngineConstants {
         transitionEnergyWeight = try c["transition_energy_weight"]
         transitionGenreBonus = try c["transition_genre_bonus"]
         maxSameArtistInRow = try c["max_same_artist_in_row"]
+        unknownArtistMatches = try c["unknown_artist_matches"]
+        postWorkoutLearningContext = try c["post_workout_learning_context"]
+        deepWorkLearningContext = try c["deep_work_learning_context"]
     }
 }

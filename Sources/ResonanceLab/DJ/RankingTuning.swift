@@ -34,6 +34,7 @@ public struct RankingTuningData: TuningProblem {
             o.songs = int("songs") ?? o.songs; o.libraryCap = int("library_cap") ?? o.libraryCap
             o.songsPerSession = int("songs_per_session") ?? o.songsPerSession
             o.featureRelation = settings["feature_relation"].flatMap { Double($0) } ?? o.featureRelation
+            o.world = settings["world"].flatMap { DJWorld(rawValue: $0) } ?? o.world
             o.variant = settings["state_variant"].flatMap { StateVariant(rawValue: $0) } ?? o.variant
             simulations.append(o)
             units += PersonaProfile.all.map { "\(name)/\($0.name)" }
@@ -65,7 +66,7 @@ public struct RankingTuningData: TuningProblem {
             let loop = ClosedLoop(options: simulations[k], registry: registry)
             for s in 0..<simulations[k].seeds {
                 let world = SimulatedWorld(seed: simulations[k].seed &+ UInt64(s), songs: simulations[k].songs,
-                                           featureRelation: simulations[k].featureRelation)
+                                           featureRelation: simulations[k].featureRelation, world: simulations[k].world)
                 for l in loop.listeners(world) where personas.contains(l.index % PersonaProfile.all.count) {
                     for t in loop.run(l, world: world, policy: .dj).needs[0] { regret += t.regret; decisions += t.decisions }
                 }

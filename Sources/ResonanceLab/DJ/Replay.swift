@@ -19,6 +19,9 @@ public struct DJDecisionRow: Equatable, Sendable {
     public var targetBPM: Double
     public var candidates: Int
     public var playedRank: Int
+    /// Whether the played song was among the DJ's candidates before it was added (an
+    /// earlier-played song of the playlist).
+    public var playedWasCandidate: Bool
     public var topSongId: String
     public var playedScore: Double
     public var topScore: Double
@@ -40,7 +43,7 @@ extension DJDecisionRow: CanonicalRow {
     public static let fileName = "dj_decisions.csv"
     public static let header = [
         "subject", "play_id", "started_at", "song_id", "context", "need", "arousal", "stress", "energy", "confidence", "target_bpm",
-        "candidates", "played_rank", "top_song_id", "played_score", "top_score", "bpm_match", "energy_match", "familiarity",
+        "candidates", "played_rank", "played_was_candidate", "top_song_id", "played_score", "top_score", "bpm_match", "energy_match", "familiarity",
         "historical_effect", "context_alignment", "recency_penalty", "time_of_day", "neutral_terms",
         "predicted_played_delta_hr_bpm", "predicted_top_delta_hr_bpm", "predicted_played_delta_rmssd_ms", "predicted_top_delta_rmssd_ms",
     ]
@@ -48,7 +51,7 @@ extension DJDecisionRow: CanonicalRow {
     public func write(to w: CSVWriter) {
         w.field(subject); w.field(playId); w.field(timestampMs: startedAtMs); w.field(songId); w.field(context); w.field(need)
         w.field(arousal); w.field(stress); w.field(energy); w.field(confidence); w.field(targetBPM); w.field(candidates)
-        w.field(playedRank); w.field(topSongId); w.field(playedScore); w.field(topScore); w.field(bpmMatch); w.field(energyMatch)
+        w.field(playedRank); w.field(playedWasCandidate); w.field(topSongId); w.field(playedScore); w.field(topScore); w.field(bpmMatch); w.field(energyMatch)
         w.field(familiarity); w.field(historicalEffect); w.field(contextAlignment); w.field(recencyPenalty); w.field(timeOfDay)
         w.field(neutralTerms); w.field(predictedPlayedDeltaHRBpm); w.field(predictedTopDeltaHRBpm)
         w.field(predictedPlayedDeltaRMSSDMs); w.field(predictedTopDeltaRMSSDMs)
@@ -59,7 +62,8 @@ extension DJDecisionRow: CanonicalRow {
                   songId: try r.string("song_id"), context: try r.string("context"), need: try r.string("need"),
                   arousal: try r.double("arousal"), stress: try r.double("stress"), energy: try r.double("energy"),
                   confidence: try r.double("confidence"), targetBPM: try r.double("target_bpm"), candidates: try r.count("candidates"),
-                  playedRank: try r.count("played_rank"), topSongId: try r.string("top_song_id"),
+                  playedRank: try r.count("played_rank"), playedWasCandidate: try r.bool("played_was_candidate"),
+                  topSongId: try r.string("top_song_id"),
                   playedScore: try r.double("played_score"), topScore: try r.double("top_score"), bpmMatch: try r.double("bpm_match"),
                   energyMatch: try r.double("energy_match"), familiarity: try r.double("familiarity"),
                   historicalEffect: try r.double("historical_effect"), contextAlignment: try r.double("context_alignment"),
@@ -91,12 +95,14 @@ public struct DJReplay: Sendable {
         sessions = SessionConstants(registry: registry); self.variant = variant
     }
 
-    /// What has been learned about one song of one listener.
-    struct Learned {
-        var any: EMAState
-        var byContext: [String: EMAState] = [:]
-        var contextPlays: [String: Int] = [:]
+    /// What one listener's history holds about one song besides its learned effects:
+    /// plays (all, for familiarity), kept plays per session context and in all (for
+    /// context alignment), its last start and its sound.
+    struct SongHistory {
+        var index: Int
         var plays = 0
+        var keptPlays = 0
+        var contextPlays = [Int](repeating: 0, count: ListeningContext.allCases.count)
         var lastPlayedMs: Int64?
         var sound: SongSound
     }
@@ -105,15 +111,21 @@ public struct DJReplay: Sendable {
     public struct Output: Sendable {
         public var decisions: [DJDecisionRow] = []
         public var receipts: [DJReceiptRow] = []
+        /// What the listener learned, per (song, session context): songs are the indices
+        /// of `songOrder`, contexts of `ListeningContext.allCases`.
+        public var learner: SongLearner
+        public var songOrder: [String] = []
     }
 
     /// One listener's decisions. `plays` are the listener's session plays; `rr` their
     /// plausible R-R intervals (ms, by time), whose SDNN over the 10-minute window is
     /// the state's HRV where beats exist; `offsets` the UTC offset (minutes) of plays
-    /// that carry one, by play id.
+    /// that carry one, by play id; `birthYear` the listener's, when known (their age in
+    /// the year of each play sets HRmax; the fallback age otherwise). What the listener
+    /// has learned is left in `learner` (songs indexed in first-play order, `songOrder`).
     public func listener(plays unsorted: [SessionPlayRow], hr: [TimedSample], sdnn: [TimedSample], rr: [TimedSample] = [],
                          workouts: [(startMs: Int64, endMs: Int64)], features: [String: SongSound],
-                         offsets: [String: Int]) -> Output {
+                         offsets: [String: Int], birthYear: Int? = nil) -> Output {
         let plays = unsorted.sorted {
             $0.startedAtMs != $1.startedAtMs ? $0.startedAtMs < $1.startedAtMs : $0.playId.utf8.lexicographicallyPrecedes($1.playId.utf8)
         }
@@ -128,14 +140,15 @@ public struct DJReplay: Sendable {
         let restingByDay = hrByDay.mapValues { Stats.quantile($0, state.restingHRQuantile) }
         let sdnnMedianByDay = sdnnByDay.mapValues { Stats.median($0) }
 
-        var learned: [String: Learned] = [:]
+        var learned: [String: SongHistory] = [:]
         var order: [String] = []
+        var learner = SongLearner(constants: songEffect, contexts: ListeningContext.allCases.count)
         // Per playlist, its earlier-played songs (a set, and in the order they joined it).
         var playlistMembers: [String: (set: Set<String>, order: [String])] = [:]
         var patternSum = [Double](repeating: 0, count: 7 * 24), patternCount = [Double](repeating: 0, count: 7 * 24)
         var previous: DJState?
         var session: (id: String, songs: [SongSound]) = ("", [])
-        var out = Output()
+        var out = Output(learner: learner)
         let stepMs = Int64(state.stepSeconds * 1000)
         var baselineOf: (day: Int64, baseline: PersonalBaseline)?
         for p in plays {
@@ -143,7 +156,9 @@ public struct DJReplay: Sendable {
             if baselineOf?.day != day {
                 let earlier = days.filter { $0 < day }
                 baselineOf = (day, PersonalBaseline.from(dailyRestingHR: earlier.compactMap { restingByDay[$0] },
-                                                         dailySDNN: earlier.compactMap { sdnnMedianByDay[$0] }, age: nil, constants: state))
+                                                         dailySDNN: earlier.compactMap { sdnnMedianByDay[$0] },
+                                                         age: birthYear.map { Double(Timestamp.civil(fromDays: day).year - $0) },
+                                                         constants: state))
             }
             let baseline = baselineOf?.baseline ?? .fallback(state)
             let tick = Timestamp.floorDivMod(p.startedAtMs, stepMs).0 * stepMs
@@ -162,12 +177,15 @@ public struct DJReplay: Sendable {
                 ?? SongSound(songId: p.songId, artist: "", genre: "", bpm: nil, energy: nil)
             // Candidates: earlier-played songs (of the play's playlist when it has one) and the song played.
             var candidates = p.playlist.isEmpty ? order : playlistMembers[p.playlist]?.order ?? []
-            if !candidates.contains(p.songId) { candidates.append(p.songId) }
+            let wasCandidate = candidates.contains(p.songId)
+            if !wasCandidate { candidates.append(p.songId) }
             let sounds = candidates.map { learned[$0]?.sound ?? sound }
+            let lc = ListeningContext.allCases.firstIndex(of: ranking.learningContext(ctx)) ?? 0
             let scores = candidates.map { id -> SongScore in
                 let l = learned[id]
-                let memory = SongMemory(inContext: l?.byContext[ctx.rawValue], anyContext: l?.any, plays: l?.plays ?? 0,
-                                        contextPlays: l?.contextPlays[ctx.rawValue] ?? 0, contextKnownPlays: l?.plays ?? 0,
+                let memory = SongMemory(inContext: l.flatMap { learner.state(song: $0.index, context: lc) },
+                                        anyContext: l.flatMap { learner.anyContext(song: $0.index) }, plays: l?.plays ?? 0,
+                                        contextPlays: l?.contextPlays[lc] ?? 0, contextKnownPlays: l?.keptPlays ?? 0,
                                         lastPlayedMs: l?.lastPlayedMs)
                 return ranker.score(learned[id]?.sound ?? sound, memory: memory, state: s, hour: hour, now: p.startedAtMs)
             }
@@ -176,13 +194,14 @@ public struct DJReplay: Sendable {
             let top = ranked.first?.index ?? 0
             let mine = scores[candidates.firstIndex(of: p.songId) ?? 0]
             func predicted(_ id: String, _ key: KeyPath<EMAState, Double>, _ count: KeyPath<EMAState, Int>) -> Double? {
-                guard let e = learned[id]?.any, e[keyPath: count] > 0 else { return nil }
+                guard let i = learned[id]?.index, let e = learner.anyContext(song: i), e[keyPath: count] > 0 else { return nil }
                 return e[keyPath: key]
             }
             let row = DJDecisionRow(
                 subject: p.subject, playId: p.playId, startedAtMs: p.startedAtMs, songId: p.songId, context: ctx.rawValue,
                 need: s.need.rawValue, arousal: s.arousal, stress: s.stress, energy: s.energy, confidence: s.confidence,
-                targetBPM: mine.targetBPM, candidates: candidates.count, playedRank: playedAt + 1, topSongId: candidates[top],
+                targetBPM: mine.targetBPM, candidates: candidates.count, playedRank: playedAt + 1, playedWasCandidate: wasCandidate,
+                topSongId: candidates[top],
                 playedScore: ranked[playedAt].adjusted, topScore: ranked.first?.adjusted ?? 0, bpmMatch: mine.bpmMatch,
                 energyMatch: mine.energyMatch, familiarity: mine.familiarity, historicalEffect: mine.historicalEffect,
                 contextAlignment: mine.contextAlignment, recencyPenalty: mine.recencyPenalty, timeOfDay: mine.timeOfDay,
@@ -194,20 +213,15 @@ public struct DJReplay: Sendable {
             out.decisions.append(row)
             out.receipts += Self.receipt(row, pick: scores[top], sound: sounds[top], ranker: ranker)
 
-            // Learn from the play, after its decision.
-            let bio = p.biometrics
-            let hrDelta = bio.hrDelta, rmssdDelta = bio.hrvSource == "rr" ? bio.hrvDelta : nil
-            let scoresOfPlay = Impact.of(hrDeltaBpm: hrDelta, hrvDeltaMs: bio.hrvDelta, listenFraction: p.listenFraction,
-                                         skipped: p.skipped, constants: impact)
-            var l = learned[p.songId] ?? Learned(any: EMAState(constants: songEffect), sound: sound)
+            // Learn from the play, after its decision: its effect only when its session
+            // was kept, under the session's context.
+            var l = learned[p.songId] ?? SongHistory(index: order.count, sound: sound)
             if learned[p.songId] == nil { order.append(p.songId) }
-            EMALearner.update(&l.any, scores: scoresOfPlay, hrDeltaBpm: hrDelta, rmssdDeltaMs: rmssdDelta, skipped: p.skipped,
-                              constants: songEffect)
-            var inContext = l.byContext[p.context] ?? EMAState(constants: songEffect)
-            EMALearner.update(&inContext, scores: scoresOfPlay, hrDeltaBpm: hrDelta, rmssdDeltaMs: rmssdDelta, skipped: p.skipped,
-                              constants: songEffect)
-            l.byContext[p.context] = inContext
-            l.contextPlays[ctx.rawValue, default: 0] += 1
+            if let kept = ListeningContext(rawValue: p.sessionContext), let sc = ListeningContext.allCases.firstIndex(of: kept) {
+                learner.learn(LearnedPlay(p, impact: impact), song: l.index, context: sc)
+                l.contextPlays[sc] += 1
+                l.keptPlays += 1
+            }
             l.plays += 1
             l.lastPlayedMs = p.startedAtMs
             learned[p.songId] = l
@@ -218,6 +232,8 @@ public struct DJReplay: Sendable {
             patternCount[cell] += 1
             session.songs.append(sound)
         }
+        out.learner = learner
+        out.songOrder = order
         return out
     }
 }
@@ -245,7 +261,9 @@ extension DJReplaySummaryRow: CanonicalRow {
 
 extension DJReplay {
     /// Per need and over all (`all`): decisions; the share whose played song is in the
-    /// DJ's top 1, 5 and 10; and the direct-method estimate — the mean of the learned
+    /// DJ's top 1, 5 and 10 with the played song added to the candidates
+    /// (`top<k>_rate`) and over the candidates the DJ had without it
+    /// (`top<k>_rate_without_added`: a played song that was no candidate is a miss); and the direct-method estimate — the mean of the learned
     /// ΔHR (bpm) and ΔRMSSD (ms) of the DJ's pick minus that of the played song, over the
     /// decisions where both songs have a learned value.
     public static func summary(_ rows: [DJDecisionRow]) -> [DJReplaySummaryRow] {
@@ -257,6 +275,9 @@ extension DJReplay {
             for k in [1, 5, 10] {
                 out.append(DJReplaySummaryRow(need: need, metric: "top\(k)_rate",
                                               value: mine.isEmpty ? nil : Double(mine.filter { $0.playedRank <= k }.count) / n))
+                out.append(DJReplaySummaryRow(
+                    need: need, metric: "top\(k)_rate_without_added",
+                    value: mine.isEmpty ? nil : Double(mine.filter { $0.playedWasCandidate && $0.playedRank <= k }.count) / n))
             }
             let hr = mine.compactMap { r in r.predictedTopDeltaHRBpm.flatMap { t in r.predictedPlayedDeltaHRBpm.map { t - $0 } } }
             let rmssd = mine.compactMap { r in r.predictedTopDeltaRMSSDMs.flatMap { t in r.predictedPlayedDeltaRMSSDMs.map { t - $0 } } }
@@ -284,7 +305,7 @@ public struct DJReplayStage: Stage {
     public var version: String { "1.0.0" }
     public var reads: [String] {
         [SessionPlayRow.fileName, Play.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, Workout.fileName,
-         SongFeatureRow.fileName]
+         SongFeatureRow.fileName, SubjectRow.fileName]
     }
     public var writes: [String] { [DJDecisionRow.fileName, DJReplaySummaryRow.fileName, DJReceiptRow.fileName] }
     public var engines: [String] { ["rr", "state", "ranking", "impact", "song_effect", "sessions"] }
@@ -306,6 +327,8 @@ public struct DJReplayStage: Stage {
         for f in try ws.readIfPresent(SongFeatureRow.self) ?? [] {
             features[f.songId] = SongSound(songId: f.songId, artist: f.artist, genre: f.genre, bpm: f.bpm, energy: f.energy, valence: f.valence)
         }
+        var birthYears: [String: Int] = [:]
+        for r in try ws.readIfPresent(SubjectRow.self) ?? [] { if let y = r.birthYear { birthYears[r.subject] = y } }
         let replay = DJReplay(registry: context.registry, variant: variant)
         let subjects = plays.keys.sorted(by: SubjectOrder.precedes)
         let outputs = try Parallel.map(subjects, jobs: context.jobs) { subject -> DJReplay.Output in
@@ -318,7 +341,8 @@ public struct DJReplayStage: Stage {
                 sdnn: (sdnn[subject] ?? []).compactMap { s in s.sdnnMs.map { TimedSample(tMs: s.timestampMs, value: $0) } }
                     .sorted { $0.tMs < $1.tMs },
                 rr: (rr[subject] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs },
-                workouts: (workouts[subject] ?? []).map { ($0.startMs, $0.endMs) }, features: features, offsets: own)
+                workouts: (workouts[subject] ?? []).map { ($0.startMs, $0.endMs) }, features: features, offsets: own,
+                birthYear: birthYears[subject])
         }
         let rows = outputs.flatMap(\.decisions)
         try ws.write(rows)

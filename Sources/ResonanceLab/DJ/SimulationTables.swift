@@ -1,12 +1,14 @@
 import Foundation
 
 /// One row of `dj_simulation.csv` (docs/tables.md): one seed's decisions of one policy
-/// under one need — how many, the realised mean ΔHR (bpm, measured as the sessions
+/// under one need (or `all`), scored on the policy's own closed loop (`closed_loop`) or
+/// at the shared decision points (`shared`: planted ΔHR and regret only) — how many, the realised mean ΔHR (bpm, measured as the sessions
 /// stage measures a play), the mean planted ΔHR of the songs picked, the mean regret
 /// against the oracle (planted need fulfilment, bpm), the skip rate and the mean BPM
 /// step between consecutive songs of a session.
 public struct DJSimulationRow: Equatable, Sendable {
     public var seed: UInt64
+    public var scoring: String
     public var policy: String
     public var need: String
     public var decisions: Int
@@ -19,17 +21,18 @@ public struct DJSimulationRow: Equatable, Sendable {
 
 extension DJSimulationRow: CanonicalRow {
     public static let fileName = "dj_simulation.csv"
-    public static let header = ["seed", "policy", "need", "decisions", "mean_delta_hr_bpm", "mean_planted_delta_hr_bpm",
+    public static let header = ["seed", "scoring", "policy", "need", "decisions", "mean_delta_hr_bpm", "mean_planted_delta_hr_bpm",
                                 "mean_regret_bpm", "skip_rate", "mean_bpm_step"]
 
     public func write(to w: CSVWriter) {
-        w.field(String(seed)); w.field(policy); w.field(need); w.field(decisions); w.field(meanDeltaHRBpm)
+        w.field(String(seed)); w.field(scoring); w.field(policy); w.field(need); w.field(decisions); w.field(meanDeltaHRBpm)
         w.field(meanPlantedDeltaHRBpm); w.field(meanRegretBpm); w.field(skipRate); w.field(meanBPMStep)
     }
 
     public init(_ r: CanonicalFieldReader) throws {
         guard let seed = UInt64(try r.string("seed")) else { throw r.fail("seed", "'seed' is not an unsigned integer") }
-        self.init(seed: seed, policy: try r.string("policy"), need: try r.string("need"), decisions: try r.count("decisions"),
+        self.init(seed: seed, scoring: try r.string("scoring"), policy: try r.string("policy"), need: try r.string("need"),
+                  decisions: try r.count("decisions"),
                   meanDeltaHRBpm: try r.optionalDouble("mean_delta_hr_bpm"),
                   meanPlantedDeltaHRBpm: try r.optionalDouble("mean_planted_delta_hr_bpm"),
                   meanRegretBpm: try r.optionalDouble("mean_regret_bpm"), skipRate: try r.optionalDouble("skip_rate"),
@@ -64,7 +67,7 @@ extension DJLearningCurveRow: CanonicalRow {
 
 /// One row of `dj_simulation_summary.csv` (docs/tables.md): a metric's mean over seeds
 /// with its 95 % Student-t interval (seed = unit). `policy` is a policy, or a paired
-/// difference `dj_minus_random` / `dj_minus_most_played` (per seed, DJ − other); `need`
+/// difference `<a>_minus_<b>` (per seed, a − b, `DJSimulationTables.pairs`); `need`
 /// is a need or `all`.
 public struct DJSummaryRow: Equatable, Sendable {
     public var policy: String
@@ -115,17 +118,19 @@ public enum DJSimulationTables {
     static func rows(_ runs: [(seed: UInt64, tally: ClosedLoopTally)]) -> [DJSimulationRow] {
         var out: [DJSimulationRow] = []
         for run in runs {
-            for (p, policy) in DJPolicy.allCases.enumerated() {
-                for (n, need) in MusicNeed.allCases.enumerated() {
-                    let t = run.tally.needs[p][n]
-                    let d = Double(t.decisions)
-                    out.append(DJSimulationRow(
-                        seed: run.seed, policy: policy.rawValue, need: need.rawValue, decisions: t.decisions,
-                        meanDeltaHRBpm: t.realisedCount > 0 ? t.realised / Double(t.realisedCount) : nil,
-                        meanPlantedDeltaHRBpm: t.decisions > 0 ? t.planted / d : nil,
-                        meanRegretBpm: t.decisions > 0 ? t.regret / d : nil,
-                        skipRate: t.decisions > 0 ? Double(t.skips) / d : nil,
-                        meanBPMStep: t.bpmStepCount > 0 ? t.bpmStep / Double(t.bpmStepCount) : nil))
+            for (scoring, tallies) in [("closed_loop", run.tally.needs), ("shared", run.tally.shared)] {
+                for (p, policy) in DJPolicy.allCases.enumerated() {
+                    let all = tallies[p].reduce(into: NeedTally()) { $0.add($1) }
+                    for (need, t) in zip(MusicNeed.allCases.map(\.rawValue) + ["all"], tallies[p] + [all]) {
+                        let d = Double(t.decisions)
+                        out.append(DJSimulationRow(
+                            seed: run.seed, scoring: scoring, policy: policy.rawValue, need: need, decisions: t.decisions,
+                            meanDeltaHRBpm: t.realisedCount > 0 ? t.realised / Double(t.realisedCount) : nil,
+                            meanPlantedDeltaHRBpm: t.decisions > 0 ? t.planted / d : nil,
+                            meanRegretBpm: t.decisions > 0 ? t.regret / d : nil,
+                            skipRate: t.decisions > 0 && scoring == "closed_loop" ? Double(t.skips) / d : nil,
+                            meanBPMStep: t.bpmStepCount > 0 ? t.bpmStep / Double(t.bpmStepCount) : nil))
+                    }
                 }
             }
         }
@@ -145,9 +150,14 @@ public enum DJSimulationTables {
         return out
     }
 
-    /// Per policy and need, each metric over seeds; the DJ's paired differences from
-    /// random and most-played; per policy the slope of daily regret over days (bpm/day,
-    /// least squares per seed), negative when regret falls.
+    /// The paired differences the summary reports (per seed, first − second).
+    static let pairs: [(DJPolicy, DJPolicy)] = [(.dj, .random), (.dj, .mostPlayed), (.mostPlayed, .random), (.learnedEffect, .random),
+                                                 (.oracle, .random)]
+
+    /// Per policy and need (and `all`), each metric over seeds, on the closed loops and
+    /// (metrics `shared_…`) at the shared decision points; the paired differences
+    /// `pairs`; per policy the slope of daily regret over days (bpm/day, least squares
+    /// per seed), negative when regret falls.
     static func summary(_ rows: [DJSimulationRow], curve: [DJLearningCurveRow]) -> [DJSummaryRow] {
         let metrics: [(String, KeyPath<DJSimulationRow, Double?>)] = [
             ("mean_delta_hr_bpm", \.meanDeltaHRBpm), ("mean_planted_delta_hr_bpm", \.meanPlantedDeltaHRBpm),
@@ -158,22 +168,27 @@ public enum DJSimulationTables {
             return DJSummaryRow(policy: policy, need: need, metric: metric, seeds: x.count, mean: i.mean, ciLow: i.low, ciHigh: i.high)
         }
         var out: [DJSummaryRow] = []
-        for policy in DJPolicy.allCases {
-            for need in MusicNeed.allCases {
-                let mine = rows.filter { $0.policy == policy.rawValue && $0.need == need.rawValue }
-                for (name, key) in metrics { out.append(row(policy.rawValue, need.rawValue, name, mine.compactMap { $0[keyPath: key] })) }
+        let needs = MusicNeed.allCases.map(\.rawValue) + ["all"]
+        for (scoring, prefix) in [("closed_loop", ""), ("shared", "shared_")] {
+            let mine = rows.filter { $0.scoring == scoring }
+            let used = scoring == "shared" ? metrics.filter { $0.0 == "mean_planted_delta_hr_bpm" || $0.0 == "mean_regret_bpm" } : metrics
+            for policy in DJPolicy.allCases {
+                for need in needs {
+                    let these = mine.filter { $0.policy == policy.rawValue && $0.need == need }
+                    for (name, key) in used { out.append(row(policy.rawValue, need, prefix + name, these.compactMap { $0[keyPath: key] })) }
+                }
             }
-        }
-        for other in [DJPolicy.random, .mostPlayed] {
-            for need in MusicNeed.allCases {
-                for (name, key) in metrics {
-                    let dj = rows.filter { $0.policy == DJPolicy.dj.rawValue && $0.need == need.rawValue }
-                    let diffs = dj.compactMap { a -> Double? in
-                        guard let b = rows.first(where: { $0.seed == a.seed && $0.policy == other.rawValue && $0.need == need.rawValue }),
-                              let x = a[keyPath: key], let y = b[keyPath: key] else { return nil }
-                        return x - y
+            for (a, b) in pairs {
+                for need in needs {
+                    for (name, key) in used {
+                        let first = mine.filter { $0.policy == a.rawValue && $0.need == need }
+                        let diffs = first.compactMap { x -> Double? in
+                            guard let y = mine.first(where: { $0.seed == x.seed && $0.policy == b.rawValue && $0.need == need }),
+                                  let u = x[keyPath: key], let v = y[keyPath: key] else { return nil }
+                            return u - v
+                        }
+                        out.append(row("\(a.rawValue)_minus_\(b.rawValue)", need, prefix + name, diffs))
                     }
-                    out.append(row("dj_minus_\(other.rawValue)", need.rawValue, name, diffs))
                 }
             }
         }
@@ -192,14 +207,14 @@ public enum DJSimulationTables {
         for policy in DJPolicy.allCases {
             out.append(row(policy.rawValue, "all", "regret_slope_bpm_per_day", seeds.compactMap { slope(daily($0, policy)) }))
         }
-        for other in [DJPolicy.random, .mostPlayed] {
+        for (a, b) in pairs {
             let slopes = seeds.compactMap { seed -> Double? in
-                let dj = daily(seed, .dj), them = daily(seed, other)
+                let dj = daily(seed, a), them = daily(seed, b)
                 var gap: [Int: Double] = [:]
                 for (day, value) in dj { if let w = them[day] { gap[day] = value - w } }
                 return slope(gap)
             }
-            out.append(row("dj_minus_\(other.rawValue)", "all", "regret_slope_bpm_per_day", slopes))
+            out.append(row("\(a.rawValue)_minus_\(b.rawValue)", "all", "regret_slope_bpm_per_day", slopes))
         }
         return out
     }
@@ -229,7 +244,8 @@ public struct DJSimulateStage: Stage {
         let o = options
         for (key, value) in [("seed", "\(o.seed)"), ("seeds", "\(o.seeds)"), ("replicas", "\(o.replicas)"), ("days", "\(o.days)"),
                              ("songs", "\(o.songs)"), ("library_cap", "\(o.libraryCap)"), ("songs_per_session", "\(o.songsPerSession)"),
-                             ("feature_relation", "\(o.featureRelation)"), ("state_variant", o.variant.rawValue)] {
+                             ("feature_relation", "\(o.featureRelation)"), ("world", o.world.rawValue),
+                             ("state_variant", o.variant.rawValue)] {
             ws.session?.record(setting: key, value)
         }
         let runs = try ClosedLoop(options: o, registry: context.registry).run(jobs: context.jobs)
@@ -237,11 +253,13 @@ public struct DJSimulateStage: Stage {
         try ws.write(rows)
         try ws.write(curve)
         try ws.write(DJSimulationTables.summary(rows, curve: curve))
-        let worlds = (0..<o.seeds).map { SimulatedWorld(seed: o.seed &+ UInt64($0), songs: o.songs, featureRelation: o.featureRelation) }
+        let worlds = (0..<o.seeds).map {
+            SimulatedWorld(seed: o.seed &+ UInt64($0), songs: o.songs, featureRelation: o.featureRelation, world: o.world)
+        }
         try ws.write(worlds.flatMap { $0.truth() })
         try ws.write(worlds.flatMap { $0.featureRows() })
         // A new workspace: its manifest names each generated table as a source.
-        let note = "dj simulate --seed \(o.seed) --seeds \(o.seeds) --replicas \(o.replicas) --days \(o.days) --songs \(o.songs)"
+        let note = "dj simulate --seed \(o.seed) --seeds \(o.seeds) --replicas \(o.replicas) --days \(o.days) --songs \(o.songs) --world \(o.world.rawValue)"
         ws.session?.replacement = Manifest(sources: try writes.map { name in
             SourceFile(path: name, sha256: try SHA256.hex(ofFile: try ws.output(name)), format: "dj simulate", notes: [note])
         })

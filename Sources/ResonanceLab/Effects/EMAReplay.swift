@@ -1,18 +1,12 @@
 /// The inputs of the product's learning rule, computed once from a `PlayIndex`: the plays
 /// of kept sessions grouped by (listener, song, session context) — the product learns
 /// each song per (song, context) from plays that belong to a session, under the session's
-/// context — in play order within a group, each with its
-/// product scores (the impact constants held fixed), measured ΔHR (bpm), ΔRMSSD (ms,
-/// from R-R only) and skip. `replay` runs the song-effect EMA over these flat arrays,
-/// so the `ema` model and the song-effect tuner learn from the same plays the same way.
+/// context — in play order within a group, each as a `LearnedPlay` (the impact constants
+/// held fixed). `replay` runs `SongLearner`'s step over these flat arrays, so the `ema`
+/// model, the song-effect tuner, `dj replay` and `dj simulate` learn the same way.
 public struct EMAReplay: Sendable {
     /// Per play, in group order.
-    var scores: [PlayScores] = []
-    var hrDeltaBpm: [Double?] = []
-    var rmssdDeltaMs: [Double?] = []
-    var skipped: [Bool] = []
-    /// Whether the product counts the play as measured (`Impact.hasBiometrics`).
-    var biometrics: [Bool] = []
+    var plays: [LearnedPlay] = []
     /// Per group: its first play (the group ends where the next begins), listener,
     /// song and context indices of the `PlayIndex`. Groups are sorted by listener,
     /// song, context.
@@ -39,13 +33,7 @@ public struct EMAReplay: Sendable {
                 groupStart.append(n); groupListener.append(j); groupSong.append(x.song[p]); groupContext.append(x.sessionContext[p] ?? 0)
                 listenerGroups[j] = listenerGroups[j].lowerBound..<groupStart.count
             }
-            let row = x.plays[p], bio = row.biometrics
-            scores.append(Impact.of(hrDeltaBpm: bio.hrDelta, hrvDeltaMs: bio.hrvDelta, listenFraction: row.listenFraction,
-                                    skipped: row.skipped, constants: k))
-            hrDeltaBpm.append(bio.hrDelta)
-            rmssdDeltaMs.append(bio.hrvSource == "rr" ? bio.hrvDelta : nil)
-            skipped.append(row.skipped)
-            biometrics.append(Impact.hasBiometrics(hrDeltaBpm: bio.hrDelta, hrvDeltaMs: bio.hrvDelta, constants: k))
+            plays.append(LearnedPlay(x.plays[p], impact: k))
         }
     }
 
@@ -60,9 +48,8 @@ public struct EMAReplay: Sendable {
             var aggregate = EMAAggregate()
             for g in listenerGroups[j] {
                 var state = EMAState(constants: s)
-                for p in groupStart[g]..<(g + 1 < groupStart.count ? groupStart[g + 1] : scores.count) {
-                    EMALearner.update(&state, scores: scores[p], hrDeltaBpm: hrDeltaBpm[p], rmssdDeltaMs: rmssdDeltaMs[p],
-                                      skipped: skipped[p], biometrics: biometrics[p], constants: s)
+                for p in groupStart[g]..<(g + 1 < groupStart.count ? groupStart[g + 1] : plays.count) {
+                    SongLearner.learn(&state, plays[p], constants: s)
                 }
                 context(j, groupSong[g], groupContext[g], state)
                 aggregate.add(state)

@@ -24,13 +24,33 @@ public struct PersonaGenerator: Sendable {
     /// draws from its own streams (`response-law` of the catalogue and of each
     /// persona), so the standard law's outputs are what they were before laws existed.
     public var law: ResponseLaw
+    /// When set, `song_features.csv` for the catalogue: BPM, energy and valence related to
+    /// the planted effects as in that world of the DJ simulation (docs/dj.md, Worlds;
+    /// the planted world at relation 0.5), drawn from their own `song-features` stream, so
+    /// every other table is what it is without them. Worlds that change effects
+    /// (non-linear, taste) are not offered: the effects are the catalogue's.
+    public var songFeatures: DJWorld?
 
     public init(personas: [PersonaProfile] = PersonaProfile.all, days: Int = 30, seed: UInt64 = 0,
                 firstDay: Int = Timestamp.daysFromCivil(2026, 1, 5), registry: ConstantsRegistry = .defaults,
-                events: Bool = false, law: ResponseLaw = ResponseLaw(.standard)) {
+                events: Bool = false, law: ResponseLaw = ResponseLaw(.standard), songFeatures: DJWorld? = nil) {
         self.personas = personas; self.days = days; self.seed = seed; self.firstDay = firstDay
-        self.registry = registry; self.events = events; self.law = law
+        self.registry = registry; self.events = events; self.law = law; self.songFeatures = songFeatures
     }
+
+    /// `song_features.csv` rows of the catalogue in world `world` (`songFeatures`).
+    public func songFeatureRows(_ world: DJWorld) -> [SongFeatureRow] {
+        let catalogue = self.catalogue
+        var random = SeededRandom(seed: mixedSeed ^ SeededRandom.djb2("song-features"))
+        let features = SimulatedWorld.features(world, catalogue: catalogue, rho: 0.5, random: &random)
+        return zip(catalogue.songs, features).map { song, f in
+            SongFeatureRow(songId: song.songId, title: song.title, artist: song.artist, bpm: f.bpm, energy: f.energy,
+                           valence: f.valence, genre: SongCatalogue.genres[song.genre], source: "simulated \(world.rawValue)")
+        }
+    }
+
+    /// The tables this generator writes.
+    var tables: [String] { Self.tables + (songFeatures == nil ? [] : [SongFeatureRow.fileName]) }
 
     /// `seed` spread over 64 bits (one SplitMix64 step), so that nearby seeds give
     /// unrelated streams.
@@ -143,7 +163,7 @@ public struct PersonaGenerator: Sendable {
     public func generate(into ws: Workspace, jobs: Int, progress: (String) -> Void = { _ in },
                          warning: @escaping (String) -> Void = { _ in }) throws {
         guard ws.session != nil else {
-            let session = try WorkspaceSession(path: ws.path, reads: [], writes: Self.tables, creating: true, note: warning)
+            let session = try WorkspaceSession(path: ws.path, reads: [], writes: tables, creating: true, note: warning)
             try generate(into: Workspace(path: ws.path, session: session), jobs: jobs, progress: progress)
             return try session.commit()
         }
@@ -163,6 +183,7 @@ public struct PersonaGenerator: Sendable {
         for r in records { for s in r.hr { heartRate.add(subject: s.subject, timeMs: s.timestampMs, bpm: s.bpm) } }
         try DailyStage.write(records.flatMap(\.days), to: ws, registry: registry, subjects: DailySubjects(subjects), heartRate: heartRate)
         try ws.write(truth())
+        if let world = songFeatures { try ws.write(songFeatureRows(world)) }
         try writeManifest(records, to: ws)
         progress("personas: wrote \(ws.path)")
     }
@@ -192,11 +213,12 @@ public struct PersonaGenerator: Sendable {
             (SubjectRow.fileName, records.count),
             (DailyRow.fileName, records.reduce(0) { $0 + $1.days.count }),
             (PlantedEffect.fileName, truth().count),
-        ]
+        ] + (songFeatures == nil ? [] : [(SongFeatureRow.fileName, Self.catalogueSize)])
         let notes = [
             "generator: resonance personas generate --seed \(seed) --days \(days) --start-date \(Timestamp.isoDate(Int64(firstDay) * 86_400_000)) --personas \(personas.map(\.name).joined(separator: ","))"
                 + (events ? " --events planned" : "")
-                + (law.isStandard ? "" : " --response-law \(law.name.rawValue) --law-strength \(law.strength.rawValue)"),
+                + (law.isStandard ? "" : " --response-law \(law.name.rawValue) --law-strength \(law.strength.rawValue)")
+                + (songFeatures.map { " --song-features \($0.rawValue)" } ?? ""),
             "song catalogue: \(Self.catalogueSize) songs; song effects and sensitivities in truth.csv",
         ]
         var sources: [SourceFile] = []
@@ -223,6 +245,7 @@ public struct PersonaGenerator: Sendable {
                    "personas": personas.map(\.name).joined(separator: ","), "catalogue_songs": String(Self.catalogueSize),
                    "events": events ? "planned" : "none"]
         if !law.isStandard { out["response_law"] = law.label }
+        if let world = songFeatures { out["song_features"] = world.rawValue }
         return out
     }
 
@@ -231,7 +254,7 @@ public struct PersonaGenerator: Sendable {
     /// and `receipts.csv` the daily engines (`resonance daily` over the measured days).
     var lineage: [String: TableLineage] {
         var out: [String: TableLineage] = [:]
-        for name in Self.tables {
+        for name in tables {
             let engines = [DailyRow.fileName, ReceiptRow.fileName].contains(name) ? DailyEngines.engines + ["zones"]
                 : name == SubjectRow.fileName ? ["bio_age"] : ["zones"]
             out[name] = TableLineage(command: "personas generate", stageVersion: Self.version,

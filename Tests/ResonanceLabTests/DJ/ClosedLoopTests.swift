@@ -51,10 +51,58 @@ final class ClosedLoopTests: XCTestCase {
         }
         XCTAssertEqual(Set(perPolicy).count, 1, "same sessions and songs per session under every policy: \(perPolicy)")
         XCTAssertGreaterThan(perPolicy[0], 0)
-        let oracle = DJPolicy.allCases.firstIndex(of: .oracle) ?? 0
-        XCTAssertEqual(tally.needs[oracle].reduce(0) { $0 + $1.regret }, 0, accuracy: 1e-9)
+        // At the shared decision points (the random policy's trajectory) every policy
+        // picks once per decision; regret's best song is over the whole library, so no
+        // policy's regret is negative, and the oracle (best of the songs not played
+        // within the hour) has at most the regret of random and most-played there.
         let random = DJPolicy.allCases.firstIndex(of: .random) ?? 0
+        let oracle = DJPolicy.allCases.firstIndex(of: .oracle) ?? 0
+        for (p, policy) in DJPolicy.allCases.enumerated() {
+            XCTAssertEqual(tally.shared[p].map(\.decisions), tally.needs[random].map(\.decisions), "\(policy)")
+            for (n, need) in tally.shared[p].enumerated() {
+                XCTAssertGreaterThanOrEqual(need.regret, -1e-9, "\(policy)")
+                if policy == .random || policy == .mostPlayed {
+                    XCTAssertLessThanOrEqual(tally.shared[oracle][n].regret, need.regret + 1e-9, "\(policy)")
+                }
+            }
+        }
+        XCTAssertEqual(tally.shared[random], tally.needs[random].map { t in
+            var s = NeedTally(); s.decisions = t.decisions; s.planted = t.planted; s.regret = t.regret; return s
+        }, "random's shared picks are its own, drawn from their own stream")
         XCTAssertGreaterThan(tally.needs[random].reduce(0) { $0 + $1.regret }, 0)
+        // The best song is over the whole library: the oracle, which skips songs played
+        // within the hour, has regret where the best one was just played.
+        XCTAssertGreaterThan(tally.needs[oracle].reduce(0) { $0 + $1.regret }, 0)
+    }
+
+    /// The simulated DJ learns only from kept sessions: with a minimum session of a
+    /// day, nothing is learned and the DJ's picks change; random's do not.
+    func testDroppedSessionsTeachTheSimulatedDJNothing() throws {
+        let world = SimulatedWorld(seed: 0, songs: 60, featureRelation: 0.5)
+        let strict = try ConstantsRegistry.defaults.replacing("sessions", with: ["min_session_minutes": 1440])
+        let usual = ClosedLoop(options: small(), registry: .defaults), never = ClosedLoop(options: small(), registry: strict)
+        let l = usual.listeners(world)[3]
+        XCTAssertNotEqual(usual.run(l, world: world, policy: .learnedEffect), never.run(l, world: world, policy: .learnedEffect))
+        XCTAssertEqual(usual.run(l, world: world, policy: .random).needs, never.run(l, world: world, policy: .random).needs)
+    }
+
+    func testWorldsRelateFeaturesToEffectsAsDocumented() throws {
+        func world(_ w: DJWorld) -> SimulatedWorld { SimulatedWorld(seed: 7, songs: 2000, featureRelation: 0.5, world: w) }
+        let planted = world(.planted), genre = world(.genre), none = world(.none), nonlinear = world(.nonlinear)
+        XCTAssertEqual(planted.sounds, SimulatedWorld(seed: 7, songs: 2000, featureRelation: 0.5).sounds, "the default world")
+        // Genre features: BPM and energy inter-correlated; effects the catalogue's.
+        XCTAssertGreaterThan(Stats.pearson(genre.sounds.map { $0.bpm ?? .nan }, genre.sounds.map { $0.energy ?? .nan }), 0.5)
+        XCTAssertEqual(genre.deltaHRBpm, genre.catalogue.songs.map(\.deltaHRBpm))
+        // No relation: the same features in a random order.
+        XCTAssertEqual(none.sounds.map { $0.bpm ?? .nan }.sorted(), genre.sounds.map { $0.bpm ?? .nan }.sorted())
+        XCTAssertEqual(Stats.pearson(none.deltaHRBpm, none.sounds.map { $0.bpm ?? .nan }), 0, accuracy: 0.06)
+        XCTAssertEqual(Stats.pearson(none.deltaHRBpm, none.sounds.map { $0.energy ?? .nan }), 0, accuracy: 0.06)
+        // Non-linear: BPM says little linearly, its square distance from 100 a lot.
+        let bpm = nonlinear.sounds.map { $0.bpm ?? .nan }
+        XCTAssertGreaterThan(Stats.pearson(nonlinear.deltaHRBpm, bpm.map { ($0 - 100) * ($0 - 100) }), 0.4)
+        // Taste: liking 1 keeps an effect, liking 0 turns it around.
+        let taste = world(.taste)
+        XCTAssertEqual(taste.taste(liking: 1), 1); XCTAssertEqual(taste.taste(liking: 0), -1); XCTAssertEqual(genre.taste(liking: 0), 1)
     }
 
     func testResultsDoNotDependOnJobs() throws {

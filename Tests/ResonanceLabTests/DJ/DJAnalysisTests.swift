@@ -36,12 +36,19 @@ final class DJAnalysisTests: XCTestCase {
                       row("most_played", "calm", "mean_delta_hr_bpm", -3.1, -3.4, -2.8), row("oracle", "calm", "mean_delta_hr_bpm", -8, -8.5, -7.5),
                       row("dj_minus_random", "calm", "mean_delta_hr_bpm", -2.5, -3.5, -1.5),
                       row("dj", "calm", "mean_regret_bpm", 2.5, 2, 3),
-                      row("dj", "all", "regret_slope_bpm_per_day", -0.05, -0.08, -0.02)])
+                      row("dj", "all", "regret_slope_bpm_per_day", -0.05, -0.08, -0.02),
+                      row("dj_minus_random", "all", "shared_mean_regret_bpm", -0.8, -1.2, -0.4),
+                      row("learned_effect_minus_random", "all", "shared_mean_regret_bpm", 0.1, -0.3, 0.5),
+                      row("most_played_minus_random", "all", "shared_mean_regret_bpm", 0.6, 0.2, 1.0)])
         let md = try XCTUnwrap(try DJAnalysis.section(ws)).markdown
-        XCTAssertTrue(md.contains("| calm | -5.50 [-6.00, -5.00] | -3.00 [-3.50, -2.50] | -3.10 [-3.40, -2.80] | -8.00 [-8.50, -7.50] "
+        XCTAssertTrue(md.contains("| calm | -5.50 [-6.00, -5.00] | -3.00 [-3.50, -2.50] | -3.10 [-3.40, -2.80] | – | -8.00 [-8.50, -7.50] "
                                   + "| -2.50 [-3.50, -1.50] | – |"), md)
         XCTAssertTrue(md.contains("| dj | calm | 2.50 [2.00, 3.00] | – | – |"), md)
         XCTAssertTrue(md.contains("| dj | -0.050 [-0.080, -0.020] |"), md)
         XCTAssertTrue(md.contains("over 5 seed(s)"))
+        // Like for like: helps, does nothing, hurts by the interval of the difference from random.
+        XCTAssertTrue(md.contains("| dj_minus_random | -0.80 [-1.20, -0.40] | helps | – | – |"), md)
+        XCTAssertTrue(md.contains("| learned_effect_minus_random | 0.10 [-0.30, 0.50] | does nothing |"), md)
+        XCTAssertTrue(md.contains("| most_played_minus_random | 0.60 [0.20, 1.00] | hurts |"), md)
     }
 }

@@ -26,7 +26,7 @@ final class DJReceiptsTests: XCTestCase {
 
     func testReceiptNamesThePickAndItsTopThreeDrivers() throws {
         let row = DJDecisionRow(subject: "L", playId: "p7", startedAtMs: 0, songId: "s9", context: "work", need: "calm", arousal: 0.4,
-                                stress: 0.8, energy: 0.3, confidence: 0.75, targetBPM: 100, candidates: 5, playedRank: 3,
+                                stress: 0.8, energy: 0.3, confidence: 0.75, targetBPM: 100, candidates: 5, playedRank: 3, playedWasCandidate: true,
                                 topSongId: "s1", playedScore: 0.2, topScore: 0.32, bpmMatch: 0, energyMatch: 0, familiarity: 0,
                                 historicalEffect: 0, contextAlignment: 0, recencyPenalty: 0, timeOfDay: 1, neutralTerms: 0,
                                 predictedPlayedDeltaHRBpm: nil, predictedTopDeltaHRBpm: nil, predictedPlayedDeltaRMSSDMs: nil,

@@ -82,6 +82,16 @@ final class DJStateTests: XCTestCase {
         XCTAssertEqual(s.value, 0.4, accuracy: 1e-12)
     }
 
+    /// Stress confidence counts SDNN samples (min(1, n/5)): beats without a sample give
+    /// the stress with confidence 0, not 1/5.
+    func testStressConfidenceCountsSDNNSamplesOnly() {
+        let beatsOnly = engine.stress([][...], beatSDNNMs: 50, baseline: fallback)
+        XCTAssertEqual(beatsOnly.value, 0.4, accuracy: 1e-12)
+        XCTAssertEqual(beatsOnly.confidence, 0)
+        XCTAssertEqual(engine.stress([sample(10, 40), sample(20, 40)][...], beatSDNNMs: 50, baseline: fallback).confidence, 0.4,
+                       accuracy: 1e-12)
+    }
+
     func testEnergyBlendsTowardTheUsualEnergy() {
         let plain = engine.state(at: now, hr: [sample(10, 95)], sdnn: [sample(10, 35)], baseline: fallback, context: .relaxation)
         let blended = engine.state(at: now, hr: [sample(10, 95)], sdnn: [sample(10, 35)], baseline: fallback, context: .relaxation,

@@ -135,7 +135,7 @@ final class RankingTests: XCTestCase {
         XCTAssertGreaterThan(ranker.transition(from: from, to: near), ranker.transition(from: from, to: jump))
     }
 
-    func testAtMostTwoOfOneArtistInARow() {
+    func testAtMostTwoOfOneArtistInARow() throws {
         let a1 = SongSound(songId: "a1", artist: "A", genre: "", bpm: 100, energy: 0.5)
         let a2 = SongSound(songId: "a2", artist: "A", genre: "", bpm: 100, energy: 0.5)
         let b = SongSound(songId: "b", artist: "B", genre: "", bpm: 100, energy: 0.5)
@@ -143,6 +143,13 @@ final class RankingTests: XCTestCase {
         XCTAssertTrue(ranker.breaksArtistRule("A", after: [a1, a2]))
         XCTAssertFalse(ranker.breaksArtistRule("A", after: [a1, b]))
         XCTAssertFalse(ranker.breaksArtistRule("A", after: [a1, b, a2]))
+        // An unknown artist matches no song: three songs without an artist may follow each other.
+        let u1 = SongSound(songId: "u1", artist: "", genre: "", bpm: 100, energy: 0.5)
+        let u2 = SongSound(songId: "u2", artist: "", genre: "", bpm: 100, energy: 0.5)
+        XCTAssertFalse(ranker.breaksArtistRule("", after: [u1, u2]))
+        let same = RankingEngine(constants: RankingConstants(registry: try ConstantsRegistry.defaults.replacing(
+            "ranking", with: ["unknown_artist_matches": 1])))
+        XCTAssertTrue(same.breaksArtistRule("", after: [u1, u2]), "unless unknown artists count as one")
         let a3 = SongSound(songId: "a3", artist: "A", genre: "", bpm: 100, energy: 0.5)
         let scores = [a3, b].map { SongScore(songId: $0.songId, targetBPM: 100, bpmMatch: 1, energyMatch: 1, familiarity: 0,
                                              historicalEffect: 0.5, contextAlignment: 0.5, recencyPenalty: 0, timeOfDay: 1,

@@ -102,10 +102,75 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(listed.map(\.candidates), [1, 1, 2])
     }
 
+    func testADroppedSessionTeachesNothing() {
+        // A 3-minute session alone (dropped as too short: no session id, no session
+        // context), ΔHR +16; then a kept session replays the song twice.
+        var dropped = play(0, song: "a", hrDelta: 16)
+        dropped.sessionId = ""; dropped.sessionContext = ""
+        let rows = replay([dropped, play(10, song: "a", hrDelta: -4), play(11, song: "a", hrDelta: 0)])
+        XCTAssertNil(rows[1].predictedPlayedDeltaHRBpm, "nothing learned from the dropped play")
+        XCTAssertEqual(rows[2].predictedPlayedDeltaHRBpm ?? .nan, 0.4 * -4, accuracy: 1e-12, "the kept play only")
+        XCTAssertEqual(rows[1].familiarity, 0.1, accuracy: 1e-12, "the dropped play still counts as played (1/10)")
+    }
+
+    func testPlaysAreLearnedUnderTheirSessionsContextWithTheBiometricsFlag() throws {
+        // Own time slot "work", session context "relaxation"; 16 plays, the last with no
+        // change in HR or HRV (exactly 0): confidence 16/20 capped at 0.7.
+        var plays = (0..<16).map { play($0, song: "a", hrDelta: $0 == 15 ? 0 : -2) }
+        for i in plays.indices { plays[i].context = "work"; plays[i].sessionContext = "relaxation" }
+        let hr = (0..<400).map { TimedSample(tMs: t0 - 600_000 + Int64($0) * 5000, value: 75) }
+        let out = DJReplay(registry: .defaults).listener(plays: plays, hr: hr, sdnn: [], workouts: [], features: [:], offsets: [:])
+        let relaxation = try XCTUnwrap(ListeningContext.allCases.firstIndex(of: .relaxation))
+        let work = try XCTUnwrap(ListeningContext.allCases.firstIndex(of: .work))
+        XCTAssertEqual(out.songOrder, ["a"])
+        XCTAssertNil(out.learner.state(song: 0, context: work))
+        let learned = try XCTUnwrap(out.learner.state(song: 0, context: relaxation))
+        XCTAssertEqual(learned.plays, 16)
+        XCTAssertEqual(learned.confidence, 0.7, accuracy: 1e-12)
+    }
+
+    /// A generated persona workspace, its sessions, then the replay and the `ema` model:
+    /// every (listener, song, session context) state is the same, bit for bit.
+    func testReplayLearnsExactlyAsTheEMAModelOnAPersonaWorkspace() throws {
+        let ws = Workspace(path: try makeTempDir())
+        let personas = ["CollegeStudent", "WeekendWarrior"].compactMap(PersonaProfile.named)
+        XCTAssertEqual(personas.count, 2)
+        try PersonaGenerator(personas: personas, days: 6).generate(into: ws, jobs: 1)
+        let sessions = try SessionsStage.run(plays: try ws.read(Play.self), hr: try ws.read(HRSample.self), nn: [:], sdnn: [],
+                                             sleep: [], workouts: try ws.read(Workout.self), constants: .defaults)
+        // Every listener's first session as if dropped as too short (no session, no context).
+        var firsts: [String: String] = [:]
+        for r in sessions.plays where firsts[r.subject] == nil { firsts[r.subject] = r.sessionId }
+        let rows = sessions.plays.map { r -> SessionPlayRow in
+            var r = r
+            if firsts[r.subject] == r.sessionId { r.sessionId = ""; r.sessionContext = "" }
+            return r
+        }
+        XCTAssertGreaterThan(rows.filter { $0.sessionContext.isEmpty }.count, 1, "plays of dropped sessions")
+        let index = PlayIndex(rows)
+        var ema: [String: EMAState] = [:]
+        EMAReplay(index, impact: ImpactConstants(registry: .defaults)).replay(SongEffectConstants(registry: .defaults), context: { j, i, c, st in
+            ema["\(index.subjects[j])|\(index.songIds[i])|\(index.sessionContexts[c])"] = st
+        }, listenerSong: { _, _, _ in })
+        var replayed: [String: EMAState] = [:]
+        let replay = DJReplay(registry: .defaults)
+        for (subject, mine) in Dictionary(grouping: rows, by: \.subject) {
+            let out = replay.listener(plays: mine, hr: [], sdnn: [], workouts: [], features: [:], offsets: [:])
+            for (i, song) in out.songOrder.enumerated() {
+                for (c, context) in ListeningContext.allCases.enumerated() {
+                    if let st = out.learner.state(song: i, context: c) { replayed["\(subject)|\(song)|\(context.rawValue)"] = st }
+                }
+            }
+        }
+        XCTAssertGreaterThan(ema.count, 20)
+        XCTAssertEqual(Set(replayed.keys), Set(ema.keys))
+        for (key, state) in ema { XCTAssertEqual(replayed[key], state, key) }
+    }
+
     func testSummaryHitRates() {
         func row(_ rank: Int, _ need: String, top: Double?, played: Double?, neutral: Int = 0) -> DJDecisionRow {
             DJDecisionRow(subject: "L", playId: "p", startedAtMs: 0, songId: "s", context: "work", need: need, arousal: 0, stress: 0,
-                          energy: 0, confidence: 0, targetBPM: 100, candidates: 20, playedRank: rank, topSongId: "t", playedScore: 0,
+                          energy: 0, confidence: 0, targetBPM: 100, candidates: 20, playedRank: rank, playedWasCandidate: rank != 7, topSongId: "t", playedScore: 0,
                           topScore: 0, bpmMatch: 0, energyMatch: 0, familiarity: 0, historicalEffect: 0, contextAlignment: 0,
                           recencyPenalty: 0, timeOfDay: 1, neutralTerms: neutral, predictedPlayedDeltaHRBpm: played,
                           predictedTopDeltaHRBpm: top, predictedPlayedDeltaRMSSDMs: nil, predictedTopDeltaRMSSDMs: nil)
@@ -115,6 +180,9 @@ final class ReplayTests: XCTestCase {
                                   row(12, "maintain", top: nil, played: nil, neutral: 1)])
         func v(_ need: String, _ m: String) -> Double? { s.first { $0.need == need && $0.metric == m }?.value }
         XCTAssertEqual(v("all", "top1_rate"), 0.25)
+        // Without the played song added: rank 7's song was no candidate, so it is a miss.
+        XCTAssertEqual(v("all", "top10_rate_without_added"), 0.5)
+        XCTAssertEqual(v("all", "top1_rate_without_added"), 0.25)
         XCTAssertEqual(v("all", "top5_rate"), 0.5)
         XCTAssertEqual(v("all", "top10_rate"), 0.75)
         XCTAssertEqual(v("all", "dm_delta_hr_bpm"), -2, "mean of (−3 − −3) and (−5 − −1)")
