@@ -165,19 +165,28 @@ public struct HealthEvent: Equatable, Sendable {
         }
     }
 
+    /// The `truth.csv` metric of an overreaching's training-load block.
+    public static let trainingLoadMetric = "training_load_pct"
+
     /// The rows of `truth.csv` of this event (kind `health_event`): one per metric it
-    /// moves, the peak change as the value, dates from `firstDate` (days since 1970).
+    /// moves, the peak change as the value, dates from `firstDate` (days since 1970):
+    /// the days that metric is changed. An overreaching's symptoms start after its load
+    /// block, whose row (`training_load_pct`) spans the block alone.
     func truth(subject: String, firstDate: Int) -> [PlantedEffect] {
-        let start = Timestamp.isoDate(Int64(firstDate + firstDay) * 86_400_000)
-        let end = Timestamp.isoDate(Int64(firstDate + lastDay) * 86_400_000)
+        func date(_ d: Int) -> String { Timestamp.isoDate(Int64(firstDate + d) * 86_400_000) }
         var metrics: [(String, Double)] = [("resting_hr_bpm", restingHRBpm), ("sdnn_pct", 100 * hrvFraction),
                                            ("recovery_1m_pct", 100 * recoveryFraction)]
         if sleepLossHours > 0 { metrics.append(("sleep_loss_h", sleepLossHours)) }
         if stepsFraction != 0 { metrics.append(("steps_pct", 100 * stepsFraction)) }
-        if trainingLoadFraction > 0 { metrics.append(("training_load_pct", 100 * trainingLoadFraction)) }
-        return metrics.map {
+        var rows = metrics.map {
             PlantedEffect(kind: .healthEvent, subject: subject, entity: id, metric: $0.0, value: ($0.1 * 1000).rounded() / 1000,
-                          start: start, end: end)
+                          start: date(firstDay + symptomsFrom), end: date(lastDay))
         }
+        if trainingLoadFraction > 0 {
+            rows.append(PlantedEffect(kind: .healthEvent, subject: subject, entity: id, metric: Self.trainingLoadMetric,
+                                      value: (100 * trainingLoadFraction * 1000).rounded() / 1000,
+                                      start: date(firstDay), end: date(firstDay + symptomsFrom - 1)))
+        }
+        return rows
     }
 }

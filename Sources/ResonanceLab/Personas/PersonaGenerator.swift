@@ -263,8 +263,10 @@ public struct PersonaGenerator: Sendable {
         return out
     }
 
-    /// The generator's version in lineage: a minor bump when the same settings give other tables.
-    public static let version = "1.0.0"
+    /// The generator's version in lineage: a minor bump when the same settings give other tables
+    /// (1.1.0: VO2 max, zone minutes and body mass measured from the signals; an
+    /// overreaching's truth rows dated by the metric).
+    public static let version = "1.1.0"
 
     /// The tables a generated workspace has (besides manifest.json).
     static let tables = [HRSample.fileName, RRInterval.fileName, Play.fileName, SleepEpisode.fileName, Workout.fileName,

@@ -64,8 +64,9 @@ enum PersonaSimulator {
         let rr = beats.spans.flatMap { span in
             span.beats.map { RRInterval(subject: p.name, timestampMs: $0.timeMs, rrMs: $0.rrMs, source: source) }
         }
+        var scaleRandom = stream("scale")
         let snapshots = DailyMeasurement.snapshots(p, timeline: timeline, days: personaDays, noisyHR: noisyHR,
-                                                   beats: beats, zones: zones)
+                                                   beats: beats, zones: zones, scale: &scaleRandom)
         return PersonaRecord(
             profile: p, hr: hr, rr: rr, plays: sessions.flatMap(\.plays),
             sleep: sleepEpisodes(p, timeline: timeline),

@@ -5,12 +5,15 @@ public struct PlantedEvent: Equatable, Sendable {
     public var subject: String
     /// `illness-1`, …; its kind is the id up to the last `-`.
     public var id: String
-    /// First and last day of the event (days since 1970-01-01).
+    /// First and last day of the symptoms (days since 1970-01-01): the days any
+    /// physiological metric is changed.
     public var firstDay: Int
     public var lastDay: Int
+    /// An overreaching's training-load block before its symptoms (days since 1970-01-01).
+    public var loadBlock: ClosedRange<Int>?
 
-    public init(subject: String, id: String, firstDay: Int, lastDay: Int) {
-        self.subject = subject; self.id = id; self.firstDay = firstDay; self.lastDay = lastDay
+    public init(subject: String, id: String, firstDay: Int, lastDay: Int, loadBlock: ClosedRange<Int>? = nil) {
+        self.subject = subject; self.id = id; self.firstDay = firstDay; self.lastDay = lastDay; self.loadBlock = loadBlock
     }
 
     public var kind: String {
@@ -21,25 +24,41 @@ public struct PlantedEvent: Equatable, Sendable {
     /// Whether a flag should fire: every kind but a return to fitness.
     public var isDeterioration: Bool { kind != HealthEvent.Kind.improvement.rawValue }
 
-    /// One event per (subject, entity) of the `health_event` rows, in table order;
-    /// rows whose dates do not parse are left out.
+    /// One event per (subject, entity) of the `health_event` rows, in the order of
+    /// their first row: the symptoms from the earliest `start` to the latest `end` of
+    /// the rows of physiological metrics, the load block from the `training_load_pct`
+    /// row; rows whose dates do not parse are left out, and an event without symptom
+    /// rows too.
     public static func events(in truth: [PlantedEffect]) -> [PlantedEvent] {
-        var out: [PlantedEvent] = []
-        var seen: Set<[String]> = []
-        for t in truth where t.kind == .healthEvent && seen.insert([t.subject, t.entity]).inserted {
+        var order: [[String]] = []
+        var symptoms: [[String]: ClosedRange<Int>] = [:], load: [[String]: ClosedRange<Int>] = [:]
+        for t in truth where t.kind == .healthEvent {
             guard let a = Timestamp.parseISO(t.start), let b = Timestamp.parseISO(t.end) else { continue }
-            out.append(PlantedEvent(subject: t.subject, id: t.entity, firstDay: DailyStage.day(a.ms), lastDay: DailyStage.day(b.ms)))
+            let key = [t.subject, t.entity], first = DailyStage.day(a.ms), last = DailyStage.day(b.ms)
+            guard first <= last else { continue }
+            if symptoms[key] == nil && load[key] == nil { order.append(key) }
+            if t.metric == HealthEvent.trainingLoadMetric {
+                load[key] = first...last
+            } else {
+                let r = symptoms[key]
+                symptoms[key] = min(first, r?.lowerBound ?? first)...max(last, r?.upperBound ?? last)
+            }
         }
-        return out
+        return order.compactMap { key in
+            symptoms[key].map { PlantedEvent(subject: key[0], id: key[1], firstDay: $0.lowerBound, lastDay: $0.upperBound,
+                                             loadBlock: load[key]) }
+        }
     }
 }
 
 /// How one alarm signal did on one person's days against the events planted in them.
 /// A flag episode is a run of flagged days on consecutive calendar days; it is a true
 /// alarm when any of its days lies in a deterioration event's window — its first day
-/// to `AlarmCounting.graceDays` after its last — else a false alarm. An event is
+/// of symptoms to `AlarmCounting.graceDays` after its last — else, when one of its days
+/// lies in an overreaching's training-load block, a load-block episode (neither true nor
+/// false: the person is training hard, not yet ill), else a false alarm. An event is
 /// detected when a flagged day lies in its window; the delay is the first such day
-/// minus the event's first day.
+/// minus the event's first day of symptoms.
 public struct AlarmTally: Equatable, Sendable {
     /// Per event kind: events, those detected, and the detection delays (days).
     public var events: [String: Int] = [:]
@@ -47,8 +66,13 @@ public struct AlarmTally: Equatable, Sendable {
     public var delays: [String: [Int]] = [:]
     public var trueEpisodes = 0
     public var falseEpisodes = 0
-    /// Measured days outside every deterioration window: the exposure of false alarms.
+    /// Measured days outside every deterioration window and load block: the exposure
+    /// of false alarms.
     public var quietDays = 0
+    /// Episodes in a load block and in no window; load blocks, and those with a flagged day.
+    public var loadBlockEpisodes = 0
+    public var loadBlocks = 0
+    public var loadBlocksFlagged = 0
 
     public init() {}
 
@@ -58,6 +82,7 @@ public struct AlarmTally: Equatable, Sendable {
         s.detected.merge(b.detected, uniquingKeysWith: +)
         s.delays.merge(b.delays, uniquingKeysWith: +)
         s.trueEpisodes += b.trueEpisodes; s.falseEpisodes += b.falseEpisodes; s.quietDays += b.quietDays
+        s.loadBlockEpisodes += b.loadBlockEpisodes; s.loadBlocks += b.loadBlocks; s.loadBlocksFlagged += b.loadBlocksFlagged
         return s
     }
 
@@ -73,9 +98,14 @@ public struct AlarmTally: Equatable, Sendable {
         quietDays > 0 ? Double(falseEpisodes) / (Double(quietDays) / AlarmCounting.daysPerMonth) : .nan
     }
 
-    /// Share of episodes that are true alarms; NaN without episodes.
+    /// Share of episodes that are true alarms (load-block episodes left out); NaN without episodes.
     public var precision: Double {
         trueEpisodes + falseEpisodes > 0 ? Double(trueEpisodes) / Double(trueEpisodes + falseEpisodes) : .nan
+    }
+
+    /// Share of load blocks with a flagged day; NaN without load blocks.
+    public var loadBlockFlaggedShare: Double {
+        loadBlocks > 0 ? Double(loadBlocksFlagged) / Double(loadBlocks) : .nan
     }
 
     /// Mean detection delay (days) of detected events of `kind` (all kinds when nil).
@@ -96,21 +126,29 @@ public enum AlarmCounting {
     /// signal is on, against that person's `events`.
     public static func tally(days: [(day: Int, on: Bool)], events: [PlantedEvent]) -> AlarmTally {
         let windows = events.filter(\.isDeterioration).map { $0.firstDay...($0.lastDay + graceDays) }
+        let blocks = events.compactMap(\.loadBlock)
         func inWindow(_ d: Int) -> Bool { windows.contains { $0.contains(d) } }
+        func inBlock(_ d: Int) -> Bool { blocks.contains { $0.contains(d) } }
         var t = AlarmTally()
-        t.quietDays = days.filter { !inWindow($0.day) }.count
-        var episodeTrue: Bool?
+        t.quietDays = days.filter { !inWindow($0.day) && !inBlock($0.day) }.count
+        var episode: (inWindow: Bool, inBlock: Bool)?
         var previous: Int?
         func close() {
-            if let e = episodeTrue { if e { t.trueEpisodes += 1 } else { t.falseEpisodes += 1 } }
-            episodeTrue = nil
+            if let e = episode {
+                if e.inWindow { t.trueEpisodes += 1 } else if e.inBlock { t.loadBlockEpisodes += 1 } else { t.falseEpisodes += 1 }
+            }
+            episode = nil
         }
         for (day, on) in days {
             if !on || previous.map({ day != $0 + 1 }) ?? true { close() }
-            if on { episodeTrue = (episodeTrue ?? false) || inWindow(day) }
+            if on { episode = ((episode?.inWindow ?? false) || inWindow(day), (episode?.inBlock ?? false) || inBlock(day)) }
             previous = day
         }
         close()
+        for block in blocks {
+            t.loadBlocks += 1
+            if days.contains(where: { $0.on && block.contains($0.day) }) { t.loadBlocksFlagged += 1 }
+        }
         for e in events where e.isDeterioration {
             t.events[e.kind, default: 0] += 1
             guard let first = days.first(where: { $0.on && e.firstDay <= $0.day && $0.day <= e.lastDay + graceDays }) else {
@@ -208,7 +246,8 @@ public enum AlarmAnalysis {
                 return "\(f(s(t))) (\(f(c.0))–\(f(c.1)))"
             }
             return [name, "\(t.detected["illness"] ?? 0)/\(t.events["illness"] ?? 0)", withCI { $0.sensitivity("illness") },
-                    withCI { $0.sensitivity() }, f(t.meanDelay("illness"), 1), withCI(\.falseAlarmsPerMonth), withCI(\.precision)]
+                    withCI { $0.sensitivity() }, f(t.meanDelay("illness"), 1), withCI(\.falseAlarmsPerMonth), withCI(\.precision),
+                    "\(t.loadBlocksFlagged)/\(t.loadBlocks)"]
         }
 
         func json() -> JSONValue {
@@ -226,19 +265,22 @@ public enum AlarmAnalysis {
                 "signal": .string(name), "kinds": .object(kinds), "sensitivity": stat { $0.sensitivity() },
                 "false_alarms_per_person_month": stat(\.falseAlarmsPerMonth), "precision": stat(\.precision),
                 "true_episodes": .int(t.trueEpisodes), "false_episodes": .int(t.falseEpisodes), "quiet_days": .int(t.quietDays),
-                "per_subject": .array(tallies.map(Self.json)),
+                "load_block_episodes": .int(t.loadBlockEpisodes), "load_blocks": .int(t.loadBlocks),
+                "load_blocks_flagged": .int(t.loadBlocksFlagged), "per_subject": .array(tallies.map(Self.json)),
             ])
         }
 
         static func json(_ t: AlarmTally) -> JSONValue {
             .object(["events": .object(t.events.mapValues(JSONValue.int)), "detected": .object(t.detected.mapValues(JSONValue.int)),
                      "delays": .object(t.delays.mapValues { .array($0.map(JSONValue.int)) }),
-                     "true_episodes": .int(t.trueEpisodes), "false_episodes": .int(t.falseEpisodes), "quiet_days": .int(t.quietDays)])
+                     "true_episodes": .int(t.trueEpisodes), "false_episodes": .int(t.falseEpisodes), "quiet_days": .int(t.quietDays),
+                     "load_block_episodes": .int(t.loadBlockEpisodes), "load_blocks": .int(t.loadBlocks),
+                     "load_blocks_flagged": .int(t.loadBlocksFlagged)])
         }
     }
 
     static let header = ["signal", "illness detected", "illness sensitivity (95 % CI)", "all-event sensitivity",
-                         "illness delay (days)", "false alarms / person-month", "precision"]
+                         "illness delay (days)", "false alarms / person-month", "precision", "load blocks flagged"]
 
     static func section(rows: [DailyRow], events: [PlantedEvent], registry: ConstantsRegistry) throws -> ReportSection {
         let subjects = Set(rows.map(\.snapshot.subject))
@@ -254,9 +296,10 @@ public enum AlarmAnalysis {
         let kinds = Dictionary(grouping: events.filter(\.isDeterioration), by: \.kind).mapValues(\.count)
         var md = "Planted health events: " + kinds.keys.sorted().map { "\(kinds[$0] ?? 0) \($0)" }.joined(separator: ", ")
             + " over \(rows.count) person-days of \(subjects.count) persons. A flag episode (consecutive flagged days) is a true "
-            + "alarm when it overlaps an event from its first day to \(AlarmCounting.graceDays) days after its last; false alarms "
-            + "are counted per person-month (\(AlarmCounting.daysPerMonth) days) outside those windows. Intervals: 95 % bootstrap "
-            + "over persons.\n\n"
+            + "alarm when it overlaps an event from its first day of symptoms to \(AlarmCounting.graceDays) days after its last; "
+            + "an episode only in an overreaching's training-load block is neither true nor false (\"load blocks flagged\": the "
+            + "blocks with a flagged day); false alarms are counted per person-month (\(AlarmCounting.daysPerMonth) days) "
+            + "outside those windows and blocks. Intervals: 95 % bootstrap over persons.\n\n"
         md += "As written in daily.csv:\n\n" + markdownTable(header, lines.map { $0.cells() })
         md += "\nThe regression flag by `regression_method`, the engines re-run on the same measured days:\n\n"
             + markdownTable(header, variants.map { $0.cells() })

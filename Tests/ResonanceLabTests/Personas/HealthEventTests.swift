@@ -66,6 +66,23 @@ final class HealthEventTests: XCTestCase {
                                                                      lastDay: Timestamp.daysFromCivil(2026, 1, 11))])
     }
 
+    /// An overreaching's symptom rows start after its load block (days 3–12, symptoms
+    /// 13–19), its `training_load_pct` row spans the block alone, and the event read back
+    /// has its symptoms as its days and the block beside them.
+    func testOverreachingTruthSeparatesTheLoadBlock() {
+        let over = HealthEvent(kind: .overreaching, id: "overreaching-1", firstDay: 3, lastDay: 19, restingHRBpm: 4,
+                               hrvFraction: -0.15, recoveryFraction: -0.2, trainingLoadFraction: 0.5, symptomsFrom: 10)
+        let first = Timestamp.daysFromCivil(2026, 1, 5)
+        let rows = over.truth(subject: "a", firstDate: first)
+        XCTAssertEqual(rows.map(\.metric), ["resting_hr_bpm", "sdnn_pct", "recovery_1m_pct", "training_load_pct"])
+        XCTAssertEqual(rows.map(\.start), ["2026-01-18", "2026-01-18", "2026-01-18", "2026-01-08"])
+        XCTAssertEqual(rows.map(\.end), ["2026-01-24", "2026-01-24", "2026-01-24", "2026-01-17"])
+        XCTAssertEqual(PlantedEvent.events(in: rows), [PlantedEvent(subject: "a", id: "overreaching-1", firstDay: first + 13,
+                                                                     lastDay: first + 19, loadBlock: (first + 3)...(first + 12))])
+        // The block's days have no symptom: severity 0 up to day 12, 1 from day 13.
+        XCTAssertEqual([12, 13].map { over.severity(day: $0) }, [0, 1])
+    }
+
     func testEventsOffDrawNothingAndOnDrawFromTheirOwnStream() throws {
         let p = try XCTUnwrap(PersonaProfile.named("SeniorFit"))
         let off = PersonaGenerator(personas: [p], days: 120, seed: 3)

@@ -46,6 +46,28 @@ final class AlarmAnalysisTests: XCTestCase {
         XCTAssertEqual((late + early).quietDays, 2 * (20 - 7))
     }
 
+    /// An overreaching with its load block on days 5–13 and symptoms on days 14–20
+    /// (window 14–23). Flags on days 8–9 (only in the block: a load-block episode, neither
+    /// true nor false), 12–15 (runs into the symptoms: true, found on day 14, delay 0) and
+    /// 26 (false). Quiet days: 30 − 9 in the block − 10 in the window = 11. A flag in the
+    /// block alone finds nothing: the event is missed, the block flagged.
+    func testLoadBlockIsNeitherSymptomNorQuiet() {
+        let event = [PlantedEvent(subject: "p", id: "overreaching-1", firstDay: 14, lastDay: 20, loadBlock: 5...13)]
+        let flagged: Set<Int> = [8, 9, 12, 13, 14, 15, 26]
+        let t = AlarmCounting.tally(days: (0..<30).map { (day: $0, on: flagged.contains($0)) }, events: event)
+        XCTAssertEqual(t.loadBlockEpisodes, 1)
+        XCTAssertEqual(t.trueEpisodes, 1)
+        XCTAssertEqual(t.falseEpisodes, 1)
+        XCTAssertEqual(t.quietDays, 11)
+        XCTAssertEqual(t.delays, ["overreaching": [0]])
+        XCTAssertEqual([t.loadBlocks, t.loadBlocksFlagged], [1, 1])
+        let blockOnly = AlarmCounting.tally(days: (0..<30).map { (day: $0, on: $0 == 8) }, events: event)
+        XCTAssertEqual(blockOnly.detected, [:])
+        XCTAssertEqual(blockOnly.sensitivity(), 0)
+        XCTAssertEqual([blockOnly.trueEpisodes, blockOnly.falseEpisodes, blockOnly.loadBlockEpisodes], [0, 0, 1])
+        XCTAssertEqual(blockOnly.loadBlockFlaggedShare, 1)
+    }
+
     /// The analysis reads the flags as `daily.csv` holds them, per subject.
     func testSignalsReadDailyRows() {
         func row(_ day: Int, flags: [String], stress: String = "") -> DailyRow {
