@@ -92,7 +92,7 @@ swift-test: build-tests
 BUILD_STAGES := build-tests venv fuzz-ci-build
 LONG_STAGES := fuzz-ci swift-test notebooks-test test-effect-robustness test-simulations
 TEST_STAGES = $(BUILD_STAGES) $(LONG_STAGES) $(filter-out $(BUILD_STAGES) $(LONG_STAGES),$(TEST_EXTRA_TARGETS))
-VENV_STAGES := crosscheck crosscheck-daily notebooks-test test-effect-robustness
+VENV_STAGES := crosscheck crosscheck-daily notebooks-test test-effect-robustness evidence-check
 $(addprefix stage-,$(filter-out $(BUILD_STAGES) test-deps,$(TEST_STAGES))): stage-build-tests
 $(addprefix stage-,$(filter $(VENV_STAGES),$(TEST_STAGES))): stage-venv
 

@@ -21,13 +21,16 @@ DJ_WORLDS_WORK ?= build/work/dj-worlds
 DJ_WORLDS_OUT ?= build/work/dj-worlds/dj-worlds.md
 DJ_WORLDS_JSON ?= build/work/dj-worlds/dj-worlds.json
 DJ_TUNED ?=
+# DJ_SIZE: extra `dj simulate` options, empty for the published tables; `make
+# evidence-check` runs the evidence target small with it.
+DJ_SIZE ?=
 dj-worlds: build
 	@for w in $(DJ_WORLDS); do \
-	  $(BIN) dj simulate --quiet --seed $(firstword $(DJ_SEEDS)) --seeds $(words $(DJ_SEEDS)) --world $$w \
+	  $(BIN) dj simulate --quiet --seed $(firstword $(DJ_SEEDS)) --seeds $(words $(DJ_SEEDS)) --world $$w $(DJ_SIZE) \
 	    --out $(DJ_WORLDS_WORK)/$$w || exit 1; \
 	  if [ -n "$(DJ_TUNED)" ]; then \
 	    $(BIN) dj simulate --quiet --constants $(DJ_TUNED) --seed $(firstword $(DJ_SEEDS)) --seeds $(words $(DJ_SEEDS)) \
-	      --world $$w --out $(DJ_WORLDS_WORK)/tuned-$$w || exit 1; \
+	      --world $$w $(DJ_SIZE) --out $(DJ_WORLDS_WORK)/tuned-$$w || exit 1; \
 	  fi; \
 	done
 	python3 scripts/dj_worlds.py --out $(DJ_WORLDS_OUT) --json $(DJ_WORLDS_JSON) \
@@ -50,8 +53,9 @@ dj-tune: build
 	  --out $(DJ_TUNE_WORK)/ranking.json --report-dir $(DJ_TUNE_WORK)/report
 
 EVIDENCE_TARGETS += evidence-dj-worlds
+EVIDENCE_SMOKE += 'evidence-dj-worlds DJ_SEEDS=0\ 1 DJ_TUNE_SEEDS=0\ 1 DJ_SIZE=--days\ 3 DJ_TUNE_WORK=$(EVIDENCE_WORK)/dj-tune DJ_WORLDS_WORK=$(EVIDENCE_WORK)/dj-worlds DJ_WORLDS_JSON=$(EVIDENCE_WORK)/dj-worlds/dj-worlds.json'
 evidence-dj-worlds: dj-tune
-	$(MAKE) dj-worlds DJ_TUNED=$(DJ_TUNE_WORK)/ranking.json DJ_WORLDS_OUT=$(MEASURED)/dj-worlds.md
+	$(MAKE) dj-worlds DJ_TUNED=$(DJ_TUNE_WORK)/ranking.json DJ_WORLDS_OUT=$(MEASURED)/dj_worlds.md
 
 # Wall time of `dj simulate` for 1,000 listeners (100 replicas of the ten personas) × 30
 # days, one seed, all five policies on the default world, against its 60 s budget on 2

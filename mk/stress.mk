@@ -19,3 +19,4 @@ evidence-stress-protocol: build venv
 	  --table $(MEASURED)/stress_protocol.md --figure $(STRESS_PROTOCOL_FIGURE) --command "make evidence-stress-protocol"
 
 EVIDENCE_TARGETS += evidence-stress-protocol
+EVIDENCE_CHECK += evidence-stress-protocol
