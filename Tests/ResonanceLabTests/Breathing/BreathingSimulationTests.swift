@@ -174,14 +174,14 @@ final class BreathingSimulationTests: XCTestCase {
     }
 
     /// The world is in the lineage, and the tuner replays the sessions in it: in the
-    /// `outside` world the planted rates differ from the standard world's, which the
-    /// tuner's check of the recorded planted rate would refuse.
+    /// `all` world the planted rates (3.5–8/min) differ from the standard world's, which
+    /// the tuner's check of the recorded planted rate would refuse.
     func testTheWorldIsRecordedAndReplayedByTheTuner() throws {
         let dir = try makeTempDir()
         let simulation = BreathingSimulation(personas: [try XCTUnwrap(PersonaProfile.named("NewMom"))], seeds: 2,
-                                             strategies: [.robust], world: .outside)
+                                             strategies: [.robust], world: .all)
         try SimulationStage(simulation: simulation).runCommitted(Workspace(path: dir), StageContext())
-        XCTAssertEqual(try BreathingSimulation.world(of: Workspace(path: dir)), .outside)
+        XCTAssertEqual(try BreathingSimulation.world(of: Workspace(path: dir)), .all)
         let rows = try Workspace.readTable(SimulatedSessionRow.self, path: dir + "/" + SimulatedSessionRow.fileName)
         let problem = try PacerTuningData(workspaces: [("sim", Workspace(path: dir))])
         XCTAssertEqual(problem.value(.lockedRateError, registry, on: [0]), Stats.mean(rows.map { abs($0.errorBpm) }),
