@@ -3,6 +3,8 @@ import Foundation
 import ResonanceLab
 
 /// `resonance breathing …`: resonance-frequency assessment and the adaptive pacer.
+extension BreathingWorld: ExpressibleByArgument {}
+
 struct Breathing: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Resonance-frequency assessment from paced trials, and the adaptive pacer simulated closed loop.",
@@ -79,10 +81,13 @@ struct BreathingSimulate: ParsableCommand {
         abstract: "Run the adaptive pacer closed loop on simulated people with planted resonance rates.",
         discussion: """
             Each persona gets, per seed, a planted resonance rate (uniform 4.5–7/min) and a \
-            Gaussian resonance curve of HR oscillation amplitude; every strategy (hill, sweep, \
-            amplitude) runs on the same people and the same noise. Writes \
+            Gaussian resonance curve of HR oscillation amplitude; --world adds a difficulty of \
+            real breathing (docs/methods.md, Breathing). Every strategy (hill, sweep, \
+            amplitude, robust) runs on the same people and the same noise. Writes \
             breathing_sim_sessions.csv, breathing_sim_summary.csv (means with 95 % bootstrap \
-            intervals over seeds), breathing_sim_trace.csv (first seed, every second), \
+            intervals over seeds), breathing_sim_wins.csv (per metric the best strategy against \
+            the runner-up, with the interval of the difference over seeds), \
+            breathing_sim_trace.csv (first seed, every second), \
             breathing_sim_records.csv (each session's summary as the product stores it, beside \
             what its fields promise) and receipts.csv (each lock with the exploration's best dwells). The \
             same arguments give byte-identical files for any --jobs.
@@ -99,8 +104,15 @@ struct BreathingSimulate: ParsableCommand {
     @Option(help: "First seed. Default: 0.")
     var firstSeed: Int = 0
 
-    @Option(help: ArgumentHelp("Comma-separated strategies: hill, sweep, amplitude. Default: all three.", valueName: "names"))
+    @Option(help: ArgumentHelp("Comma-separated strategies: hill, sweep, amplitude, robust. Default: all four.", valueName: "names"))
     var strategies: String = PacerStrategy.allCases.map(\.rawValue).joined(separator: ",")
+
+    @Option(help: ArgumentHelp("The simulated people's difficulty: standard (none), transient (20 s build-up after each rate "
+                               + "change), adherence (breathing wanders around the pacer, SD 0.3/min), phase_lag (HR lags "
+                               + "breathing by a rate-dependent phase), skewed, flat, double_peak (resonance curve shapes), "
+                               + "drift_ectopic (slow 3 bpm drift, 0.5 ectopic beats/min), outside (resonance uniform in "
+                               + "3.5–8/min) or all. Default: standard.", valueName: "name"))
+    var world: BreathingWorld = .standard
 
     @Option(help: ArgumentHelp("'all' or a comma-separated list of persona names, e.g. NewMom,CardiacRehab. Default: all.",
                                valueName: "names"))
@@ -131,7 +143,7 @@ struct BreathingSimulate: ParsableCommand {
         let names = strategies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let out = try names.map { name -> PacerStrategy in
             guard let s = PacerStrategy(rawValue: name) else {
-                throw ValidationError("--strategies: unknown strategy '\(name)' (known: hill, sweep, amplitude).")
+                throw ValidationError("--strategies: unknown strategy '\(name)' (known: \(PacerStrategy.allCases.map(\.rawValue).joined(separator: ", "))).")
             }
             return s
         }
@@ -140,7 +152,8 @@ struct BreathingSimulate: ParsableCommand {
     }
 
     func run() throws {
-        let simulation = BreathingSimulation(personas: try profiles(), seeds: seeds, firstSeed: firstSeed, strategies: try chosen())
+        let simulation = BreathingSimulation(personas: try profiles(), seeds: seeds, firstSeed: firstSeed, strategies: try chosen(),
+                                             world: world)
         try SimulationStage(simulation: simulation).runCommitted(Workspace(path: out), try global.context())
     }
 }

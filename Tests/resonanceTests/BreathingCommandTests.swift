@@ -6,7 +6,7 @@ final class BreathingCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["breathing", "simulate"], usage: "resonance breathing simulate",
                        options: ["--out <dir>", "--seeds <seeds>", "--first-seed <first-seed>", "--strategies <names>",
-                                 "--personas <names>"])
+                                 "--personas <names>", "--world <name>"])
         try assertHelp(["breathing", "assess"], usage: "resonance breathing assess", options: ["<workspace>", "--artifacts"])
         try assertHelp(["breathing", "paced"], usage: "resonance breathing paced", options: ["<workspace>", "--from <file>"])
     }
@@ -19,19 +19,19 @@ final class BreathingCommandTests: XCTestCase {
                                     "NewMom,SeniorFit", "--jobs", jobs)
             XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         }
-        for table in ["breathing_sim_sessions.csv", "breathing_sim_summary.csv", "breathing_sim_trace.csv",
+        for table in ["breathing_sim_sessions.csv", "breathing_sim_summary.csv", "breathing_sim_wins.csv", "breathing_sim_trace.csv",
                       "breathing_sim_records.csv", "receipts.csv"] {
             let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a/" + table))
             XCTAssertEqual(a, try Data(contentsOf: URL(fileURLWithPath: dir + "/b/" + table)), table)
         }
         let sessions = try String(contentsOfFile: dir + "/a/breathing_sim_sessions.csv", encoding: .utf8)
             .split(separator: "\n")
-        // Two seeds × two personas × three strategies.
-        XCTAssertEqual(sessions.count, 1 + 12)
+        // Two seeds × two personas × four strategies.
+        XCTAssertEqual(sessions.count, 1 + 16)
         XCTAssertEqual(sessions.first, "seed,persona,strategy,planted_rate_bpm,locked_rate_bpm,error_bpm,lock_s,coherence_reached,amplitude_share,"
                        + "recorded_peak_coherence,max_coherence")
         let records = try String(contentsOfFile: dir + "/a/breathing_sim_records.csv", encoding: .utf8).split(separator: "\n")
-        XCTAssertEqual(records.count, 1 + 12)
+        XCTAssertEqual(records.count, 1 + 16)
         XCTAssertEqual(records.first, "seed,persona,strategy,duration_s,recorded_average_rmssd_ms,mean_rmssd_ms,"
                        + "recorded_peak_coherence,peak_coherence,recorded_resonance_rate_bpm,resonance_rate_bpm,"
                        + "watch_coherence,rr_coherence,coherence_mean_abs_diff")
@@ -54,12 +54,13 @@ final class BreathingCommandTests: XCTestCase {
         XCTAssertEqual(rows.count, 2)
         XCTAssertTrue(rows[1].hasPrefix("S01,6.0,"), String(rows[1]))
         let choices = try String(contentsOfFile: ws + "/breathing_resonance.csv", encoding: .utf8).split(separator: "\n")
-        XCTAssertEqual(choices.dropFirst().map { $0.split(separator: ",")[1] }, ["peak_to_trough", "lf_power", "lf_peak", "combined"])
-        // One trial: it is every criterion's choice, with no runner-up or margin, not at an
-        // edge, one rate tried.
+        XCTAssertEqual(choices.dropFirst().map { $0.split(separator: ",")[1] },
+                       ["peak_to_trough", "lf_power", "lf_peak", "combined", "pacer_sweep", "pacer_amplitude", "pacer_robust"])
+        // One trial: it is every criterion's choice and every pacer strategy's lock, with
+        // no runner-up or margin, not at an edge, one rate tried.
         XCTAssertEqual(choices.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(4).joined(separator: ",") },
-                       Array(repeating: ",,false,1", count: 4))
-        XCTAssertEqual(choices.dropFirst().map { $0.split(separator: ",")[2] }, Array(repeating: "6.0", count: 4))
+                       Array(repeating: ",,false,1", count: 7))
+        XCTAssertEqual(choices.dropFirst().map { $0.split(separator: ",")[2] }, Array(repeating: "6.0", count: 7))
         let product = try resonance("coherence", ws, "--method", "product")
         XCTAssertEqual(product.status, ExitStatus.success, product.stderr)
         let coherence = try String(contentsOfFile: ws + "/coherence.csv", encoding: .utf8).split(separator: "\n").dropFirst()
@@ -133,6 +134,47 @@ final class BreathingCommandTests: XCTestCase {
         }
     }
 
+    /// The README's stepped session (five Elite HRV trials, 6.5 … 4.5/min, HR amplitude a
+    /// Gaussian of SD 0.85/min around 5.5/min): the amplitude strategies would have locked
+    /// at the planted 5.5, as every published criterion picks; the coherence sweep at 6.1:
+    /// its best trial is 6.0, the 30-s window's bin centre, moved by the log-parabola
+    /// through 0.978, 1.000, 0.987 (5.5, 6.0, 6.5) 0.064/min toward 6.5 (docs/breathing.md).
+    func testAssessNamesEachPacerStrategysLockOnASteppedSession() throws {
+        let dir = try makeTempDir()
+        var files: [String] = []
+        for (i, rate) in [6.5, 6.0, 5.5, 5.0, 4.5].enumerated() {
+            let amplitude = 6 * exp(-0.5 * pow((rate - 5.5) / 0.85, 2))
+            var t = 0.0, lines: [String] = []
+            while t < 119 {
+                let rr = (60_000 / (65 + amplitude * sin(2 * Double.pi * rate / 60 * t))).rounded()
+                lines.append(String(Int(rr)))
+                t += rr / 1000
+            }
+            files.append(try writeFixture(lines.joined(separator: "\n") + "\n",
+                                          to: dir + "/export/2026-03-02 07-\(30 + 2 * i)-00.txt"))
+        }
+        let ws = dir + "/rf"
+        let run = try resonance(["import"] + files + ["--tz", "Europe/Berlin", "--subject", "session", "--out", ws])
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        let paced = dir + "/trials.csv"
+        try (["subject,started_at,ended_at,rate_bpm,source"] + [6.5, 6.0, 5.5, 5.0, 4.5].enumerated().map { i, rate in
+            "session,2026-03-02T07:\(30 + 2 * i):00+01:00,2026-03-02T07:\(32 + 2 * i):00+01:00,\(rate),protocol"
+        }).joined(separator: "\n").write(toFile: paced, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try resonance("breathing", "paced", ws, "--from", paced).status, ExitStatus.success)
+        let assess = try resonance("breathing", "assess", ws)
+        XCTAssertEqual(assess.status, ExitStatus.success, assess.stderr)
+        let rows = try String(contentsOfFile: ws + "/breathing_resonance.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+        let rate = Dictionary(uniqueKeysWithValues: rows.map { row -> (String, String) in
+            let f = row.split(separator: ",", omittingEmptySubsequences: false)
+            return (String(f[1]), String(f[2]))
+        })
+        XCTAssertEqual(rate["peak_to_trough"], "5.5")
+        XCTAssertEqual(rate["combined"], "5.5")
+        XCTAssertEqual(rate["pacer_amplitude"], "5.5")
+        XCTAssertEqual(rate["pacer_robust"], "5.5")
+        XCTAssertEqual(rate["pacer_sweep"], "6.1")
+    }
+
     func testBadIntervalsNameFileLineAndColumn() throws {
         let ws = try importSample(into: try makeTempDir())
         let paced = ws + "/../paced.csv"
@@ -143,7 +185,7 @@ final class BreathingCommandTests: XCTestCase {
         assertFailure(try resonance("breathing", "assess", ws), "breathing.csv: no paced intervals")
         XCTAssertFalse(FileManager.default.fileExists(atPath: ws + "/breathing_assessment.csv"))
         assertUsageError(try resonance("breathing", "simulate", "--out", ws, "--strategies", "magic"),
-                         "--strategies: unknown strategy 'magic' (known: hill, sweep, amplitude).")
+                         "--strategies: unknown strategy 'magic' (known: hill, sweep, amplitude, robust).")
         assertUsageError(try resonance("coherence", ws, "--every-step"), "--every-step needs --method product.")
         assertUsageError(try resonance("coherence", ws, "--hr-sampling", "repeat"), "--hr-sampling needs --method product.")
         assertUsageError(try resonance("coherence", ws, "--method", "product", "--window", "30"),

@@ -17,6 +17,13 @@ public enum PacerStrategy: String, CaseIterable, Sendable {
     /// The same sweep and refinement scored by heart-rate peak-to-trough amplitude (mean
     /// per-breath max − min after `settle_seconds`), the criterion of Lehrer et al. 2000.
     case amplitude
+    /// The amplitude sweep made robust to what real breathing adds (docs/methods.md,
+    /// Breathing, "Simulated breathers"): each dwell scored by the median over breaths of
+    /// HR max − min (an ectopic beat spoils one breath, not the dwell), and the lock at
+    /// the vertex of a least-squares parabola through the scores of every dwell within
+    /// `robust_fit_half_width_per_min` of the best, kept within one sweep step of it and
+    /// rounded to the `rate_step_per_min` grid (no Gaussian assumed).
+    case robust
 }
 
 /// One run of the adaptive pacer: fed the elapsed time, the product's coherence and the
@@ -93,12 +100,12 @@ public struct AdaptivePacer: Sendable {
                     rate = (next * 1000).rounded() / 1000
                     startDwell(t, hr.count)
                 }
-            case .sweep, .amplitude:
+            case .sweep, .amplitude, .robust:
                 if scores.count < sweepRates.count {
                     rate = sweepRates[scores.count]
                     startDwell(t, hr.count)
                 } else {
-                    lock(t, at: refinedPeak())
+                    lock(t, at: Self.lockRate(strategy, dwells: scores, spacing: c.sweepStepPerMin, constants: c) ?? rate)
                 }
             }
         case .lock:
@@ -118,31 +125,80 @@ public struct AdaptivePacer: Sendable {
         rate = r
     }
 
-    /// The dwell's score: mean coherence over its last `score_seconds`, or mean
-    /// per-breath HR max − min after `settle_seconds` (breaths cut at the paced cycle).
+    /// The dwell's score: mean coherence over its last `score_seconds`, or the mean
+    /// (`amplitude`) or median (`robust`) per-breath HR max − min after `settle_seconds`
+    /// (breaths cut at the paced cycle).
     private func score(t: Double, hr: [Double]) -> Double {
         switch strategy {
         case .hill, .sweep:
             let tail = recent.filter { $0.t > t - constants.scoreSeconds }.map(\.coherence)
             return tail.isEmpty ? 0 : Stats.mean(tail)
-        case .amplitude:
-            return PeakToTrough.mean(hr[min(hr.count, dwellSample + Int(constants.settleSeconds * sampleHz))...],
-                                     cycleSamples: Int((60 / rate * sampleHz).rounded()))
+        case .amplitude, .robust:
+            let breaths = PeakToTrough.perBreath(hr[min(hr.count, dwellSample + Int(constants.settleSeconds * sampleHz))...],
+                                                 cycleSamples: Int((60 / rate * sampleHz).rounded()))
+            guard !breaths.isEmpty else { return .nan }
+            return strategy == .robust ? Stats.median(breaths) : breaths.reduce(0, +) / Double(breaths.count)
         }
     }
 
-    /// The sweep's best rate moved to the vertex of the parabola through the log scores
-    /// of it and its neighbours (exact for a Gaussian resonance curve), on the rate grid.
-    private func refinedPeak() -> Double {
-        let c = constants
-        guard let b = scores.indices.max(by: { scores[$0].score < scores[$1].score }) else { return rate }
-        var best = scores[b].rate
-        if b > 0, b < scores.count - 1, scores[b - 1].score > 0, scores[b + 1].score > 0 {
-            let (y0, y1, y2) = (log(scores[b - 1].score), log(scores[b].score), log(scores[b + 1].score))
-            let curvature = y0 - 2 * y1 + y2
-            if curvature < 0 { best += 0.5 * (y0 - y2) / curvature * c.sweepStepPerMin }
+    /// The rate a sweep strategy locks at after its dwells (`dwells` in order of rate,
+    /// `spacing` breaths/min apart): `sweep` and `amplitude` move the best dwell's rate to
+    /// the vertex of the parabola through the log scores of it and its neighbours (exact
+    /// for a Gaussian resonance curve); `robust` to the vertex of the least-squares
+    /// parabola through the dwells within `robust_fit_half_width_per_min` of it (at least
+    /// three, opening downwards), at most `spacing` away; on the rate grid. Nil for `hill`
+    /// (its lock is its best dwell) or no dwells.
+    public static func lockRate(_ strategy: PacerStrategy, dwells: [(rate: Double, score: Double)], spacing: Double,
+                                constants c: PacerConstants) -> Double? {
+        switch strategy {
+        case .hill:
+            return nil
+        case .sweep, .amplitude:
+            guard let b = dwells.indices.max(by: { dwells[$0].score < dwells[$1].score }) else { return nil }
+            var best = dwells[b].rate
+            if b > 0, b < dwells.count - 1, dwells[b - 1].score > 0, dwells[b + 1].score > 0 {
+                let (y0, y1, y2) = (log(dwells[b - 1].score), log(dwells[b].score), log(dwells[b + 1].score))
+                let curvature = y0 - 2 * y1 + y2
+                if curvature < 0 { best += 0.5 * (y0 - y2) / curvature * spacing }
+            }
+            return onGrid(best, c)
+        case .robust:
+            let finite = dwells.filter { $0.score.isFinite }
+            guard let top = finite.max(by: { $0.score < $1.score }) else { return nil }
+            let near = finite.filter { abs($0.rate - top.rate) <= c.robustFitHalfWidthPerMin + 1e-9 }
+            var best = top.rate
+            if near.count >= 3, let (b, a) = parabola(near.map { $0.rate - top.rate }, near.map(\.score)), a < 0 {
+                best += min(max(-b / (2 * a), -spacing), spacing)
+            }
+            return onGrid(best, c)
         }
-        let grid = c.minRatePerMin + ((best - c.minRatePerMin) / c.rateStepPerMin).rounded() * c.rateStepPerMin
+    }
+
+    /// Least-squares y ≈ k + b·x + a·x² (normal equations, Cramer's rule): (b, a), nil when singular.
+    static func parabola(_ x: [Double], _ y: [Double]) -> (Double, Double)? {
+        var s = [Double](repeating: 0, count: 5), t = [0.0, 0.0, 0.0]
+        for (xi, yi) in zip(x, y) {
+            var p = 1.0
+            for k in 0..<5 {
+                s[k] += p
+                if k < 3 { t[k] += p * yi }
+                p *= xi
+            }
+        }
+        func det(_ m: [[Double]]) -> Double {
+            m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+                + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+        }
+        let m = [[s[0], s[1], s[2]], [s[1], s[2], s[3]], [s[2], s[3], s[4]]]
+        let d = det(m)
+        guard abs(d) > 1e-12 else { return nil }
+        func replaced(_ column: Int) -> [[Double]] { m.enumerated().map { i, row in row.enumerated().map { j, v in j == column ? t[i] : v } } }
+        return (det(replaced(1)) / d, det(replaced(2)) / d)
+    }
+
+    /// `r` rounded to the `rate_step_per_min` grid from the range's lower end and clamped.
+    static func onGrid(_ r: Double, _ c: PacerConstants) -> Double {
+        let grid = c.minRatePerMin + ((r - c.minRatePerMin) / c.rateStepPerMin).rounded() * c.rateStepPerMin
         return (c.clamped(grid) * 1000).rounded() / 1000
     }
 }
@@ -151,15 +207,20 @@ public struct AdaptivePacer: Sendable {
 /// of max − min, breaths cut every `cycleSamples` from the first sample.
 public enum PeakToTrough {
     public static func mean(_ hr: ArraySlice<Double>, cycleSamples: Int) -> Double {
+        let breaths = perBreath(hr, cycleSamples: cycleSamples)
+        return breaths.isEmpty ? .nan : breaths.reduce(0, +) / Double(breaths.count)
+    }
+
+    /// max − min of each whole breath, in order.
+    public static func perBreath(_ hr: ArraySlice<Double>, cycleSamples: Int) -> [Double] {
         let cycle = max(1, cycleSamples)
-        var sum = 0.0, n = 0
+        var out: [Double] = []
         var i = hr.startIndex
         while i + cycle <= hr.endIndex {
             let b = hr[i..<(i + cycle)]
-            sum += (b.max() ?? 0) - (b.min() ?? 0)
-            n += 1
+            out.append((b.max() ?? 0) - (b.min() ?? 0))
             i += cycle
         }
-        return n == 0 ? .nan : sum / Double(n)
+        return out
     }
 }

@@ -1,6 +1,6 @@
 /// `resonance breathing assess`: each subject's paced trials (`breathing.csv`) scored
 /// from its cleaned R-R → `breathing_assessment.csv` (one row per trial) and
-/// `breathing_resonance.csv` (the rate each criterion picks).
+/// `breathing_resonance.csv` (the rate each criterion picks, and each pacer strategy's lock).
 public struct AssessmentStage: Stage {
     public var artifactMethod: ArtifactMethod
 
@@ -9,7 +9,7 @@ public struct AssessmentStage: Stage {
     }
 
     public var name: String { "breathing-assess" }
-    public var version: String { "1.0.0" }
+    public var version: String { "1.1.0" }
     public var engines: [String] { ["coherence", "pacer", "rr"] }
     public var perSubject: Bool { true }
     public var reads: [String] { [RRInterval.fileName, BreathingInterval.fileName] }
@@ -27,7 +27,7 @@ public struct AssessmentStage: Stage {
             .filter { paced[$0.subject] != nil }
         let results = try Parallel.map(subjects, jobs: context.jobs) { s -> ([AssessmentRow], [ResonanceChoiceRow]) in
             let trials = assessment.trials(subject: s.subject, series: s.series, intervals: paced[s.subject] ?? [])
-            return (trials, BreathingAssessment.choose(trials))
+            return (trials, BreathingAssessment.choose(trials) + BreathingAssessment.pacerLocks(trials, pacer: assessment.pacer))
         }
         try ws.write(results.flatMap(\.0))
         try ws.write(results.flatMap(\.1))

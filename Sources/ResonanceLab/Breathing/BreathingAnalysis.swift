@@ -10,7 +10,7 @@ public enum BreathingAnalysis {
 
     /// The tables the section reads.
     public static let reads = [BreathingInterval.fileName, ResonanceChoiceRow.fileName, SimulationSummaryRow.fileName,
-                               SessionRecordRow.fileName]
+                               SimulationWinRow.fileName, SessionRecordRow.fileName]
 
     static func f(_ x: Double, _ digits: Int = 2) -> String {
         guard x.isFinite else { return "–" }
@@ -43,8 +43,10 @@ public enum BreathingAnalysis {
         }
         if !summary.isEmpty {
             let metrics = ["error_bpm", "abs_error_bpm", "within_0_5", "lock_s", "coherence_reached", "amplitude_share"]
-            md += (md.isEmpty ? "" : "\n") + "Adaptive pacer, simulated closed loop (`breathing_sim_summary.csv`; mean [95 % "
-                + "interval over seeds]; the planted resonance rate is the truth):\n\n"
+            let world = try BreathingSimulation.world(of: ws)
+            json["pacer_world"] = .string(world.rawValue)
+            md += (md.isEmpty ? "" : "\n") + "Adaptive pacer, simulated closed loop in the `\(world.rawValue)` world "
+                + "(`breathing_sim_summary.csv`; mean [95 % interval over seeds]; the planted resonance rate is the truth):\n\n"
                 + "| strategy | sessions | error (bpm) | abs error (bpm) | within ±0.5/min | lock (s) | coherence reached | amplitude share |\n"
                 + "|---|---|---|---|---|---|---|---|\n"
             var strategies: [String] = []
@@ -65,6 +67,21 @@ public enum BreathingAnalysis {
                 rows.append(.object(object))
             }
             json["pacer_simulation"] = .array(rows)
+            let wins = try ws.read(SimulationWinRow.self)
+            if !wins.isEmpty {
+                md += "\nBest strategy against the runner-up per metric (`breathing_sim_wins.csv`; mean per-seed difference "
+                    + "[95 % interval over seeds]; it wins when the interval excludes 0):\n\n"
+                    + "| metric | best | runner-up | difference | wins |\n|---|---|---|---|---|\n"
+                for w in wins {
+                    md += "| \(w.metric) | \(w.best) | \(w.runnerUp) | \(f(w.difference, 3)) [\(f(w.ciLow, 3)), \(f(w.ciHigh, 3))] "
+                        + "| \(w.wins ? "yes" : "no") |\n"
+                }
+                json["pacer_wins"] = .array(wins.map {
+                    .object(["metric": .string($0.metric), "best": .string($0.best), "runner_up": .string($0.runnerUp),
+                             "difference": .num($0.difference), "ci_low": .num($0.ciLow), "ci_high": .num($0.ciHigh),
+                             "wins": .bool($0.wins)])
+                })
+            }
         }
         let records = try ws.read(SessionRecordRow.self)
         if !records.isEmpty {

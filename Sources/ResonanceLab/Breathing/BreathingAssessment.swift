@@ -18,6 +18,9 @@ public struct AssessmentRow: Sendable, Equatable {
     public var lfPeakMs2PerHz: Double
     /// Mean over whole breaths of heart rate max − min, bpm.
     public var peakToTroughBpm: Double
+    /// Median over whole breaths of heart rate max − min, bpm (the `robust` pacer
+    /// strategy's score).
+    public var peakToTroughMedianBpm: Double
     /// Mean of the product's coherence score at the paced rate over the trial's full windows.
     public var productCoherence: Double
     /// Mean of the windowed coach score at the paced rate over the trial's 64 s windows.
@@ -29,14 +32,14 @@ public struct AssessmentRow: Sendable, Equatable {
 extension AssessmentRow: CanonicalRow {
     public static let fileName = "breathing_assessment.csv"
     public static let header = ["subject", "rate_bpm", "started_at", "ended_at", "beats", "lf_power_ms2", "lf_peak_hz",
-                                "lf_peak_ms2_per_hz", "peak_to_trough_bpm", "product_coherence", "windowed_coherence",
+                                "lf_peak_ms2_per_hz", "peak_to_trough_bpm", "peak_to_trough_median_bpm", "product_coherence", "windowed_coherence",
                                 "rmssd_ms"]
 
     public func write(to w: CSVWriter) {
         w.field(subject); w.field(rateBpm)
         w.field(timestampMs: startedAtMs); w.field(timestampMs: endedAtMs)
         w.field(beats); w.field(lfPowerMs2); w.field(lfPeakHz); w.field(lfPeakMs2PerHz)
-        w.field(peakToTroughBpm); w.field(productCoherence); w.field(windowedCoherence); w.field(rmssdMs)
+        w.field(peakToTroughBpm); w.field(peakToTroughMedianBpm); w.field(productCoherence); w.field(windowedCoherence); w.field(rmssdMs)
     }
 
     public init(_ r: CanonicalFieldReader) throws {
@@ -45,6 +48,7 @@ extension AssessmentRow: CanonicalRow {
                   beats: try r.count("beats"), lfPowerMs2: try r.doubleOrNaN("lf_power_ms2"),
                   lfPeakHz: try r.doubleOrNaN("lf_peak_hz"), lfPeakMs2PerHz: try r.doubleOrNaN("lf_peak_ms2_per_hz"),
                   peakToTroughBpm: try r.doubleOrNaN("peak_to_trough_bpm"),
+                  peakToTroughMedianBpm: try r.doubleOrNaN("peak_to_trough_median_bpm"),
                   productCoherence: try r.doubleOrNaN("product_coherence"),
                   windowedCoherence: try r.doubleOrNaN("windowed_coherence"), rmssdMs: try r.doubleOrNaN("rmssd_ms"))
     }
@@ -128,6 +132,7 @@ public struct BreathingAssessment {
         let s = welch.psd(nnGrid[...], fs: hz)
         let peak = s.peak(coherence.coachBandLowHz, coherence.coachBandHighHz)
         let peakDensity = peak.isFinite ? s.psd[Int((peak / s.df).rounded())] : .nan
+        let breaths = PeakToTrough.perBreath(hr[...], cycleSamples: Int((60 / rate * hz).rounded()))
         let peakToTrough = PeakToTrough.mean(hr[...], cycleSamples: Int((60 / rate * hz).rounded()))
         let product = ProductCoherence(coherence: coherence, pacer: pacer)
         let window = product.windowSamples, every = max(1, Int((pacer.stepSeconds * hz).rounded()))
@@ -142,6 +147,7 @@ public struct BreathingAssessment {
                              lfPowerMs2: s.integral(coherence.coachBandLowHz, coherence.coachBandHighHz),
                              lfPeakHz: peak, lfPeakMs2PerHz: peakDensity,
                              peakToTroughBpm: peakToTrough,
+                             peakToTroughMedianBpm: breaths.isEmpty ? .nan : Stats.median(breaths),
                              productCoherence: scores.isEmpty ? .nan : Stats.mean(scores),
                              windowedCoherence: windowed.isEmpty ? .nan : Stats.mean(windowed),
                              rmssdMs: HRVTime.rmssd(NNWindow(series, beats)))
@@ -182,5 +188,30 @@ public struct BreathingAssessment {
         }
         if let r = row("combined", rankSum, higherIsBetter: false) { out.append(r) }
         return out
+    }
+
+    /// The rate each sweep strategy of the adaptive pacer would have locked at on these
+    /// trials taken as its dwells (`AdaptivePacer.lockRate`; docs/methods.md, Breathing):
+    /// `pacer_sweep` scores a trial by its mean product coherence (over the whole trial,
+    /// not its last `score_seconds`), `pacer_amplitude` by its mean and `pacer_robust` by
+    /// its median HR peak-to-trough. The trials are spaced by their mean spacing; the lock
+    /// is on the product's 0.1/min grid within its 4.5–7/min. `value` is the best trial's
+    /// score; no runner-up or margin. Hill climbing's path cannot be replayed on fixed trials.
+    public static func pacerLocks(_ trials: [AssessmentRow], pacer: PacerConstants) -> [ResonanceChoiceRow] {
+        guard let subject = trials.first?.subject else { return [] }
+        let sorted = trials.sorted { $0.rateBpm < $1.rateBpm }
+        let lowest = sorted.first?.rateBpm ?? .nan, highest = sorted.last?.rateBpm ?? .nan
+        let spacing = sorted.count > 1 ? (highest - lowest) / Double(sorted.count - 1) : pacer.sweepStepPerMin
+        let scored: [(PacerStrategy, (AssessmentRow) -> Double)] = [
+            (.sweep, \.productCoherence), (.amplitude, \.peakToTroughBpm), (.robust, \.peakToTroughMedianBpm),
+        ]
+        return scored.compactMap { strategy, value in
+            let dwells = sorted.map { (rate: $0.rateBpm, score: value($0)) }
+            guard let rate = AdaptivePacer.lockRate(strategy, dwells: dwells, spacing: spacing, constants: pacer) else { return nil }
+            return ResonanceChoiceRow(subject: subject, criterion: "pacer_" + strategy.rawValue, rateBpm: rate,
+                                      value: dwells.map(\.score).filter(\.isFinite).max() ?? .nan, runnerUpRateBpm: nil,
+                                      margin: .nan, atEdge: sorted.count > 1 && (rate <= lowest || rate >= highest),
+                                      ratesTried: Set(sorted.map(\.rateBpm)).count)
+        }
     }
 }

@@ -2,7 +2,7 @@
 /// what the product specification fixes, and the toolkit's choices for the exploration
 /// and lock rules it leaves open.
 public struct PacerConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "pacer", version: "1.1.0", constants: [
+    public static let spec = EngineSpec(name: "pacer", version: "1.2.0", constants: [
         ConstantSpec("window_samples", 120, unit: "samples", range: 32...100_000, source: "product specification: coherence over the last 120 heart-rate samples (30 s at 4 Hz)"),
         ConstantSpec("step_seconds", 0.25, unit: "s", range: 0.25...60, source: "product specification: coherence recomputed every 0.25 s"),
         ConstantSpec("default_rate_per_min", 5.5, unit: "breaths/min", range: 2...30, source: "product specification: sessions start at 5.5 breaths/min"),
@@ -19,6 +19,7 @@ public struct PacerConstants: EngineConstants {
         ConstantSpec("hill_reversals", 3, unit: "reversals", range: 1...100, source: "choice: hill climbing locks early after 3 reversals of direction (it oscillates about its maximum)"),
         ConstantSpec("sweep_step_per_min", 0.5, unit: "breaths/min", range: 0.1...2.5, source: "choice: the stepped sweep tries 4.5, 5.0, …, 7.0 (six 30 s dwells in 180 s, each a full coherence window at one rate)"),
         ConstantSpec("settle_seconds", 10, unit: "s", range: 0...60, source: "choice: HR peak-to-trough of a dwell, and each assessment trial, skip the first 10 s while heart rate settles to the new rate"),
+        ConstantSpec("robust_fit_half_width_per_min", 1, unit: "breaths/min", range: 0.25...3, source: "choice: the robust strategy fits its parabola to the dwells within 1/min of the best (up to five of the 0.5/min sweep), wide enough to average the noise of single dwells, narrow enough to stay on the main peak"),
         ConstantSpec("lock_seconds", 120, unit: "s", range: 10...3600, source: "choice: the simulated session continues 120 s at the locked rate, over which the coherence reached is averaged"),
     ], orderRules: [
         OrderRule(["min_rate_per_min", "default_rate_per_min", "max_rate_per_min"]),
@@ -59,6 +60,8 @@ public struct PacerConstants: EngineConstants {
     public let sweepStepPerMin: Double
     /// `settle_seconds`, s.
     public let settleSeconds: Double
+    /// `robust_fit_half_width_per_min`, breaths/min.
+    public let robustFitHalfWidthPerMin: Double
     /// `lock_seconds`, s.
     public let lockSeconds: Double
 
@@ -79,6 +82,7 @@ public struct PacerConstants: EngineConstants {
         hillReversals = try c["hill_reversals"]
         sweepStepPerMin = try c["sweep_step_per_min"]
         settleSeconds = try c["settle_seconds"]
+        robustFitHalfWidthPerMin = try c["robust_fit_half_width_per_min"]
         lockSeconds = try c["lock_seconds"]
     }
 

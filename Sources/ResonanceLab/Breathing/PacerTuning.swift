@@ -2,7 +2,8 @@
 /// breathing simulate` workspace replayed with candidate constants. Each session of
 /// `breathing_sim_sessions.csv` names its seed, persona and strategy; the person and
 /// the noise are drawn again from them (and checked against the planted rate recorded),
-/// so a candidate meets exactly the simulated world the defaults met. Personas are the
+/// so a candidate meets exactly the simulated world the defaults met — in the world
+/// (`--world`) the lineage of the sessions names. Personas are the
 /// cross-validation unit. Objective (`locked-rate-error`): the mean |locked − planted|
 /// rate over the selected personas' sessions of every strategy in the table, breaths/min.
 public struct PacerTuningData: TuningProblem {
@@ -11,12 +12,12 @@ public struct PacerTuningData: TuningProblem {
     /// The exploration and lock rules' own constants (the product's durations, range and
     /// step stay fixed).
     public static let defaultNames = ["score_seconds", "hill_dwell_seconds", "hill_reversals", "sweep_step_per_min",
-                                      "settle_seconds"]
+                                      "settle_seconds", "robust_fit_half_width_per_min"]
     /// Below a 0.25/min sweep step a 180 s exploration's dwells are shorter than the 10 s
     /// settling; the search keeps to sensible dwells and counts.
     public static let searchBounds: [String: ClosedRange<Double>] = [
         "score_seconds": 1...15, "hill_dwell_seconds": 5...60, "hill_reversals": 1...10,
-        "sweep_step_per_min": 0.25...1.25, "settle_seconds": 0...20,
+        "sweep_step_per_min": 0.25...1.25, "settle_seconds": 0...20, "robust_fit_half_width_per_min": 0.5...2,
     ]
     public static let reads = [Manifest.fileName, SimulatedSessionRow.fileName]
 
@@ -38,6 +39,7 @@ public struct PacerTuningData: TuningProblem {
                 throw TuningError(message: "\(ws.file(SimulatedSessionRow.fileName)): missing; tuning the pacer engine needs "
                     + "a workspace from `resonance breathing simulate`")
             }
+            let assumptions = try BreathingSimulation.world(of: ws).assumptions
             var byPersona: [String: [Session]] = [:], order: [String] = []
             for (line, row) in try ws.read(SimulatedSessionRow.self).enumerated() {
                 let at = "\(ws.file(SimulatedSessionRow.fileName)):\(line + 2)"
@@ -47,7 +49,7 @@ public struct PacerTuningData: TuningProblem {
                 guard let strategy = PacerStrategy(rawValue: row.strategy) else {
                     throw TuningError(message: "\(at): unknown strategy '\(row.strategy)'")
                 }
-                let world = ResonanceWorld.draw(profile, seed: UInt64(row.seed))
+                let world = ResonanceWorld.draw(profile, seed: UInt64(row.seed), assumptions: assumptions)
                 guard world.plantedRateBpm == row.plantedRateBpm else {
                     throw TuningError(message: "\(at): planted rate \(row.plantedRateBpm) is not what seed \(row.seed) draws "
                         + "(\(world.plantedRateBpm)); simulate again with this version")

@@ -71,6 +71,37 @@ extension SimulationSummaryRow: CanonicalRow {
     }
 }
 
+/// One row of `breathing_sim_wins.csv`: on one judged metric, the best strategy against
+/// the runner-up (`BreathingSimulation.wins`).
+public struct SimulationWinRow: Sendable, Equatable {
+    /// `abs_error_bpm`, `within_0_5`, `lock_s` or `coherence_reached`.
+    public var metric: String
+    public var best: String
+    public var runnerUp: String
+    /// Mean over seeds of best − runner-up, in the metric's unit.
+    public var difference: Double
+    public var ciLow: Double
+    public var ciHigh: Double
+    /// The interval excludes 0.
+    public var wins: Bool
+}
+
+extension SimulationWinRow: CanonicalRow {
+    public static let fileName = "breathing_sim_wins.csv"
+    public static let header = ["metric", "best", "runner_up", "difference", "ci_low", "ci_high", "wins"]
+
+    public func write(to w: CSVWriter) {
+        w.field(metric); w.field(best); w.field(runnerUp); w.field(difference); w.field(ciLow); w.field(ciHigh)
+        w.field(wins)
+    }
+
+    public init(_ r: CanonicalFieldReader) throws {
+        self.init(metric: try r.string("metric"), best: try r.string("best"), runnerUp: try r.string("runner_up"),
+                  difference: try r.doubleOrNaN("difference"), ciLow: try r.doubleOrNaN("ci_low"),
+                  ciHigh: try r.doubleOrNaN("ci_high"), wins: try r.bool("wins"))
+    }
+}
+
 /// One row of `breathing_sim_trace.csv`: the paced rate and coherence each second of
 /// the first seed's sessions, for rate-against-time figures.
 public struct SimulationTraceRow: Sendable, Equatable {
@@ -102,12 +133,13 @@ public struct BreathingSimulation: Sendable {
     public var seeds: Int
     public var firstSeed: Int
     public var strategies: [PacerStrategy]
-    public var assumptions: ResonanceWorldAssumptions
+    /// The simulated people's difficulties.
+    public var world: BreathingWorld
 
     public init(personas: [PersonaProfile] = PersonaProfile.all, seeds: Int = 20, firstSeed: Int = 0,
-                strategies: [PacerStrategy] = PacerStrategy.allCases, assumptions: ResonanceWorldAssumptions = .standard) {
+                strategies: [PacerStrategy] = PacerStrategy.allCases, world: BreathingWorld = .standard) {
         self.personas = personas; self.seeds = seeds; self.firstSeed = firstSeed
-        self.strategies = strategies; self.assumptions = assumptions
+        self.strategies = strategies; self.world = world
     }
 
     /// Sessions in (seed, persona, strategy) order, and the first seed's traces.
@@ -129,7 +161,7 @@ public struct BreathingSimulation: Sendable {
             row.rank = rank + 1
             row.factor = "dwell \(i + 1) at \(CSVWriter.format(s.dwells[i].rate))/min"
             row.rawValue = s.dwells[i].score
-            row.unit = strategy == .amplitude ? "bpm peak-to-trough" : "coherence"
+            row.unit = strategy == .amplitude || strategy == .robust ? "bpm peak-to-trough" : "coherence"
             row.comparedWith = "\(s.dwells.count) dwells"
             return row
         }
@@ -149,7 +181,7 @@ public struct BreathingSimulation: Sendable {
         let worlds = (firstSeed..<(firstSeed + seeds)).flatMap { seed in personas.map { (seed, $0) } }
         let product = ProductCoherence(coherence: registry.coherence, pacer: registry.pacer)
         let results = try Parallel.map(worlds, jobs: jobs) { seed, persona -> Outputs in
-            let world = ResonanceWorld.draw(persona, seed: UInt64(seed), assumptions: assumptions)
+            let world = ResonanceWorld.draw(persona, seed: UInt64(seed), assumptions: self.world.assumptions)
             let noise = Self.noiseSeed(persona, seed: seed)
             var rows: [SimulatedSessionRow] = [], trace: [SimulationTraceRow] = [], receipts: [ReceiptRow] = []
             var records: [SessionRecordRow] = []
@@ -175,6 +207,22 @@ public struct BreathingSimulation: Sendable {
                        receipts: results.flatMap(\.receipts), records: results.flatMap(\.records))
     }
 
+    /// The lineage setting naming the world of a simulation's tables.
+    public static let worldSetting = "world"
+
+    /// The world a workspace's sessions were simulated in, from the lineage of
+    /// `breathing_sim_sessions.csv` (the standard world when it names none).
+    public static func world(of ws: Workspace) throws -> BreathingWorld {
+        let manifest = ws.exists(Manifest.fileName) ? try Manifest.read(path: ws.file(Manifest.fileName)) : nil
+        guard let text = manifest?.table(SimulatedSessionRow.fileName)?.lineage?.settings[worldSetting] else {
+            return .standard
+        }
+        guard let world = BreathingWorld(rawValue: text) else {
+            throw TuningError(message: "\(ws.file(SimulatedSessionRow.fileName)): unknown world '\(text)' in its lineage")
+        }
+        return world
+    }
+
     /// The seed of the noise every strategy meets on `persona` for `seed`.
     public static func noiseSeed(_ persona: PersonaProfile, seed: Int) -> UInt64 {
         SeededRandom.djb2("breathing noise" + persona.name + String(persona.age)) ^ UInt64(seed) &* 0x9E37_79B9_7F4A_7C15
@@ -182,16 +230,28 @@ public struct BreathingSimulation: Sendable {
 
     /// Per strategy and metric: the mean over sessions and the bootstrap interval of the
     /// per-seed means.
+    static let metrics: [(String, (SimulatedSessionRow) -> Double)] = [
+        ("error_bpm", \.errorBpm), ("abs_error_bpm", { abs($0.errorBpm) }),
+        ("within_0_5", { abs($0.errorBpm) <= 0.5 + 1e-9 ? 1 : 0 }), ("lock_s", \.lockSeconds),
+        ("coherence_reached", \.coherenceReached), ("amplitude_share", \.amplitudeShare),
+        ("recorded_peak_coherence", \.recordedPeakCoherence), ("max_coherence", \.maxCoherence),
+    ]
+
+    /// The strategies of `rows` in order of first appearance.
+    static func strategies(_ rows: [SimulatedSessionRow]) -> [String] {
+        var out: [String] = []
+        for r in rows where !out.contains(r.strategy) { out.append(r.strategy) }
+        return out
+    }
+
+    /// Per seed in order, the mean of `value` over the sessions of `strategy`.
+    static func perSeed(_ rows: [SimulatedSessionRow], strategy: String, _ value: (SimulatedSessionRow) -> Double) -> [Double] {
+        Dictionary(grouping: rows.filter { $0.strategy == strategy }, by: \.seed).sorted { $0.key < $1.key }
+            .map { Stats.mean($0.value.map(value)) }
+    }
+
     public static func summary(_ rows: [SimulatedSessionRow]) -> [SimulationSummaryRow] {
-        let metrics: [(String, (SimulatedSessionRow) -> Double)] = [
-            ("error_bpm", \.errorBpm), ("abs_error_bpm", { abs($0.errorBpm) }),
-            ("within_0_5", { abs($0.errorBpm) <= 0.5 + 1e-9 ? 1 : 0 }), ("lock_s", \.lockSeconds),
-            ("coherence_reached", \.coherenceReached), ("amplitude_share", \.amplitudeShare),
-            ("recorded_peak_coherence", \.recordedPeakCoherence), ("max_coherence", \.maxCoherence),
-        ]
-        var strategies: [String] = []
-        for r in rows where !strategies.contains(r.strategy) { strategies.append(r.strategy) }
-        return strategies.flatMap { strategy -> [SimulationSummaryRow] in
+        return strategies(rows).flatMap { strategy -> [SimulationSummaryRow] in
             let mine = rows.filter { $0.strategy == strategy }
             let bySeed = Dictionary(grouping: mine, by: \.seed).sorted { $0.key < $1.key }.map(\.value)
             return metrics.map { name, value in
@@ -200,6 +260,30 @@ public struct BreathingSimulation: Sendable {
                 return SimulationSummaryRow(strategy: strategy, metric: name, sessions: mine.count, seeds: bySeed.count,
                                             mean: Stats.mean(mine.map(value)), ciLow: lo, ciHigh: hi)
             }
+        }
+    }
+
+    /// The metrics a strategy can win on, and whether lower is better.
+    static let judged: [(String, lowerIsBetter: Bool)] = [
+        ("abs_error_bpm", true), ("within_0_5", false), ("lock_s", true), ("coherence_reached", false),
+    ]
+
+    /// Per judged metric, the best strategy by its mean over sessions against the runner-up:
+    /// the mean over seeds of the per-seed difference (best − runner-up, both on the same
+    /// people and noise) with its 95 % percentile-bootstrap interval over seeds; the best
+    /// wins when the interval excludes 0. Nothing with fewer than two strategies.
+    public static func wins(_ rows: [SimulatedSessionRow]) -> [SimulationWinRow] {
+        let names = strategies(rows)
+        guard names.count > 1 else { return [] }
+        return judged.compactMap { metric, lowerIsBetter -> SimulationWinRow? in
+            guard let value = metrics.first(where: { $0.0 == metric })?.1 else { return nil }
+            let means = names.map { name in Stats.mean(rows.filter { $0.strategy == name }.map(value)) }
+            let order = names.indices.sorted { means[$0] == means[$1] ? $0 < $1 : (means[$0] < means[$1]) == lowerIsBetter }
+            let best = names[order[0]], second = names[order[1]]
+            let difference = zip(perSeed(rows, strategy: best, value), perSeed(rows, strategy: second, value)).map { $0 - $1 }
+            let (lo, hi) = GroupComparison.bootstrapMeanCI(difference)
+            return SimulationWinRow(metric: metric, best: best, runnerUp: second, difference: Stats.mean(difference),
+                                    ciLow: lo, ciHigh: hi, wins: lo > 0 || hi < 0)
         }
     }
 }
@@ -216,12 +300,12 @@ public struct SimulationStage: Stage {
     }
 
     public var name: String { "breathing-simulate" }
-    public var version: String { "1.1.0" }
+    public var version: String { "1.2.0" }
     public var engines: [String] { ["coherence", "pacer"] }
     public var perSubject: Bool { false }
     public var reads: [String] { [] }
     public var writes: [String] {
-        [SimulatedSessionRow.fileName, SimulationSummaryRow.fileName, SimulationTraceRow.fileName,
+        [SimulatedSessionRow.fileName, SimulationSummaryRow.fileName, SimulationWinRow.fileName, SimulationTraceRow.fileName,
          SessionRecordRow.fileName, ReceiptRow.fileName]
     }
     public var createsWorkspace: Bool { true }
@@ -231,10 +315,12 @@ public struct SimulationStage: Stage {
         ws.session?.record(setting: "seeds", "\(s.firstSeed)…\(s.firstSeed + s.seeds - 1)")
         ws.session?.record(setting: "personas", s.personas.map(\.name).joined(separator: ","))
         ws.session?.record(setting: "strategies", s.strategies.map(\.rawValue).joined(separator: ","))
+        ws.session?.record(setting: BreathingSimulation.worldSetting, s.world.rawValue)
         let out = try s.runWithReceipts(registry: context.registry, jobs: context.jobs)
         let rows = out.sessions
         try ws.write(rows)
         try ws.write(BreathingSimulation.summary(rows))
+        try ws.write(BreathingSimulation.wins(rows))
         try ws.write(out.trace)
         try ws.write(out.records)
         try ws.write(out.receipts)

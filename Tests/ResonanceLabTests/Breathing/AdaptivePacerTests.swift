@@ -72,16 +72,16 @@ final class AdaptivePacerTests: XCTestCase {
         let (a, _) = try sim.run(registry: registry, jobs: 1)
         let (b, _) = try sim.run(registry: registry, jobs: 2)
         XCTAssertEqual(a, b)
-        XCTAssertEqual(a.count, 2 * 2 * 3)
+        XCTAssertEqual(a.count, 2 * 2 * 4)
         for group in Dictionary(grouping: a, by: { "\($0.seed) \($0.persona)" }).values {
             XCTAssertEqual(Set(group.map(\.plantedRateBpm)).count, 1)
-            XCTAssertEqual(group.map(\.strategy), ["hill", "sweep", "amplitude"])
+            XCTAssertEqual(group.map(\.strategy), ["hill", "sweep", "amplitude", "robust"])
         }
         // Planted rates lie in 4.5–7 and differ between seeds of one persona.
         XCTAssertTrue(a.allSatisfy { (4.5...7.0).contains($0.plantedRateBpm) })
-        XCTAssertNotEqual(a[0].plantedRateBpm, a[6].plantedRateBpm)
+        XCTAssertNotEqual(a[0].plantedRateBpm, a[8].plantedRateBpm)
         let summary = BreathingSimulation.summary(a)
-        XCTAssertEqual(summary.count, 3 * 8)
+        XCTAssertEqual(summary.count, 4 * 8)
         let within = try XCTUnwrap(summary.first { $0.strategy == "amplitude" && $0.metric == "within_0_5" })
         XCTAssertEqual(within.sessions, 4)
         XCTAssertEqual(within.seeds, 2)
