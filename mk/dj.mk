@@ -15,7 +15,7 @@ dj-simulate: build
 # DJ_TUNED (a tuned ranking constants file, `make dj-tune`), every world again under it:
 # the tuned DJ − the default DJ at the same decisions.
 DJ_WORLDS := planted genre nonlinear taste none
-DJ_TUNE_WORLDS := $(shell python3 -c 'import json; print(" ".join(json.load(open("mk/heldout.json"))["verdicts"]["dj"]["worlds"]["development"]))')
+DJ_TUNE_WORLDS = $(shell python3 -c 'import json; print(" ".join(json.load(open("mk/heldout.json"))["verdicts"]["dj"]["worlds"]["development"]))')
 DJ_SEEDS ?= $(shell $(HELDOUT) seeds dj development)
 DJ_WORLDS_WORK ?= build/work/dj-worlds
 DJ_WORLDS_OUT ?= build/work/dj-worlds/dj-worlds.md

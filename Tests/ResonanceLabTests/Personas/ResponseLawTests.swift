@@ -172,7 +172,8 @@ final class ResponseLawTests: XCTestCase {
     /// The standard law's tables, digest for digest (three personas × 3 days, seed 5):
     /// `rr.csv`, `plays.csv`, `sleep.csv` and `truth.csv` as generated before the laws
     /// existed; `hr.csv` since NewMom's walks follow the product's persona (four 9-minute
-    /// walks a week), `daily.csv` and `manifest.json` since the coach's columns and tables.
+    /// walks a week), `daily.csv` and `manifest.json` since every value of a day is
+    /// measured from the simulated signals (generator 1.1.0).
     func testStandardLawTablesAreUnchanged() throws {
         let ws = Workspace(path: try makeTempDir())
         let names = ["NewMom", "YoungAthlete", "CardiacRehab"]
@@ -182,9 +183,9 @@ final class ResponseLawTests: XCTestCase {
             "rr.csv": "a3b59965b5cbe17bcb16ffac327c9d77fb67d1a450f52665e40e449bb74933b0",
             "plays.csv": "ca6a81f589dfe712435a6997536cda07f520e1ae370f5b7cb298fcbf4ac34818",
             "sleep.csv": "67df9c9ff8f33305a767aa87694448554f37b8cbe112f4f31e711a8505c6405e",
-            "daily.csv": "d49fc5989f76351df29ae13aa388dd9ddf524c8647ec59e786ef59c8f591901a",
+            "daily.csv": "0c96fe0ee10d81afab241f597b871937422fc402e58194552b4dbca18032a753",
             "truth.csv": "ab1b6381383c47437a47f143357953bea11ce52e992f98d89c7fbd704d72598e",
-            "manifest.json": "bc43587e803503c2a515ff278f11f299fab1789eb0b2d25ca928fe13b130b1c6",
+            "manifest.json": "5b7aa171eb0975088c490d01a844ec1b84ab5554aa473d84eb5c5a043d95a9de",
         ]
         for (file, digest) in expected.sorted(by: { $0.key < $1.key }) {
             XCTAssertEqual(try SHA256.hex(ofFile: ws.file(file)), digest, file)
