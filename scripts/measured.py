@@ -10,6 +10,7 @@ import csv
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 
@@ -96,3 +97,15 @@ def write_fragment(path, lines):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def emit(name, out, produce):
+    """Writes the fragment that `produce()` returns to `out`; a failure of the measurement
+    prints one line naming the script and returns 1, the exit status (0 when written)."""
+    try:
+        lines = produce()
+    except (OSError, RuntimeError, KeyError, ValueError, StopIteration) as e:
+        print(f"{name}: {e}", file=sys.stderr)
+        return 1
+    write_fragment(out, lines)
+    return 0

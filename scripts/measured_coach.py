@@ -89,13 +89,7 @@ def main():
     parser.add_argument("--out", required=True, help="the fragment to write")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    try:
-        lines = fragment(args.bin, args.personas, args.work, args.caption)
-    except (OSError, RuntimeError, KeyError, ValueError) as e:
-        print(f"measured_coach: {e}", file=sys.stderr)
-        return 1
-    measured.write_fragment(args.out, lines)
-    return 0
+    return measured.emit("measured_coach", args.out, lambda: fragment(args.bin, args.personas, args.work, args.caption))
 
 
 if __name__ == "__main__":

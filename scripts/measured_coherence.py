@@ -20,7 +20,6 @@ Standard library only.
 """
 import argparse
 import csv
-import hashlib
 import itertools
 import math
 import os
@@ -30,6 +29,7 @@ import statistics
 import sys
 
 import measured
+from heldout import sha256  # one digest of a file for the ledger and the captions
 
 WHITE_NOISE_BPM = (70.0, 1.0)  # mean and SD
 WHITE_NOISE_RATE = 5.5  # breaths/min: the product's default rate
@@ -63,14 +63,6 @@ def white_noise(args):
     every = [x for s in seeds for x in scores[f"seed-{s}"]]
     rows.append(["all", len(every), measured.fixed(statistics.fmean(every), 3)])
     return [measured.caption(args.caption, seeds), ""] + measured.table(["record", "windows", "mean windowed coach score"], rows)
-
-
-def sha256(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def files_of(sources):
@@ -166,13 +158,8 @@ def main():
     sub.choices["sampling"].add_argument("sources", nargs="+", help="R-R files or folders to import")
     sub.choices["simulated"].add_argument("--seeds", required=True, help="comma-separated consecutive seeds")
     args = parser.parse_args()
-    try:
-        lines = {"white-noise": white_noise, "sampling": sampling, "simulated": simulated}[args.what](args)
-    except (OSError, RuntimeError, KeyError, ValueError) as e:
-        print(f"measured_coherence {args.what}: {e}", file=sys.stderr)
-        return 1
-    measured.write_fragment(args.out, lines)
-    return 0
+    produce = {"white-noise": white_noise, "sampling": sampling, "simulated": simulated}[args.what]
+    return measured.emit(f"measured_coherence {args.what}", args.out, lambda: produce(args))
 
 
 if __name__ == "__main__":

@@ -107,13 +107,8 @@ def main():
     sub.choices["daily-means"].add_argument("--personas", required=True, help="a persona workspace")
     sub.choices["health-events"].add_argument("--days", type=int, default=90, help="days per workspace (default 90)")
     args = parser.parse_args()
-    try:
-        lines = {"daily-means": daily_means, "law-bounds": law_bounds, "health-events": health_events}[args.what](args)
-    except (OSError, RuntimeError, KeyError, ValueError, StopIteration) as e:
-        print(f"measured_personas {args.what}: {e!r}", file=sys.stderr)
-        return 1
-    measured.write_fragment(args.out, lines)
-    return 0
+    produce = {"daily-means": daily_means, "law-bounds": law_bounds, "health-events": health_events}[args.what]
+    return measured.emit(f"measured_personas {args.what}", args.out, lambda: produce(args))
 
 
 if __name__ == "__main__":

@@ -89,13 +89,7 @@ def main():
     parser.add_argument("--caption", required=True, help="the fragment's first line: what ran, which target writes it")
     parser.add_argument("--out", required=True, help="the fragment to write")
     args = parser.parse_args()
-    try:
-        lines = fragment(args.bin, args.reports, args.kfold, args.caption)
-    except (OSError, RuntimeError, KeyError, ValueError) as e:
-        print(f"measured_tuning: {e}", file=sys.stderr)
-        return 1
-    measured.write_fragment(args.out, lines)
-    return 0
+    return measured.emit("measured_tuning", args.out, lambda: fragment(args.bin, args.reports, args.kfold, args.caption))
 
 
 if __name__ == "__main__":

@@ -87,13 +87,7 @@ def main():
             parser.error(f"--workspace {spec}: expected LABEL=WS")
         workspaces.append((label, path))
     os.makedirs(args.work, exist_ok=True)
-    try:
-        lines = fragment(args.bin, args.work, workspaces, args.caption)
-    except (OSError, RuntimeError, KeyError, ValueError) as e:
-        print(f"measured_zero_delta: {e}", file=sys.stderr)
-        return 1
-    measured.write_fragment(args.out, lines)
-    return 0
+    return measured.emit("measured_zero_delta", args.out, lambda: fragment(args.bin, args.work, workspaces, args.caption))
 
 
 if __name__ == "__main__":
