@@ -17,6 +17,10 @@ alone. Kinds:
                        registry (mk/heldout.json) and its latest evaluation in the
                        ledger (evidence/ledger.csv): seeds, commit, date, result file
                        and digest, or that none is recorded yet
+    heldout:VERDICT    the table of the verdict's latest evaluation run: the ledger row's
+                       result file when it is Markdown, else the .md beside it, after
+                       checking that the result file still has the SHA-256 the ledger
+                       recorded (so the docs show exactly what that run wrote)
     measured:NAME      a table of measured numbers: the Markdown fragment
                        evidence/measured/NAME.md, which the make target that measures it
                        writes (`make evidence` runs every such target; mk/evidence.mk); a
@@ -122,6 +126,23 @@ def evidence_block(name, ctx):
     return lines
 
 
+def heldout_block(name, ctx):
+    """The latest evaluation's table of the verdict, as its run wrote it."""
+    rows = [r for r in heldout.read_ledger(os.path.join(ctx.root, heldout.LEDGER)) if r["verdict"] == name]
+    if not rows:
+        raise BlockError(f"no evaluation of '{name}' in {heldout.LEDGER}")
+    row = rows[-1]
+    result = os.path.join(ctx.root, row["result"])
+    if not os.path.exists(result) or heldout.sha256(result) != row["sha256"]:
+        raise BlockError(f"{row['result']}: missing, or not the file the ledger row of {row['date']} recorded")
+    table = result if result.endswith(".md") else os.path.splitext(result)[0] + ".md"
+    try:
+        with open(table, encoding="utf-8", newline="") as f:
+            return f.read().rstrip("\n").split("\n")
+    except FileNotFoundError:
+        raise BlockError(f"no {os.path.relpath(table, ctx.root)} beside the ledger's result")
+
+
 MEASURED = os.path.join("evidence", "measured")
 
 
@@ -148,6 +169,7 @@ def measured_orphans(root, included):
 GENERATORS = {
     "constants": constants_block,
     "evidence": evidence_block,
+    "heldout": heldout_block,
     "measured": measured_block,
 }
 

@@ -15,7 +15,7 @@ command writes (docs/methods.md, Held-out protocol).
         running or appending anything.
     heldout.py --self-test
         in a temporary git repository, with a fake verdict: the refusal on a dirty tree
-        (of the script and of `make evaluate`), the ledger rows, the evidence doc block, and that development and evaluation seeds never overlap in the
+        (of the script and of `make evaluate`), the ledger rows, the evidence and heldout doc blocks, and that development and evaluation seeds never overlap in the
         registry; one `Test Case` line per check
 
 --registry and --ledger (relative to --root) point elsewhere, for tests. Standard
@@ -230,6 +230,20 @@ def self_test(here_root):
         check("evidence_block_latest_row",
               any(heads[1][:12] in l and "seeds 9," in l and digests[1][:12] in l and "2 recorded" in l for l in lines)
               and "- evaluation seeds: 9" in lines and "- development seeds: 1" in lines, "\n".join(lines))
+
+        # The heldout block shows the table beside the latest result, and only while the
+        # result is the file the ledger recorded.
+        with open(os.path.join(tmp, "out", "result.md"), "w", encoding="utf-8") as f:
+            f.write("| seed | value |\n|---|---|\n| 9 | 1 |\n")
+        table = docs_blocks.heldout_block("fake", docs_blocks.Context(tmp, None))
+        check("heldout_block_table", table == ["| seed | value |", "|---|---|", "| 9 | 1 |"], "\n".join(table))
+        with open(os.path.join(tmp, "out", "result.txt"), "a", encoding="utf-8") as f:
+            f.write("changed after the run\n")
+        try:
+            docs_blocks.heldout_block("fake", docs_blocks.Context(tmp, None))
+            check("heldout_block_refuses_a_changed_result", False, "a changed result was shown")
+        except docs_blocks.BlockError as e:
+            check("heldout_block_refuses_a_changed_result", "not the file the ledger row" in str(e), str(e))
     return 0 if all(results) else 1
 
 
