@@ -51,10 +51,12 @@ def table(protocol, command):
             lambdas[x] = lambdas.get(x, 0) + 1
         lines += ["", "Chosen in the outer folds: " + ", ".join(f"`{m}` {n}" for m, n in sorted(chosen.items(), key=lambda t: (-t[1], t[0])))
                   + "; learned reference λ: " + ", ".join(f"{x:g} ({n})" for x, n in sorted(lambdas.items())) + ".", "",
-                  "| paired difference (per-subject AUC) | mean Δ | 95 % CI | subjects with Δ > 0 |", "|---|---|---|---|"]
+                  "| paired difference | mean Δ per-subject AUC | 95 % CI | subjects with Δ > 0 | Δ pooled AUC | 95 % CI |",
+                  "|---|---|---|---|---|---|"]
         for p in part["paired"]:
             lines.append(f"| {p['score']} − {p['minus']} | {fmt(p['mean_difference'])} | {interval(p['ci_low'], p['ci_high'])} "
-                         f"| {p['subjects_above']} / {p['subjects']} |")
+                         f"| {p['subjects_above']} / {p['subjects']} "
+                         f"| {fmt(p['pooled_difference'])} | {interval(p['pooled_ci_low'], p['pooled_ci_high'])} |")
         lines.append("")
     lines.append(f"Regenerate: `{command}`.")
     return "\n".join(lines) + "\n"

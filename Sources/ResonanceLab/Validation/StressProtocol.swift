@@ -197,6 +197,17 @@ enum StressProtocol {
         return (d.isEmpty ? .nan : Stats.mean(d), ci, d.count, d.filter { $0 > 0 }.count)
     }
 
+    /// Paired difference of pooled AUC (a − b) over the same subjects' windows, with its
+    /// subject-bootstrap interval: each resample draws subjects once and scores both on
+    /// them. Pooled AUC ranks windows across people, as one threshold for everyone does
+    /// (the DJ's need rules compare the state with fixed thresholds).
+    static func pairedPooledDifference(_ a: Summary, _ b: Summary) -> (difference: Double, ci: (Double, Double)) {
+        let x = PooledAUC(a.groups), y = PooledAUC(b.groups)
+        let n = min(a.groups.count, b.groups.count)
+        return (x.auc(Array(0..<n)) - y.auc(Array(0..<n)),
+                GroupComparison.bootstrapCI(clusters: n) { picks in x.auc(picks) - y.auc(picks) })
+    }
+
     /// The section's Markdown and JSON for the subjects' windows.
     static func report(_ all: [[Window]], subjectNames: [String], stress c: StressConstants, jobs: Int) throws -> (String, JSONValue) {
         var md = "\n### One protocol: every score on the same windows\n\n"
@@ -242,17 +253,21 @@ enum StressProtocol {
             md += "\nMethod chosen in the \(nested.count) outer folds: "
                 + chosen.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "`\($0.key)` \($0.value)" }.joined(separator: ", ")
                 + "; learned reference λ: " + lambdas.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ") + ".\n"
-            md += "\nPaired per-subject AUC differences (mean over subjects, subject bootstrap):\n\n"
+            md += "\nPaired differences (subject bootstrap): the mean of per-subject AUC differences, and the difference of pooled AUCs:\n\n"
             var pairRows: [[String]] = [], pairJSON: [JSONValue] = []
             for (a, b) in paired {
                 guard let x = summaries[a], let y = summaries[b] else { continue }
-                let d = pairedDifference(x, y)
-                pairRows.append(["\(a) − \(b)", StressAnalysis.f(d.mean), StressAnalysis.ci(d.ci), "\(d.above) / \(d.subjects)"])
+                let d = pairedDifference(x, y), p = pairedPooledDifference(x, y)
+                pairRows.append(["\(a) − \(b)", StressAnalysis.f(d.mean), StressAnalysis.ci(d.ci), "\(d.above) / \(d.subjects)",
+                                 StressAnalysis.f(p.difference), StressAnalysis.ci(p.ci)])
                 pairJSON.append(.object(["score": .string(a), "minus": .string(b), "mean_difference": .num(d.mean.isFinite ? d.mean : nil),
                                          "ci_low": .num(d.ci.0.isFinite ? d.ci.0 : nil), "ci_high": .num(d.ci.1.isFinite ? d.ci.1 : nil),
-                                         "subjects": .int(d.subjects), "subjects_above": .int(d.above)]))
+                                         "subjects": .int(d.subjects), "subjects_above": .int(d.above),
+                                         "pooled_difference": .num(p.difference.isFinite ? p.difference : nil),
+                                         "pooled_ci_low": .num(p.ci.0.isFinite ? p.ci.0 : nil),
+                                         "pooled_ci_high": .num(p.ci.1.isFinite ? p.ci.1 : nil)]))
             }
-            md += markdownTable(["difference", "mean ΔAUC", "95 % CI", "subjects with Δ > 0"], pairRows)
+            md += markdownTable(["difference", "mean ΔAUC per subject", "95 % CI", "subjects with Δ > 0", "Δ pooled AUC", "95 % CI"], pairRows)
             json[name] = .object([
                 "subjects": .array(usable.map { .string(subjectNames[$0]) }), "windows": .int(windows),
                 "scores": .object(scoreJSON), "paired": .array(pairJSON),

@@ -45,5 +45,11 @@ final class StressProtocolTests: XCTestCase {
         XCTAssertEqual(d.mean, 1.0 / 6, accuracy: 1e-12)
         XCTAssertEqual(d.above, 2)
         XCTAssertEqual(d.subjects, 3)
+        // Pooled, a's stress scores 1, 1, 0 against baseline 0, 0, 1: 4 wins and 4 ties of 9
+        // pairs, AUC 6/9; b's are all ties, 1/2.
+        let p = StressProtocol.pairedPooledDifference(a, b)
+        XCTAssertEqual(p.difference, 2.0 / 3 - 0.5, accuracy: 1e-12)
+        XCTAssertLessThanOrEqual(p.ci.0, p.ci.1)
+        XCTAssertGreaterThanOrEqual(p.ci.0, -0.5)
     }
 }
