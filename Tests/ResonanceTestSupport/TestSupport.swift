@@ -33,3 +33,11 @@ public func datasetsRoot() throws -> String {
 public func ms(_ iso: String) -> Int64 {
     Timestamp.parseISO(iso)?.ms ?? Int64.min
 }
+
+extension Result {
+    /// The error of a failed result; nil on success.
+    public var failure: Failure? {
+        if case let .failure(error) = self { return error }
+        return nil
+    }
+}

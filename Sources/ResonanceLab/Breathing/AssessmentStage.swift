@@ -23,14 +23,24 @@ public struct AssessmentStage: Stage {
                              message: "no paced intervals; write them with `resonance breathing paced`")
         }
         let assessment = BreathingAssessment(coherence: context.registry.coherence, pacer: context.registry.pacer)
-        let subjects = try NNCache.series(ws, method: artifactMethod, context: context, label: name)
-            .filter { paced[$0.subject] != nil }
-        let results = try Parallel.map(subjects, jobs: context.jobs) { s -> ([AssessmentRow], [ResonanceChoiceRow]) in
-            let trials = assessment.trials(subject: s.subject, series: s.series, intervals: paced[s.subject] ?? [])
-            return (trials, BreathingAssessment.choose(trials) + BreathingAssessment.pacerLocks(trials, pacer: assessment.pacer))
-        }
-        try ws.write(results.flatMap(\.0))
-        try ws.write(results.flatMap(\.1))
-        context.progress.note("breathing assess: \(results.count) subject(s), \(results.reduce(0) { $0 + $1.0.count }) trial(s)")
+        let rr = try ws.subjectIndex(RRInterval.self)
+        let plausible = context.registry.rr
+        // Subjects in order of first appearance in rr.csv, each read and scored in its worker.
+        let trialsTable = try ws.writer(AssessmentRow.self), choices = try ws.writer(ResonanceChoiceRow.self)
+        var subjects = 0
+        try Parallel.forEach(rr.subjects.filter { paced[$0] != nil }, jobs: context.jobs, { subject -> (EncodedRows, EncodedRows)? in
+            guard let series = try rr.nnSeries(of: subject, method: artifactMethod, plausible: plausible) else { return nil }
+            let trials = assessment.trials(subject: subject, series: series, intervals: paced[subject] ?? [])
+            return (try Workspace.encode(trials),
+                    try Workspace.encode(BreathingAssessment.choose(trials) + BreathingAssessment.pacerLocks(trials, pacer: assessment.pacer)))
+        }, inOrder: { out in
+            guard let (trials, chosen) = out else { return }
+            try trialsTable.append(trials)
+            try choices.append(chosen)
+            subjects += 1
+        })
+        try trialsTable.commit()
+        try choices.commit()
+        context.progress.note("breathing assess: \(subjects) subject(s), \(trialsTable.rows) trial(s)")
     }
 }

@@ -314,15 +314,10 @@ public struct DJReplayStage: Stage {
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         ws.session?.record(setting: "state_variant", variant.rawValue)
-        let plays = Dictionary(grouping: try ws.read(SessionPlayRow.self), by: \.subject)
-        var offsets: [String: Int] = [:]
-        for p in try ws.read(Play.self) { if let o = p.utcOffsetMin { offsets[p.subject + "\u{0}" + p.playId] = o } }
-        let hr = Dictionary(grouping: try ws.read(HRSample.self), by: \.subject)
-        let sdnn = Dictionary(grouping: try ws.read(HRVSample.self), by: \.subject)
-        let workouts = Dictionary(grouping: try ws.read(Workout.self), by: \.subject)
+        let sessionPlays = try ws.subjectIndex(SessionPlayRow.self), playIndex = try ws.subjectIndex(Play.self)
+        let hr = try ws.subjectIndex(HRSample.self), sdnn = try ws.subjectIndex(HRVSample.self)
+        let rr = try ws.subjectIndex(RRInterval.self), workouts = try ws.subjectIndex(Workout.self)
         let plausible = RRConstants(registry: context.registry)
-        let rr = Dictionary(grouping: try ws.read(RRInterval.self).filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
-                            by: \.subject)
         var features: [String: SongSound] = [:]
         for f in try ws.readIfPresent(SongFeatureRow.self) ?? [] {
             features[f.songId] = SongSound(songId: f.songId, artist: f.artist, genre: f.genre, bpm: f.bpm, energy: f.energy, valence: f.valence)
@@ -330,23 +325,33 @@ public struct DJReplayStage: Stage {
         var birthYears: [String: Int] = [:]
         for r in try ws.readIfPresent(SubjectRow.self) ?? [] { if let y = r.birthYear { birthYears[r.subject] = y } }
         let replay = DJReplay(registry: context.registry, variant: variant)
-        let subjects = plays.keys.sorted(by: SubjectOrder.precedes)
-        let outputs = try Parallel.map(subjects, jobs: context.jobs) { subject -> DJReplay.Output in
-            let mine = plays[subject] ?? []
+        // Listeners in byte order, each read and replayed in its worker.
+        let subjects = sessionPlays.subjects.sorted(by: SubjectOrder.precedes)
+        let decisions = try ws.writer(DJDecisionRow.self), receipts = try ws.writer(DJReceiptRow.self)
+        var rows: [DJDecisionRow] = []
+        try Parallel.forEach(subjects, jobs: context.jobs, { subject -> ([DJDecisionRow], EncodedRows, EncodedRows) in
+            let mine = try sessionPlays.rows(SessionPlayRow.self, of: subject)
             var own: [String: Int] = [:]
-            for p in mine { if let o = offsets[subject + "\u{0}" + p.playId] { own[p.playId] = o } }
-            return replay.listener(
+            for p in try playIndex.rows(Play.self, of: subject) { if let o = p.utcOffsetMin { own[p.playId] = o } }
+            let heart = try hr.series(HRSample.self, of: subject), beats = try rr.series(RRInterval.self, of: subject)
+            let out = replay.listener(
                 plays: mine,
-                hr: (hr[subject] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.bpm) }.sorted { $0.tMs < $1.tMs },
-                sdnn: (sdnn[subject] ?? []).compactMap { s in s.sdnnMs.map { TimedSample(tMs: s.timestampMs, value: $0) } }
+                hr: zip(heart.timestampsMs, heart.values).map { TimedSample(tMs: $0.0, value: $0.1) }.sorted { $0.tMs < $1.tMs },
+                sdnn: try sdnn.rows(HRVSample.self, of: subject).compactMap { s in s.sdnnMs.map { TimedSample(tMs: s.timestampMs, value: $0) } }
                     .sorted { $0.tMs < $1.tMs },
-                rr: (rr[subject] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs },
-                workouts: (workouts[subject] ?? []).map { ($0.startMs, $0.endMs) }, features: features, offsets: own,
+                rr: zip(beats.timestampsMs, beats.values).filter { $0.1 >= plausible.rrMinMs && $0.1 <= plausible.rrMaxMs }
+                    .map { TimedSample(tMs: $0.0, value: $0.1) }.sorted { $0.tMs < $1.tMs },
+                workouts: try workouts.rows(Workout.self, of: subject).map { ($0.startMs, $0.endMs) }, features: features, offsets: own,
                 birthYear: birthYears[subject])
-        }
-        let rows = outputs.flatMap(\.decisions)
-        try ws.write(rows)
-        try ws.write(outputs.flatMap(\.receipts))
+            return (out.decisions, try Workspace.encode(out.decisions), try Workspace.encode(out.receipts))
+        }, inOrder: { mine, decided, receipted in
+            // The decisions are kept for the summary; the receipts only written.
+            rows += mine
+            try decisions.append(decided)
+            try receipts.append(receipted)
+        })
+        try decisions.commit()
+        try receipts.commit()
         let summary = DJReplay.summary(rows)
         try ws.write(summary)
         let all = summary.filter { $0.need == "all" }

@@ -101,8 +101,8 @@ public struct DailyStage: Stage {
             try ws.forEachRow(HRSample.self) { heartRate.add(subject: $0.subject, timeMs: $0.timestampMs, bpm: $0.bpm) }
         } else {
             let clock = try SubjectClocks(ws, subjects: subjects, option: timeZone)
-            snapshots = try self.snapshots(ws, context: context, subjects: subjects, clock: clock, overlaps: &overlaps, recoveries: &recoveries,
-                                           heartRate: &heartRate)
+            snapshots = try self.snapshots(ws, context: context, subjects: subjects, clock: clock, overlaps: &overlaps,
+                                           recoveries: &recoveries, heartRate: &heartRate)
             offsetMs = { clock($0).offsetMs(Int64($1) * 86_400_000) }
         }
         let assessments = try Self.write(snapshots, to: ws, registry: context.registry, subjects: subjects, heartRate: heartRate)
@@ -152,9 +152,48 @@ public struct DailyStage: Stage {
     static func day(_ ms: Int64) -> Int { Int(Timestamp.floorDivMod(ms, 86_400_000).0) }
 
     /// Snapshots of every subject-day the workspace's tables give a value for,
-    /// subjects in byte order, days ascending.
+    /// subjects in byte order, days ascending: each subject read and computed in its
+    /// worker (`subjectSnapshots`), its days, workout recoveries, source overlaps and
+    /// workout heart rate gathered in subject order.
     func snapshots(_ ws: Workspace, context: StageContext, subjects: DailySubjects, clock: SubjectClocks, overlaps: inout SourceOverlaps,
                    recoveries: inout [HeartRateRecoveryRow], heartRate: inout WorkoutHeartRate) throws -> [DailySnapshot] {
+        let workouts = try ws.subjectIndex(Workout.self), hr = try ws.subjectIndex(HRSample.self)
+        let stated = try ws.subjectIndex(DailyInputRow.self), wearable = try ws.subjectIndex(HRVSample.self)
+        let windows = try ws.subjectIndex(HRVRow.self), sleep = try ws.subjectIndex(SleepEpisode.self)
+        let names = [workouts, hr, stated, wearable, windows, sleep].reduce(into: Set<String>()) { $0.formUnion($1.subjects) }
+        var out: [DailySnapshot] = []
+        try Parallel.forEach(names.sorted(by: SubjectOrder.precedes), jobs: context.jobs, { subject -> SubjectDays in
+            let tables = DailyTables(workouts: try workouts.rows(Workout.self, of: subject), hr: try hr.rows(HRSample.self, of: subject),
+                                     stated: try stated.rows(DailyInputRow.self, of: subject),
+                                     hrvSamples: try wearable.rows(HRVSample.self, of: subject),
+                                     hrvWindows: try windows.rows(HRVRow.self, of: subject), sleep: try sleep.rows(SleepEpisode.self, of: subject))
+            return subjectSnapshots(tables, context: context, subjects: subjects, clock: clock.clock(of: subject))
+        }, inOrder: { part in
+            out += part.days
+            recoveries += part.recoveries
+            overlaps = overlaps + part.overlaps
+            heartRate.merge(part.heartRate)
+        })
+        return out
+    }
+
+    /// One subject's rows of the tables `daily` reads.
+    struct DailyTables {
+        var workouts: [Workout], hr: [HRSample], stated: [DailyInputRow], hrvSamples: [HRVSample], hrvWindows: [HRVRow]
+        var sleep: [SleepEpisode]
+    }
+
+    /// What one subject gives: its days ascending, its workouts' recoveries, its sources'
+    /// overlaps, and its workout heart rate.
+    struct SubjectDays {
+        var days: [DailySnapshot]
+        var recoveries: [HeartRateRecoveryRow]
+        var overlaps: SourceOverlaps
+        var heartRate: WorkoutHeartRate
+    }
+
+    /// The snapshots of one subject's days from its rows (the input rules above).
+    func subjectSnapshots(_ t: DailyTables, context: StageContext, subjects: DailySubjects, clock: SubjectClock) -> SubjectDays {
         struct Key: Hashable, Comparable {
             let subject: String
             let day: Int
@@ -176,10 +215,11 @@ public struct DailyStage: Stage {
         let inputs = context.registry.dailyInputs
         // Workouts first: the samples around their ends give heart-rate recovery.
         var workouts: [String: [Workout]] = [:]
-        try ws.forEachRow(Workout.self) { workouts[$0.subject, default: []].append($0) }
+        for w in t.workouts { workouts[w.subject, default: []].append(w) }
+        var heartRate = WorkoutHeartRate(workouts: t.workouts)
         var endsBySubject = workouts.mapValues { $0.map(\.endMs).sorted() }
         var nearEnds: [String: (times: [Int64], bpm: [Double])] = [:]
-        try ws.forEachRow(HRSample.self) { s in
+        for s in t.hr {
             if let ends = endsBySubject[s.subject] {
                 let i = HeartRateRecovery.lowerBound(ends, s.timestampMs - 120_000 - Int64(inputs.recoverySampleToleranceSeconds * 1000))
                 if i < ends.count, HeartRateRecovery.matters(s.timestampMs, workoutEndMs: ends[i], constants: inputs) {
@@ -187,7 +227,7 @@ public struct DailyStage: Stage {
                     nearEnds[s.subject]?.bpm.append(s.bpm)
                 }
             }
-            let c = clock(s.subject)
+            let c = clock
             let key = Key(subject: s.subject, day: c.day(s.timestampMs))
             worn[key, default: 0] |= 1 << UInt32(c.hour(s.timestampMs))
             samples[key, default: ([], [], [])].times.append(s.timestampMs)
@@ -196,8 +236,8 @@ public struct DailyStage: Stage {
         }
         // The exports' own per-day values, and each subject's age.
         var stated: [Key: [String: Double]] = [:]
-        try ws.forEachRow(DailyInputRow.self) { row in
-            guard let day = Timestamp.dayNumber(isoDate: row.date) else { return }
+        for row in t.stated {
+            guard let day = Timestamp.dayNumber(isoDate: row.date) else { continue }
             stated[Key(subject: row.subject, day: day), default: [:]][row.metric] = row.value
         }
         func age(_ key: Key) -> Double? { subjects.age(key.subject, day: key.day) }
@@ -245,15 +285,15 @@ public struct DailyStage: Stage {
 
         // HRV: wearable SDNN samples, else the reliable windows of hrv.csv, else RMSSD samples converted.
         var sdnn: [Key: [Double]] = [:], rmssd: [Key: [Double]] = [:]
-        try ws.forEachRow(HRVSample.self) { row in
-            let key = Key(subject: row.subject, day: clock(row.subject).day(row.timestampMs))
+        for row in t.hrvSamples {
+            let key = Key(subject: row.subject, day: clock.day(row.timestampMs))
             if let v = row.sdnnMs { sdnn[key, default: []].append(v) }
             if let v = row.rmssdMs { rmssd[key, default: []].append(v) }
         }
         var windowSDNN: [Key: [Double]] = [:]
-        try ws.forEachRow(HRVRow.self) { row in
-            guard let start = row.windowStartMs, row.reliable, row.time.sdnn.isFinite else { return }
-            windowSDNN[Key(subject: row.subject, day: clock(row.subject).day(start)), default: []].append(row.time.sdnn)
+        for row in t.hrvWindows {
+            guard let start = row.windowStartMs, row.reliable, row.time.sdnn.isFinite else { continue }
+            windowSDNN[Key(subject: row.subject, day: clock.day(start)), default: []].append(row.time.sdnn)
         }
         for (key, values) in sdnn { update(key.subject, key.day) { $0.hrvSDNNMs = Stats.mean(values); $0.hrvBasis = "sdnn" } }
         for (key, values) in windowSDNN where sdnn[key] == nil {
@@ -272,29 +312,29 @@ public struct DailyStage: Stage {
 
         // Sleep and workouts.
         var sleep: [String: [SleepEpisode]] = [:]
-        try ws.forEachRow(SleepEpisode.self) { sleep[$0.subject, default: []].append($0) }
+        for x in t.sleep { sleep[x.subject, default: []].append(x) }
         var nights: [SleepPeriod] = []
         let sessionConstants = SessionConstants(registry: context.registry)
         for (subject, rows) in sleep {
             for night in SleepLink.periods(rows, constants: sessionConstants) where night.measuredAsleepMs > 0 {
                 nights.append(night)
-                update(subject, clock(subject).day(night.endMs)) {
+                update(subject, clock.day(night.endMs)) {
                     $0.sleepHours = ($0.sleepHours ?? 0) + Double(night.measuredAsleepMs) / 3_600_000
                 }
             }
         }
-        overlaps = SourceOverlaps(periods: nights, hr: hrOverlap)
         endsBySubject = [:]
+        var recoveries: [HeartRateRecoveryRow] = []
         for subject in workouts.keys.sorted(by: SubjectOrder.precedes) {
             let near = nearEnds[subject] ?? ([], [])
             let order = near.times.indices.sorted { near.times[$0] != near.times[$1] ? near.times[$0] < near.times[$1] : $0 < $1 }
             let times = order.map { near.times[$0] }, bpm = order.map { near.bpm[$0] }
             for w in (workouts[subject] ?? []).sorted(by: { ($0.startMs, $0.endMs) < ($1.startMs, $1.endMs) }) {
-                update(w.subject, clock(w.subject).day(w.startMs)) { $0.workoutMinutes = ($0.workoutMinutes ?? 0) + Double(w.endMs - w.startMs) / 60_000 }
+                update(w.subject, clock.day(w.startMs)) { $0.workoutMinutes = ($0.workoutMinutes ?? 0) + Double(w.endMs - w.startMs) / 60_000 }
                 let r = HeartRateRecovery.after(workout: w, times: times, bpm: bpm, constants: inputs)
                 recoveries.append(r)
                 // The day's recovery: the export's own value, else the last workout ending that day with a 1-minute drop.
-                let endDay = clock(w.subject).day(w.endMs)
+                let endDay = clock.day(w.endMs)
                 guard r.quality == "ok", stated[Key(subject: w.subject, day: endDay)]?[DailyMetric.hrRecovery1m.rawValue] == nil
                 else { continue }
                 update(w.subject, endDay) { $0.recovery1mBpm = r.drop1mBpm; $0.recovery2mBpm = r.drop2mBpm }
@@ -304,8 +344,9 @@ public struct DailyStage: Stage {
         let withHR = Set(worn.keys.map(\.subject))
         for key in days.keys {
             if withHR.contains(key.subject) { days[key]?.wearHours = Double((worn[key] ?? 0).nonzeroBitCount) }
-            days[key]?.localTime = clock(key.subject).basis
+            days[key]?.localTime = clock.basis
         }
-        return days.keys.sorted().compactMap { days[$0] }
+        return SubjectDays(days: days.keys.sorted().compactMap { days[$0] }, recoveries: recoveries,
+                           overlaps: SourceOverlaps(periods: nights, hr: hrOverlap), heartRate: heartRate)
     }
 }

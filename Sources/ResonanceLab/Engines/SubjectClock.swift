@@ -90,8 +90,13 @@ public final class SubjectClocks {
 
     public func callAsFunction(_ subject: String) -> SubjectClock {
         if let c = clocks[subject] { return c }
-        let c = SubjectClock(playOffsets: playOffsets[subject] ?? [], subjectZone: subjects.rows[subject]?.timeZone ?? "", option: option)
+        let c = clock(of: subject)
         clocks[subject] = c
         return c
+    }
+
+    /// The clock of `subject`, made anew: safe from several threads at once.
+    public func clock(of subject: String) -> SubjectClock {
+        SubjectClock(playOffsets: playOffsets[subject] ?? [], subjectZone: subjects.rows[subject]?.timeZone ?? "", option: option)
     }
 }

@@ -86,6 +86,11 @@ public struct WorkoutHeartRate: Sendable {
         minutes[subject, default: [:]][minute] = (old.sum + bpm, old.n + 1, old.day)
     }
 
+    /// Takes the workout minutes `other` counted for its subjects (none of them counted here).
+    mutating func merge(_ other: WorkoutHeartRate) {
+        minutes.merge(other.minutes) { mine, _ in mine }
+    }
+
     /// Per day (days since 1970-01-01, the day each minute was counted on) the mean bpm
     /// of each workout minute of `subject`.
     func minuteMeans(_ subject: String) -> [Int: [Double]] {

@@ -45,50 +45,41 @@ public struct CoherenceStage: Stage {
                                              pacer: context.registry.pacer, everyStep: options.everyStep, sampling: options.sampling)
             paced = Dictionary(grouping: try ws.readIfPresent(BreathingInterval.self) ?? [], by: \.subject)
         }
-        let rr = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)
-        let withRR = Set(rr.map(\.subject))
-        let hrOnly = SubjectSeries.hr(try ws.readSeries(HRSample.self)).filter { !withRR.contains($0.subject) }
-        context.progress.note("coherence: \(rr.count) subject(s) from RR, \(hrOnly.count) from HR")
-        enum Job {
-            case rr(String, NNSeries), hr(MeasurementSeries)
-            var subject: String {
-                switch self {
-                case let .rr(subject, _): return subject
-                case let .hr(s): return s.subject
-                }
-            }
-        }
-        // Subjects in byte order, as in every table, whichever series each one uses.
-        let jobs = (rr.map { Job.rr($0.subject, $0.series) } + hrOnly.map { Job.hr($0) })
-            .sorted { SubjectOrder.precedes($0.subject, $1.subject) }
-        let counter = context.progress.counter("coherence", total: jobs.count)
-        // Each subject's rows are encoded in its worker (2 M rows for the 69 PhysioNet
-        // records) and written in subject order as they complete.
+        let rr = try ws.subjectIndex(RRInterval.self), hr = try ws.subjectIndex(HRSample.self)
+        let plausible = context.registry.rr
+        // Subjects in byte order, as in every table, whichever series each one uses: its
+        // cleaned R-R when it has a usable interval, else hr.csv.
+        let subjects = Set(rr.subjects).union(hr.subjects).sorted(by: SubjectOrder.precedes)
+        let counter = context.progress.counter("coherence", total: subjects.count)
+        var fromRR = 0, fromHR = 0
+        // Each subject is read, scored and its rows encoded in its worker (2 M rows for the
+        // 69 PhysioNet records), and written in subject order as they complete.
         let table = try ws.writer(CoherenceRow.self)
-        try Parallel.forEach(jobs, jobs: context.jobs, { job -> EncodedRows in
+        try Parallel.forEach(subjects, jobs: context.jobs, { subject -> (rows: EncodedRows, rr: Bool)? in
             defer { counter.tick() }
-            if let product {
-                let rows: [CoherenceRow]
-                switch job {
-                case let .rr(subject, series):
-                    rows = product.rows(subject: subject, source: "rr", timeMs: series.timeMs, bpm: series.nnMs.map { 60000 / $0 },
-                                        intervals: paced[subject] ?? [])
-                case let .hr(s):
-                    rows = product.rows(subject: s.subject, source: "hr", timeMs: s.timestampsMs.map(Double.init), bpm: s.values,
-                                        intervals: paced[s.subject] ?? [])
+            if let series = try rr.nnSeries(of: subject, method: options.artifactMethod, plausible: plausible) {
+                if let product {
+                    return (try Workspace.encode(product.rows(subject: subject, source: "rr", timeMs: series.timeMs,
+                                                              bpm: series.nnMs.map { 60000 / $0 }, intervals: paced[subject] ?? [])), true)
                 }
-                return try Workspace.encode(rows)
+                var windows = CoherenceWindows(subject: subject, series: series, options: options)
+                return (try Workspace.encode(windows.rows()), true)
             }
-            var windows: CoherenceWindows
-            switch job {
-            case let .rr(subject, series):
-                windows = CoherenceWindows(subject: subject, series: series, options: options)
-            case let .hr(s):
-                windows = CoherenceWindows(subject: s.subject, source: "hr", timeMs: s.timestampsMs.map(Double.init),
-                                           bpm: s.values, options: options)
+            guard hr.contains(subject) else { return nil }
+            let s = SubjectSeries.hr(try hr.series(HRSample.self, of: subject))
+            if let product {
+                return (try Workspace.encode(product.rows(subject: subject, source: "hr", timeMs: s.timestampsMs.map(Double.init),
+                                                          bpm: s.values, intervals: paced[subject] ?? [])), false)
             }
-            return try Workspace.encode(windows.rows())
-        }, inOrder: table.append)
+            var windows = CoherenceWindows(subject: subject, source: "hr", timeMs: s.timestampsMs.map(Double.init), bpm: s.values,
+                                           options: options)
+            return (try Workspace.encode(windows.rows()), false)
+        }, inOrder: { out in
+            guard let out else { return }
+            try table.append(out.rows)
+            if out.rr { fromRR += 1 } else { fromHR += 1 }
+        })
+        context.progress.note("coherence: \(fromRR) subject(s) from RR, \(fromHR) from HR")
         try table.commit()
         context.progress.note("coherence: wrote \(table.rows) row(s) to \(ws.file(CoherenceRow.fileName))")
     }

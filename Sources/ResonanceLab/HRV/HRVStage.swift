@@ -36,48 +36,70 @@ public struct HRVStage: Stage {
         var options = self.options
         options.maxArtifactPct = options.maxArtifactPct ?? context.registry.hrv.maxArtifactPct
         options.record(in: ws.session)
-        let subjects = try NNCache.series(ws, method: options.artifactMethod, context: context, label: name)
-        let counter = context.progress.counter("hrv: windows", total: subjects.count)
-        // Rows are encoded in the workers and written in subject order as they complete.
+        let rr = try ws.subjectIndex(RRInterval.self)
+        let plausible = context.registry.rr
+        let counter = context.progress.counter("hrv: windows", total: rr.subjects.count)
+        // One subject at a time per worker, from reading its R-R to encoding its rows, which
+        // are written in subject order (first appearance in rr.csv) as they complete.
         let table = try ws.writer(HRVRow.self)
-        var spectra: [Spectrum?] = []
+        let nn = try nnOut.map { try CSVWriter(path: try ws.output(path: $0), header: Self.nnHeader) }
+        let psd = try psdOut.map { try CSVWriter(path: try ws.output(path: $0), header: Self.psdHeader) }
         var total = HRVTimings()
-        try Parallel.forEach(subjects, jobs: context.jobs, { s -> (EncodedRows, HRVTimings, Spectrum?) in
+        try Parallel.forEach(rr.subjects, jobs: context.jobs, { subject -> SubjectOutput? in
             defer { counter.tick() }
-            var windows = HRVWindows(subject: s.subject, series: s.series, options: options)
-            return (try Workspace.encode(windows.rows()), windows.timings, windows.wholeSpectrum)
-        }, inOrder: { part, timings, spectrum in
-            try table.append(part)
-            total.add(timings)
-            spectra.append(spectrum)
+            guard let series = try rr.nnSeries(of: subject, method: options.artifactMethod, plausible: plausible) else { return nil }
+            var windows = HRVWindows(subject: subject, series: series, options: options)
+            let rows = try Workspace.encode(windows.rows())
+            return SubjectOutput(rows: rows, timings: windows.timings,
+                                 nn: nn == nil ? nil : try Self.encodeNN(subject, series),
+                                 psd: psd == nil ? nil : try windows.wholeSpectrum.map { try Self.encodePSD(subject, $0) })
+        }, inOrder: { out in
+            guard let out else { return }
+            try table.append(out.rows)
+            total.add(out.timings)
+            if let part = out.nn { try nn?.write(encoded: part.bytes, rows: part.rows) }
+            if let part = out.psd { try psd?.write(encoded: part.bytes, rows: part.rows) }
         })
         try table.commit()
-        if let nnOut {
-            let nn = try CSVWriter(path: try ws.output(path: nnOut), header: ["subject", "time_ms", "nn_ms", "artifact", "run_start"])
-            for s in subjects {
-                for k in 0..<s.series.count {
-                    nn.field(s.subject); nn.field(s.series.timeMs[k]); nn.field(s.series.nnMs[k])
-                    nn.field(s.series.artifact[k].label); nn.field(s.series.runStart[k])
-                    try nn.endRow()
-                }
-            }
-            try ws.commit(nn)
-        }
-        if let psdOut {
-            let out = try CSVWriter(path: try ws.output(path: psdOut), header: ["subject", "frequency_hz", "power_ms2_hz", "band"])
-            let bands = [("vlf", HRVBand.vlf), ("lf", HRVBand.lf), ("hf", HRVBand.hf)]
-            for (s, spectrum) in zip(subjects, spectra) {
-                guard let spectrum, spectrum.df > 0 else { continue }
-                for k in spectrum.psd.indices where spectrum.frequency(k) <= 0.5 {
-                    let f = spectrum.frequency(k)
-                    out.field(s.subject); out.field(f); out.field(spectrum.psd[k])
-                    out.field(bands.first { f >= $0.1.0 && f < $0.1.1 }?.0 ?? "")
-                    try out.endRow()
-                }
-            }
-            try ws.commit(out)
-        }
+        if let nn { try ws.commit(nn) }
+        if let psd { try ws.commit(psd) }
         timings?(total)
         context.progress.note("hrv: wrote \(table.rows) row(s) to \(ws.file(HRVRow.fileName))")
+    }
+
+    /// What one subject adds to the stage's outputs.
+    struct SubjectOutput {
+        var rows: EncodedRows
+        var timings: HRVTimings
+        var nn: EncodedRows?
+        var psd: EncodedRows?
+    }
+
+    static let nnHeader = ["subject", "time_ms", "nn_ms", "artifact", "run_start"]
+    static let psdHeader = ["subject", "frequency_hz", "power_ms2_hz", "band"]
+
+    /// The rows of `hrv_nn.csv` of one subject.
+    static func encodeNN(_ subject: String, _ series: NNSeries) throws -> EncodedRows {
+        try Workspace.encode { out in
+            for k in 0..<series.count {
+                out.field(subject); out.field(series.timeMs[k]); out.field(series.nnMs[k])
+                out.field(series.artifact[k].label); out.field(series.runStart[k])
+                try out.endRow()
+            }
+        }
+    }
+
+    /// The rows of `hrv_psd.csv` of one subject's whole-recording spectrum, 0–0.5 Hz.
+    static func encodePSD(_ subject: String, _ spectrum: Spectrum) throws -> EncodedRows {
+        let bands = [("vlf", HRVBand.vlf), ("lf", HRVBand.lf), ("hf", HRVBand.hf)]
+        return try Workspace.encode { out in
+            guard spectrum.df > 0 else { return }
+            for k in spectrum.psd.indices where spectrum.frequency(k) <= 0.5 {
+                let f = spectrum.frequency(k)
+                out.field(subject); out.field(f); out.field(spectrum.psd[k])
+                out.field(bands.first { f >= $0.1.0 && f < $0.1.1 }?.0 ?? "")
+                try out.endRow()
+            }
+        }
     }
 }

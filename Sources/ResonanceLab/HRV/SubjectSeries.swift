@@ -12,7 +12,11 @@ public enum SubjectSeries {
     }
 
     public static func hr(_ series: [MeasurementSeries]) -> [MeasurementSeries] {
-        series.map { clean($0) { $0.isFinite && $0 > 0 } }
+        series.map(hr)
+    }
+
+    public static func hr(_ series: MeasurementSeries) -> MeasurementSeries {
+        clean(series) { $0.isFinite && $0 > 0 }
     }
 
     static func clean(_ s: MeasurementSeries, keep: (Double) -> Bool) -> MeasurementSeries {

@@ -82,16 +82,21 @@ public final class CSVReader {
     /// range cut from a file can begin inside a quoted field, so only plain lines can be
     /// read from a range safely.
     public let byteRange: Range<Int>?
+    /// The line number of the range's first line. Set (`SubjectIndex` does) when the range
+    /// is known to begin at the start of a record: its lines are then numbered as in the
+    /// file, and lines that need the quoting parser are read with it.
+    public let rangeFirstLine: Int?
 
     /// Thrown by a reader limited to a byte range on a line that needs the quoting parser.
     public struct NeedsWholeFile: Error {}
 
     public init(path: String, chunkSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ","),
-                byteRange: Range<Int>? = nil) {
+                byteRange: Range<Int>? = nil, rangeFirstLine: Int? = nil) {
         self.path = path
         self.chunkSize = chunkSize
         self.delimiter = delimiter
         self.byteRange = byteRange
+        self.rangeFirstLine = rangeFirstLine
     }
 
     /// Splits the file into at most `parts` byte ranges of about equal size, each
@@ -158,7 +163,7 @@ public final class CSVReader {
         var starts = UnsafeMutablePointer<Int>.allocate(capacity: fieldCapacity)
         var lengths = UnsafeMutablePointer<Int>.allocate(capacity: fieldCapacity)
         defer { starts.deallocate(); lengths.deallocate() }
-        var start = 0, end = 0, line = 1, eof = false
+        var start = 0, end = 0, line = rangeFirstLine ?? 1, eof = false
 
         func drain() throws {
             try state.withRecords { record in try body(record) }
@@ -174,7 +179,7 @@ public final class CSVReader {
                 try splitPlain(from, stop, line: line, body)
                 return
             }
-            if byteRange != nil { throw NeedsWholeFile() }
+            if byteRange != nil, rangeFirstLine == nil { throw NeedsWholeFile() }
             if idle { state.recordLine = line }
             let length = to - from + (terminated ? 1 : 0)
             if csv_parse(&parser, buffer + from, length, fieldCallback, rowCallback, context) != length {

@@ -76,11 +76,19 @@ public struct Workspace: Sendable {
     /// stage encodes each subject's rows in its parallel workers and appends the parts
     /// in order to a `TableWriter`, so formatting millions of rows is not serial.
     public static func encode<S: Sequence>(_ rows: S) throws -> EncodedRows where S.Element: CanonicalRow {
-        let writer = CSVWriter()
-        for row in rows {
-            row.write(to: writer)
-            try writer.endRow()
+        try encode { writer in
+            for row in rows {
+                row.write(to: writer)
+                try writer.endRow()
+            }
         }
+    }
+
+    /// The CSV text of the rows `body` writes field by field (no header), for the files
+    /// that have no row type (hrv's `hrv_nn.csv`, `hrv_psd.csv`).
+    public static func encode(_ body: (CSVWriter) throws -> Void) rethrows -> EncodedRows {
+        let writer = CSVWriter()
+        try body(writer)
         return EncodedRows(rows: writer.records, bytes: writer.bytes)
     }
 

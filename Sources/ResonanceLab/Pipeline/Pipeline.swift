@@ -27,11 +27,8 @@ public enum Pipeline {
         ["import"] + stages(reportDir: "").map(\.name)
     }
 
-    /// Runs `stages` in order on `ws`, each committed on its own (`Stage.runCommitted`),
-    /// sharing each subject's cleaned R-R between them.
+    /// Runs `stages` in order on `ws`, each committed on its own (`Stage.runCommitted`).
     public static func run(_ stages: [any Stage], on ws: Workspace, context: StageContext) throws {
-        var context = context
-        if context.nn == nil { context.nn = NNCache() }
         for stage in stages {
             context.progress.note("== \(stage.name)")
             try stage.runCommitted(ws, context)

@@ -27,24 +27,21 @@ public protocol Stage {
     func run(_ ws: Workspace, _ context: StageContext) throws
 }
 
-/// What every stage runs with: the constants, worker threads, progress, and the
-/// cleaned R-R of each subject when several stages share it in one process.
+/// What every stage runs with: the constants, worker threads and progress.
 public struct StageContext: Sendable {
     public var registry: ConstantsRegistry
     /// Worker threads for per-subject work (outputs are identical for any value).
     public var jobs: Int
     public var progress: ProgressLog
-    /// Cleaned NN series shared by the stages of one `resonance run`; nil cleans per stage.
-    public var nn: NNCache?
     /// Check every table read against its SHA-256 in the manifest (`--no-verify` turns it off;
     /// headers are checked either way).
     public var verify: Bool
     /// Notes that are shown even without progress: locks waited for, leftovers of killed runs removed.
     public var warnings: ProgressLog
 
-    public init(registry: ConstantsRegistry = .defaults, jobs: Int = 1, progress: ProgressLog = .silent, nn: NNCache? = nil,
+    public init(registry: ConstantsRegistry = .defaults, jobs: Int = 1, progress: ProgressLog = .silent,
                 verify: Bool = true, warnings: ProgressLog = .silent) {
-        self.registry = registry; self.jobs = jobs; self.progress = progress; self.nn = nn
+        self.registry = registry; self.jobs = jobs; self.progress = progress
         self.verify = verify; self.warnings = warnings
     }
 }

@@ -9,6 +9,17 @@ public struct SessionsOutput: Sendable {
     public var droppedShortSessions: Int
     /// Sleep and heart rate of several sources over the same time, resolved.
     public var overlaps = SourceOverlaps()
+
+    /// Adds another subject's part: its rows after these, its counts to these.
+    mutating func add(_ other: SessionsOutput) {
+        sessions += other.sessions
+        plays += other.plays
+        cleaning.endBeforeStart += other.cleaning.endBeforeStart
+        cleaning.zeroDuration += other.cleaning.zeroDuration
+        cleaning.mergedDuplicates += other.cleaning.mergedDuplicates
+        droppedShortSessions += other.droppedShortSessions
+        overlaps = overlaps + other.overlaps
+    }
 }
 
 /// Listening sessions and per-play physiology from the canonical tables
@@ -32,53 +43,83 @@ public struct SessionsStage: Stage {
     public var writes: [String] { [SessionRow.fileName, SessionPlayRow.fileName] }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
-        let plays = try ws.read(Play.self)
-        // The NN series hrv.csv was computed on (shared with hrv in `resonance run`): its
-        // artifact method, from hrv.csv's lineage, else the default.
+        // The NN series hrv.csv was computed on: its artifact method, from hrv.csv's
+        // lineage, else the default.
         let artifacts = HRVOptions.artifactMethod(of: ws.exists(Manifest.fileName) ? try Manifest.read(from: ws) : nil)
         ws.session?.record(setting: HRVOptions.artifactSetting, "\(artifacts.method.rawValue) (\(artifacts.origin))")
-        let nn = try NNCache.series(ws, method: artifacts.method, context: context, label: name)
-        let out = try Self.run(
-            plays: plays, hr: try ws.read(HRSample.self), nn: Dictionary(uniqueKeysWithValues: nn.map { ($0.subject, $0.series) }),
-            sdnn: try ws.read(HRVSample.self), sleep: try ws.read(SleepEpisode.self),
-            workouts: try ws.read(Workout.self), constants: SessionConstants(registry: context.registry),
-            clock: LocalClock(zone: timeZone), jobs: context.jobs)
-        try ws.write(out.sessions)
-        try ws.write(out.plays)
-        ws.session?.overlaps = (name, out.overlaps)
-        let c = out.cleaning
-        context.progress.note("sessions: \(plays.count) plays → \(out.plays.count) kept (\(c.zeroDuration) zero-duration dropped, "
-            + "\(c.mergedDuplicates) duplicates merged, \(c.endBeforeStart) ends before start ignored); "
-            + "\(out.sessions.count) sessions, \(out.droppedShortSessions) shorter than the minimum dropped")
+        let c = SessionConstants(registry: context.registry), clock = LocalClock(zone: timeZone), plausible = context.registry.rr
+        let playIndex = try ws.subjectIndex(Play.self), hr = try ws.subjectIndex(HRSample.self)
+        let rr = try ws.subjectIndex(RRInterval.self), sdnn = try ws.subjectIndex(HRVSample.self)
+        let sleep = try ws.subjectIndex(SleepEpisode.self), workouts = try ws.subjectIndex(Workout.self)
+        // Every subject with plays, heart rate or sleep (the last two for the sources'
+        // overlaps), in byte order; each read and computed in its worker, its rows written in
+        // order as they complete.
+        let subjects = Set(playIndex.subjects).union(hr.subjects).union(sleep.subjects).sorted(by: SubjectOrder.precedes)
+        let sessionsTable = try ws.writer(SessionRow.self), playsTable = try ws.writer(SessionPlayRow.self)
+        var total = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0)
+        var playsRead = 0
+        try Parallel.forEach(subjects, jobs: context.jobs, { subject -> (EncodedRows, EncodedRows, SessionsOutput, Int) in
+            let listens = playIndex.contains(subject)
+            let tables = SubjectTables(
+                plays: try playIndex.rows(Play.self, of: subject), hr: try hr.rows(HRSample.self, of: subject),
+                nn: listens ? try rr.nnSeries(of: subject, method: artifacts.method, plausible: plausible) : nil,
+                sdnn: listens ? try sdnn.rows(HRVSample.self, of: subject) : [], sleep: try sleep.rows(SleepEpisode.self, of: subject),
+                workouts: listens ? try workouts.rows(Workout.self, of: subject) : [])
+            var out = Self.subject(tables, constants: c, clock: clock)
+            let parts = (try Workspace.encode(out.sessions), try Workspace.encode(out.plays))
+            out.sessions = []; out.plays = []
+            return (parts.0, parts.1, out, tables.plays.count)
+        }, inOrder: { sessions, plays, out, read in
+            try sessionsTable.append(sessions)
+            try playsTable.append(plays)
+            total.add(out)
+            playsRead += read
+        })
+        try sessionsTable.commit()
+        try playsTable.commit()
+        ws.session?.overlaps = (name, total.overlaps)
+        let k = total.cleaning
+        context.progress.note("sessions: \(playsRead) plays → \(playsTable.rows) kept (\(k.zeroDuration) zero-duration dropped, "
+            + "\(k.mergedDuplicates) duplicates merged, \(k.endBeforeStart) ends before start ignored); "
+            + "\(sessionsTable.rows) sessions, \(total.droppedShortSessions) shorter than the minimum dropped")
     }
 
-    /// `nn`: each subject's cleaned NN series (`NNCache.series`).
+    /// One subject's rows of the tables the stage reads; `nn` its cleaned NN series.
+    struct SubjectTables {
+        var plays: [Play] = [], hr: [HRSample] = [], nn: NNSeries?, sdnn: [HRVSample] = []
+        var sleep: [SleepEpisode] = [], workouts: [Workout] = []
+    }
+
+    /// One subject's part of the stage: its sessions and plays when it has plays, and the
+    /// overlaps of its sleep and heart-rate sources.
+    static func subject(_ t: SubjectTables, constants c: SessionConstants, clock: LocalClock) -> SessionsOutput {
+        let (kept, hrOverlap) = HeartRateSources.resolve(t.hr)
+        let periods = SleepLink.periods(t.sleep, constants: c)
+        var out = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0)
+        if !t.plays.isEmpty {
+            out = listener(plays: t.plays, physiology: ListenerPhysiology(hr: kept, nn: t.nn ?? .empty, sdnn: t.sdnn), sleep: periods,
+                           workouts: t.workouts.sorted { $0.startMs < $1.startMs }, constants: c, clock: clock)
+        }
+        out.overlaps = SourceOverlaps(periods: periods, hr: hrOverlap)
+        return out
+    }
+
+    /// The stage on tables in memory: `nn` holds each subject's cleaned NN series.
     public static func run(plays: [Play], hr: [HRSample], nn: [String: NNSeries], sdnn: [HRVSample],
                            sleep: [SleepEpisode], workouts: [Workout],
                            constants c: SessionConstants, clock: LocalClock = LocalClock(), jobs: Int = 1) throws -> SessionsOutput {
-        let playsBySubject = Dictionary(grouping: plays, by: \.subject)
-        let (kept, hrOverlap) = HeartRateSources.resolve(hr)
-        let physiology = ListenerPhysiology.bySubject(hr: kept, nn: nn, sdnn: sdnn)
-        let sleepBySubject = Dictionary(grouping: sleep, by: \.subject).mapValues { SleepLink.periods($0, constants: c) }
-        let workoutsBySubject = Dictionary(grouping: workouts, by: \.subject).mapValues { $0.sorted { $0.startMs < $1.startMs } }
-        let empty = ListenerPhysiology(hr: TimeSeries([]), nn: .empty, sdnn: TimeSeries([]))
-        // Listeners in byte order of their ids, as in every table (not Swift's String
-        // order, which compares canonically equivalent forms as equal).
-        let parts = try Parallel.map(playsBySubject.keys.sorted(by: SubjectOrder.precedes), jobs: jobs) { subject in
-            listener(plays: playsBySubject[subject] ?? [], physiology: physiology[subject] ?? empty,
-                     sleep: sleepBySubject[subject] ?? [],
-                     workouts: workoutsBySubject[subject] ?? [], constants: c, clock: clock)
+        var tables: [String: SubjectTables] = [:]
+        for x in plays { tables[x.subject, default: SubjectTables()].plays.append(x) }
+        for x in hr { tables[x.subject, default: SubjectTables()].hr.append(x) }
+        for x in sleep { tables[x.subject, default: SubjectTables()].sleep.append(x) }
+        for (subject, t) in tables where !t.plays.isEmpty { tables[subject]?.nn = nn[subject] }
+        for x in sdnn where tables[x.subject]?.plays.isEmpty == false { tables[x.subject]?.sdnn.append(x) }
+        for x in workouts where tables[x.subject]?.plays.isEmpty == false { tables[x.subject]?.workouts.append(x) }
+        let parts = try Parallel.map(tables.keys.sorted(by: SubjectOrder.precedes), jobs: jobs) { subject in
+            Self.subject(tables[subject] ?? SubjectTables(), constants: c, clock: clock)
         }
-        var out = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0,
-                                 overlaps: SourceOverlaps(periods: sleepBySubject.values.flatMap { $0 }, hr: hrOverlap))
-        for p in parts {
-            out.sessions += p.sessions
-            out.plays += p.plays
-            out.cleaning.endBeforeStart += p.cleaning.endBeforeStart
-            out.cleaning.zeroDuration += p.cleaning.zeroDuration
-            out.cleaning.mergedDuplicates += p.cleaning.mergedDuplicates
-            out.droppedShortSessions += p.droppedShortSessions
-        }
+        var out = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0)
+        for p in parts { out.add(p) }
         return out
     }
 

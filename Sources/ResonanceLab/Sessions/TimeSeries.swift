@@ -46,16 +46,10 @@ public struct ListenerPhysiology: Sendable {
         self.hr = hr; self.nn = nn; self.sdnn = sdnn
     }
 
-    /// Splits canonical tables by subject; `nn` holds each subject's cleaned NN series.
-    public static func bySubject(hr: [HRSample], nn: [String: NNSeries], sdnn: [HRVSample]) -> [String: ListenerPhysiology] {
-        var h: [String: [(Int64, Double)]] = [:], s: [String: [(Int64, Double)]] = [:]
-        for x in hr { h[x.subject, default: []].append((x.timestampMs, x.bpm)) }
-        for x in sdnn { if let v = x.sdnnMs { s[x.subject, default: []].append((x.timestampMs, v)) } }
-        var out: [String: ListenerPhysiology] = [:]
-        for subject in Set(h.keys).union(nn.keys).union(s.keys) {
-            out[subject] = ListenerPhysiology(hr: TimeSeries(h[subject] ?? []), nn: nn[subject] ?? .empty,
-                                              sdnn: TimeSeries(s[subject] ?? []))
-        }
-        return out
+    /// One subject's physiology from its rows: heart rate, the cleaned NN series, and the
+    /// SDNN of the wearable's HRV samples that have one.
+    public init(hr: [HRSample], nn: NNSeries, sdnn: [HRVSample]) {
+        self.init(hr: TimeSeries(hr.map { ($0.timestampMs, $0.bpm) }), nn: nn,
+                  sdnn: TimeSeries(sdnn.compactMap { x in x.sdnnMs.map { (x.timestampMs, $0) } }))
     }
 }

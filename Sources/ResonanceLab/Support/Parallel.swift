@@ -33,9 +33,11 @@ public enum Parallel {
     /// Transforms the items in parallel and hands each result to `consume` in input
     /// order as soon as it and every result before it are done, on whichever worker
     /// completed that prefix, one call at a time. A stage's table is so written and
-    /// digested while later subjects are still computed, and holds no more than the
-    /// results that are waiting for an earlier one. The first failure in input order
-    /// (of `transform` or `consume`) stops the work and is thrown, whatever `jobs` is.
+    /// digested while later subjects are still computed. No item more than 2 × `jobs`
+    /// places after the next one to consume is started, so that at most that many
+    /// results (one subject's rows each, for a stage) are held at once, however slow one
+    /// item is. The first failure in input order (of `transform` or `consume`) stops the
+    /// work and is thrown, whatever `jobs` is.
     public static func forEach<T, R>(_ items: [T], jobs: Int, _ transform: (T) throws -> R,
                                      inOrder consume: (R) throws -> Void) throws {
         let workers = max(1, min(jobs, items.count))
@@ -43,7 +45,7 @@ public enum Parallel {
             for item in items { try consume(try transform(item)) }
             return
         }
-        let queue = OrderedHandOff<R>(count: items.count)
+        let queue = OrderedHandOff<R>(count: items.count, window: 2 * workers)
         withoutActuallyEscaping(transform) { transform in
             withoutActuallyEscaping(consume) { consume in
                 DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -59,23 +61,31 @@ public enum Parallel {
 
 /// Results of `Parallel.forEach` waiting for an earlier one, and the index of the next
 /// result to consume. The worker that completes the next result consumes it and every
-/// waiting result after it; the others go on computing meanwhile.
+/// waiting result after it; the others go on computing meanwhile, up to `window` items
+/// ahead of the next one to consume.
 private final class OrderedHandOff<R>: @unchecked Sendable {
-    private let lock = NSLock()
-    private let work: WorkQueue
+    private let lock = NSCondition()
+    private let count: Int
+    private let window: Int
+    private var nextIndex = 0
     private var waiting: [Int: Result<R, Error>] = [:]
     private var nextToConsume = 0
     private var consuming = false
     private(set) var failure: Error?
 
-    init(count: Int) { work = WorkQueue(count: count) }
+    init(count: Int, window: Int) {
+        self.count = count; self.window = max(1, window)
+    }
 
-    /// The next item to transform; nil once all are handed out or a failure stopped the work.
+    /// The next item to transform, once it lies within the window; nil once all are
+    /// handed out or a failure stopped the work.
     func next() -> Int? {
         lock.lock()
-        let stopped = failure != nil
-        lock.unlock()
-        return stopped ? nil : work.next()
+        defer { lock.unlock() }
+        while failure == nil, nextIndex < count, nextIndex >= nextToConsume + window { lock.wait() }
+        guard failure == nil, nextIndex < count else { return nil }
+        nextIndex += 1
+        return nextIndex - 1
     }
 
     func finish(_ index: Int, _ result: Result<R, Error>, consume: (R) throws -> Void) {
@@ -89,6 +99,7 @@ private final class OrderedHandOff<R>: @unchecked Sendable {
             lock.lock()
             if case let .failure(error) = outcome { failure = error }
             nextToConsume += 1
+            lock.broadcast()
         }
         consuming = false
         lock.unlock()

@@ -94,10 +94,3 @@ final class MeasurementSeriesTests: XCTestCase {
         XCTAssertTrue("\(error)".hasPrefix("\(dir)/rr.csv: does not match manifest.json"), "\(error)")
     }
 }
-
-private extension Result {
-    var failure: Failure? {
-        if case let .failure(error) = self { return error }
-        return nil
-    }
-}

@@ -53,11 +53,27 @@ final class ParallelTests: XCTestCase {
             XCTAssertEqual(seen, 50, "jobs \(jobs)")
         }
     }
-}
 
-private extension Result {
-    var failure: Failure? {
-        if case let .failure(error) = self { return error }
-        return nil
+    /// A slow item holds back the work after it: no item starts more than 2 × jobs places
+    /// after the next one to consume, so that the results held stay bounded.
+    func testForEachStartsNoItemBeyondItsWindow() throws {
+        for jobs in [2, 3] {
+            let lock = NSLock()
+            var consumed = 0, furthest = 0
+            try Parallel.forEach(Array(0..<60), jobs: jobs, { i -> Int in
+                lock.lock()
+                furthest = max(furthest, i - consumed)
+                lock.unlock()
+                if i == 0 { usleep(200_000) }
+                return i
+            }, inOrder: { i in
+                lock.lock()
+                consumed = i + 1
+                lock.unlock()
+            })
+            XCTAssertEqual(consumed, 60)
+            XCTAssertLessThan(furthest, 2 * jobs, "jobs \(jobs)")
+            XCTAssertGreaterThanOrEqual(furthest, jobs - 1, "jobs \(jobs)")
+        }
     }
 }

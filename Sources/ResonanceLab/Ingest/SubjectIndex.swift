@@ -1,0 +1,256 @@
+import Foundation
+
+/// Where each subject's rows lie in a workspace table: per subject, in order of first
+/// appearance, the byte ranges of its runs of consecutive records and the line each run
+/// starts on. One pass over the file finds them, splitting records by RFC 4180 quoting
+/// and reading only the first field; that pass also hashes the file for the manifest
+/// check when the session asks for it. A per-subject stage then reads one subject's rows
+/// by reading its ranges, in the worker that computes that subject, so that its memory
+/// is bounded by the subjects in flight, not by the table (docs/scaling.md).
+///
+/// A subject's rows read this way are the rows a whole-table read groups under it, in
+/// file order, whether or not the table is sorted by subject: its runs are read in
+/// file order. An imported table is sorted by subject, so each subject is one run.
+public struct SubjectIndex: Sendable {
+    /// One run of consecutive records of a subject.
+    struct Run: Sendable {
+        var bytes: Range<Int>
+        var line: Int
+    }
+
+    /// The table's path; nil when the workspace has no such table (it reads as empty).
+    public let path: String?
+    /// Subjects in order of first appearance.
+    public private(set) var subjects: [String] = []
+    private var runs: [[Run]] = []
+    private var position: [String: Int] = [:]
+
+    public func contains(_ subject: String) -> Bool { position[subject] != nil }
+
+    /// The index of table `Row` at `path` (its header checked); `digest` receives the
+    /// file's SHA-256, computed in the same pass, when given.
+    init<Row: CanonicalRow>(_ type: Row.Type, path: String?, digest: ((String) throws -> Void)? = nil) throws {
+        self.path = path
+        guard let path else { return }
+        guard Row.header.first == "subject" else {
+            throw TableError(path: path, line: 1, column: 1, message: "not a per-subject table: its first column is not 'subject'")
+        }
+        var scanner = RecordScanner()
+        if let digest {
+            let hex = try SHA256.hex(ofFile: path) { scanner.feed($0) }
+            try digest(hex)
+        } else {
+            let file = try TextFile.openRegularFile(path)
+            defer { fclose(file) }
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+                if n == 0 { break }
+                buffer.withUnsafeBytes { scanner.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            }
+        }
+        scanner.finish()
+        if scanner.encodingMark == .utf16 {
+            throw TableError(path: path, line: 1, column: 0,
+                             message: "UTF-16 text: workspace tables are read one subject at a time and must be UTF-8 (tables the toolkit writes are)")
+        }
+        // The header: the first record, checked as a whole-table read checks it.
+        guard let header = scanner.header else {
+            throw TableError(path: path, line: 1, column: 0, message: "empty file: no header")
+        }
+        try CSVReader(path: path, byteRange: header.bytes, rangeFirstLine: header.line).forEachRecord { record in
+            try TableError.checkHeader(record, expected: Row.header, path: path)
+        }
+        for run in scanner.runs {
+            let name = run.subject
+            if let i = position[name] {
+                if let last = runs[i].last, last.bytes.upperBound == run.bytes.lowerBound {
+                    runs[i][runs[i].count - 1].bytes = last.bytes.lowerBound..<run.bytes.upperBound
+                } else {
+                    runs[i].append(Run(bytes: run.bytes, line: run.line))
+                }
+            } else {
+                position[name] = subjects.count
+                subjects.append(name)
+                runs.append([Run(bytes: run.bytes, line: run.line)])
+            }
+        }
+    }
+
+    /// Calls `body` with every record of `subject`, in file order (none when absent).
+    func forEachRecord(of subject: String, _ body: (CSVRecord) throws -> Void) throws {
+        guard let path, let i = position[subject] else { return }
+        for run in runs[i] {
+            try CSVReader(path: path, byteRange: run.bytes, rangeFirstLine: run.line).forEachRecord(body)
+        }
+    }
+
+    /// The rows of `subject` (none when absent).
+    public func rows<Row: CanonicalRow>(_ type: Row.Type, of subject: String) throws -> [Row] {
+        guard let path else { return [] }
+        var rows: [Row] = []
+        let columns = Dictionary(uniqueKeysWithValues: Row.header.enumerated().map { ($1, $0) })
+        try forEachRecord(of: subject) { record in
+            guard record.count == Row.header.count else {
+                throw TableError(path: path, line: record.line, column: min(record.count, Row.header.count) + 1,
+                                 message: "row has \(record.count) fields, the header \(Row.header.count)")
+            }
+            rows.append(try Row(CanonicalFieldReader(record: record, columns: columns, path: path)))
+        }
+        return rows
+    }
+
+    /// The measurements of `subject` as columns, in file order (empty when absent).
+    public func series<Row: MeasurementRow>(_ type: Row.Type, of subject: String) throws -> MeasurementSeries {
+        var out = MeasurementSeries(subject: subject)
+        guard let path else { return out }
+        var parser = MeasurementRowParser<Row>(path: path, expectsHeader: false)
+        try forEachRecord(of: subject) { record in
+            guard let row = try parser.parse(record) else { return }
+            out.timestampsMs.append(row.timeMs)
+            out.values.append(row.value)
+        }
+        return out
+    }
+}
+
+/// Splits a CSV file's bytes into records (a newline inside a quoted field does not end
+/// one) and groups consecutive records by their first field. The first field is taken as
+/// the reader takes it: unquoted, spaces and tabs trimmed; quoted, its doubled quotes made
+/// one. Blank lines belong to the run they lie in (the reader skips them).
+struct RecordScanner {
+    struct Run {
+        var subject: String
+        var bytes: Range<Int>
+        var line: Int
+    }
+
+    enum Mark { case none, utf8, utf16 }
+
+    private(set) var runs: [Run] = []
+    private(set) var header: (bytes: Range<Int>, line: Int)?
+    private(set) var encodingMark = Mark.none
+
+    private var offset = 0
+    private var line = 1
+    /// The current record: its first byte and line, its first field's bytes so far, whether
+    /// the first field is complete, and whether the scan is inside quotes.
+    private var recordStart = 0, recordLine = 1
+    private var field: [UInt8] = []
+    private var fieldDone = false
+    private var fieldQuoted = false
+    private var inQuotes = false
+    private var pendingQuote = false
+    private var blank = true
+    /// The current run's first field as read (raw bytes), its start and line.
+    private var runField: [UInt8]?
+    private var runStart = 0, runLine = 1
+
+    mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+        guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var i = 0
+        if offset == 0 {
+            let head = Array(chunk.prefix(3))
+            if head.starts(with: [0xEF, 0xBB, 0xBF]) { encodingMark = .utf8; i = 3 }
+            else if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { encodingMark = .utf16 }
+            recordStart = i
+        }
+        let n = chunk.count
+        while i < n {
+            let b = base[i]
+            if b == 0x0A && !inQuotes {
+                endRecord(at: offset + i + 1)
+                line += 1
+                recordStart = offset + i + 1
+                recordLine = line
+            } else {
+                if b == 0x0A { line += 1 }
+                take(b)
+            }
+            i += 1
+        }
+        offset += n
+    }
+
+    /// One byte of the current record (not a record-ending newline).
+    private mutating func take(_ b: UInt8) {
+        if b != 0x20 && b != 0x09 && b != 0x0D { blank = false }
+        if b == 0x22 {
+            // Quote parity decides whether a newline ends the record; a doubled quote
+            // inside a quoted field toggles twice.
+            inQuotes.toggle()
+            if fieldDone { return }
+            if !fieldQuoted && field.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) && !pendingQuote {
+                fieldQuoted = true
+                field = []
+                return
+            }
+            if fieldQuoted {
+                if pendingQuote { field.append(0x22); pendingQuote = false } else { pendingQuote = true }
+                return
+            }
+            field.append(b)
+            return
+        }
+        if fieldDone { return }
+        if fieldQuoted && pendingQuote {
+            // The quote before this byte closed the field.
+            pendingQuote = false
+            if b == UInt8(ascii: ",") { fieldDone = true }
+            return
+        }
+        if b == UInt8(ascii: ",") && !inQuotes {
+            fieldDone = true
+            return
+        }
+        field.append(b)
+    }
+
+    private mutating func endRecord(at end: Int) {
+        defer {
+            field.removeAll(keepingCapacity: true)
+            fieldDone = false; fieldQuoted = false; pendingQuote = false; blank = true
+        }
+        if blank { return }
+        var lo = 0, hi = field.count
+        if !fieldQuoted {
+            while hi > lo, field[hi - 1] == 0x20 || field[hi - 1] == 0x09 || field[hi - 1] == 0x0D { hi -= 1 }
+            while lo < hi, field[lo] == 0x20 || field[lo] == 0x09 { lo += 1 }
+        }
+        if header == nil {
+            header = (recordStart..<end, recordLine)
+            return
+        }
+        if runField.map({ !$0.elementsEqual(field[lo..<hi]) }) ?? true {
+            closeRun(at: recordStart)
+            runField = Array(field[lo..<hi])
+            runStart = recordStart
+            runLine = recordLine
+        }
+    }
+
+    private mutating func closeRun(at end: Int) {
+        guard let f = runField else { return }
+        runs.append(Run(subject: String(decoding: f, as: UTF8.self), bytes: runStart..<end, line: runLine))
+    }
+
+    mutating func finish() {
+        if !blank || !field.isEmpty { endRecord(at: offset) }
+        closeRun(at: offset)
+        runField = nil
+    }
+}
+
+extension Workspace {
+    /// The subject index of table `Row` (`SubjectIndex`), verified against the manifest in
+    /// the same pass; an absent table gives an empty index.
+    public func subjectIndex<Row: CanonicalRow>(_ type: Row.Type) throws -> SubjectIndex {
+        guard exists(Row.fileName) else { return try SubjectIndex(Row.self, path: nil) }
+        let path = file(Row.fileName)
+        guard let session, session.needsDigest(Row.fileName) else {
+            try session?.check(Row.fileName)
+            return try SubjectIndex(Row.self, path: path)
+        }
+        return try SubjectIndex(Row.self, path: path) { try session.check(Row.fileName, digest: $0) }
+    }
+}

@@ -1,0 +1,78 @@
+import XCTest
+@testable import ResonanceLab
+
+/// The per-subject read of a workspace table: each subject's rows read from its byte
+/// ranges are the rows a whole-table read groups under it, in file order, errors included.
+final class SubjectIndexTests: XCTestCase {
+    /// 3000 rows of five subjects interleaved in runs, so that subjects reappear.
+    private func interleaved() -> String {
+        var rng = SeededRandom(seed: 11)
+        var lines = [RRInterval.header.joined(separator: ",")]
+        var t: [Int64] = [0, 0, 0, 0, 0]
+        while lines.count < 3001 {
+            let s = Int.random(in: 0..<5, using: &rng)
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                let rr = Double(Int.random(in: 500...1200, using: &rng)) + 0.5
+                t[s] += Int64(rr)
+                lines.append("s\(s),\(Timestamp.iso(t[s])),\(rr),e4")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func testEachSubjectsSeriesIsWhatTheWholeTableReadGivesIt() throws {
+        let ws = Workspace(path: try makeTempDir())
+        try writeFixture(interleaved(), to: ws.file("rr.csv"))
+        let whole = try ws.readSeries(RRInterval.self)
+        let index = try ws.subjectIndex(RRInterval.self)
+        XCTAssertEqual(index.subjects, whole.map(\.subject))
+        for s in whole {
+            XCTAssertEqual(try index.series(RRInterval.self, of: s.subject), s)
+        }
+        XCTAssertEqual(try index.series(RRInterval.self, of: "nobody"), MeasurementSeries(subject: "nobody"))
+    }
+
+    /// Quoted first fields (one with a comma and a doubled quote), a quoted title over two
+    /// lines, CRLF line ends, blank lines and a byte-order mark.
+    func testQuotingLineEndsAndTheByteOrderMark() throws {
+        let header = Play.header.joined(separator: ",")
+        let row = { (subject: String, id: String, title: String) in
+            "\(subject),\(id),song,\(title),artist,album,,2026-01-05T08:00:00Z,,180,180,,false,"
+        }
+        let text = "\u{FEFF}" + [header, row("A", "1", "plain"), "", row("\"A\"", "2", "\"two\nlines, and a comma\""),
+                                 row("\"B, \"\"the\"\" second\"", "3", "x"), row("  C ", "4", "y"), row("A", "5", "z")]
+            .joined(separator: "\r\n") + "\r\n"
+        let ws = Workspace(path: try makeTempDir())
+        try writeFixture(text, to: ws.file("plays.csv"))
+        let whole = Dictionary(grouping: try ws.read(Play.self), by: \.subject)
+        let index = try ws.subjectIndex(Play.self)
+        XCTAssertEqual(index.subjects, ["A", "B, \"the\" second", "C"])
+        for subject in index.subjects {
+            XCTAssertEqual(try index.rows(Play.self, of: subject), whole[subject], subject)
+        }
+        XCTAssertEqual(try index.rows(Play.self, of: "A").map(\.playId), ["1", "2", "5"])
+        XCTAssertEqual(try index.rows(Play.self, of: "A")[1].title, "two\nlines, and a comma")
+    }
+
+    func testAnErrorNamesTheLineOfTheWholeFile() throws {
+        var lines = interleaved().split(separator: "\n").map(String.init)
+        lines[2500] = lines[2500].replacingOccurrences(of: ".5,", with: ".5x,")
+        let subject = String(lines[2500].prefix { $0 != "," })
+        let ws = Workspace(path: try makeTempDir())
+        try writeFixture(lines.joined(separator: "\n") + "\n", to: ws.file("rr.csv"))
+        let whole = try XCTUnwrap(Result { try ws.readSeries(RRInterval.self) }.failure)
+        let index = try ws.subjectIndex(RRInterval.self)
+        let one = try XCTUnwrap(Result { try index.series(RRInterval.self, of: subject) }.failure)
+        XCTAssertEqual("\(one)", "\(whole)")
+        XCTAssertTrue("\(one)".hasPrefix("\(ws.file("rr.csv")):2501:3: 'rr_ms' is not a number"), "\(one)")
+    }
+
+    func testTheHeaderIsChecked() throws {
+        let ws = Workspace(path: try makeTempDir())
+        try writeFixture("subject,time,rr_ms,source\ns1,2026-01-05T08:00:00Z,800,e4\n", to: ws.file("rr.csv"))
+        let error = try XCTUnwrap(Result { try ws.subjectIndex(RRInterval.self) }.failure)
+        XCTAssertEqual("\(error)", "\(try XCTUnwrap(Result { try ws.readSeries(RRInterval.self) }.failure))")
+        try writeFixture("\n\n", to: ws.file("rr.csv"))
+        XCTAssertTrue("\(try XCTUnwrap(Result { try ws.subjectIndex(RRInterval.self) }.failure))".hasSuffix("empty file: no header"))
+    }
+}
