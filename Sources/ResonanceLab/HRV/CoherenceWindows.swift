@@ -95,8 +95,10 @@ public struct CoherenceWindows {
     public let source: String
     public let options: CoherenceOptions
     private let timeMs: [Double]
-    /// Runs of samples separated by gaps longer than one window, each resampled.
-    private let runs: [ResampledSeries]
+    private let bpm: [Double]
+    /// Runs of samples separated by gaps longer than one window, each resampled when the
+    /// windows reach it (one run held at a time).
+    private let runs: [Range<Int>]
     private var periodogram: Welch
 
     public init(subject: String, source: String, timeMs: [Double], bpm: [Double], options: CoherenceOptions) {
@@ -104,12 +106,12 @@ public struct CoherenceWindows {
         self.source = source
         self.options = options
         self.timeMs = timeMs
+        self.bpm = bpm
         let gapMs = options.windowSeconds * 1000
-        var runs: [ResampledSeries] = []
+        var runs: [Range<Int>] = []
         var first = 0
         for i in timeMs.indices where i == timeMs.count - 1 || timeMs[i + 1] - timeMs[i] > gapMs {
-            runs.append(ResampledSeries(timeMs: Array(timeMs[first...i]), values: Array(bpm[first...i]),
-                                        hz: options.sampleHz))
+            runs.append(first..<(i + 1))
             first = i + 1
         }
         self.runs = runs
@@ -130,14 +132,29 @@ public struct CoherenceWindows {
     /// the median coach score taken at each window's own peak.
     public mutating func rows() -> [CoherenceRow] {
         var out: [CoherenceRow] = []
+        forEachRow { out.append($0) }
+        return out
+    }
+
+    /// `rows()` one at a time, in order, without holding them (a year of windows is a
+    /// million rows).
+    public mutating func forEachRow(_ body: (CoherenceRow) throws -> Void) rethrows {
         let window = Int64(options.windowSeconds * 1000), step = Int64(options.stepSeconds * 1000)
         var peaks: [Double] = [], peakScores: [Double] = []
-        var run = 0
+        // Every run is resampled once, in order, whether or not a window falls in it (the
+        // resonance row counts all their samples).
+        var run = -1, resampled = 0
+        var hr = ResampledSeries(timeMs: [], values: [], hz: options.sampleHz)
+        func advance() {
+            run += 1
+            hr = ResampledSeries(timeMs: Array(timeMs[runs[run]]), values: Array(bpm[runs[run]]), hz: options.sampleHz)
+            resampled += hr.values.count
+        }
+        if !runs.isEmpty { advance() }
         for start in WindowPlacement.starts(timesMs: timeMs, windowMs: window, stepMs: step) {
             let end = start + window
             // Runs are further apart than a window, so one run holds all of a window's samples.
-            while run + 1 < runs.count, let next = runs[run + 1].knotTimesMs.first, next < Double(end) { run += 1 }
-            let hr = runs[run]
+            while run + 1 < runs.count, timeMs[runs[run + 1].lowerBound] < Double(end) { advance() }
             let x = hr.slice(knots: hr.knots(fromMs: Double(start), toMs: Double(end)))
             var coach = CoherenceRow(subject: subject, windowStartMs: start, windowEndMs: end, method: "coach",
                                      breathingHz: options.breathingHz, peakHz: .nan, coherence: 0,
@@ -161,15 +178,15 @@ public struct CoherenceWindows {
                     peakScores.append(Coherence.coachScore(s, breathingHz: coach.peakHz, binHz: binHz, constants: c))
                 }
             }
-            out.append(coach)
-            out.append(heartMath)
+            try body(coach)
+            try body(heartMath)
         }
+        while run + 1 < runs.count { advance() }
         if !peaks.isEmpty {
             let f = Stats.median(peaks)
-            out.append(CoherenceRow(subject: subject, windowStartMs: nil, windowEndMs: nil, method: "resonance",
-                                    breathingHz: f, peakHz: f, coherence: Stats.median(peakScores),
-                                    nSamples: runs.reduce(0) { $0 + $1.values.count }, source: source))
+            try body(CoherenceRow(subject: subject, windowStartMs: nil, windowEndMs: nil, method: "resonance",
+                                  breathingHz: f, peakHz: f, coherence: Stats.median(peakScores),
+                                  nSamples: resampled, source: source))
         }
-        return out
     }
 }

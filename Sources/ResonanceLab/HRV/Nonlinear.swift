@@ -81,23 +81,38 @@ public struct HRVNonlinear: Sendable {
         var needed = [Bool](repeating: false, count: highest + 1)
         for r in usable { for s in r { needed[s] = true } }
         guard highest >= 2 else { return ranges.map { _ in .nan } }
-        // The blocks of every half-length h, one after another: those of h start at
-        // first[h], (n − h)/h + 1 of them.
         let halves = max(1, lowest / 2)...(highest / 2)
-        var first = [Int](repeating: 0, count: highest / 2 + 1)
-        var total = 0
-        for h in 1...(highest / 2) { first[h] = total; total += (n - h) / h + 1 }
-        var computed = [Bool](repeating: false, count: highest / 2 + 1)
-        // Every block is written before it is read, so the storage is not zeroed first.
-        var blockStorage = [Moments](unsafeUninitializedCapacity: total) { _, count in count = total }
+        func used(_ h: Int) -> Bool {
+            (2 * h >= lowest && needed[2 * h]) || (2 * h + 1 <= highest && needed[2 * h + 1])
+        }
+        // The blocks of each length live from their computation until their own half-length
+        // is done and the blocks of twice their length, built from them, exist: a few
+        // lengths at a time, not all of them (a year of beats is millions of blocks each).
+        var computeAt = [Int](repeating: Int.max, count: highest / 2 + 1)
+        for h in halves where used(h) {
+            var l = h
+            while true {
+                computeAt[l] = min(computeAt[l], h)
+                guard l % 2 == 0, l >= 4 else { break }
+                l /= 2
+            }
+        }
+        var release = [Int](repeating: 0, count: highest / 2 + 1)
+        for l in 1...(highest / 2) where computeAt[l] != Int.max {
+            let parent = 2 * l <= highest / 2 && 2 * l >= 4 && computeAt[2 * l] != Int.max ? computeAt[2 * l] : 0
+            release[l] = max(halves.contains(l) && used(l) ? l : computeAt[l], parent)
+        }
+        var slots = [UnsafeMutableBufferPointer<Moments>?](repeating: nil, count: highest / 2 + 1)
+        defer { for case let slot? in slots { slot.deallocate() } }
         y.withUnsafeBufferPointer { y in
-            blockStorage.withUnsafeMutableBufferPointer { storage in
+            do {
                 /// The blocks of length h: a block of even length is two blocks of h/2
                 /// (which start at multiples of h/2), so only odd lengths touch every point.
                 /// Each length is always computed the same way, whichever ranges are asked for.
                 func blocks(ofLength h: Int) -> UnsafeMutableBufferPointer<Moments> {
-                    let out = UnsafeMutableBufferPointer(rebasing: storage[first[h]..<(first[h] + (n - h) / h + 1)])
-                    guard !computed[h] else { return out }
+                    if let done = slots[h] { return done }
+                    // Every block is written before it is read, so the storage is not zeroed first.
+                    let out = UnsafeMutableBufferPointer<Moments>.allocate(capacity: (n - h) / h + 1)
                     if h % 2 == 0, h >= 4 {
                         let g = h / 2
                         let parts = blocks(ofLength: g)
@@ -108,7 +123,7 @@ public struct HRVNonlinear: Sendable {
                     } else {
                         Moments.blocks(y, length: h, into: out)
                     }
-                    computed[h] = true
+                    slots[h] = out
                     return out
                 }
                 // Segments start every h = ⌊s/2⌋ points: each is two consecutive blocks of h
@@ -158,6 +173,10 @@ public struct HRVNonlinear: Sendable {
                     }
                     if even, countEven > 0 { logF[sEven] = 0.5 * log(totalEven / Double(countEven)) }
                     if odd, countOdd > 0 { logF[sOdd] = 0.5 * log(totalOdd / Double(countOdd)) }
+                    for l in slots.indices where release[l] <= h {
+                        slots[l]?.deallocate()
+                        slots[l] = nil
+                    }
                 }
             }
         }

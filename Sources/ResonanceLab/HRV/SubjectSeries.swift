@@ -20,16 +20,18 @@ public enum SubjectSeries {
     }
 
     static func clean(_ s: MeasurementSeries, keep: (Double) -> Bool) -> MeasurementSeries {
-        var order = Array(s.timestampsMs.indices)
-        if zip(s.timestampsMs, s.timestampsMs.dropFirst()).contains(where: { $0 > $1 }) {
-            order.sort { (s.timestampsMs[$0], $0) < (s.timestampsMs[$1], $1) }
-        }
         var out = MeasurementSeries(subject: s.subject)
-        out.timestampsMs.reserveCapacity(order.count)
-        out.values.reserveCapacity(order.count)
-        for i in order where keep(s.values[i]) && out.timestampsMs.last != s.timestampsMs[i] {
+        out.timestampsMs.reserveCapacity(s.timestampsMs.count)
+        out.values.reserveCapacity(s.timestampsMs.count)
+        func take(_ i: Int) {
+            guard keep(s.values[i]), out.timestampsMs.last != s.timestampsMs[i] else { return }
             out.timestampsMs.append(s.timestampsMs[i])
             out.values.append(s.values[i])
+        }
+        if zip(s.timestampsMs, s.timestampsMs.dropFirst()).contains(where: { $0 > $1 }) {
+            for i in s.timestampsMs.indices.sorted(by: { (s.timestampsMs[$0], $0) < (s.timestampsMs[$1], $1) }) { take(i) }
+        } else {
+            for i in s.timestampsMs.indices { take(i) }
         }
         return out
     }

@@ -16,6 +16,8 @@ public struct SubjectIndex: Sendable {
     struct Run: Sendable {
         var bytes: Range<Int>
         var line: Int
+        /// Records in the run (blank lines aside).
+        var records: Int
     }
 
     /// The table's path; nil when the workspace has no such table (it reads as empty).
@@ -66,13 +68,14 @@ public struct SubjectIndex: Sendable {
             if let i = position[name] {
                 if let last = runs[i].last, last.bytes.upperBound == run.bytes.lowerBound {
                     runs[i][runs[i].count - 1].bytes = last.bytes.lowerBound..<run.bytes.upperBound
+                    runs[i][runs[i].count - 1].records += run.records
                 } else {
-                    runs[i].append(Run(bytes: run.bytes, line: run.line))
+                    runs[i].append(Run(bytes: run.bytes, line: run.line, records: run.records))
                 }
             } else {
                 position[name] = subjects.count
                 subjects.append(name)
-                runs.append([Run(bytes: run.bytes, line: run.line)])
+                runs.append([Run(bytes: run.bytes, line: run.line, records: run.records)])
             }
         }
     }
@@ -85,10 +88,16 @@ public struct SubjectIndex: Sendable {
         }
     }
 
+    /// The number of records of `subject`.
+    func records(of subject: String) -> Int {
+        position[subject].map { runs[$0].reduce(0) { $0 + $1.records } } ?? 0
+    }
+
     /// The rows of `subject` (none when absent).
     public func rows<Row: CanonicalRow>(_ type: Row.Type, of subject: String) throws -> [Row] {
         guard let path else { return [] }
         var rows: [Row] = []
+        rows.reserveCapacity(records(of: subject))
         let columns = Dictionary(uniqueKeysWithValues: Row.header.enumerated().map { ($1, $0) })
         try forEachRecord(of: subject) { record in
             guard record.count == Row.header.count else {
@@ -104,6 +113,8 @@ public struct SubjectIndex: Sendable {
     public func series<Row: MeasurementRow>(_ type: Row.Type, of subject: String) throws -> MeasurementSeries {
         var out = MeasurementSeries(subject: subject)
         guard let path else { return out }
+        out.timestampsMs.reserveCapacity(records(of: subject))
+        out.values.reserveCapacity(records(of: subject))
         var parser = MeasurementRowParser<Row>(path: path, expectsHeader: false)
         try forEachRecord(of: subject) { record in
             guard let row = try parser.parse(record) else { return }
@@ -123,6 +134,7 @@ struct RecordScanner {
         var subject: String
         var bytes: Range<Int>
         var line: Int
+        var records: Int
     }
 
     enum Mark { case none, utf8, utf16 }
@@ -144,7 +156,7 @@ struct RecordScanner {
     private var blank = true
     /// The current run's first field as read (raw bytes), its start and line.
     private var runField: [UInt8]?
-    private var runStart = 0, runLine = 1
+    private var runStart = 0, runLine = 1, runRecords = 0
 
     mutating func feed(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
@@ -226,12 +238,14 @@ struct RecordScanner {
             runField = Array(field[lo..<hi])
             runStart = recordStart
             runLine = recordLine
+            runRecords = 0
         }
+        runRecords += 1
     }
 
     private mutating func closeRun(at end: Int) {
         guard let f = runField else { return }
-        runs.append(Run(subject: String(decoding: f, as: UTF8.self), bytes: runStart..<end, line: runLine))
+        runs.append(Run(subject: String(decoding: f, as: UTF8.self), bytes: runStart..<end, line: runLine, records: runRecords))
     }
 
     mutating func finish() {

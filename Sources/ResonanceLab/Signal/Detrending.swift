@@ -77,7 +77,10 @@ public struct Detrender {
 /// same order as a factorisation of its length alone.
 /// A reference type: each length's finished factor is kept, so windows whose lengths
 /// alternate (a 300 s window resamples to a few neighbouring lengths) finish each one once,
-/// and the scratch space is reused in place across calls.
+/// and the scratch space is reused in place across calls. The kept factors hold at most
+/// `keptSamples` rows in all: the runs of a whole recording (a year of beats is a
+/// thousand runs of as many lengths) would otherwise keep one factor each, 24 bytes per
+/// resampled point; past the limit the kept factors are dropped and kept anew.
 final class SmoothnessPriors {
     let lambda: Double
     /// 1/D and the two sub-diagonals of the unit lower factor L (e1: (i, i−1), e2: (i, i−2)).
@@ -85,6 +88,9 @@ final class SmoothnessPriors {
         var inverseD: [Double], e1: [Double], e2: [Double]
     }
     private var factors: [Int: Factor] = [:]
+    /// Rows of the kept factors, and their limit (24 MB).
+    private var keptRows = 0
+    static let keptSamples = 1 << 20
     /// Length of the factor in the arrays below.
     private var count = 0
     private var inverseD: [Double] = [], e1: [Double] = [], e2: [Double] = []
@@ -170,7 +176,12 @@ final class SmoothnessPriors {
                                 e2: Array(generic.e2[..<(n - 2)]))
             SmoothnessPriors.extend(&g, to: n, lambda: lambda, length: n)
             factor = Factor(inverseD: g.d.map { 1 / $0 }, e1: g.e1, e2: g.e2)
+            if keptRows + n > SmoothnessPriors.keptSamples {
+                factors.removeAll()
+                keptRows = 0
+            }
             factors[n] = factor
+            keptRows += n
         }
         (inverseD, e1, e2) = (factor.inverseD, factor.e1, factor.e2)
         if work.count < n { work = [Double](repeating: 0, count: n) }
