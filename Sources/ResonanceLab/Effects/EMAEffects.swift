@@ -42,17 +42,20 @@ enum EMAEffects {
         var songContext = [EMAAggregate](repeating: EMAAggregate(), count: ns * nc)
         var familiarity = [Double](repeating: 0, count: ns), listeners = [Int](repeating: 0, count: ns)
         var cellListeners = [Int](repeating: 0, count: ns * nc)
-        var perListener = [[(song: Int, state: EMAState)]](repeating: [], count: x.subjects.count)
-        EMAReplay(x, impact: ImpactConstants(registry: registry)).replay(s, context: { _, i, c, state in
-            songContext[i * nc + c].add(state)
-            cellListeners[i * nc + c] += 1
-        }, listenerSong: { j, i, agg in
-            songAny[i].add(agg)
-            familiarity[i] += min(1, Double(agg.plays) / s.familiarityFullPlays)
-            listeners[i] += 1
-            perListener[j].append((i, agg))
-        })
         var out = EffectTables()
+        do {
+            let replay = EMAReplay(x, impact: ImpactConstants(registry: registry))
+            replay.replay(s, context: { _, i, c, state in
+                songContext[i * nc + c].add(state)
+                cellListeners[i * nc + c] += 1
+            }, listenerSong: { _, i, agg in
+                songAny[i].add(agg)
+                familiarity[i] += min(1, Double(agg.plays) / s.familiarityFullPlays)
+                listeners[i] += 1
+            })
+            out.personas = personaRows(replay, x, songs: songAny.map { $0.state(s) }, s)
+        }
+        out.songs.reserveCapacity(EffectMetric.allCases.count * (x.songIds.count + cellListeners.filter { $0 > 0 }.count))
         var summaries: [EffectMetric: [SongSummary]] = [:]
         for i in 0..<x.songIds.count {
             let song = songAny[i].state(s)
@@ -70,25 +73,35 @@ enum EMAEffects {
         for m in EffectMetric.allCases {
             out.playlists += PlaylistAggregation.rows(model: "ema", metric: m, index: x, songs: summaries[m] ?? [], z: 0)
         }
-        for j in 0..<x.subjects.count {
-            let mine = perListener[j]
-            let plays = mine.reduce(0) { $0 + $1.state.plays }
-            for m in EffectMetric.allCases {
-                // Biometric metrics: the least-squares slope through the origin of the
-                // listener's song values on the songs' aggregates (an ema sensitivity);
-                // skip: the listener's confidence-weighted mean.
-                var sxy = 0.0, sxx = 0.0, sw = 0.0, swy = 0.0
-                for (i, st) in mine {
-                    guard let mine = value(st, m), let all = value(songAny[i].state(s), m) else { continue }
-                    sxy += mine * all; sxx += all * all; sw += st.confidence; swy += st.confidence * mine
-                }
-                let estimate: Double? = m == .skip ? (sw > 0 ? swy / sw : nil) : (sxx > 0 ? sxy / sxx : nil)
-                out.personas.append(PersonaEffectRow(model: "ema", subject: x.subjects[j], metric: m.rawValue,
-                                                     effect: EffectEstimate(value: estimate), plays: plays,
-                                                     kind: m == .skip ? "mean" : "sensitivity"))
+        return out
+    }
+
+    /// Per listener and metric: for ΔHR and ΔRMSSD the least-squares slope through the
+    /// origin of the listener's song values on the songs' aggregates `songs` (an ema
+    /// sensitivity); for skip the listener's confidence-weighted mean. The aggregates need
+    /// every listener, so the listeners' song states come from a second replay (the same
+    /// states in the same order) instead of being held from the first.
+    static func personaRows(_ replay: EMAReplay, _ x: PlayIndex, songs: [EMAState], _ s: SongEffectConstants) -> [PersonaEffectRow] {
+        let metrics = EffectMetric.allCases
+        var sums = [(sxy: Double, sxx: Double, sw: Double, swy: Double)](repeating: (0, 0, 0, 0),
+                                                                          count: x.subjects.count * metrics.count)
+        var plays = [Int](repeating: 0, count: x.subjects.count)
+        replay.replay(s) { j, i, st in
+            plays[j] += st.plays
+            for (k, m) in metrics.enumerated() {
+                guard let mine = value(st, m), let all = value(songs[i], m) else { continue }
+                let c = j * metrics.count + k
+                sums[c].sxy += mine * all; sums[c].sxx += all * all; sums[c].sw += st.confidence; sums[c].swy += st.confidence * mine
             }
         }
-        return out
+        return x.subjects.indices.flatMap { j in
+            metrics.enumerated().map { k, m in
+                let t = sums[j * metrics.count + k]
+                let estimate: Double? = m == .skip ? (t.sw > 0 ? t.swy / t.sw : nil) : (t.sxx > 0 ? t.sxy / t.sxx : nil)
+                return PersonaEffectRow(model: "ema", subject: x.subjects[j], metric: m.rawValue, effect: EffectEstimate(value: estimate),
+                                        plays: plays[j], kind: m == .skip ? "mean" : "sensitivity")
+            }
+        }
     }
 
     static func value(_ s: EMAState, _ m: EffectMetric) -> Double? {

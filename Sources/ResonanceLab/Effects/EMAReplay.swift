@@ -21,19 +21,20 @@ public struct EMAReplay: Sendable {
         let nc = max(1, x.sessionContexts.count), ns = max(1, x.songIds.count)
         // Plays grouped by (listener, song, context), play order kept within a group
         // (stable sort of play indices by key; no hashing over a million plays).
-        let learned = (0..<x.count).filter { x.sessionContext[$0] != nil }
+        let learned = (0..<x.count).filter { x.sessionContext[$0] >= 0 }
         var key = [Int](repeating: 0, count: x.count)
-        for p in learned { key[p] = (x.listener[p] * ns + x.song[p]) * nc + (x.sessionContext[p] ?? 0) }
+        for p in learned { key[p] = (Int(x.listener[p]) * ns + Int(x.song[p])) * nc + Int(x.sessionContext[p]) }
         let order = learned.sorted { (key[$0], $0) < (key[$1], $1) }
         listenerGroups = [Range<Int>](repeating: 0..<0, count: x.subjects.count)
+        plays.reserveCapacity(order.count)
         for (n, p) in order.enumerated() {
             if n == 0 || key[p] != key[order[n - 1]] {
-                let j = x.listener[p]
+                let j = Int(x.listener[p])
                 if listenerGroups[j].isEmpty { listenerGroups[j] = groupStart.count..<groupStart.count }
-                groupStart.append(n); groupListener.append(j); groupSong.append(x.song[p]); groupContext.append(x.sessionContext[p] ?? 0)
+                groupStart.append(n); groupListener.append(j); groupSong.append(Int(x.song[p])); groupContext.append(Int(x.sessionContext[p]))
                 listenerGroups[j] = listenerGroups[j].lowerBound..<groupStart.count
             }
-            plays.append(LearnedPlay(x.plays[p], impact: k))
+            plays.append(LearnedPlay(x.measures[p], impact: k))
         }
     }
 

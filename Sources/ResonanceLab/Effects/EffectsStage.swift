@@ -30,31 +30,33 @@ public struct EffectsStage: Stage {
             throw TableError(path: ws.file(SessionPlayRow.fileName), line: 0, column: 0,
                              message: "missing; run `resonance sessions` first")
         }
-        let plays = try ws.read(SessionPlayRow.self)
+        let plays = try PlayIndex(reading: ws)
         ws.session?.record(setting: "models", models.map(\.rawValue).joined(separator: ","))
-        let out = try Self.run(plays: plays, models: models, registry: context.registry, jobs: context.jobs, onset: onset)
-        if !out.onsets.isEmpty { ws.session?.record(setting: "onset", onset.rawValue) }
-        for selection in out.onsets {
+        let out = try Self.run(plays, models: models, registry: context.registry, jobs: context.jobs, onset: onset)
+        let onsets = out.flatMap(\.onsets)
+        if !onsets.isEmpty { ws.session?.record(setting: "onset", onset.rawValue) }
+        for selection in onsets {
             ws.session?.record(setting: "onset_\(selection.metric.rawValue)", selection.description)
             context.progress.note("effects: \(selection.metric.rawValue) onset \(selection.description)")
         }
-        try ws.write(out.songs)
-        try ws.write(out.personas)
-        try ws.write(out.playlists)
-        context.progress.note("effects: \(plays.count) plays → \(out.songs.count) song, \(out.personas.count) persona and "
-            + "\(out.playlists.count) playlist rows (\(models.map(\.rawValue).joined(separator: "+")))")
+        // Each model's rows in turn, never concatenated: the tables can be as long as the plays.
+        try ws.write(out.lazy.flatMap(\.songs))
+        try ws.write(out.lazy.flatMap(\.personas))
+        try ws.write(out.lazy.flatMap(\.playlists))
+        func rows(_ count: (EffectTables) -> Int) -> Int { out.reduce(0) { $0 + count($1) } }
+        context.progress.note("effects: \(plays.count) plays → \(rows { $0.songs.count }) song, \(rows { $0.personas.count }) "
+            + "persona and \(rows { $0.playlists.count }) playlist rows (\(models.map(\.rawValue).joined(separator: "+")))")
     }
 
-    public static func run(plays: [SessionPlayRow], models: [EffectModel], registry: ConstantsRegistry,
-                           jobs: Int = 1, onset: OnsetChoice = .profiled) throws -> EffectTables {
-        let index = PlayIndex(plays)
-        // The models are independent: run them side by side, outputs in `models` order.
-        let tables = try Parallel.map(models, jobs: jobs) { model -> EffectTables in
+    /// Each model's tables, in `models` order (`+` joins them).
+    public static func run(_ index: PlayIndex, models: [EffectModel], registry: ConstantsRegistry,
+                           jobs: Int = 1, onset: OnsetChoice = .profiled) throws -> [EffectTables] {
+        // The models are independent: run them side by side.
+        try Parallel.map(models, jobs: jobs) { model -> EffectTables in
             switch model {
             case .ema: return EMAEffects.run(index, registry: registry)
             case .mixed: return try MixedEffects.run(index, registry: registry, jobs: jobs, onset: onset)
             }
         }
-        return tables.reduce(EffectTables(), +)
     }
 }

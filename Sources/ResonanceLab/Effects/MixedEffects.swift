@@ -11,7 +11,9 @@ enum MixedEffects {
     static func run(_ x: PlayIndex, registry: ConstantsRegistry, jobs: Int, onset: OnsetChoice = .profiled) throws -> EffectTables {
         let sessions = SessionConstants(registry: registry), k = MixedModelConstants(registry: registry)
         let z = k.ciZ
-        let fits = try Parallel.map(EffectMetric.allCases, jobs: jobs) { metric -> (ResponseData, MixedFit, [SongContextEffect], OnsetSelection?) in
+        // Each metric's per-play data live only while it is fitted: what is kept is per song,
+        // listener and cell.
+        let fits = try Parallel.map(EffectMetric.allCases, jobs: jobs) { metric -> (MixedFit, [SongContextEffect], OnsetSelection?) in
             let (d, fit, selection): (ResponseData, MixedFit, OnsetSelection?)
             if metric == .skip {
                 d = data(x, metric, sessions, k)
@@ -22,15 +24,15 @@ enum MixedEffects {
             }
             let cells = MixedModel.songContextEffects(fit, d, xc: MixedModel.centredStart(d),
                                                       minPlays: Int(k.minCellPlays))
-            return (d, fit, cells, selection)
+            return (fit, cells, selection)
         }
-        let byMetric = Dictionary(uniqueKeysWithValues: zip(EffectMetric.allCases, fits.map(\.1)))
+        let byMetric = Dictionary(uniqueKeysWithValues: zip(EffectMetric.allCases, fits.map(\.0)))
         let scores = productScores(x, byMetric, ImpactConstants(registry: registry))
         var listenersOfSong = [Set<Int>](repeating: [], count: x.songIds.count)
-        for p in 0..<x.count { listenersOfSong[x.song[p]].insert(x.listener[p]) }
+        for p in 0..<x.count { listenersOfSong[Int(x.song[p])].insert(Int(x.listener[p])) }
         var out = EffectTables()
-        out.onsets = fits.compactMap(\.3)
-        for (metric, (_, fit, cells, _)) in zip(EffectMetric.allCases, fits) {
+        out.onsets = fits.compactMap(\.2)
+        for (metric, (fit, cells, _)) in zip(EffectMetric.allCases, fits) {
             var cellsOfSong: [Int: [SongContextEffect]] = [:]
             for cell in cells { cellsOfSong[cell.song, default: []].append(cell) }
             for i in 0..<x.songIds.count where fit.songPlays[i] > 0 {
@@ -81,15 +83,17 @@ enum MixedEffects {
     /// constant only; `estimated` takes the best τ̂; `profiled` takes τ̂ when it beats the
     /// constant by 2·Δℓ > `onset_test_lr`, and adds to each song's variance
     /// (w·(ŝ(τ̂) − ŝ(τ₀)))², w = `onset_shift_weight`: the estimate's sensitivity to the
-    /// onset, which the profile pins down less well than its likelihood says.
+    /// onset, which the profile pins down less well than its likelihood says. Only the
+    /// fits are kept while the profile is walked; the chosen onset's data are built again
+    /// at the end (one pass over the plays), so one set of per-play columns is held at a time.
     static func profiledOnset(_ x: PlayIndex, _ metric: EffectMetric, _ c: SessionConstants, _ k: MixedModelConstants,
                               _ choice: OnsetChoice) -> (data: ResponseData, fit: MixedFit, selection: OnsetSelection) {
-        func fitted(_ tau: Double, from warm: MixedFit?) -> (data: ResponseData, fit: MixedFit, cost: Double) {
+        func fitted(_ tau: Double, from warm: MixedFit?) -> (fit: MixedFit, cost: Double) {
             let d = data(x, metric, c, k, onsetS: tau)
             let fit = MixedModel.fit(d, term: .sensitivity, constants: k, from: warm)
             var n = [0.0, 0.0]
             for p in 0..<d.count { n[Int(d.group[p])] += 1 }
-            return (d, fit, zip(n, fit.sigma2).reduce(0) { $0 + ($1.0 > 0 ? $1.0 * log($1.1) : 0) })
+            return (fit, zip(n, fit.sigma2).reduce(0) { $0 + ($1.0 > 0 ? $1.0 * log($1.1) : 0) })
         }
         let tau0 = k.onsetTimeConstantS
         let base = fitted(tau0, from: nil)
@@ -110,12 +114,12 @@ enum MixedEffects {
                                        widened: false)
         switch choice {
         case .fixed:
-            return (base.data, base.fit, selection)
+            return (data(x, metric, c, k, onsetS: tau0), base.fit, selection)
         case .estimated:
             selection.onsetS = best.tau
-            return (best.result.data, best.result.fit, selection)
+            return (data(x, metric, c, k, onsetS: best.tau), best.result.fit, selection)
         case .profiled:
-            guard lr > k.onsetTestLR else { return (base.data, base.fit, selection) }
+            guard lr > k.onsetTestLR else { return (data(x, metric, c, k, onsetS: tau0), base.fit, selection) }
             var fit = best.result.fit
             for i in 0..<fit.song.count where fit.songPlays[i] > 0 {
                 let shift = k.onsetShiftWeight * (fit.song[i] - base.fit.song[i])
@@ -123,7 +127,7 @@ enum MixedEffects {
             }
             selection.onsetS = best.tau
             selection.widened = true
-            return (best.result.data, fit, selection)
+            return (data(x, metric, c, k, onsetS: best.tau), fit, selection)
         }
     }
 
@@ -136,40 +140,36 @@ enum MixedEffects {
         let onset = onsetS ?? k.onsetTimeConstantS, release = k.releaseTimeConstantS
         let windowS = metric == .deltaRMSSD ? c.playRRWindowSeconds : c.playHRWindowSeconds
         for p in 0..<x.count {
-            let row = x.plays[p], bio = row.biometrics
+            let play = x.measures[p]
             let y: Double?, start: Double?
             switch metric {
-            case .deltaHR: (y, start) = (bio.hrDelta, bio.hrStart)
-            case .deltaRMSSD: (y, start) = bio.hrvSource == "rr" ? (bio.hrvDelta, bio.hrvStart) : (nil, nil)
-            case .skip: (y, start) = (row.skipped ? 1 : 0, nil)
+            case .deltaHR: (y, start) = (play.hrDelta, play.hrStart)
+            case .deltaRMSSD: (y, start) = play.hrvFromRR ? (play.hrvDelta, play.hrvStart) : (nil, nil)
+            case .skip: (y, start) = (play.skipped ? 1 : 0, nil)
             }
             guard let y, y.isFinite else { continue }
+            let (song, listener, context, slot) = (Int(x.song[p]), Int(x.listener[p]), Int(x.context[p]), Int(x.slot[p]))
             guard metric != .skip else {
-                d.append(song: x.song[p], listener: x.listener[p], context: x.context[p], slot: x.slot[p], y: y, exposure: 1, start: nil)
+                d.append(song: song, listener: listener, context: context, slot: slot, y: y, exposure: 1, start: nil)
                 continue
             }
-            let exposure = Exposure.relative(playedS: row.playedS, durationS: fullDuration(row), windowS: windowS, onsetS: onset)
+            let exposure = Exposure.relative(playedS: play.playedS, durationS: play.fullDurationS, windowS: windowS, onsetS: onset)
             guard exposure > 0, let start else { continue }
             var carry = 0.0
-            if let q = x.previous[p] {
-                let prev = x.plays[q]
-                carry = Exposure.carryOver(previousPlayedS: prev.playedS, previousDurationS: fullDuration(prev),
-                                           gapS: Double(row.startedAtMs - prev.endedAtMs) / 1000, playedS: row.playedS,
+            let previous = x.previous(p)
+            if let q = previous {
+                let prev = x.measures[q]
+                carry = Exposure.carryOver(previousPlayedS: prev.playedS, previousDurationS: prev.fullDurationS,
+                                           gapS: Double(play.startedAtMs - prev.endedAtMs) / 1000, playedS: play.playedS,
                                            windowS: windowS, onsetS: onset, releaseS: release)
             }
-            d.append(song: x.song[p], listener: x.listener[p], context: x.context[p], slot: x.slot[p], y: y, exposure: exposure,
-                     previousSong: x.previous[p].map { x.song[$0] }, carry: carry > 1e-4 ? carry : 0,
-                     group: row.playedS < 2 * windowS ? 1 : 0,
-                     startShare: Exposure.startShare(playedS: row.playedS, durationS: fullDuration(row), windowS: windowS, onsetS: onset),
+            d.append(song: song, listener: listener, context: context, slot: slot, y: y, exposure: exposure,
+                     previousSong: previous.map { Int(x.song[$0]) }, carry: carry > 1e-4 ? carry : 0,
+                     group: play.playedS < 2 * windowS ? 1 : 0,
+                     startShare: Exposure.startShare(playedS: play.playedS, durationS: play.fullDurationS, windowS: windowS, onsetS: onset),
                      start: start)
         }
         return d
-    }
-
-    /// The song's full duration (s): played / listened fraction; the played time when
-    /// the media duration was unknown (fraction 1).
-    static func fullDuration(_ row: SessionPlayRow) -> Double {
-        row.listenFraction > 0 ? row.playedS / row.listenFraction : row.playedS
     }
 
     /// The product's scores a typical play of each song would earn under the fitted
@@ -179,8 +179,8 @@ enum MixedEffects {
     static func productScores(_ x: PlayIndex, _ fits: [EffectMetric: MixedFit], _ k: ImpactConstants) -> [PlayScores?] {
         var listened = [(done: Double, nDone: Double, skipped: Double, nSkipped: Double)](repeating: (0, 0, 0, 0), count: x.songIds.count)
         for p in 0..<x.count {
-            let i = x.song[p], f = x.plays[p].listenFraction
-            if x.plays[p].skipped { listened[i].skipped += f; listened[i].nSkipped += 1 } else { listened[i].done += f; listened[i].nDone += 1 }
+            let i = Int(x.song[p]), f = x.measures[p].listenFraction
+            if x.measures[p].skipped { listened[i].skipped += f; listened[i].nSkipped += 1 } else { listened[i].done += f; listened[i].nDone += 1 }
         }
         return (0..<x.songIds.count).map { i in
             func estimate(_ m: EffectMetric) -> Double? {

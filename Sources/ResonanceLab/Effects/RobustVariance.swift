@@ -40,38 +40,44 @@ enum RobustVariance {
             let z = d.exposure[p] * fit.scale(d, p)
             info[Int(d.song[p])] += fit.weight(d, p) * z * z
         }
-        // Plays grouped by (song, listener): running sums in play order, keyed by
-        // song·listeners + listener.
+        // Clusters (song, listener) in key order, each one's sums in play order: the same
+        // bits on every run, from the plays sorted by cluster instead of a table of clusters.
         struct Cluster { var score = 0.0, weight = 0.0, weight2 = 0.0, score2 = 0.0 }
-        var clusters: [Int: Cluster] = [:]
-        for p in 0..<d.count {
-            let i = Int(d.song[p]), j = Int(d.listener[p])
-            let w = fit.weight(d, p), z = d.exposure[p] * fit.scale(d, p)
-            let e = d.y[p] - fixedPart.value(p) - fit.music(d, p)
-            let h = min(0.9, w * z * z / (info[i] + 1 / tau2))
-            let u = w * z * e
-            let key = i * d.listeners + j
-            var c = clusters[key] ?? Cluster()
-            c.score += u; c.weight += w * z; c.weight2 += w * z * w * z
-            c.score2 += (u / (1 - h)) * (u / (1 - h))
-            clusters[key] = c
-        }
+        let order = d.playsBySong(then: d.listener, d.listeners)
         var independent = 0.0, excess = 0.0, excessWeight = 0.0, totalInfo = 0.0
         var offDiagonal = [Double](repeating: 0, count: d.songs)
-        var listenersOfSong = [Double](repeating: 0, count: d.songs)
-        for key in clusters.keys { listenersOfSong[key / d.listeners] += 1 }
-        // Summed in key order: the same bits on every run.
-        for key in clusters.keys.sorted() {
-            guard let c = clusters[key] else { continue }
-            let i = key / d.listeners, g = listenersOfSong[i]
-            independent += c.score2
-            let off = c.weight * c.weight - c.weight2
-            offDiagonal[i] += off
-            // κ² from songs with ≥ 3 listeners, cluster sums with the small-sample
-            // factor G/(G − 1) (the song's own estimate absorbs one cluster's worth).
-            guard g >= 3 else { continue }
-            excess += g / (g - 1) * c.score * c.score - c.score2
-            excessWeight += off
+        var songStart = 0
+        while songStart < order.count {
+            let i = Int(d.song[Int(order[songStart])])
+            var songEnd = songStart, g = 0.0
+            while songEnd < order.count, Int(d.song[Int(order[songEnd])]) == i {
+                if songEnd == songStart || d.listener[Int(order[songEnd])] != d.listener[Int(order[songEnd - 1])] { g += 1 }
+                songEnd += 1
+            }
+            var next = songStart
+            while next < songEnd {
+                let j = d.listener[Int(order[next])]
+                var c = Cluster()
+                while next < songEnd, d.listener[Int(order[next])] == j {
+                    let p = Int(order[next])
+                    let w = fit.weight(d, p), z = d.exposure[p] * fit.scale(d, p)
+                    let e = d.y[p] - fixedPart.value(p) - fit.music(d, p)
+                    let h = min(0.9, w * z * z / (info[i] + 1 / tau2))
+                    let u = w * z * e
+                    c.score += u; c.weight += w * z; c.weight2 += w * z * w * z
+                    c.score2 += (u / (1 - h)) * (u / (1 - h))
+                    next += 1
+                }
+                independent += c.score2
+                let off = c.weight * c.weight - c.weight2
+                offDiagonal[i] += off
+                // κ² from songs with ≥ 3 listeners, cluster sums with the small-sample
+                // factor G/(G − 1) (the song's own estimate absorbs one cluster's worth).
+                guard g >= 3 else { continue }
+                excess += g / (g - 1) * c.score * c.score - c.score2
+                excessWeight += off
+            }
+            songStart = songEnd
         }
         for i in 0..<d.songs where fit.songPlays[i] > 0 { totalInfo += info[i] }
         let phi = totalInfo > 0 ? independent / totalInfo : 1

@@ -22,9 +22,13 @@ public struct LearnedPlay: Sendable, Equatable {
 
     /// A logged play of the sessions stage.
     public init(_ row: SessionPlayRow, impact k: ImpactConstants) {
-        let bio = row.biometrics
-        self.init(hrDeltaBpm: bio.hrDelta, hrvDeltaMs: bio.hrvDelta, hrvFromRR: bio.hrvSource == "rr",
-                  listenFraction: row.listenFraction, skipped: row.skipped, impact: k)
+        self.init(PlayMeasures(row), impact: k)
+    }
+
+    /// A play of a `PlayIndex`.
+    public init(_ play: PlayMeasures, impact k: ImpactConstants) {
+        self.init(hrDeltaBpm: play.hrDelta, hrvDeltaMs: play.hrvDelta, hrvFromRR: play.hrvFromRR,
+                  listenFraction: play.listenFraction, skipped: play.skipped, impact: k)
     }
 }
 

@@ -16,7 +16,7 @@ final class EffectsPipelineTests: XCTestCase {
         let (effect, plays, hr) = (world.effect, world.plays, world.hr)
         let sessions = try SessionsStage.run(plays: plays, hr: hr, nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
         // The model's own law, its onset fixed at the planted 45 s.
-        let tables = try EffectsStage.run(plays: sessions.plays, models: EffectModel.allCases, registry: .defaults, onset: .fixed)
+        let tables = try EffectsStage.run(PlayIndex(sessions.plays), models: EffectModel.allCases, registry: .defaults, onset: .fixed).reduce(EffectTables(), +)
         let truth = effect.enumerated().map { PlantedEffect(kind: .songEffect, subject: "", entity: "s\($0.offset)", metric: "delta_hr_bpm", value: $0.element) }
             + lambda.enumerated().map { PlantedEffect(kind: .personaSensitivity, subject: "u\($0.offset)", entity: "", metric: "delta_hr_bpm", value: $0.element) }
         let mixed = try XCTUnwrap(EffectRecovery.compute(model: "mixed", metric: "delta_hr_bpm", songs: tables.songs,
@@ -35,7 +35,7 @@ final class EffectsPipelineTests: XCTestCase {
         // planted 45 s (2Δℓ ≈ 90): the start window's median of a rising response plus a
         // decaying carry-over is not the value at the window's middle the model assumes.
         // The estimates keep their order; the shift costs coverage (docs/methods.md).
-        let profiled = try EffectsStage.run(plays: sessions.plays, models: [.mixed], registry: .defaults)
+        let profiled = try EffectsStage.run(PlayIndex(sessions.plays), models: [.mixed], registry: .defaults).reduce(EffectTables(), +)
         let hrOnset = try XCTUnwrap(profiled.onsets.first { $0.metric == .deltaHR })
         XCTAssertEqual(hrOnset.choice, .profiled)
         XCTAssertEqual(hrOnset.onsetS, 54)
@@ -51,8 +51,8 @@ final class EffectsPipelineTests: XCTestCase {
         let movedCoverage = try XCTUnwrap(moved.coverage)
         XCTAssertGreaterThanOrEqual(movedCoverage, 0.78)  // measured 0.823 (65 of 79 songs); 0.747 without the allowance
         XCTAssertLessThanOrEqual(movedCoverage, 0.87)
-        let unwidened = try EffectsStage.run(plays: sessions.plays, models: [.mixed],
-                                             registry: try ConstantsRegistry.defaults.replacing("mixed_model", with: ["onset_shift_weight": 0]))
+        let unwidened = try EffectsStage.run(PlayIndex(sessions.plays), models: [.mixed],
+                                             registry: try ConstantsRegistry.defaults.replacing("mixed_model", with: ["onset_shift_weight": 0])).reduce(EffectTables(), +)
         let bare = try XCTUnwrap(EffectRecovery.compute(model: "mixed", metric: "delta_hr_bpm", songs: unwidened.songs,
                                                         personas: unwidened.personas, truth: truth))
         print("pipeline recovery, profiled onset without the shift allowance: coverage = \(bare.coverage ?? .nan)")

@@ -21,7 +21,7 @@ final class EffectsStageTests: XCTestCase {
         a.context = "work"; b.context = "work"; dropped.context = "work"
         a.sessionContext = "commute"; b.sessionContext = "commute"
         dropped.sessionId = ""; dropped.sessionContext = ""
-        let out = try EffectsStage.run(plays: [a, b, dropped], models: [.ema, .mixed], registry: .defaults)
+        let out = try EffectsStage.run(PlayIndex([a, b, dropped]), models: [.ema, .mixed], registry: .defaults).reduce(EffectTables(), +)
         let ema = out.songs.filter { $0.model == "ema" && $0.metric == "delta_hr_bpm" }
         // The ema learns under the session's context, and never from the dropped play:
         // 0 → −1.6 → −1.76 over the two kept plays, as without the dropped one.
@@ -41,7 +41,7 @@ final class EffectsStageTests: XCTestCase {
             row("2", "u1", "s1", minute: 10, hrDelta: -2),
             row("3", "u1", "s1", minute: 20, hrDelta: nil, skipped: true),
         ]
-        let out = try EffectsStage.run(plays: plays, models: [.ema, .mixed], registry: .defaults)
+        let out = try EffectsStage.run(PlayIndex(plays), models: [.ema, .mixed], registry: .defaults).reduce(EffectTables(), +)
         func find(_ model: String, _ metric: String) -> SongEffectRow? {
             out.songs.first { $0.model == model && $0.metric == metric && $0.context == "any" }
         }
@@ -68,7 +68,7 @@ final class EffectsStageTests: XCTestCase {
     }
 
     func testEmptyInputGivesEmptyTables() throws {
-        let out = try EffectsStage.run(plays: [], models: EffectModel.allCases, registry: .defaults)
+        let out = try EffectsStage.run(PlayIndex([SessionPlayRow]()), models: EffectModel.allCases, registry: .defaults).reduce(EffectTables(), +)
         XCTAssertTrue(out.songs.isEmpty && out.personas.isEmpty && out.playlists.isEmpty)
     }
 }
