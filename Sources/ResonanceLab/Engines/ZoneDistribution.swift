@@ -86,6 +86,14 @@ public struct WorkoutHeartRate: Sendable {
         minutes[subject, default: [:]][minute] = (old.sum + bpm, old.n + 1, old.day)
     }
 
+    /// Takes in the subjects of `other`, an accumulation over other subjects (one per
+    /// subject, accumulated where each subject is simulated); a subject both have keeps
+    /// this one's.
+    public mutating func merge(_ other: WorkoutHeartRate) {
+        intervals.merge(other.intervals) { mine, _ in mine }
+        minutes.merge(other.minutes) { mine, _ in mine }
+    }
+
     /// Per day (days since 1970-01-01, the day each minute was counted on) the mean bpm
     /// of each workout minute of `subject`.
     func minuteMeans(_ subject: String) -> [Int: [Double]] {
