@@ -33,8 +33,8 @@ struct PersonasGenerate: ParsableCommand {
             zero-padded to the digits of N − 1, play ids too), all hearing the one song \
             catalogue of --seed; every table then covers all N × personas subjects in byte \
             order of their names. The same arguments give byte-identical files, whatever \
-            --jobs is; memory holds a few subjects' rows at a time (--jobs of them being \
-            simulated, and those done waiting for an earlier one).
+            --jobs is; subjects are written as they are simulated, and no more than --jobs \
+            of them are held at a time.
             """
     )
 

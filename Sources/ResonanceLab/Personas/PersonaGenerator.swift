@@ -9,11 +9,12 @@ import Foundation
 /// written in subject order, then time order; no wall clock, hash order or system
 /// randomness is used, so the same arguments give byte-identical files on any machine.
 ///
-/// Memory: subjects are simulated `jobs` at a time; each one's record (its beats and
-/// minute heart rate, not its rows: `PersonaRecord`) is written to the tables in
-/// subject order as soon as every subject before it is, and dropped; what is kept of a
-/// subject is its daily snapshots, time range and workout heart rate, so the peak is a
-/// few subjects' records whatever the cohort's size.
+/// Memory: subjects are simulated `jobs` at a time, and no more than `jobs` are
+/// simulated or waiting to be written; each one's record (its beats and minute heart
+/// rate, not its rows: `PersonaRecord`) is written to the tables in subject order as
+/// soon as every subject before it is, and dropped; what is kept of a subject is its
+/// daily snapshots, time range and workout heart rate, so the peak is a few subjects'
+/// records whatever the cohort's size.
 public struct PersonaGenerator: Sendable {
     public static let catalogueSize = 200
 
@@ -207,7 +208,9 @@ public struct PersonaGenerator: Sendable {
         var ranges: [SubjectInfo] = []
         var snapshots: [DailySnapshot] = []
         var heartRate = WorkoutHeartRate(workouts: [])
-        try Parallel.forEach(subjects, jobs: jobs, simulator, inOrder: { r in
+        // Writing a subject's rows takes about as long as simulating it: at most `jobs`
+        // subjects are simulated or waiting to be written, so a slower writer holds no more.
+        try Parallel.forEach(subjects, jobs: jobs, window: jobs, simulator, inOrder: { r in
             let name = r.profile.name
             var workoutHR = WorkoutHeartRate(workouts: r.workouts)
             var first: Int64?, last: Int64?

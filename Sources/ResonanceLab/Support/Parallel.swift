@@ -36,14 +36,17 @@ public enum Parallel {
     /// digested while later subjects are still computed, and holds no more than the
     /// results that are waiting for an earlier one. The first failure in input order
     /// (of `transform` or `consume`) stops the work and is thrown, whatever `jobs` is.
-    public static func forEach<T, R>(_ items: [T], jobs: Int, _ transform: (T) throws -> R,
+    /// `window` bounds the results in memory: an item is started only when fewer than
+    /// `window` items from the next one to consume on are started and not consumed (a
+    /// worker waits meanwhile), for a consumer slower than the workers.
+    public static func forEach<T, R>(_ items: [T], jobs: Int, window: Int = .max, _ transform: (T) throws -> R,
                                      inOrder consume: (R) throws -> Void) throws {
         let workers = max(1, min(jobs, items.count))
         if workers == 1 {
             for item in items { try consume(try transform(item)) }
             return
         }
-        let queue = OrderedHandOff<R>(count: items.count)
+        let queue = OrderedHandOff<R>(count: items.count, window: max(1, window))
         withoutActuallyEscaping(transform) { transform in
             withoutActuallyEscaping(consume) { consume in
                 DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -61,21 +64,27 @@ public enum Parallel {
 /// result to consume. The worker that completes the next result consumes it and every
 /// waiting result after it; the others go on computing meanwhile.
 private final class OrderedHandOff<R>: @unchecked Sendable {
-    private let lock = NSLock()
-    private let work: WorkQueue
+    /// Guards the state below; signalled when a result is consumed or the work fails.
+    private let lock = NSCondition()
+    private let count: Int, window: Int
+    private var nextIndex = 0
     private var waiting: [Int: Result<R, Error>] = [:]
     private var nextToConsume = 0
     private var consuming = false
     private(set) var failure: Error?
 
-    init(count: Int) { work = WorkQueue(count: count) }
+    init(count: Int, window: Int) { self.count = count; self.window = window }
 
-    /// The next item to transform; nil once all are handed out or a failure stopped the work.
+    /// The next item to transform, once it is within `window` of the next to consume
+    /// (which is always handed out, so the work never waits on itself); nil once all
+    /// are handed out or a failure stopped the work.
     func next() -> Int? {
         lock.lock()
-        let stopped = failure != nil
-        lock.unlock()
-        return stopped ? nil : work.next()
+        defer { lock.unlock() }
+        while failure == nil, nextIndex < count, nextIndex - nextToConsume >= window { lock.wait() }
+        guard failure == nil, nextIndex < count else { return nil }
+        nextIndex += 1
+        return nextIndex - 1
     }
 
     func finish(_ index: Int, _ result: Result<R, Error>, consume: (R) throws -> Void) {
@@ -89,6 +98,7 @@ private final class OrderedHandOff<R>: @unchecked Sendable {
             lock.lock()
             if case let .failure(error) = outcome { failure = error }
             nextToConsume += 1
+            lock.broadcast()
         }
         consuming = false
         lock.unlock()
