@@ -28,7 +28,13 @@ struct PersonasGenerate: ParsableCommand {
             law (fast or slow onset, long release, exposure threshold, overshoot, drifting \
             effects, listener × song interactions, heavy-tailed noise with motion artifacts; \
             docs/personas.md) at --law-strength moderate or severe; the law and its parameters \
-            are written to truth.csv. The same arguments give byte-identical files.
+            are written to truth.csv. With --replicas N, the personas are simulated N \
+            times, replica k with seed --seed + k and its subjects named Persona-k (k \
+            zero-padded to the digits of N − 1, play ids too), all hearing the one song \
+            catalogue of --seed; every table then covers all N × personas subjects in byte \
+            order of their names. The same arguments give byte-identical files, whatever \
+            --jobs is; subjects are written as they are simulated, and no more than --jobs \
+            of them are held at a time.
             """
     )
 
@@ -46,6 +52,11 @@ struct PersonasGenerate: ParsableCommand {
 
     @Option(help: "Seed mixed into every persona's djb2(name + age) seed (unsigned 64-bit).")
     var seed: UInt64 = 0
+
+    @Option(help: ArgumentHelp("Copies of the personas: replica k (0 … N − 1) uses seed --seed + k (modulo 2^64) and names "
+                               + "its subjects Persona-k, all hearing the catalogue of --seed (default 1: the personas once, "
+                               + "under their own names).", valueName: "N"))
+    var replicas: Int = 1
 
     @Option(help: ArgumentHelp("First simulated date, UTC.", valueName: "YYYY-MM-DD"))
     var startDate: String = "2026-01-05"
@@ -72,6 +83,7 @@ struct PersonasGenerate: ParsableCommand {
         }
         try global.reject(verify: true, command: "personas generate")
         guard (1...366).contains(days) else { throw ValidationError("--days must be between 1 and 366.") }
+        guard replicas >= 1 else { throw ValidationError("--replicas must be at least 1 (got \(replicas)).") }
         guard ["none", "planned"].contains(events) else {
             throw ValidationError("--events must be none or planned (got '\(events)').")
         }
@@ -120,7 +132,7 @@ struct PersonasGenerate: ParsableCommand {
     }
 
     func run() throws {
-        let generator = PersonaGenerator(personas: try selectedProfiles(), days: days, seed: seed,
+        let generator = PersonaGenerator(personas: try selectedProfiles(), days: days, seed: seed, replicas: replicas,
                                          firstDay: try firstDay(), registry: try global.registry(),
                                          events: events == "planned", law: try law(),
                                          songFeatures: songFeatures.flatMap(DJWorld.init(rawValue:)))

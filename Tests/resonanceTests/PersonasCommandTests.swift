@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceLab
 import XCTest
 
 final class PersonasCommandTests: XCTestCase {
@@ -6,7 +7,7 @@ final class PersonasCommandTests: XCTestCase {
         try assertHelp(["personas", "generate"], usage: "resonance personas generate",
                        options: ["--out <dir>", "--days <days>", "--personas <names>", "--seed <seed>",
                                  "--start-date <YYYY-MM-DD>", "--events <none|planned>", "--response-law <name>",
-                                 "--law-strength <moderate|severe>"])
+                                 "--law-strength <moderate|severe>", "--replicas <N>"])
         try assertHelp(["personas", "report"], usage: "resonance personas report", options: ["<workspace>", "--report-dir <dir>"])
     }
 
@@ -89,6 +90,80 @@ final class PersonasCommandTests: XCTestCase {
         let manifest = try String(contentsOfFile: dir + "/drift/manifest.json", encoding: .utf8)
         XCTAssertTrue(manifest.contains("\"response_law\" : \"drift/severe\""), "lineage settings record the law")
         XCTAssertFalse(try String(contentsOfFile: dir + "/standard/manifest.json", encoding: .utf8).contains("response_law"))
+    }
+
+    static let generated = ["hr.csv", "rr.csv", "plays.csv", "sleep.csv", "workouts.csv", "labels.csv", "rejects.csv",
+                            "subjects.csv", "daily.csv", "receipts.csv", "zones.csv", "truth.csv", "manifest.json"]
+
+    /// `--replicas 1` is the default, byte for byte; `--jobs` changes no byte of a cohort.
+    func testOneReplicaIsTheDefaultAndJobsChangeNothing() throws {
+        let dir = try makeTempDir()
+        let runs = [("default", [String]()), ("one", ["--replicas", "1"]),
+                    ("jobs1", ["--replicas", "3", "--jobs", "1"]), ("jobs2", ["--replicas", "3", "--jobs", "2"])]
+        for (name, options) in runs {
+            let run = try resonance(["personas", "generate", "--out", dir + "/" + name, "--days", "1",
+                                     "--personas", "NewMom,SeniorFit", "--quiet"] + options)
+            XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        }
+        for file in Self.generated {
+            let read = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name + "/" + file)) }
+            XCTAssertEqual(try read("one"), try read("default"), file)
+            XCTAssertEqual(try read("jobs1"), try read("jobs2"), file)
+        }
+    }
+
+    /// Three replicas of two personas over a day: six subjects `Persona-k` in byte order
+    /// in every table, each table sorted by subject then time; replica k has the sleep
+    /// and workouts of a run with seed k renamed (its schedules do not depend on the
+    /// shared catalogue), replica 0 every table of the seed-0 run; the manifest counts
+    /// the rows of all.
+    func testReplicasAreRenamedSortedAndSeededSeedPlusK() throws {
+        let dir = try makeTempDir()
+        func generate(_ name: String, _ options: [String]) throws {
+            let run = try resonance(["personas", "generate", "--out", dir + "/" + name, "--days", "1",
+                                     "--personas", "SeniorFit,NewMom", "--quiet"] + options)
+            XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        }
+        try generate("cohort", ["--replicas", "3"])
+        for k in 0..<3 { try generate("seed\(k)", ["--seed", String(k)]) }
+        func lines(_ folder: String, _ file: String) throws -> [String] {
+            try String(contentsOfFile: dir + "/" + folder + "/" + file, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+        let names = ["NewMom-0", "NewMom-1", "NewMom-2", "SeniorFit-0", "SeniorFit-1", "SeniorFit-2"]
+        XCTAssertEqual(try lines("cohort", "subjects.csv").dropFirst().map { String($0.prefix { $0 != "," }) }, names)
+        var total = 0
+        for file in ["hr.csv", "rr.csv", "plays.csv", "sleep.csv", "workouts.csv", "daily.csv"] {
+            let rows = try lines("cohort", file).dropFirst()
+            let keys = rows.map { row -> (String, String) in
+                // The second field orders each subject's rows: a time, a date, or a play id numbered in time order.
+                let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+                return (String(fields[0]), String(fields[1]))
+            }
+            XCTAssertEqual(Array(Set(keys.map(\.0))).sorted(), names, file)
+            XCTAssertTrue(zip(keys, keys.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 <= $1.1) }, file)
+            total += rows.count
+        }
+        XCTAssertGreaterThan(total, 6 * 1440)
+        func renamed(_ k: Int, _ file: String) throws -> [String] {
+            try lines("seed\(k)", file).dropFirst().map { $0.replacingOccurrences(of: "NewMom", with: "NewMom-\(k)")
+                .replacingOccurrences(of: "SeniorFit", with: "SeniorFit-\(k)") }
+        }
+        for file in ["sleep.csv", "workouts.csv"] {
+            let rows = try lines("cohort", file).dropFirst()
+            for k in 0..<3 {
+                XCTAssertEqual(rows.filter { $0.hasPrefix("NewMom-\(k),") || $0.hasPrefix("SeniorFit-\(k),") }, try renamed(k, file), file)
+            }
+        }
+        for file in ["hr.csv", "rr.csv", "plays.csv", "daily.csv"] {
+            let rows = try lines("cohort", file).dropFirst()
+            XCTAssertEqual(rows.filter { $0.hasPrefix("NewMom-0,") || $0.hasPrefix("SeniorFit-0,") }, try renamed(0, file), file)
+        }
+        let manifest = try Manifest.read(from: Workspace(path: dir + "/cohort"))
+        XCTAssertEqual(manifest.subjects.map(\.subject), names)
+        for source in manifest.sources {
+            XCTAssertEqual(source.rowsRead, try lines("cohort", source.path).count - 1, source.path)
+        }
+        XCTAssertTrue(try String(contentsOfFile: dir + "/cohort/manifest.json", encoding: .utf8).contains("\"replicas\" : \"3\""))
     }
 
     func testReportOnAWorkspaceWithoutDailyFails() throws {

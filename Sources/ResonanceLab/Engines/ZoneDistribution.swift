@@ -86,8 +86,11 @@ public struct WorkoutHeartRate: Sendable {
         minutes[subject, default: [:]][minute] = (old.sum + bpm, old.n + 1, old.day)
     }
 
-    /// Takes the workout minutes `other` counted for its subjects (none of them counted here).
-    mutating func merge(_ other: WorkoutHeartRate) {
+    /// Takes in the subjects of `other`, an accumulation over other subjects (one per
+    /// subject, accumulated where each subject is computed); a subject both have keeps
+    /// this one's.
+    public mutating func merge(_ other: WorkoutHeartRate) {
+        intervals.merge(other.intervals) { mine, _ in mine }
         minutes.merge(other.minutes) { mine, _ in mine }
     }
 

@@ -41,6 +41,13 @@ struct RRSpan {
 struct BeatSpans {
     var spans: [RRSpan] = []
 
+    /// `rr.csv` rows of the beats, in time order, made one at a time as they are read.
+    func rows(subject: String) -> some Sequence<RRInterval> {
+        spans.lazy.flatMap { span in
+            span.beats.lazy.map { RRInterval(subject: subject, timestampMs: $0.timeMs, rrMs: $0.rrMs, source: PersonaSimulator.source) }
+        }
+    }
+
     /// `disturbances[k]` (none by default) are added to session k's HR and RMSSD
     /// (`ResponseLaw` noise and motion artifacts).
     init(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay], sessions: [ListeningSession],

@@ -5,15 +5,26 @@ import Foundation
 /// days) and `truth.csv` (every planted effect).
 ///
 /// Determinism: every random draw comes from `SeededRandom` streams seeded by djb2 of
-/// the persona's name and age mixed with `seed`, and outputs are written in persona
-/// order, then time order; no wall clock, hash order or system randomness is used,
-/// so the same arguments give byte-identical files on any machine.
+/// the persona's name and age mixed with `seed` (+ the replica), and outputs are
+/// written in subject order, then time order; no wall clock, hash order or system
+/// randomness is used, so the same arguments give byte-identical files on any machine.
+///
+/// Memory: subjects are simulated `jobs` at a time, and no more than `jobs` are
+/// simulated or waiting to be written; each one's record (its beats and minute heart
+/// rate, not its rows: `PersonaRecord`) is written to the tables in subject order as
+/// soon as every subject before it is, and dropped; what is kept of a subject is its
+/// daily snapshots, time range and workout heart rate, so the peak is a few subjects'
+/// records whatever the cohort's size.
 public struct PersonaGenerator: Sendable {
     public static let catalogueSize = 200
 
     public var personas: [PersonaProfile]
     public var days: Int
     public var seed: UInt64
+    /// Copies of the personas (`--replicas`): replica k simulates every persona with seed
+    /// `seed + k` (modulo 2^64), hearing the one catalogue of `seed`; with more than one,
+    /// subject `Persona` of replica k is named `Persona-k` (`subjectName`).
+    public var replicas: Int
     /// First simulated date, in days since 1970-01-01.
     public var firstDay: Int
     public var registry: ConstantsRegistry
@@ -31,17 +42,17 @@ public struct PersonaGenerator: Sendable {
     /// (non-linear, taste) are not offered: the effects are the catalogue's.
     public var songFeatures: DJWorld?
 
-    public init(personas: [PersonaProfile] = PersonaProfile.all, days: Int = 30, seed: UInt64 = 0,
+    public init(personas: [PersonaProfile] = PersonaProfile.all, days: Int = 30, seed: UInt64 = 0, replicas: Int = 1,
                 firstDay: Int = Timestamp.daysFromCivil(2026, 1, 5), registry: ConstantsRegistry = .defaults,
                 events: Bool = false, law: ResponseLaw = ResponseLaw(.standard), songFeatures: DJWorld? = nil) {
-        self.personas = personas; self.days = days; self.seed = seed; self.firstDay = firstDay
+        self.personas = personas; self.days = days; self.seed = seed; self.replicas = replicas; self.firstDay = firstDay
         self.registry = registry; self.events = events; self.law = law; self.songFeatures = songFeatures
     }
 
     /// `song_features.csv` rows of the catalogue in world `world` (`songFeatures`).
     public func songFeatureRows(_ world: DJWorld) -> [SongFeatureRow] {
         let catalogue = self.catalogue
-        var random = SeededRandom(seed: mixedSeed ^ SeededRandom.djb2("song-features"))
+        var random = SeededRandom(seed: mixedSeed() ^ SeededRandom.djb2("song-features"))
         let features = SimulatedWorld.features(world, catalogue: catalogue, rho: 0.5, random: &random)
         return zip(catalogue.songs, features).map { song, f in
             SongFeatureRow(songId: song.songId, title: song.title, artist: song.artist, bpm: f.bpm, energy: f.energy,
@@ -52,59 +63,83 @@ public struct PersonaGenerator: Sendable {
     /// The tables this generator writes.
     var tables: [String] { Self.tables + (songFeatures == nil ? [] : [SongFeatureRow.fileName]) }
 
-    /// `seed` spread over 64 bits (one SplitMix64 step), so that nearby seeds give
-    /// unrelated streams.
-    var mixedSeed: UInt64 {
-        var r = SeededRandom(seed: seed)
+    /// The seed of replica `replica` (`seed + replica`, modulo 2^64) spread over 64 bits
+    /// (one SplitMix64 step), so that nearby seeds give unrelated streams.
+    func mixedSeed(replica: Int = 0) -> UInt64 {
+        var r = SeededRandom(seed: seed &+ UInt64(replica))
         return r.next()
     }
 
-    /// The shared catalogue for this seed.
+    /// The catalogue of `seed`, which every replica hears.
     public var catalogue: SongCatalogue {
-        var random = SeededRandom(seed: mixedSeed ^ SeededRandom.djb2("catalogue"))
+        var random = SeededRandom(seed: mixedSeed() ^ SeededRandom.djb2("catalogue"))
         return SongCatalogue.generate(count: Self.catalogueSize, random: &random)
     }
 
-    /// Seed of one persona: djb2 of name and age, mixed with the run's seed.
-    public func seed(of p: PersonaProfile) -> UInt64 {
-        SeededRandom.djb2(p.name + String(p.age)) ^ mixedSeed
+    /// Seed of one persona in one replica: djb2 of name and age, mixed with the replica's seed.
+    public func seed(of p: PersonaProfile, replica: Int = 0) -> UInt64 {
+        SeededRandom.djb2(p.name + String(p.age)) ^ mixedSeed(replica: replica)
     }
 
-    /// The health events planted in persona `p` (none unless `events`), drawn from the
-    /// persona's own `events` stream.
-    public func healthEvents(of p: PersonaProfile) -> [HealthEvent] {
+    /// The subject name of persona `p` in replica `replica`: the persona's name alone
+    /// when there is one replica, else `Persona-k` with k zero-padded to the digits of
+    /// `replicas − 1` (`NewMom-07` among 10 to 99 replicas), so that the names sort in
+    /// replica order.
+    public func subjectName(_ p: PersonaProfile, replica: Int) -> String {
+        guard replicas > 1 else { return p.name }
+        let k = String(replica), digits = String(replicas - 1).count
+        return p.name + "-" + String(repeating: "0", count: digits - k.count) + k
+    }
+
+    /// Every simulated subject, each persona in each replica, in byte order of the
+    /// subject names like every table's subjects.
+    public var subjects: [PersonaSubject] {
+        (0..<replicas).flatMap { k in personas.map { PersonaSubject(persona: $0, replica: k, name: subjectName($0, replica: k)) } }
+            .sorted { SubjectOrder.precedes($0.name, $1.name) }
+    }
+
+    /// The health events planted in persona `p` of replica `replica` (none unless
+    /// `events`), drawn from the persona's own `events` stream.
+    public func healthEvents(of p: PersonaProfile, replica: Int = 0) -> [HealthEvent] {
         guard events else { return [] }
-        var random = PersonaSimulator.stream("events", seed: seed(of: p))
+        var random = PersonaSimulator.stream("events", seed: seed(of: p, replica: replica))
         return HealthEvent.plan(days: days, random: &random)
     }
 
     /// Each catalogue song's drift under `law` (0 unless the law drifts), from the
     /// catalogue's own `response-law` stream.
     public var driftSlopes: [Double] {
-        var random = SeededRandom(seed: mixedSeed ^ SeededRandom.djb2("response-law"))
+        var random = SeededRandom(seed: mixedSeed() ^ SeededRandom.djb2("response-law"))
         return law.driftSlopes(count: Self.catalogueSize, random: &random)
     }
 
-    /// The law as persona `p` realises it (its onset, release or threshold, its
-    /// interactions with each song, its noise factor).
-    func listenerLaw(of p: PersonaProfile) -> ListenerLaw {
-        var random = PersonaSimulator.stream("response-law", seed: seed(of: p))
+    /// The law as persona `p` of replica `replica` realises it (its onset, release or
+    /// threshold, its interactions with each song, its noise factor).
+    func listenerLaw(of p: PersonaProfile, replica: Int = 0) -> ListenerLaw {
+        var random = PersonaSimulator.stream("response-law", seed: seed(of: p, replica: replica))
         return PersonaSimulator.listenerLaw(law, songs: Self.catalogueSize, drift: driftSlopes, firstDay: firstDay, days: days,
                                             random: &random)
     }
 
-    /// Simulates every persona, `jobs` at a time; results in persona order.
+    /// Simulates every subject, `jobs` at a time; results in subject order.
     public func simulate(jobs: Int) throws -> [PersonaRecord] {
+        let simulator = self.simulator
+        return try Parallel.map(subjects, jobs: jobs, simulator)
+    }
+
+    /// Simulates one subject: the catalogue, drift and zones computed once.
+    var simulator: @Sendable (PersonaSubject) -> PersonaRecord {
         let catalogue = self.catalogue, drift = driftSlopes
         let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: registry))
-        return try Parallel.map(personas, jobs: jobs) { p in
-            PersonaSimulator.simulate(p, catalogue: catalogue, firstDay: firstDay, days: days, seed: seed(of: p), zones: zones,
-                                      events: healthEvents(of: p), law: law, drift: drift)
+        return { [self] s in
+            PersonaSimulator.simulate(s.profile, catalogue: catalogue, firstDay: firstDay, days: days,
+                                      seed: seed(of: s.persona, replica: s.replica), zones: zones,
+                                      events: healthEvents(of: s.persona, replica: s.replica), law: law, drift: drift)
         }
     }
 
-    /// Every planted effect: the catalogue's song effects, then each persona's
-    /// sensitivity (once per metric) and health events, personas in byte order of their
+    /// Every planted effect: the catalogue's song effects, then each subject's
+    /// sensitivity (once per metric) and health events, subjects in byte order of their
     /// names like every table's subjects.
     public func truth() -> [PlantedEffect] {
         var rows: [PlantedEffect] = []
@@ -114,12 +149,12 @@ public struct PersonaGenerator: Sendable {
             rows.append(PlantedEffect(kind: .songEffect, subject: "", entity: song.songId,
                                       metric: PlantedEffect.metrics[1], value: song.deltaRMSSDMs))
         }
-        for p in personas.sorted(by: { SubjectOrder.precedes($0.name, $1.name) }) {
+        for s in subjects {
             for metric in PlantedEffect.metrics {
-                rows.append(PlantedEffect(kind: .personaSensitivity, subject: p.name, entity: "", metric: metric,
-                                          value: p.sensitivity))
+                rows.append(PlantedEffect(kind: .personaSensitivity, subject: s.name, entity: "", metric: metric,
+                                          value: s.persona.sensitivity))
             }
-            rows += healthEvents(of: p).flatMap { $0.truth(subject: p.name, firstDate: firstDay) }
+            rows += healthEvents(of: s.persona, replica: s.replica).flatMap { $0.truth(subject: s.name, firstDate: firstDay) }
         }
         return rows + lawTruth()
     }
@@ -136,16 +171,16 @@ public struct PersonaGenerator: Sendable {
             PlantedEffect(kind: .responseLaw, subject: "", entity: law.label, metric: $0.0, value: $0.1)
         }
         let songs = catalogue.songs
-        for p in personas.sorted(by: { SubjectOrder.precedes($0.name, $1.name) }) {
-            let l = listenerLaw(of: p)
+        for s in subjects {
+            let l = listenerLaw(of: s.persona, replica: s.replica)
             for (metric, value) in [("onset_s", l.shape.onsetS), ("release_s", l.shape.releaseS),
                                     ("threshold_s", l.shape.thresholdS), ("noise_scale", l.noiseScale)] {
-                rows.append(PlantedEffect(kind: .responseLaw, subject: p.name, entity: law.label, metric: metric, value: value))
+                rows.append(PlantedEffect(kind: .responseLaw, subject: s.name, entity: law.label, metric: metric, value: value))
             }
             for (i, x) in l.interactions.enumerated() {
-                rows.append(PlantedEffect(kind: .listenerSongInteraction, subject: p.name, entity: songs[i].songId,
+                rows.append(PlantedEffect(kind: .listenerSongInteraction, subject: s.name, entity: songs[i].songId,
                                           metric: PlantedEffect.metrics[0], value: x.hr))
-                rows.append(PlantedEffect(kind: .listenerSongInteraction, subject: p.name, entity: songs[i].songId,
+                rows.append(PlantedEffect(kind: .listenerSongInteraction, subject: s.name, entity: songs[i].songId,
                                           metric: PlantedEffect.metrics[1], value: x.rmssd))
             }
         }
@@ -168,23 +203,46 @@ public struct PersonaGenerator: Sendable {
             return try session.commit()
         }
         // Canonical tables are ordered by subject (byte order), then time, as an import writes them.
-        let records = try simulate(jobs: jobs).sorted { SubjectOrder.precedes($0.profile.name, $1.profile.name) }
-        progress("personas: simulated \(records.count) personas × \(days) days")
-        try ws.write(records.flatMap(\.hr))
-        try ws.write(records.flatMap(\.rr))
-        try ws.write(records.flatMap(\.plays))
-        try ws.write(records.flatMap(\.sleep))
-        try ws.write(records.flatMap(\.workouts))
+        let hr = try ws.writer(HRSample.self), rr = try ws.writer(RRInterval.self), plays = try ws.writer(Play.self)
+        let sleep = try ws.writer(SleepEpisode.self), workouts = try ws.writer(Workout.self)
+        var ranges: [SubjectInfo] = []
+        var snapshots: [DailySnapshot] = []
+        var heartRate = WorkoutHeartRate(workouts: [])
+        // Writing a subject's rows takes about as long as simulating it: at most `jobs`
+        // subjects are simulated or waiting to be written, so a slower writer holds no more.
+        try Parallel.forEach(subjects, jobs: jobs, window: jobs, simulator, inOrder: { r in
+            let name = r.profile.name
+            var workoutHR = WorkoutHeartRate(workouts: r.workouts)
+            var first: Int64?, last: Int64?
+            for s in r.heartRate.samples(subject: name) {
+                try hr.append(s)
+                workoutHR.add(subject: name, timeMs: s.timestampMs, bpm: s.bpm)
+                first = first ?? s.timestampMs
+                last = s.timestampMs
+            }
+            heartRate.merge(workoutHR)
+            for row in r.heartRate.beats.rows(subject: name) { try rr.append(row) }
+            for row in r.plays { try plays.append(row) }
+            for row in r.sleep { try sleep.append(row) }
+            for row in r.workouts { try workouts.append(row) }
+            snapshots += r.days
+            // The study's days for a subject without heart rate.
+            ranges.append(SubjectInfo(subject: name, group: "persona", start: Timestamp.iso(first ?? Int64(firstDay) * 86_400_000),
+                                      end: Timestamp.iso(last ?? Int64(firstDay + days) * 86_400_000)))
+        })
+        let written = [(HRSample.fileName, hr.rows), (RRInterval.fileName, rr.rows), (Play.fileName, plays.rows),
+                       (SleepEpisode.fileName, sleep.rows), (Workout.fileName, workouts.rows)]
+        for table in [hr.commit, rr.commit, plays.commit, sleep.commit, workouts.commit] { try table() }
+        progress("personas: simulated \(ranges.count) personas × \(days) days")
         try ws.write([LabelInterval]())
         try ws.write([Reject]())
-        let subjects = subjectRows(records.map(\.profile))
+        let subjects = subjectRows(self.subjects.map(\.profile))
         try ws.write(subjects)
-        var heartRate = WorkoutHeartRate(workouts: records.flatMap(\.workouts))
-        for r in records { for s in r.hr { heartRate.add(subject: s.subject, timeMs: s.timestampMs, bpm: s.bpm) } }
-        try DailyStage.write(records.flatMap(\.days), to: ws, registry: registry, subjects: DailySubjects(subjects), heartRate: heartRate)
+        try DailyStage.write(snapshots, to: ws, registry: registry, subjects: DailySubjects(subjects), heartRate: heartRate)
         try ws.write(truth())
         if let world = songFeatures { try ws.write(songFeatureRows(world)) }
-        try writeManifest(records, to: ws)
+        try writeManifest(ranges, rows: written + [(SubjectRow.fileName, subjects.count), (DailyRow.fileName, snapshots.count)],
+                          to: ws)
         progress("personas: wrote \(ws.path)")
     }
 
@@ -200,22 +258,15 @@ public struct PersonaGenerator: Sendable {
         }
     }
 
-    /// manifest.json: one source per generated table (digest and row count; nothing is
-    /// rejected), the generator's parameters and the constants in force, and the
-    /// subjects with their time ranges.
-    func writeManifest(_ records: [PersonaRecord], to ws: Workspace) throws {
-        let counts: [(String, Int)] = [
-            (HRSample.fileName, records.reduce(0) { $0 + $1.hr.count }),
-            (RRInterval.fileName, records.reduce(0) { $0 + $1.rr.count }),
-            (Play.fileName, records.reduce(0) { $0 + $1.plays.count }),
-            (SleepEpisode.fileName, records.reduce(0) { $0 + $1.sleep.count }),
-            (Workout.fileName, records.reduce(0) { $0 + $1.workouts.count }),
-            (SubjectRow.fileName, records.count),
-            (DailyRow.fileName, records.reduce(0) { $0 + $1.days.count }),
-            (PlantedEffect.fileName, truth().count),
-        ] + (songFeatures == nil ? [] : [(SongFeatureRow.fileName, Self.catalogueSize)])
+    /// manifest.json: one source per generated table (digest and row count, `rows` for
+    /// those up to `daily.csv`; nothing is rejected), the generator's parameters and the
+    /// constants in force, and the subjects with the time ranges of their heart rate.
+    func writeManifest(_ subjects: [SubjectInfo], rows: [(String, Int)], to ws: Workspace) throws {
+        let counts = rows + [(PlantedEffect.fileName, truth().count)]
+            + (songFeatures == nil ? [] : [(SongFeatureRow.fileName, Self.catalogueSize)])
         let notes = [
             "generator: resonance personas generate --seed \(seed) --days \(days) --start-date \(Timestamp.isoDate(Int64(firstDay) * 86_400_000)) --personas \(personas.map(\.name).joined(separator: ","))"
+                + (replicas > 1 ? " --replicas \(replicas)" : "")
                 + (events ? " --events planned" : "")
                 + (law.isStandard ? "" : " --response-law \(law.name.rawValue) --law-strength \(law.strength.rawValue)")
                 + (songFeatures.map { " --song-features \($0.rawValue)" } ?? ""),
@@ -223,15 +274,9 @@ public struct PersonaGenerator: Sendable {
         ]
         var sources: [SourceFile] = []
         for (name, rows) in counts {
-            let digest = try SHA256.hex(ofFile: try ws.output(name))
+            let digest = try WorkspaceSession.digest(ofFile: try ws.output(name))
             sources.append(SourceFile(path: name, sha256: digest, format: PersonaSimulator.source,
                                       rowsRead: rows, accepted: rows, notes: notes))
-        }
-        let endMs = Int64(firstDay + days) * 86_400_000
-        let subjects = records.map { r in
-            SubjectInfo(subject: r.profile.name, group: "persona",
-                        start: Timestamp.iso(r.hr.first?.timestampMs ?? Int64(firstDay) * 86_400_000),
-                        end: Timestamp.iso(r.hr.last?.timestampMs ?? endMs))
         }
         ws.session?.replacement = Manifest(sources: sources, subjects: subjects)
         ws.session?.tableLineage = lineage
@@ -239,11 +284,12 @@ public struct PersonaGenerator: Sendable {
 
     /// The generator's settings, recorded in the lineage of every table it writes;
     /// `response_law` only for a law other than the standard one (whose outputs, and
-    /// lineage, are what they were before laws existed).
+    /// lineage, are what they were before laws existed), `replicas` only for more than one.
     public var settings: [String: String] {
         var out = ["seed": String(seed), "days": String(days), "start_date": Timestamp.isoDate(Int64(firstDay) * 86_400_000),
                    "personas": personas.map(\.name).joined(separator: ","), "catalogue_songs": String(Self.catalogueSize),
                    "events": events ? "planned" : "none"]
+        if replicas > 1 { out["replicas"] = String(replicas) }
         if !law.isStandard { out["response_law"] = law.label }
         if let world = songFeatures { out["song_features"] = world.rawValue }
         return out
@@ -272,4 +318,19 @@ public struct PersonaGenerator: Sendable {
     static let tables = [HRSample.fileName, RRInterval.fileName, Play.fileName, SleepEpisode.fileName, Workout.fileName,
                          LabelInterval.fileName, Reject.fileName, SubjectRow.fileName, DailyRow.fileName, ReceiptRow.fileName,
                          ZoneDayRow.fileName, PlantedEffect.fileName]
+}
+
+/// One subject of a generated cohort: a persona in one replica, under its subject name.
+public struct PersonaSubject: Sendable {
+    public var persona: PersonaProfile
+    public var replica: Int
+    public var name: String
+
+    /// The profile as the subject is simulated: the persona under the subject's name
+    /// (its rows, play ids and snapshots carry it; its seed is the persona's).
+    var profile: PersonaProfile {
+        var p = persona
+        p.name = name
+        return p
+    }
 }

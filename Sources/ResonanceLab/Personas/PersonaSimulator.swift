@@ -1,15 +1,90 @@
 import Foundation
 
-/// Everything simulated for one persona, in the canonical record types.
+/// Everything simulated for one persona, in the canonical record types, except the
+/// signals: a persona-year has millions of R-R intervals and of HR samples, so the
+/// record keeps the beats (16 bytes each) and the minute heart rate, from which the
+/// rows of `rr.csv` (`BeatSpans.rows`) and `hr.csv` (`HeartRateTrace.samples`) are
+/// made one at a time as they are written (as text, each row takes four times its beat).
 public struct PersonaRecord: Sendable {
     public var profile: PersonaProfile
-    public var hr: [HRSample]
-    public var rr: [RRInterval]
+    var heartRate: HeartRateTrace
     public var plays: [Play]
     public var sleep: [SleepEpisode]
     public var workouts: [Workout]
     /// One snapshot per simulated date, measured from the simulated signals.
     public var days: [DailySnapshot]
+
+    /// Every `hr.csv` row, in time order.
+    public var hr: [HRSample] { Array(heartRate.samples(subject: profile.name)) }
+
+    /// Every `rr.csv` row, in time order.
+    public var rr: [RRInterval] { Array(heartRate.beats.rows(subject: profile.name)) }
+}
+
+/// The heart rate of one persona as `hr.csv` has it: a sample a minute from the first
+/// date on (the watch's minute HR, rounded), except inside R-R spans and the 5 s after
+/// them, where the samples are computed from the beats themselves (`RRSpan.heartRate`).
+struct HeartRateTrace: Sendable {
+    /// Minute HR (bpm) as the watch records it, from the timeline's first minute.
+    var minuteBpm: [Double]
+    /// Time of the timeline's first minute (ms).
+    var startMs: Int64
+    var beats: BeatSpans
+
+    /// The first minute with a sample: midnight of the first date (the timeline starts at noon before it).
+    static let firstMinute = 720
+
+    /// `hr.csv` rows in time order, made one at a time as they are read; on equal times
+    /// a minute sample comes before a span's.
+    func samples(subject: String) -> some Sequence<HRSample> {
+        Samples(trace: self).lazy.map { HRSample(subject: subject, timestampMs: $0.0, bpm: $0.1, source: PersonaSimulator.source) }
+    }
+
+    /// The minute samples and the spans' samples, merged by time.
+    private struct Samples: Sequence, IteratorProtocol {
+        let trace: HeartRateTrace
+        private var minute = HeartRateTrace.firstMinute, spanAtMinute = 0
+        private var nextMinute: (Int64, Double)?
+        private var span = 0, spanSamples: [(Int64, Double)] = [], inSpan = 0
+
+        init(trace: HeartRateTrace) {
+            self.trace = trace
+            nextMinute = advanceMinute()
+        }
+
+        /// The next minute sample outside the spans (and the 5 s after each).
+        private mutating func advanceMinute() -> (Int64, Double)? {
+            let spans = trace.beats.spans
+            while minute < trace.minuteBpm.count {
+                let m = minute, t = trace.startMs + Int64(m) * 60_000
+                minute += 1
+                while spanAtMinute < spans.count, spans[spanAtMinute].endMs + 5000 < t { spanAtMinute += 1 }
+                if spanAtMinute < spans.count, spans[spanAtMinute].startMs <= t { continue }
+                return (t, trace.minuteBpm[m].rounded())
+            }
+            return nil
+        }
+
+        /// The next span sample, without taking it.
+        private mutating func peekSpan() -> (Int64, Double)? {
+            while inSpan == spanSamples.count {
+                guard span < trace.beats.spans.count else { return nil }
+                spanSamples = trace.beats.spans[span].heartRate()
+                span += 1; inSpan = 0
+            }
+            return spanSamples[inSpan]
+        }
+
+        mutating func next() -> (Int64, Double)? {
+            let fromSpan = peekSpan()
+            if let m = nextMinute, fromSpan.map({ m.0 <= $0.0 }) ?? true {
+                nextMinute = advanceMinute()
+                return m
+            }
+            if fromSpan != nil { inSpan += 1 }
+            return fromSpan
+        }
+    }
 }
 
 /// Simulates one persona: day-level physiology → minute-level timeline (sleep,
@@ -60,15 +135,11 @@ enum PersonaSimulator {
         let noisyHR = addWander(meanHR, timeline: timeline, random: &noiseRandom)
         let beats = BeatSpans(p, timeline: timeline, days: personaDays, sessions: sessions, meanHR: meanHR,
                               disturbances: disturbances, random: stream("beats"))
-        let hr = heartRateSamples(p, timeline: timeline, noisyHR: noisyHR, beats: beats)
-        let rr = beats.spans.flatMap { span in
-            span.beats.map { RRInterval(subject: p.name, timestampMs: $0.timeMs, rrMs: $0.rrMs, source: source) }
-        }
         var scaleRandom = stream("scale")
         let snapshots = DailyMeasurement.snapshots(p, timeline: timeline, days: personaDays, noisyHR: noisyHR,
                                                    beats: beats, zones: zones, scale: &scaleRandom)
         return PersonaRecord(
-            profile: p, hr: hr, rr: rr, plays: sessions.flatMap(\.plays),
+            profile: p, heartRate: HeartRateTrace(minuteBpm: noisyHR, startMs: timeline.spanStartMs, beats: beats), plays: sessions.flatMap(\.plays),
             sleep: sleepEpisodes(p, timeline: timeline),
             workouts: timeline.workouts.map {
                 Workout(subject: p.name, startMs: timeline.timeMs(minute: $0.start),
@@ -148,28 +219,6 @@ enum PersonaSimulator {
             let asleep = stageOffsetBpm[timeline.state[m]] != nil
             return meanHR[m] + (asleep ? 1 : 2) * x
         }
-    }
-
-    /// hr.csv rows: minute samples from the first date on, except inside R-R spans
-    /// (and the 5 s after them), where the samples are computed from the beats
-    /// themselves; sorted by time.
-    static func heartRateSamples(_ p: PersonaProfile, timeline: PersonaTimeline, noisyHR: [Double],
-                                 beats: BeatSpans) -> [HRSample] {
-        var samples: [HRSample] = []
-        var spanIndex = 0
-        for m in 720..<timeline.minutes {
-            let t = timeline.timeMs(minute: m)
-            while spanIndex < beats.spans.count, beats.spans[spanIndex].endMs + 5000 < t { spanIndex += 1 }
-            if spanIndex < beats.spans.count, beats.spans[spanIndex].startMs <= t { continue }
-            samples.append(HRSample(subject: p.name, timestampMs: t, bpm: noisyHR[m].rounded(), source: source))
-        }
-        for span in beats.spans {
-            for (t, bpm) in span.heartRate() {
-                samples.append(HRSample(subject: p.name, timestampMs: t, bpm: bpm, source: source))
-            }
-        }
-        samples.sort { $0.timestampMs < $1.timestampMs }
-        return samples
     }
 
     /// sleep.csv rows: runs of one stage within each main sleep.

@@ -33,19 +33,20 @@ public enum Parallel {
     /// Transforms the items in parallel and hands each result to `consume` in input
     /// order as soon as it and every result before it are done, on whichever worker
     /// completed that prefix, one call at a time. A stage's table is so written and
-    /// digested while later subjects are still computed. No item more than 2 × `jobs`
-    /// places after the next one to consume is started, so that at most that many
+    /// digested while later subjects are still computed. An item is started only when
+    /// fewer than `window` items from the next one to consume on are started and not
+    /// consumed (a worker waits meanwhile; default 2 × `jobs`), so that at most that many
     /// results (one subject's rows each, for a stage) are held at once, however slow one
-    /// item is. The first failure in input order (of `transform` or `consume`) stops the
-    /// work and is thrown, whatever `jobs` is.
-    public static func forEach<T, R>(_ items: [T], jobs: Int, _ transform: (T) throws -> R,
+    /// item or the consumer is. The first failure in input order (of `transform` or
+    /// `consume`) stops the work and is thrown, whatever `jobs` is.
+    public static func forEach<T, R>(_ items: [T], jobs: Int, window: Int? = nil, _ transform: (T) throws -> R,
                                      inOrder consume: (R) throws -> Void) throws {
         let workers = max(1, min(jobs, items.count))
         if workers == 1 {
             for item in items { try consume(try transform(item)) }
             return
         }
-        let queue = OrderedHandOff<R>(count: items.count, window: 2 * workers)
+        let queue = OrderedHandOff<R>(count: items.count, window: window ?? 2 * workers)
         withoutActuallyEscaping(transform) { transform in
             withoutActuallyEscaping(consume) { consume in
                 DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -64,25 +65,24 @@ public enum Parallel {
 /// waiting result after it; the others go on computing meanwhile, up to `window` items
 /// ahead of the next one to consume.
 private final class OrderedHandOff<R>: @unchecked Sendable {
+    /// Guards the state below; signalled when a result is consumed or the work fails.
     private let lock = NSCondition()
-    private let count: Int
-    private let window: Int
+    private let count: Int, window: Int
     private var nextIndex = 0
     private var waiting: [Int: Result<R, Error>] = [:]
     private var nextToConsume = 0
     private var consuming = false
     private(set) var failure: Error?
 
-    init(count: Int, window: Int) {
-        self.count = count; self.window = max(1, window)
-    }
+    init(count: Int, window: Int) { self.count = count; self.window = max(1, window) }
 
-    /// The next item to transform, once it lies within the window; nil once all are
-    /// handed out or a failure stopped the work.
+    /// The next item to transform, once it is within `window` of the next to consume
+    /// (which is always handed out, so the work never waits on itself); nil once all
+    /// are handed out or a failure stopped the work.
     func next() -> Int? {
         lock.lock()
         defer { lock.unlock() }
-        while failure == nil, nextIndex < count, nextIndex >= nextToConsume + window { lock.wait() }
+        while failure == nil, nextIndex < count, nextIndex - nextToConsume >= window { lock.wait() }
         guard failure == nil, nextIndex < count else { return nil }
         nextIndex += 1
         return nextIndex - 1

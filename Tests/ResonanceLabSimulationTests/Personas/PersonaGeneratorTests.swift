@@ -69,14 +69,14 @@ final class PersonaGeneratorTests: XCTestCase {
     /// the 5 s before it, rounded to 1 bpm: hr.csv and rr.csv agree.
     func testHeartRateAgreesWithTheBeatsAtTheSameInstants() throws {
         let r = try XCTUnwrap(PersonaFixture.record("SeniorFit"))
-        let rrTimes = r.rr.map(\.timestampMs)
+        let rr = r.rr, rrTimes = rr.map(\.timestampMs)
         var checked = 0
         for sample in r.hr {
             let lo = rrTimes.lowerBound(sample.timestampMs - 4999)
             let hi = rrTimes.lowerBound(sample.timestampMs + 1)
             // Inside a span: a beat shortly before the 5-s window (gaps between beats < 2.5 s).
             guard hi > lo, hi < rrTimes.count, lo > 0, sample.timestampMs - rrTimes[lo - 1] < 7500 else { continue }
-            let mean = Stats.mean(r.rr[lo..<hi].map(\.rrMs))
+            let mean = Stats.mean(rr[lo..<hi].map(\.rrMs))
             XCTAssertEqual(sample.bpm, (60_000 / mean).rounded(), "\(sample.timestampMs)")
             checked += 1
         }

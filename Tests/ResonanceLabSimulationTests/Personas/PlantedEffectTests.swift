@@ -19,7 +19,8 @@ final class PlantedEffectTests: XCTestCase {
         let c = SessionConstants.defaults
         var out: [Measured] = [], unmeasured = 0
         for r in PersonaFixture.records {
-            let raw = MeasurementSeries(subject: r.profile.name, timestampsMs: r.rr.map(\.timestampMs), values: r.rr.map(\.rrMs))
+            let beats = r.rr
+            let raw = MeasurementSeries(subject: r.profile.name, timestampsMs: beats.map(\.timestampMs), values: beats.map(\.rrMs))
             let rr = SubjectSeries.rr([raw], plausible: .defaults)[0]
             let nn = NNSeries.clean(timestampsMs: rr.timestampsMs, rrMs: rr.values, method: HRVOptions().artifactMethod)
             let physiology = ListenerPhysiology(hr: TimeSeries(r.hr.map { ($0.timestampMs, $0.bpm) }), nn: nn, sdnn: TimeSeries([]))

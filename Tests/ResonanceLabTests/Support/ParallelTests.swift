@@ -27,6 +27,27 @@ final class ParallelTests: XCTestCase {
         }
     }
 
+    /// With a window, no item starts while `window` items before it are started and not
+    /// consumed, even when the consumer is the slow part; results stay in order.
+    func testForEachWindowBoundsTheItemsStartedAndNotConsumed() throws {
+        let items = Array(0..<60)
+        for (jobs, window) in [(2, 2), (4, 2), (4, 3)] {
+            let lock = NSLock()
+            var started = 0, consumedCount = 0, most = 0
+            var consumed: [Int] = []
+            try Parallel.forEach(items, jobs: jobs, window: window, { i -> Int in
+                lock.lock(); started += 1; most = max(most, started - consumedCount); lock.unlock()
+                return i * i
+            }, inOrder: { r in
+                _ = self.work(r % 40)
+                consumed.append(r)
+                lock.lock(); consumedCount += 1; lock.unlock()
+            })
+            XCTAssertEqual(consumed, items.map { $0 * $0 }, "jobs \(jobs)")
+            XCTAssertEqual(most, window, "jobs \(jobs), window \(window)")
+        }
+    }
+
     /// The failure thrown is the first in input order, as with one job, and nothing after
     /// it is consumed, whether `transform` or `consume` fails.
     func testForEachThrowsTheFirstFailureInInputOrder() {
