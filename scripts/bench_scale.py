@@ -7,7 +7,7 @@ stage runs as its own process under GNU time (`/usr/bin/time`: wall, user + syst
 maximum resident set size) with `--jobs JOBS`, and the SHA-256 of every file the stages
 wrote is compared with the digests pinned in DIGESTS (`--check`) or written there
 (`--record`). `--jobs-check` reruns the per-subject stages with `--jobs 1` and compares
-their bytes with the `--jobs JOBS` run.
+their bytes with the `--jobs JOBS` run (on the workspaces with pinned digests).
 
 Workspaces:
 Before `breathing assess`, every subject is paced at 6 breaths a minute for 10 minutes a day
@@ -146,7 +146,7 @@ def main():
             wall, cpu, peak = timed([binary] + stage.split() + [str(ws), "--quiet", "--jobs", str(a.jobs)], f"{name} {stage}")
             rows.append((name, stage, wall, cpu, peak, person_years))
         got = digests(ws)
-        if a.jobs_check:
+        if a.jobs_check and (a.record or name in pinned):
             for stage in [s for s in stages if s in PER_SUBJECT]:
                 timed([binary] + stage.split() + [str(ws), "--quiet", "--jobs", "1"], f"{name} {stage} --jobs 1")
             again = digests(ws)
