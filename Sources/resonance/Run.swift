@@ -9,8 +9,8 @@ struct Run: ParsableCommand {
         discussion: """
             Runs import → hrv → coherence → sessions → effects → daily, then validate when \
             --report-dir is given, each with its default settings and the constants in force. \
-            The outputs are byte-identical to running the commands one by one; each subject's \
-            R-R is read and cleaned once and shared by hrv and coherence. With --workspace \
+            The outputs are byte-identical to running the commands one by one; each stage \
+            reads its tables one subject at a time. With --workspace \
             instead of sources, the stages after import run on an existing workspace (e.g. one \
             from `resonance personas generate`); of the import options only --tz applies there, \
             as the listeners' zone for sessions.

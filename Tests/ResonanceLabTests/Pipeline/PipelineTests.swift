@@ -17,8 +17,8 @@ final class PipelineTests: XCTestCase {
         return out
     }
 
-    /// `Pipeline.run` (one process, R-R cleaned once and shared) writes the same bytes as
-    /// the stages run one at a time, each cleaning for itself, and with other job counts.
+    /// `Pipeline.run` (one process) writes the same bytes as the stages run one at a time,
+    /// and with other job counts.
     func testPipelineEqualsStageByStageOnTheSample() throws {
         let together = try makeTempDir(), apart = try makeTempDir()
         let reports1 = try makeTempDir(), reports2 = try makeTempDir()
