@@ -37,13 +37,22 @@ public struct SubjectIndex: Sendable {
         guard Row.header.first == "subject" else {
             throw TableError(path: path, line: 1, column: 1, message: "not a per-subject table: its first column is not 'subject'")
         }
-        var scanner = RecordScanner()
+        // The import's one text rule decides the encoding; byte ranges need UTF-8.
+        let file = try TextFile.openRegularFile(path)
+        defer { fclose(file) }
+        var head = [UInt8](repeating: 0, count: 4)
+        let headCount = head.withUnsafeMutableBytes { pread(fileno(file), $0.baseAddress, 4, 0) }
+        let text = TextEncoding.of(head: head[0..<max(0, headCount)])
+        if let found = text.found { throw ImportError.unreadableText(path: path, line: 1, found: found) }
+        guard text.encoding == .utf8 || text.encoding == .utf8Marked else {
+            throw TableError(path: path, line: 1, column: 0, message: "\(text.encoding.rawValue) text: workspace tables are read "
+                + "one subject at a time and must be UTF-8 (tables the toolkit writes are)")
+        }
+        var scanner = RecordScanner(skipping: text.markLength)
         if let digest {
             let hex = try SHA256.hex(ofFile: path) { scanner.feed($0) }
             try digest(hex)
         } else {
-            let file = try TextFile.openRegularFile(path)
-            defer { fclose(file) }
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while true {
                 let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
@@ -52,10 +61,6 @@ public struct SubjectIndex: Sendable {
             }
         }
         scanner.finish()
-        if scanner.encodingMark == .utf16 {
-            throw TableError(path: path, line: 1, column: 0,
-                             message: "UTF-16 text: workspace tables are read one subject at a time and must be UTF-8 (tables the toolkit writes are)")
-        }
         // The header: the first record, checked as a whole-table read checks it.
         guard let header = scanner.header else {
             throw TableError(path: path, line: 1, column: 0, message: "empty file: no header")
@@ -137,11 +142,8 @@ struct RecordScanner {
         var records: Int
     }
 
-    enum Mark { case none, utf8, utf16 }
-
     private(set) var runs: [Run] = []
     private(set) var header: (bytes: Range<Int>, line: Int)?
-    private(set) var encodingMark = Mark.none
 
     private var offset = 0
     private var line = 1
@@ -158,15 +160,17 @@ struct RecordScanner {
     private var runField: [UInt8]?
     private var runStart = 0, runLine = 1, runRecords = 0
 
+    /// A scanner that skips the file's first `mark` bytes (a UTF-8 byte-order mark).
+    init(skipping mark: Int) {
+        self.mark = mark
+        recordStart = mark
+    }
+
+    private let mark: Int
+
     mutating func feed(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var i = 0
-        if offset == 0 {
-            let head = Array(chunk.prefix(3))
-            if head.starts(with: [0xEF, 0xBB, 0xBF]) { encodingMark = .utf8; i = 3 }
-            else if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { encodingMark = .utf16 }
-            recordStart = i
-        }
+        var i = max(0, min(chunk.count, mark - offset))
         let n = chunk.count
         while i < n {
             let b = base[i]

@@ -72,6 +72,11 @@ final class SubjectIndexTests: XCTestCase {
         try writeFixture("subject,time,rr_ms,source\ns1,2026-01-05T08:00:00Z,800,e4\n", to: ws.file("rr.csv"))
         let error = try XCTUnwrap(Result { try ws.subjectIndex(RRInterval.self) }.failure)
         XCTAssertEqual("\(error)", "\(try XCTUnwrap(Result { try ws.readSeries(RRInterval.self) }.failure))")
+        // UTF-16 cannot be read by byte ranges: refused by name, not misread.
+        let utf16 = [UInt8]([0xFF, 0xFE]) + Array("subject,timestamp,rr_ms,source\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        FileManager.default.createFile(atPath: ws.file("rr.csv"), contents: Data(utf16))
+        XCTAssertEqual("\(try XCTUnwrap(Result { try ws.subjectIndex(RRInterval.self) }.failure))",
+                       "\(ws.file("rr.csv")):1: UTF-16 LE text: workspace tables are read one subject at a time and must be UTF-8 (tables the toolkit writes are)")
         try writeFixture("\n\n", to: ws.file("rr.csv"))
         XCTAssertTrue("\(try XCTUnwrap(Result { try ws.subjectIndex(RRInterval.self) }.failure))".hasSuffix("empty file: no header"))
     }
