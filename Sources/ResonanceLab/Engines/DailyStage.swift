@@ -89,7 +89,8 @@ public struct DailyStage: Stage {
         for (subject, h) in heights where subjects.rows[subject]?.heightCm == nil {
             subjects.rows[subject, default: SubjectRow(subject: subject, source: "daily_inputs")].heightCm = h.cm
         }
-        var heartRate = WorkoutHeartRate(workouts: try ws.read(Workout.self))
+        let workouts = try ws.read(Workout.self)
+        var heartRate = WorkoutHeartRate(workouts: workouts)
         var overlaps = SourceOverlaps()
         var recoveries: [HeartRateRecoveryRow] = []
         var snapshots: [DailySnapshot]
@@ -98,7 +99,14 @@ public struct DailyStage: Stage {
         if let measured = try Self.measuredSnapshots(ws) {
             snapshots = measured
             // A generated workspace has one heart-rate source per subject: every sample counts.
-            try ws.forEachRow(HRSample.self) { heartRate.add(subject: $0.subject, timeMs: $0.timestampMs, bpm: $0.bpm) }
+            // Each subject with workouts is read and counted in its worker.
+            let hr = try ws.subjectIndex(HRSample.self)
+            let bySubject = Dictionary(grouping: workouts, by: \.subject)
+            try Parallel.forEach(hr.subjects.filter { bySubject[$0] != nil }, jobs: context.jobs, { subject -> WorkoutHeartRate in
+                var part = WorkoutHeartRate(workouts: bySubject[subject] ?? [])
+                try hr.forEachMeasurement(HRSample.self, of: subject) { part.add(subject: subject, timeMs: $0, bpm: $1) }
+                return part
+            }, inOrder: { heartRate.merge($0) })
         } else {
             let clock = try SubjectClocks(ws, subjects: subjects, option: timeZone)
             snapshots = try self.snapshots(ws, context: context, subjects: subjects, clock: clock, overlaps: &overlaps,

@@ -49,7 +49,12 @@ public struct HRVStage: Stage {
             defer { counter.tick() }
             guard let series = try rr.nnSeries(of: subject, method: options.artifactMethod, plausible: plausible) else { return nil }
             var windows = HRVWindows(subject: subject, series: series, options: options)
-            let rows = try Workspace.encode(windows.rows())
+            let rows = try Workspace.encode { out in
+                try windows.forEachRow { row in
+                    row.write(to: out)
+                    try out.endRow()
+                }
+            }
             return SubjectOutput(rows: rows, timings: windows.timings,
                                  nn: nn == nil ? nil : try Self.encodeNN(subject, series),
                                  psd: psd == nil ? nil : try windows.wholeSpectrum.map { try Self.encodePSD(subject, $0) })
@@ -57,8 +62,8 @@ public struct HRVStage: Stage {
             guard let out else { return }
             try table.append(out.rows)
             total.add(out.timings)
-            if let part = out.nn { try nn?.write(encoded: part.bytes, rows: part.rows) }
-            if let part = out.psd { try psd?.write(encoded: part.bytes, rows: part.rows) }
+            if let part = out.nn { try nn?.write(part) }
+            if let part = out.psd { try psd?.write(part) }
         })
         try table.commit()
         if let nn { try ws.commit(nn) }

@@ -34,11 +34,19 @@ public struct HRVWindows {
 
     public mutating func rows() -> [HRVRow] {
         var out: [HRVRow] = []
-        guard series.count > 0 else { return out }
+        forEachRow { out.append($0) }
+        return out
+    }
+
+    /// Calls `body` with each row as it is computed: the sliding windows in order, then the
+    /// whole recording. A stage encodes them as they come, so that a subject's rows are
+    /// never all held at once.
+    public mutating func forEachRow(_ body: (HRVRow) throws -> Void) rethrows {
+        guard series.count > 0 else { return }
         if options.windows {
             let window = Int64(options.windowSeconds * 1000)
             for start in windowStartsMs() {
-                out.append(row(fromMs: start, toMs: start + window))
+                try body(row(fromMs: start, toMs: start + window))
             }
         }
         if options.whole {
@@ -47,9 +55,8 @@ public struct HRVWindows {
             var whole = row(all, spanMs: span, startMs: nil, endMs: nil, timed: false)
             wholeSpectrum = lastSpectrum
             whole.longTerm = HRVLongTerm(series, range: all)
-            out.append(whole)
+            try body(whole)
         }
-        return out
     }
 
     /// The spectrum of the row computed last.
@@ -94,7 +101,8 @@ public struct HRVWindows {
     /// by Welch; or Lomb–Scargle on the beats themselves. Beats separated by a gap longer
     /// than one Welch segment are resampled and detrended as separate runs whose segments
     /// Welch averages, so no segment is interpolated across such a gap and a recording's
-    /// gaps cost no memory.
+    /// gaps cost no memory; the runs are averaged one at a time (`Welch.Average`), so the
+    /// whole recording's spectrum holds one run's samples, not the recording's.
     private mutating func spectrum(_ r: Range<Int>) -> Spectrum {
         guard r.count >= 3 else { return Spectrum(df: 0, psd: []) }
         switch options.psdMethod {
@@ -106,7 +114,7 @@ public struct HRVWindows {
             let gapMs = segmentS * 1000
             // Grid t0, t0 + step, … < t_last + step, as NumPy's `arange` in NeuroKit2.
             let stepMs = 1000 / options.resampleHz
-            var runs: [ArraySlice<Double>] = []
+            var average = welch.begin(fs: options.resampleHz)
             var first = r.lowerBound
             for i in r where i == r.upperBound - 1 || series.timeMs[i + 1] - series.timeMs[i] > gapMs {
                 let times = Array(series.timeMs[first...i])
@@ -116,9 +124,9 @@ public struct HRVWindows {
                 guard var x = options.interpolation.sample(x: times, y: Array(series.nnMs[(i + 1 - times.count)...i]),
                                                            from: times[0], step: stepMs, count: count) else { continue }
                 detrender.apply(&x)
-                runs.append(x[...])
+                welch.add(x[...], to: &average)
             }
-            return welch.psd(runs: runs, fs: options.resampleHz)
+            return welch.end(average)
         }
     }
 }

@@ -46,6 +46,8 @@ public struct CanonicalFieldReader {
     let record: CSVRecord
     let columns: [String: Int]
     let path: String
+    /// Text fields repeated from the row before (a subject, a source), shared, when given.
+    var repeated: RepeatedText?
 
     func index(_ name: String) throws -> Int {
         guard let i = columns[name], i < record.count else {
@@ -56,7 +58,8 @@ public struct CanonicalFieldReader {
     }
 
     public func string(_ name: String) throws -> String {
-        record.string(try index(name))
+        let i = try index(name)
+        return repeated?.string(record, i) ?? record.string(i)
     }
 
     public func double(_ name: String) throws -> Double {
@@ -255,5 +258,20 @@ extension HRVSample: MeasurementRow {
         self.init(subject: try r.string("subject"), timestampMs: try r.timestamp("timestamp"),
                   sdnnMs: try r.optionalDouble("sdnn_ms"), rmssdMs: try r.optionalDouble("rmssd_ms"),
                   source: try r.string("source"))
+    }
+}
+
+/// The last text read from each column of a table, handed out again while the next rows
+/// repeat it: a subject's rows read one after another then share one copy of its name and
+/// source instead of allocating one per row.
+final class RepeatedText {
+    private var last: [Int: (bytes: [UInt8], text: String)] = [:]
+
+    func string(_ record: CSVRecord, _ i: Int) -> String {
+        let bytes = record.bytes(i)
+        if let hit = last[i], hit.bytes.elementsEqual(bytes) { return hit.text }
+        let text = String(decoding: bytes, as: UTF8.self)
+        last[i] = (Array(bytes), text)
+        return text
     }
 }

@@ -104,12 +104,13 @@ public struct SubjectIndex: Sendable {
         var rows: [Row] = []
         rows.reserveCapacity(records(of: subject))
         let columns = Dictionary(uniqueKeysWithValues: Row.header.enumerated().map { ($1, $0) })
+        let repeated = RepeatedText()
         try forEachRecord(of: subject) { record in
             guard record.count == Row.header.count else {
                 throw TableError(path: path, line: record.line, column: min(record.count, Row.header.count) + 1,
                                  message: "row has \(record.count) fields, the header \(Row.header.count)")
             }
-            rows.append(try Row(CanonicalFieldReader(record: record, columns: columns, path: path)))
+            rows.append(try Row(CanonicalFieldReader(record: record, columns: columns, path: path, repeated: repeated)))
         }
         return rows
     }
@@ -117,16 +118,25 @@ public struct SubjectIndex: Sendable {
     /// The measurements of `subject` as columns, in file order (empty when absent).
     public func series<Row: MeasurementRow>(_ type: Row.Type, of subject: String) throws -> MeasurementSeries {
         var out = MeasurementSeries(subject: subject)
-        guard let path else { return out }
         out.timestampsMs.reserveCapacity(records(of: subject))
         out.values.reserveCapacity(records(of: subject))
+        try forEachMeasurement(Row.self, of: subject) { timeMs, value in
+            out.timestampsMs.append(timeMs)
+            out.values.append(value)
+        }
+        return out
+    }
+
+    /// Calls `body` with each measurement of `subject` (epoch ms, value), in file order,
+    /// without holding them.
+    public func forEachMeasurement<Row: MeasurementRow>(_ type: Row.Type, of subject: String,
+                                                        _ body: (Int64, Double) throws -> Void) throws {
+        guard let path else { return }
         var parser = MeasurementRowParser<Row>(path: path, expectsHeader: false)
         try forEachRecord(of: subject) { record in
             guard let row = try parser.parse(record) else { return }
-            out.timestampsMs.append(row.timeMs)
-            out.values.append(row.value)
+            try body(row.timeMs, row.value)
         }
-        return out
     }
 }
 
@@ -157,8 +167,18 @@ struct RecordScanner {
     private var pendingQuote = false
     private var blank = true
     /// The current run's first field as read (raw bytes), its start and line.
-    private var runField: [UInt8]?
+    private var runField: [UInt8]? {
+        didSet {
+            // Bytes that the rules would read differently inside a field (a quote, a
+            // newline) or none at all keep a record on the byte-by-byte path.
+            plainRunField = runField.flatMap { f in f.isEmpty || f.contains(0x22) || f.contains(0x0A) ? nil : f }
+        }
+    }
     private var runStart = 0, runLine = 1, runRecords = 0
+    /// The run's first field when a record starting with its bytes and a comma may skip
+    /// the byte-by-byte rules, and whether the current record did.
+    private var plainRunField: [UInt8]?
+    private var sameSubject = false
 
     /// A scanner that skips the file's first `mark` bytes (a UTF-8 byte-order mark).
     init(skipping mark: Int) {
@@ -173,6 +193,21 @@ struct RecordScanner {
         var i = max(0, min(chunk.count, mark - offset))
         let n = chunk.count
         while i < n {
+            if fieldDone {
+                // Past the first field only a newline or a quote changes the scan's state:
+                // skip to the next one (most of a table's bytes are passed over here).
+                while i < n && base[i] != 0x0A && base[i] != 0x22 { i += 1 }
+                if i == n { break }
+            } else if recordStart == offset + i, let f = plainRunField, i + f.count < n, base[i + f.count] == 0x2C,
+                      f.withUnsafeBufferPointer({ f in (0..<f.count).allSatisfy { base[i + $0] == f[$0] } }) {
+                // A record that starts with the current run's subject, as is, then a comma:
+                // the byte-by-byte rules below would read the same field.
+                fieldDone = true
+                blank = false
+                sameSubject = true
+                i += f.count + 1
+                continue
+            }
             let b = base[i]
             if b == 0x0A && !inQuotes {
                 endRecord(at: offset + i + 1)
@@ -225,7 +260,11 @@ struct RecordScanner {
     private mutating func endRecord(at end: Int) {
         defer {
             field.removeAll(keepingCapacity: true)
-            fieldDone = false; fieldQuoted = false; pendingQuote = false; blank = true
+            fieldDone = false; fieldQuoted = false; pendingQuote = false; blank = true; sameSubject = false
+        }
+        if sameSubject {
+            runRecords += 1
+            return
         }
         if blank { return }
         var lo = 0, hi = field.count

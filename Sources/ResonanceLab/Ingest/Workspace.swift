@@ -87,10 +87,14 @@ public struct Workspace: Sendable {
     /// The CSV text of the rows `body` writes field by field (no header), for the files
     /// that have no row type (hrv's `hrv_nn.csv`, `hrv_psd.csv`).
     public static func encode(_ body: (CSVWriter) throws -> Void) rethrows -> EncodedRows {
-        let writer = CSVWriter()
+        let writer = CSVWriter(spillingAfter: encodedBytesHeld)
         try body(writer)
-        return EncodedRows(rows: writer.records, bytes: writer.bytes)
+        return writer.part
     }
+
+    /// Bytes of encoded rows a worker keeps in memory per output (4 MiB); the rest wait in
+    /// an unnamed temporary file until their turn to be written (docs/scaling.md).
+    static let encodedBytesHeld = 4 << 20
 
     /// Commits a CSV writer of an output (`output(_:)`, `output(path:)`); within a
     /// session, a staged table's digest and row count, taken while it was written, go
@@ -111,6 +115,7 @@ public struct Workspace: Sendable {
 
     static func forEachRow<Row: CanonicalRow>(_ type: Row.Type, path: String, _ body: (Row) throws -> Void) throws {
         var columns: [String: Int]?
+        let repeated = RepeatedText()
         try CSVReader(path: path).forEachRecord { record in
             guard let columns else {
                 try TableError.checkHeader(record, expected: Row.header, path: path)
@@ -121,7 +126,7 @@ public struct Workspace: Sendable {
                 throw TableError(path: path, line: record.line, column: min(record.count, Row.header.count) + 1,
                                  message: "row has \(record.count) fields, the header \(Row.header.count)")
             }
-            try body(Row(CanonicalFieldReader(record: record, columns: columns, path: path)))
+            try body(Row(CanonicalFieldReader(record: record, columns: columns, path: path, repeated: repeated)))
         }
         if columns == nil {
             throw TableError(path: path, line: 1, column: 0, message: "empty file: no header")
@@ -132,6 +137,9 @@ public struct Workspace: Sendable {
 /// Rows of a table encoded as CSV text without the header (`Workspace.encode`).
 public struct EncodedRows: Sendable {
     public var rows: Int
+    /// The first rows' text, when they outgrew the writer's memory (`CSVWriter(spillingAfter:)`).
+    var spilled: SpillFile?
+    /// The text of the rows after those spilled.
     public var bytes: [UInt8]
 }
 
@@ -154,7 +162,7 @@ public final class TableWriter<Row: CanonicalRow> {
     }
 
     public func append(_ part: EncodedRows) throws {
-        try csv.write(encoded: part.bytes, rows: part.rows)
+        try csv.write(part)
     }
 
     /// Data rows written so far.

@@ -16,6 +16,9 @@ public final class CSVWriter {
         var records = 0
         /// Rows mostly follow each other in time, so the date text is formatted once per day.
         var timestamps = LineEncoder.TimestampCache()
+        /// A writer without a file: the rows moved on to `spill` once `row` holds this many bytes.
+        var spillBytes = Int.max
+        var spill: SpillFile?
     }
 
     private var row: [UInt8] {
@@ -49,6 +52,17 @@ public final class CSVWriter {
         state = CSVWriter.newState()
     }
 
+    /// A writer without a file that keeps at most about `spillBytes` of its rows in memory:
+    /// the rows before go on to an unnamed temporary file (`part` hands both over). A
+    /// subject's rows encoded in a worker then cost that much memory, however many.
+    public convenience init(spillingAfter spillBytes: Int) {
+        self.init()
+        state.pointee.spillBytes = spillBytes
+    }
+
+    /// The rows encoded by a writer without a file, in order.
+    public var part: EncodedRows { EncodedRows(rows: records, spilled: state.pointee.spill, bytes: row) }
+
     private static func newState() -> UnsafeMutablePointer<RowState> {
         let state = UnsafeMutablePointer<RowState>.allocate(capacity: 1)
         state.initialize(to: RowState())
@@ -66,10 +80,11 @@ public final class CSVWriter {
     /// Without a file: every byte encoded so far (since `beginRow`), line ends included.
     public var bytes: [UInt8] { row }
 
-    /// Appends `rows` rows another writer encoded (`bytes`), as they are.
-    public func write(encoded: [UInt8], rows: Int) throws {
-        try file?.write(encoded)
-        state.pointee.records += rows
+    /// Appends the rows another writer encoded, as they are.
+    public func write(_ part: EncodedRows) throws {
+        if let file, let spilled = part.spilled { try spilled.forEachChunk { try file.write($0) } }
+        try file?.write(part.bytes)
+        state.pointee.records += part.rows
     }
 
     /// Data rows written (the header excluded): the row count a manifest records.
@@ -115,7 +130,15 @@ public final class CSVWriter {
         row.append(10)
         fieldsInRow = 0
         state.pointee.records += 1
-        guard let file else { return }
+        guard let file else {
+            if row.count >= state.pointee.spillBytes {
+                let spill = try state.pointee.spill ?? SpillFile()
+                state.pointee.spill = spill
+                try spill.write(row)
+                row.removeAll(keepingCapacity: true)
+            }
+            return
+        }
         // Written before it is emptied, so the row buffer stays unshared and is reused.
         try file.write(row)
         row.removeAll(keepingCapacity: true)

@@ -137,8 +137,8 @@ public enum Taper: Sendable, Equatable {
 /// so estimating many windows of one length allocates nothing but the result.
 public struct Welch {
     public let options: WelchOptions
-    private var windows: [Int: [Double]] = [:]
     private var ffts: [Int: PowerFFT] = [:]
+    private var plans: [Int: Plan] = [:]
 
     public init(options: WelchOptions) {
         self.options = options
@@ -148,26 +148,96 @@ public struct Welch {
     /// each segment's mean removed, averaged over segments. Fewer than 2 samples give an
     /// empty spectrum.
     public mutating func psd(_ x: ArraySlice<Double>, fs: Double) -> Spectrum {
-        psd(runs: [x], fs: fs)
+        var average = Average(fs: fs, options: options)
+        add(x, to: &average)
+        return end(average)
     }
 
-    /// PSD averaged over the segments of several separately sampled runs of one
-    /// recording (the pieces between long gaps): a run shorter than a segment adds none.
-    /// The segment length is the configured one, or the longest run's when shorter.
-    public mutating func psd(runs: [ArraySlice<Double>], fs: Double) -> Spectrum {
-        let n = runs.map(\.count).max() ?? 0
-        guard n >= 2 else { return Spectrum(df: 0, psd: []) }
-        let seg = options.segmentSeconds > 0 ? min(n, max(2, Int(options.segmentSeconds * fs))) : max(2, n / 2)
+    /// The average over the segments of several separately sampled runs of one recording
+    /// (the pieces between long gaps), given one run at a time, so that no more than one
+    /// run need be held: `add` each run in order, then `end`. A run shorter than a segment
+    /// adds none. The segment length is the configured one, or the longest run's when
+    /// shorter; until a run reaches the configured length, the runs of the longest length
+    /// so far are kept (only they can then add a segment). With no configured length
+    /// (half the longest run) every run is kept until `end`. The result is the same, to
+    /// the bit, as averaging the runs all at once.
+    public struct Average {
+        let fs: Double
+        /// The configured segment length, samples; nil: half the longest run.
+        let configured: Int?
+        var longest = 0
+        var pending: [ArraySlice<Double>] = []
+        var plan: Plan?
+        var acc: [Double] = []
+        var segments = 0
+
+        init(fs: Double, options: WelchOptions) {
+            self.fs = fs
+            configured = options.segmentSeconds > 0 ? max(2, Int(options.segmentSeconds * fs)) : nil
+        }
+    }
+
+    /// Segment length, FFT length, step and bins of one average, with the taper and FFT.
+    struct Plan {
+        var seg: Int, fs: Double, nfft: Int, step: Int, bins: Int
+        var window: [Double], wss: Double
+        var fft: PowerFFT
+    }
+
+    public func begin(fs: Double) -> Average { Average(fs: fs, options: options) }
+
+    public mutating func add(_ run: ArraySlice<Double>, to average: inout Average) {
+        if let plan = average.plan {
+            accumulate(run, plan, into: &average)
+            return
+        }
+        if let c = average.configured, run.count >= c {
+            // The segment length is now the configured one; runs kept so far are shorter.
+            let plan = plan(seg: c, fs: average.fs)
+            average.plan = plan
+            average.pending = []
+            average.acc = [Double](repeating: 0, count: plan.bins)
+            accumulate(run, plan, into: &average)
+            return
+        }
+        if average.configured == nil {
+            average.pending.append(run)
+            average.longest = max(average.longest, run.count)
+        } else if run.count > average.longest {
+            average.longest = run.count
+            average.pending = [run]
+        } else if run.count == average.longest {
+            average.pending.append(run)
+        }
+    }
+
+    public mutating func end(_ average: Average) -> Spectrum {
+        var average = average
+        if average.plan == nil {
+            let n = average.longest
+            guard n >= 2 else { return Spectrum(df: 0, psd: []) }
+            let plan = plan(seg: average.configured == nil ? max(2, n / 2) : n, fs: average.fs)
+            average.plan = plan
+            average.acc = [Double](repeating: 0, count: plan.bins)
+            for run in average.pending { accumulate(run, plan, into: &average) }
+        }
+        guard let plan = average.plan else { return Spectrum(df: 0, psd: []) }
+        var acc = average.acc
+        // One-sided density: |X|²/(fs·Σw²), doubled except at DC and Nyquist.
+        let scale = 1 / (average.fs * plan.wss * Double(average.segments))
+        for k in acc.indices {
+            let oneSided = (k == 0 || (plan.nfft % 2 == 0 && k == plan.nfft / 2)) ? 1.0 : 2.0
+            acc[k] *= scale * oneSided
+        }
+        return Spectrum(df: average.fs / Double(plan.nfft), psd: acc)
+    }
+
+    private mutating func plan(seg: Int, fs: Double) -> Plan {
+        if let plan = plans[seg], plan.fs == fs { return plan }
         var nfft = seg * max(1, options.padFactor)
         if options.powerOfTwo { nfft = 1 << (Int.bitWidth - (nfft - 1).leadingZeroBitCount) }
         let step = max(1, seg - Int(Double(seg) * options.overlap))
-        let window: [Double]
-        if let cached = windows[seg] {
-            window = cached
-        } else {
-            window = options.taper.weights(seg)
-            windows[seg] = window
-        }
+        let window = options.taper.weights(seg)
         let fft: PowerFFT
         if let cached = ffts[nfft] {
             fft = cached
@@ -179,31 +249,30 @@ public struct Welch {
         for w in window { wss += w * w }
         var bins = nfft / 2 + 1
         if let maxHz = options.maxHz, maxHz >= 0 { bins = min(bins, Int((maxHz * Double(nfft) / fs).rounded(.down)) + 2) }
-        var acc = [Double](repeating: 0, count: bins)
+        let plan = Plan(seg: seg, fs: fs, nfft: nfft, step: step, bins: bins, window: window, wss: wss, fft: fft)
+        plans[seg] = plan
+        return plan
+    }
+
+    /// Adds the periodograms of `run`'s whole segments to the average.
+    private func accumulate(_ run: ArraySlice<Double>, _ plan: Plan, into average: inout Average) {
+        let seg = plan.seg
         var segments = 0
-        window.withUnsafeBufferPointer { window in
-            for run in runs {
-                run.withUnsafeBufferPointer { x in
-                    var start = 0
-                    while start + seg <= x.count {
-                        let segment = UnsafeBufferPointer(rebasing: x[start..<(start + seg)])
-                        let mean = Stats.interleavedSum(segment) / Double(seg)
-                        // Indexed from 0, so the loop has no offset to check and vectorises.
-                        fft.accumulate(into: &acc, count: seg) { buf in
-                            for i in 0..<seg { buf[i] = (segment[i] - mean) * window[i] }
-                        }
-                        segments += 1
-                        start += step
+        plan.window.withUnsafeBufferPointer { window in
+            run.withUnsafeBufferPointer { x in
+                var start = 0
+                while start + seg <= x.count {
+                    let segment = UnsafeBufferPointer(rebasing: x[start..<(start + seg)])
+                    let mean = Stats.interleavedSum(segment) / Double(seg)
+                    // Indexed from 0, so the loop has no offset to check and vectorises.
+                    plan.fft.accumulate(into: &average.acc, count: seg) { buf in
+                        for i in 0..<seg { buf[i] = (segment[i] - mean) * window[i] }
                     }
+                    segments += 1
+                    start += plan.step
                 }
             }
         }
-        // One-sided density: |X|²/(fs·Σw²), doubled except at DC and Nyquist.
-        let scale = 1 / (fs * wss * Double(segments))
-        for k in acc.indices {
-            let oneSided = (k == 0 || (nfft % 2 == 0 && k == nfft / 2)) ? 1.0 : 2.0
-            acc[k] *= scale * oneSided
-        }
-        return Spectrum(df: fs / Double(nfft), psd: acc)
+        average.segments += segments
     }
 }
