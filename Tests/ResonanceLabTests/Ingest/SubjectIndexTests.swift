@@ -80,4 +80,29 @@ final class SubjectIndexTests: XCTestCase {
         try writeFixture("\n\n", to: ws.file("rr.csv"))
         XCTAssertTrue("\(try XCTUnwrap(Result { try ws.subjectIndex(RRInterval.self) }.failure))".hasSuffix("empty file: no header"))
     }
+
+    /// A record that starts with the current run's subject and a comma skips the byte-by-byte
+    /// rules; fed in chunks too small for that, the scan must find the same runs. Subjects
+    /// that extend one another, spaces, quotes and a quote inside an unquoted field.
+    func testTheRunsDoNotDependOnHowTheBytesArrive() {
+        let text = ["subject,x", "A,1", "A,2", "AB,3", "AB,4", "A,5", " A ,6", "\"A\",7", "A,\"8\n9\"", "A,10",
+                    "a\"b,11", "a\"b,12", "\"x\ny\",13", "x,14", "A,", "A", ",15", ",16"].joined(separator: "\n") + "\n"
+        let bytes = Array(text.utf8)
+        func runs(chunk: Int) -> [String] {
+            var scanner = RecordScanner(skipping: 0)
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + chunk)
+                bytes[start..<end].withUnsafeBytes { scanner.feed($0) }
+                start = end
+            }
+            scanner.finish()
+            return scanner.runs.map { "\($0.subject)|\($0.bytes)|\($0.line)|\($0.records)" }
+        }
+        let whole = runs(chunk: bytes.count)
+        XCTAssertEqual(whole.map { $0.split(separator: "|", omittingEmptySubsequences: false)[0] },
+                       ["A", "AB", "A", "a\"b,11\na\"b", "x\ny", "x", "A", ""])
+        XCTAssertEqual(whole[2].split(separator: "|").last, "5")
+        for chunk in [1, 2, 3, 5, 8] { XCTAssertEqual(runs(chunk: chunk), whole, "chunks of \(chunk)") }
+    }
 }

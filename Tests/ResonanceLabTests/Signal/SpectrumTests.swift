@@ -122,4 +122,40 @@ final class WelchBandLimitTests: XCTestCase {
             XCTAssertEqual(a[1], re * re + im * im, accuracy: 1e-9 * max(1, a[1]))
         }
     }
+
+    /// The runs of a recording averaged one at a time: until a run reaches the configured
+    /// segment (1024 samples here), only the longest runs so far can add a segment, and
+    /// the spectrum is, to the bit, the spectrum of those runs alone.
+    func testRunsAveragedOneAtATimeKeepOnlyTheRunsThatCanAddASegment() {
+        var rng = SeededRandom(seed: 5)
+        let run = { (n: Int) in (0..<n).map { _ in rng.normal() }[...] }
+        var welch = Welch(options: WelchOptions(segmentSeconds: 256, overlap: 0.5))
+        func average(_ runs: [ArraySlice<Double>]) -> Spectrum {
+            var a = welch.begin(fs: 4)
+            for r in runs { welch.add(r, to: &a) }
+            return welch.end(a)
+        }
+        // No run reaches 1024 samples: the segment is the longest run (700), whose two
+        // identical copies average to one of them.
+        let long = run(700)
+        let shortest = average([run(300), long, run(500), long, run(200)])
+        XCTAssertEqual(shortest.psd, welch.psd(long, fs: 4).psd)
+        XCTAssertEqual(shortest.df, 4.0 / 700)
+        // A run of the configured length, before or after shorter ones: they add nothing.
+        let full = run(1500)
+        XCTAssertEqual(average([run(500), run(900), full]).psd, welch.psd(full, fs: 4).psd)
+        XCTAssertEqual(average([full, run(500), run(1023)]).psd, welch.psd(full, fs: 4).psd)
+        XCTAssertEqual(average([full, run(1100)]).psd.count, 513)
+        XCTAssertNotEqual(average([full, run(1100)]).psd, welch.psd(full, fs: 4).psd)
+        // No configured length: half the longest run (500), which the 400-sample run is short of.
+        var half = Welch(options: WelchOptions(segmentSeconds: 0, overlap: 0.5))
+        var a = half.begin(fs: 4)
+        let thousand = run(1000)
+        half.add(thousand, to: &a)
+        half.add(run(400), to: &a)
+        XCTAssertEqual(half.end(a).psd, half.psd(thousand, fs: 4).psd)
+        XCTAssertEqual(half.end(a).df, 4.0 / 500)
+        // Nothing long enough for a spectrum.
+        XCTAssertEqual(average([run(1), run(0)]).psd, [])
+    }
 }
