@@ -45,7 +45,8 @@ public struct CoherenceStage: Stage {
                                              pacer: context.registry.pacer, everyStep: options.everyStep, sampling: options.sampling)
             paced = Dictionary(grouping: try ws.readIfPresent(BreathingInterval.self) ?? [], by: \.subject)
         }
-        let rr = try ws.subjectIndex(RRInterval.self), hr = try ws.subjectIndex(HRSample.self)
+        let (rr, hr) = try Parallel.both(jobs: context.jobs, { try ws.subjectIndex(RRInterval.self) },
+                                         { try ws.subjectIndex(HRSample.self) })
         let plausible = context.registry.rr
         // Subjects in byte order, as in every table, whichever series each one uses: its
         // cleaned R-R when it has a usable interval, else hr.csv.

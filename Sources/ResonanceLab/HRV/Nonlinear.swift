@@ -66,7 +66,8 @@ public struct HRVNonlinear: Sendable {
 
     /// α over each range of scales, from one profile: the scales s = 2h and 2h + 1 share
     /// the block moments of half-length h, so each h is summed once for all the ranges.
-    public static func dfa(_ x: [Double], ranges: [ClosedRange<Int>]) -> [Double] {
+    /// Blocks are stored for series up to `storedBlocksUpTo` beats, else formed as needed.
+    public static func dfa(_ x: [Double], ranges: [ClosedRange<Int>], storedBlocksUpTo: Int = dfaStoredBlocksUpTo) -> [Double] {
         let n = x.count
         let usable = ranges.filter { n > 2 * $0.upperBound }
         guard let lowest = usable.map(\.lowerBound).min(), let highest = usable.map(\.upperBound).max() else {
@@ -130,11 +131,22 @@ public struct HRVNonlinear: Sendable {
                 // points (plus one point when s is odd), so the blocks' moments are computed
                 // once per h and combined; the scales 2h and 2h + 1 start their segments at
                 // the same points and share the two blocks' sum.
+                /// Block k of length h formed as `blocks(ofLength:)` forms it, without storing
+                /// any: for a long series (a whole recording), whose stored blocks would cost
+                /// more than the series.
+                func block(_ h: Int, _ k: Int) -> Moments {
+                    guard h % 2 == 0, h >= 4 else { return Moments(y, from: k * h, count: h) }
+                    let g = h / 2
+                    return Moments(block(g, 2 * k), then: block(g, 2 * k + 1), length: g,
+                                   offset: y[(2 * k + 1) * g] - y[2 * k * g])
+                }
+                let stream = n > storedBlocksUpTo
                 for h in halves {
                     let even = 2 * h >= lowest && needed[2 * h]
                     let odd = 2 * h + 1 <= highest && needed[2 * h + 1]
                     guard even || odd else { continue }
-                    let blocks = blocks(ofLength: h)
+                    let blocks = stream ? UnsafeMutableBufferPointer<Moments>(start: nil, count: 0) : blocks(ofLength: h)
+                    var next = stream ? block(h, 0) : Moments()
                     let last = Double(2 * h)
                     // Per scale: x̄, Σ(x − x̄)² and reciprocals, once (three divisions per
                     // segment were most of its cost).
@@ -148,7 +160,14 @@ public struct HRVNonlinear: Sendable {
                     // position h and offset c = y[a + h] − y[a]), then for odd s the point a + 2h.
                     var k = 0, a = 0
                     while a < n - sEven {
-                        let joined = Moments(blocks[k], then: blocks[k + 1], length: h, offset: y[a + h] - y[a])
+                        let joined: Moments
+                        if stream {
+                            let first = next
+                            next = block(h, k + 1)
+                            joined = Moments(first, then: next, length: h, offset: y[a + h] - y[a])
+                        } else {
+                            joined = Moments(blocks[k], then: blocks[k + 1], length: h, offset: y[a + h] - y[a])
+                        }
                         let sz = joined.sz, sxz = joined.sxz, szz = joined.szz
                         // Flat segments carry no fluctuation (NeuroKit2 drops variance ≤ 1e-8).
                         if even {
@@ -187,6 +206,11 @@ public struct HRVNonlinear: Sendable {
             return slope(logS, logFs)
         }
     }
+
+    /// Series longer than this (beats) have their DFA blocks formed as each segment needs
+    /// them instead of stored: the same values, about twice the work, no memory beyond the
+    /// profile (docs/scaling.md). A 5-minute window stores its blocks.
+    public static let dfaStoredBlocksUpTo = 1 << 16
 
     /// A segment whose residual variance is at most this (ms²) is flat and left out, as
     /// NeuroKit2's `fractal_dfa` leaves it out.

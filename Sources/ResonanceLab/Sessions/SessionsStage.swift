@@ -48,9 +48,11 @@ public struct SessionsStage: Stage {
         let artifacts = HRVOptions.artifactMethod(of: ws.exists(Manifest.fileName) ? try Manifest.read(from: ws) : nil)
         ws.session?.record(setting: HRVOptions.artifactSetting, "\(artifacts.method.rawValue) (\(artifacts.origin))")
         let c = SessionConstants(registry: context.registry), clock = LocalClock(zone: timeZone), plausible = context.registry.rr
-        let playIndex = try ws.subjectIndex(Play.self), hr = try ws.subjectIndex(HRSample.self)
-        let rr = try ws.subjectIndex(RRInterval.self), sdnn = try ws.subjectIndex(HRVSample.self)
-        let sleep = try ws.subjectIndex(SleepEpisode.self), workouts = try ws.subjectIndex(Workout.self)
+        // The tables are indexed two at a time: R-R (the largest) beside the others.
+        let (rr, (playIndex, hr, sdnn, sleep, workouts)) = try Parallel.both(jobs: context.jobs, { try ws.subjectIndex(RRInterval.self) }, {
+            (try ws.subjectIndex(Play.self), try ws.subjectIndex(HRSample.self), try ws.subjectIndex(HRVSample.self),
+             try ws.subjectIndex(SleepEpisode.self), try ws.subjectIndex(Workout.self))
+        })
         // Every subject with plays, heart rate or sleep (the last two for the sources'
         // overlaps), in byte order; each read and computed in its worker, its rows written in
         // order as they complete.

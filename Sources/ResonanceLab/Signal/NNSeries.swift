@@ -33,8 +33,13 @@ public struct NNSeries: Sendable {
     /// Every corrected interval keeps its artifact class.
     public static func clean(timestampsMs: [Int64], rrMs: [Double], method: ArtifactMethod) -> NNSeries {
         var out = NNSeries(timeMs: [], nnMs: [], artifact: [], runStart: [])
-        out.timeMs.reserveCapacity(rrMs.count)
-        out.nnMs.reserveCapacity(rrMs.count)
+        // A missed beat adds an interval: room for one in 64 before the columns must grow
+        // (which would double them, a year of beats being tens of megabytes each).
+        let room = rrMs.count + rrMs.count / 64 + 16
+        out.timeMs.reserveCapacity(room)
+        out.nnMs.reserveCapacity(room)
+        out.artifact.reserveCapacity(room)
+        out.runStart.reserveCapacity(room)
         var start = 0
         while start < rrMs.count {
             var end = start + 1

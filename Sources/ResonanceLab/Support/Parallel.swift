@@ -30,6 +30,31 @@ public enum Parallel {
         return try results.map { try $0!.get() }
     }
 
+    /// `first()` and `second()` side by side when `jobs` allows (one after the other
+    /// otherwise): a stage indexes two of its tables at once. The first failure, in that
+    /// order, is thrown.
+    public static func both<A, B>(jobs: Int, _ first: () throws -> A, _ second: () throws -> B) throws -> (A, B) {
+        guard jobs >= 2 else { return (try first(), try second()) }
+        let a = UnsafeMutablePointer<Result<A, Error>?>.allocate(capacity: 1)
+        let b = UnsafeMutablePointer<Result<B, Error>?>.allocate(capacity: 1)
+        a.initialize(to: nil)
+        b.initialize(to: nil)
+        defer {
+            a.deinitialize(count: 1); a.deallocate()
+            b.deinitialize(count: 1); b.deallocate()
+        }
+        withoutActuallyEscaping(first) { first in
+            withoutActuallyEscaping(second) { second in
+                // Each iteration writes only its own result.
+                DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    if i == 0 { a.pointee = Result { try first() } } else { b.pointee = Result { try second() } }
+                }
+            }
+        }
+        guard let x = a.pointee, let y = b.pointee else { throw CancellationError() }
+        return (try x.get(), try y.get())
+    }
+
     /// Transforms the items in parallel and hands each result to `consume` in input
     /// order as soon as it and every result before it are done, on whichever worker
     /// completed that prefix, one call at a time. A stage's table is so written and

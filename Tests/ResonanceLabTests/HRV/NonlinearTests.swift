@@ -159,4 +159,18 @@ final class NonlinearTests: XCTestCase {
         XCTAssertFalse(short[0].isNaN)
         XCTAssertTrue(short[1].isNaN)
     }
+
+    /// A long series forms its DFA blocks as each segment needs them instead of storing
+    /// them: the same α to the bit, for scales that derive blocks from halves (4, 8, 16, 32)
+    /// and those that do not.
+    func testDFABlocksFormedAsNeededGiveTheStoredBlocksResult() {
+        var rng = SeededRandom(seed: 9)
+        var level = 800.0
+        let x = (0..<5000).map { _ in level += rng.normal() * 5; return level + rng.normal() * 30 }
+        let ranges = [4...16, 16...64, 5...33]
+        let stored = HRVNonlinear.dfa(x, ranges: ranges, storedBlocksUpTo: .max)
+        let formed = HRVNonlinear.dfa(x, ranges: ranges, storedBlocksUpTo: 0)
+        XCTAssertEqual(stored.map(\.bitPattern), formed.map(\.bitPattern))
+        XCTAssertTrue(stored.allSatisfy { $0 > 0.3 && $0 < 2 }, "\(stored)")
+    }
 }

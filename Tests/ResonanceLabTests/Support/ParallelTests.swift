@@ -97,4 +97,19 @@ final class ParallelTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(furthest, jobs - 1, "jobs \(jobs)")
         }
     }
+
+    func testBothRunsEachOnceAndThrowsTheFirstFailureInOrder() throws {
+        struct Failure: Error, Equatable { let which: Int }
+        for jobs in [1, 2] {
+            let (a, b) = try Parallel.both(jobs: jobs, { (1...1000).reduce(0, +) }, { "two" })
+            XCTAssertEqual(a, 500_500)
+            XCTAssertEqual(b, "two")
+            XCTAssertThrowsError(try Parallel.both(jobs: jobs, { throw Failure(which: 1) }, { throw Failure(which: 2) })) {
+                XCTAssertEqual($0 as? Failure, Failure(which: 1))
+            }
+            XCTAssertThrowsError(try Parallel.both(jobs: jobs, { 1 }, { throw Failure(which: 2) })) {
+                XCTAssertEqual($0 as? Failure, Failure(which: 2))
+            }
+        }
+    }
 }
