@@ -6,8 +6,10 @@ import CMalloc
 /// few megabytes per subject (resampled recordings, encoded rows); by default glibc
 /// serves those from fresh mappings and returns freed memory at once, so every subject
 /// pays for zero-filled pages again (a third of a million page faults for hrv and
-/// coherence on the 69 PhysioNet records). Kept instead, the memory is reused: the peak
-/// is unchanged, only its return to the system waits for the process's end.
+/// coherence on the 69 PhysioNet records). Kept instead, the memory is reused, for less
+/// CPU but a higher peak: freed blocks stay with the process, so its resident size runs
+/// above what it holds (hrv on ten person-years: 423 MB and 39 CPU-seconds, against 367 MB
+/// and 46 with glibc's defaults; docs/scaling.md).
 public enum Allocator {
     /// Blocks up to this size come from the heap (glibc's largest mmap threshold).
     static let heapBlockLimit: Int32 = 32 << 20
