@@ -49,3 +49,23 @@ public func writeE4ConnectSession(_ dir: String, tags: String = "1709280030.2500
 
         """, to: dir + "/info.txt")
 }
+
+/// `rr.csv` of five subjects `s0`…`s4` whose runs of 1–40 intervals interleave, so that
+/// subjects reappear (about `count` rows; `seed` picks the table), with its rows.
+public func interleavedRRTable(seed: UInt64, count: Int = 3000) -> (text: String, rows: [RRInterval]) {
+    var rng = SeededRandom(seed: seed)
+    var rows: [RRInterval] = []
+    var t: [Int64] = [0, 0, 0, 0, 0]
+    while rows.count < count {
+        let s = Int.random(in: 0..<5, using: &rng)
+        for _ in 0..<Int.random(in: 1...40, using: &rng) {
+            let rr = Double(Int.random(in: 500...1200, using: &rng)) + 0.25
+            t[s] += Int64(rr)
+            rows.append(RRInterval(subject: "s\(s)", timestampMs: t[s], rrMs: rr, source: "e4"))
+        }
+    }
+    let text = RRInterval.header.joined(separator: ",") + "\n" + rows.map { r in
+        "\(r.subject),\(Timestamp.iso(r.timestampMs)),\(r.rrMs),\(r.source)"
+    }.joined(separator: "\n") + "\n"
+    return (text, rows)
+}

@@ -64,7 +64,7 @@ public struct CoherenceStage: Stage {
                                                               bpm: series.nnMs.map { 60000 / $0 }, intervals: paced[subject] ?? [])), true)
                 }
                 var windows = CoherenceWindows(subject: subject, series: series, options: options)
-                return (try Workspace.encode { w in try windows.forEachRow { $0.write(to: w); try w.endRow() } }, true)
+                return (try Workspace.encode(rowsOf: { try windows.forEachRow($0) }), true)
             }
             guard hr.contains(subject) else { return nil }
             let s = SubjectSeries.hr(try hr.series(HRSample.self, of: subject))
@@ -74,7 +74,7 @@ public struct CoherenceStage: Stage {
             }
             var windows = CoherenceWindows(subject: subject, source: "hr", timeMs: s.timestampsMs.map(Double.init), bpm: s.values,
                                            options: options)
-            return (try Workspace.encode { w in try windows.forEachRow { $0.write(to: w); try w.endRow() } }, false)
+            return (try Workspace.encode(rowsOf: { try windows.forEachRow($0) }), false)
         }, inOrder: { out in
             guard let out else { return }
             try table.append(out.rows)

@@ -49,12 +49,7 @@ public struct HRVStage: Stage {
             defer { counter.tick() }
             guard let series = try rr.nnSeries(of: subject, method: options.artifactMethod, plausible: plausible) else { return nil }
             var windows = HRVWindows(subject: subject, series: series, options: options)
-            let rows = try Workspace.encode { out in
-                try windows.forEachRow { row in
-                    row.write(to: out)
-                    try out.endRow()
-                }
-            }
+            let rows = try Workspace.encode(rowsOf: { try windows.forEachRow($0) })
             return SubjectOutput(rows: rows, timings: windows.timings,
                                  nn: nn == nil ? nil : try Self.encodeNN(subject, series),
                                  psd: psd == nil ? nil : try windows.wholeSpectrum.map { try Self.encodePSD(subject, $0) })

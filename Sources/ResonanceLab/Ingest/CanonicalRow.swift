@@ -265,12 +265,14 @@ extension HRVSample: MeasurementRow {
 /// repeat it: a subject's rows read one after another then share one copy of its name and
 /// source instead of allocating one per row.
 final class RepeatedText {
-    private var last: [Int: (bytes: [UInt8], text: String)] = [:]
+    /// By column: the last text read and its bytes.
+    private var last: [(bytes: [UInt8], text: String)?] = []
 
     func string(_ record: CSVRecord, _ i: Int) -> String {
         let bytes = record.bytes(i)
-        if let hit = last[i], hit.bytes.elementsEqual(bytes) { return hit.text }
+        if i < last.count, let hit = last[i], hit.bytes.elementsEqual(bytes) { return hit.text }
         let text = String(decoding: bytes, as: UTF8.self)
+        if i >= last.count { last += Array(repeating: nil, count: i + 1 - last.count) }
         last[i] = (Array(bytes), text)
         return text
     }

@@ -76,8 +76,14 @@ public struct Workspace: Sendable {
     /// stage encodes each subject's rows in its parallel workers and appends the parts
     /// in order to a `TableWriter`, so formatting millions of rows is not serial.
     public static func encode<S: Sequence>(_ rows: S) throws -> EncodedRows where S.Element: CanonicalRow {
+        try encode(rowsOf: { row in try rows.forEach(row) })
+    }
+
+    /// The rows `produce` hands over one at a time (e.g. `HRVWindows.forEachRow`), encoded
+    /// as they come, so that they are never all held.
+    public static func encode<Row: CanonicalRow>(rowsOf produce: ((Row) throws -> Void) throws -> Void) throws -> EncodedRows {
         try encode { writer in
-            for row in rows {
+            try produce { row in
                 row.write(to: writer)
                 try writer.endRow()
             }

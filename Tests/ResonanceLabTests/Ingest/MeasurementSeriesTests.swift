@@ -7,21 +7,7 @@ final class MeasurementSeriesTests: XCTestCase {
     /// About 3000 rows of five subjects, interleaved in runs so that subjects reappear in later
     /// parts and a part can begin with a subject not yet seen.
     private func rrTable() -> (text: String, rows: [RRInterval]) {
-        var rng = SeededRandom(seed: 7)
-        var rows: [RRInterval] = []
-        var t: [Int64] = [0, 0, 0, 0, 0]
-        while rows.count < 3000 {
-            let s = Int.random(in: 0..<5, using: &rng)
-            for _ in 0..<Int.random(in: 1...40, using: &rng) {
-                let rr = Double(Int.random(in: 500...1200, using: &rng)) + 0.25
-                t[s] += Int64(rr)
-                rows.append(RRInterval(subject: "s\(s)", timestampMs: t[s], rrMs: rr, source: "e4"))
-            }
-        }
-        let text = RRInterval.header.joined(separator: ",") + "\n" + rows.map { r in
-            "\(r.subject),\(Timestamp.iso(r.timestampMs)),\(r.rrMs),\(r.source)"
-        }.joined(separator: "\n") + "\n"
-        return (text, rows)
+        interleavedRRTable(seed: 7)
     }
 
     func testPartsGiveWhatOnePassGives() throws {

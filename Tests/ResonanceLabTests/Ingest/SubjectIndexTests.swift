@@ -6,18 +6,7 @@ import XCTest
 final class SubjectIndexTests: XCTestCase {
     /// 3000 rows of five subjects interleaved in runs, so that subjects reappear.
     private func interleaved() -> String {
-        var rng = SeededRandom(seed: 11)
-        var lines = [RRInterval.header.joined(separator: ",")]
-        var t: [Int64] = [0, 0, 0, 0, 0]
-        while lines.count < 3001 {
-            let s = Int.random(in: 0..<5, using: &rng)
-            for _ in 0..<Int.random(in: 1...40, using: &rng) {
-                let rr = Double(Int.random(in: 500...1200, using: &rng)) + 0.5
-                t[s] += Int64(rr)
-                lines.append("s\(s),\(Timestamp.iso(t[s])),\(rr),e4")
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
+        interleavedRRTable(seed: 11).text
     }
 
     func testEachSubjectsSeriesIsWhatTheWholeTableReadGivesIt() throws {
@@ -56,7 +45,7 @@ final class SubjectIndexTests: XCTestCase {
 
     func testAnErrorNamesTheLineOfTheWholeFile() throws {
         var lines = interleaved().split(separator: "\n").map(String.init)
-        lines[2500] = lines[2500].replacingOccurrences(of: ".5,", with: ".5x,")
+        lines[2500] = lines[2500].replacingOccurrences(of: ".25,", with: ".25x,")
         let subject = String(lines[2500].prefix { $0 != "," })
         let ws = Workspace(path: try makeTempDir())
         try writeFixture(lines.joined(separator: "\n") + "\n", to: ws.file("rr.csv"))
