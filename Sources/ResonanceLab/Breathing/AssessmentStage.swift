@@ -23,7 +23,7 @@ public struct AssessmentStage: Stage {
                              message: "no paced intervals; write them with `resonance breathing paced`")
         }
         let assessment = BreathingAssessment(coherence: context.registry.coherence, pacer: context.registry.pacer)
-        let rr = try ws.subjectIndex(RRInterval.self)
+        let rr = try ws.subjectIndex(RRInterval.self, jobs: context.jobs)
         let plausible = context.registry.rr
         // Subjects in order of first appearance in rr.csv, each read and scored in its worker.
         let trialsTable = try ws.writer(AssessmentRow.self), choices = try ws.writer(ResonanceChoiceRow.self)

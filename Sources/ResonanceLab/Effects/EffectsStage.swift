@@ -51,8 +51,9 @@ public struct EffectsStage: Stage {
     /// Each model's tables, in `models` order (`+` joins them).
     public static func run(_ index: PlayIndex, models: [EffectModel], registry: ConstantsRegistry,
                            jobs: Int = 1, onset: OnsetChoice = .profiled) throws -> [EffectTables] {
-        // The models are independent: run them side by side.
-        try Parallel.map(models, jobs: jobs) { model -> EffectTables in
+        // One model at a time: the mixed model fits its metrics side by side (a parallel map
+        // nested in another runs on one thread), and the EMA model costs little beside it.
+        try models.map { model -> EffectTables in
             switch model {
             case .ema: return EMAEffects.run(index, registry: registry)
             case .mixed: return try MixedEffects.run(index, registry: registry, jobs: jobs, onset: onset)

@@ -100,7 +100,7 @@ public struct DailyStage: Stage {
             snapshots = measured
             // A generated workspace has one heart-rate source per subject: every sample counts.
             // Each subject with workouts is read and counted in its worker.
-            let hr = try ws.subjectIndex(HRSample.self)
+            let hr = try ws.subjectIndex(HRSample.self, jobs: context.jobs)
             let bySubject = Dictionary(grouping: workouts, by: \.subject)
             try Parallel.forEach(hr.subjects.filter { bySubject[$0] != nil }, jobs: context.jobs, { subject -> WorkoutHeartRate in
                 var part = WorkoutHeartRate(workouts: bySubject[subject] ?? [])

@@ -45,7 +45,7 @@ public struct CoherenceStage: Stage {
                                              pacer: context.registry.pacer, everyStep: options.everyStep, sampling: options.sampling)
             paced = Dictionary(grouping: try ws.readIfPresent(BreathingInterval.self) ?? [], by: \.subject)
         }
-        let (rr, hr) = try Parallel.both(jobs: context.jobs, { try ws.subjectIndex(RRInterval.self) },
+        let (rr, hr) = try Parallel.both(jobs: context.jobs, { try ws.subjectIndex(RRInterval.self, jobs: context.jobs) },
                                          { try ws.subjectIndex(HRSample.self) })
         let plausible = context.registry.rr
         // Subjects in byte order, as in every table, whichever series each one uses: its

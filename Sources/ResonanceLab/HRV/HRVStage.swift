@@ -36,7 +36,7 @@ public struct HRVStage: Stage {
         var options = self.options
         options.maxArtifactPct = options.maxArtifactPct ?? context.registry.hrv.maxArtifactPct
         options.record(in: ws.session)
-        let rr = try ws.subjectIndex(RRInterval.self)
+        let rr = try ws.subjectIndex(RRInterval.self, jobs: context.jobs)
         let plausible = context.registry.rr
         let counter = context.progress.counter("hrv: windows", total: rr.subjects.count)
         // One subject at a time per worker, from reading its R-R to encoding its rows, which

@@ -30,8 +30,8 @@ public struct SubjectIndex: Sendable {
     public func contains(_ subject: String) -> Bool { position[subject] != nil }
 
     /// The index of table `Row` at `path` (its header checked); `digest` receives the
-    /// file's SHA-256, computed in the same pass, when given.
-    init<Row: CanonicalRow>(_ type: Row.Type, path: String?, digest: ((String) throws -> Void)? = nil) throws {
+    /// file's SHA-256, computed in the same pass (beside the scan with `jobs` ≥ 2), when given.
+    init<Row: CanonicalRow>(_ type: Row.Type, path: String?, jobs: Int = 1, digest: ((String) throws -> Void)? = nil) throws {
         self.path = path
         guard let path else { return }
         guard Row.header.first == "subject" else {
@@ -50,7 +50,7 @@ public struct SubjectIndex: Sendable {
         }
         var scanner = RecordScanner(skipping: text.markLength)
         if let digest {
-            let hex = try SHA256.hex(ofFile: path) { scanner.feed($0) }
+            let hex = try SHA256.hex(ofFile: path, jobs: jobs) { scanner.feed($0) }
             try digest(hex)
         } else {
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -196,7 +196,7 @@ struct RecordScanner {
             if fieldDone {
                 // Past the first field only a newline or a quote changes the scan's state:
                 // skip to the next one (most of a table's bytes are passed over here).
-                while i < n && base[i] != 0x0A && base[i] != 0x22 { i += 1 }
+                i = Self.nextNewlineOrQuote(base, from: i, count: n)
                 if i == n { break }
             } else if recordStart == offset + i, let f = plainRunField, i + f.count < n, base[i + f.count] == 0x2C,
                       f.withUnsafeBufferPointer({ f in (0..<f.count).allSatisfy { base[i + $0] == f[$0] } }) {
@@ -221,6 +221,26 @@ struct RecordScanner {
             i += 1
         }
         offset += n
+    }
+
+    /// The index of the first newline or quote in `base[from..<count]`, else `count`. Eight
+    /// bytes are tested at a time: a byte b of word w equals c exactly when byte b of
+    /// w ^ c·0x0101… is zero, and (v − 0x0101…) & ~v & 0x8080… sets the high bit of the
+    /// lowest zero byte of v (a borrow runs only upward, past a zero byte), so the lowest
+    /// set bit names the first match (Anderson, "Bit Twiddling Hacks", determining if a
+    /// word has a zero byte).
+    static func nextNewlineOrQuote(_ base: UnsafePointer<UInt8>, from: Int, count n: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = from
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self).littleEndian
+            let newline = w ^ (0x0A &* ones), quote = w ^ (0x22 &* ones)
+            let found = (((newline &- ones) & ~newline) | ((quote &- ones) & ~quote)) & highs
+            if found != 0 { return i + found.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < n && base[i] != 0x0A && base[i] != 0x22 { i += 1 }
+        return i
     }
 
     /// One byte of the current record (not a record-ending newline).
@@ -301,13 +321,15 @@ struct RecordScanner {
 extension Workspace {
     /// The subject index of table `Row` (`SubjectIndex`), verified against the manifest in
     /// the same pass; an absent table gives an empty index.
-    public func subjectIndex<Row: CanonicalRow>(_ type: Row.Type) throws -> SubjectIndex {
+    /// The index of table `Row`; with `jobs` ≥ 2, the manifest check's digest is computed
+    /// beside the scan.
+    public func subjectIndex<Row: CanonicalRow>(_ type: Row.Type, jobs: Int = 1) throws -> SubjectIndex {
         guard exists(Row.fileName) else { return try SubjectIndex(Row.self, path: nil) }
         let path = file(Row.fileName)
         guard let session, session.needsDigest(Row.fileName) else {
             try session?.check(Row.fileName)
             return try SubjectIndex(Row.self, path: path)
         }
-        return try SubjectIndex(Row.self, path: path) { try session.check(Row.fileName, digest: $0) }
+        return try SubjectIndex(Row.self, path: path, jobs: jobs) { try session.check(Row.fileName, digest: $0) }
     }
 }

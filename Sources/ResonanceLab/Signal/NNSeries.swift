@@ -30,32 +30,66 @@ public struct NNSeries: Sendable {
     /// long/short and Malik beats are replaced by the cubic spline through the run's
     /// accepted beats at their time; a missed beat is split in two halves and an extra
     /// beat merged with the next interval (Lipponen & Tarvainen 2019, section 2.3).
-    /// Every corrected interval keeps its artifact class.
+    /// Every corrected interval keeps its artifact class. `Builder` does the same with
+    /// intervals handed over one at a time.
     public static func clean(timestampsMs: [Int64], rrMs: [Double], method: ArtifactMethod) -> NNSeries {
-        var out = NNSeries(timeMs: [], nnMs: [], artifact: [], runStart: [])
-        // A missed beat adds an interval: room for one in 64 before the columns must grow
-        // (which would double them, a year of beats being tens of megabytes each).
-        let room = rrMs.count + rrMs.count / 64 + 16
-        out.timeMs.reserveCapacity(room)
-        out.nnMs.reserveCapacity(room)
-        out.artifact.reserveCapacity(room)
-        out.runStart.reserveCapacity(room)
-        var start = 0
-        while start < rrMs.count {
-            var end = start + 1
-            while end < rrMs.count,
-                  abs(Double(timestampsMs[end] - timestampsMs[end - 1]) - rrMs[end]) <= successiveToleranceMs {
-                end += 1
-            }
-            // A run never starts before the previous one ends, so time stays increasing.
-            let anchor = max(Double(timestampsMs[start]) - rrMs[start], out.timeMs.last ?? -.infinity)
-            out.appendRun(Array(rrMs[start..<end]), anchorMs: anchor, method: method)
-            start = end
-        }
-        return out
+        var builder = Builder(method: method, capacity: rrMs.count)
+        for i in rrMs.indices { builder.add(timeMs: timestampsMs[i], rrMs: rrMs[i]) }
+        return builder.finish()
     }
 
-    private mutating func appendRun(_ rr: [Double], anchorMs: Double, method: ArtifactMethod) {
+    /// Cleans R-R intervals handed over one at a time, in time order, as `clean` does with
+    /// whole columns: it holds the run of successive beats being read, not the recording.
+    public struct Builder {
+        private let method: ArtifactMethod
+        private var out = NNSeries.empty
+        /// The run being read: its intervals, and the time and interval of its first beat.
+        private var run: [Double] = []
+        private var runFirstMs: Int64 = 0, runFirstRR = 0.0
+        /// Time of the last beat added, ms since the epoch.
+        public private(set) var lastTimeMs: Int64?
+
+        /// `capacity`: the intervals expected. A missed beat adds one: room for one in 64
+        /// before the columns must grow (which would double them, a year of beats being
+        /// tens of megabytes each).
+        public init(method: ArtifactMethod, capacity: Int) {
+            self.method = method
+            let room = capacity + capacity / 64 + 16
+            out.timeMs.reserveCapacity(room)
+            out.nnMs.reserveCapacity(room)
+            out.artifact.reserveCapacity(room)
+            out.runStart.reserveCapacity(room)
+        }
+
+        /// Adds the interval `rrMs` closing at `timeMs` (after every earlier one).
+        public mutating func add(timeMs: Int64, rrMs: Double) {
+            if let last = lastTimeMs, abs(Double(timeMs - last) - rrMs) <= successiveToleranceMs {
+                run.append(rrMs)
+            } else {
+                endRun()
+                runFirstMs = timeMs
+                runFirstRR = rrMs
+                run.append(rrMs)
+            }
+            lastTimeMs = timeMs
+        }
+
+        /// The series of every interval added.
+        public mutating func finish() -> NNSeries {
+            endRun()
+            return out
+        }
+
+        private mutating func endRun() {
+            guard !run.isEmpty else { return }
+            // A run never starts before the previous one ends, so time stays increasing.
+            let anchor = max(Double(runFirstMs) - runFirstRR, out.timeMs.last ?? -.infinity)
+            out.appendRun(run, anchorMs: anchor, method: method)
+            run.removeAll(keepingCapacity: true)
+        }
+    }
+
+    fileprivate mutating func appendRun(_ rr: [Double], anchorMs: Double, method: ArtifactMethod) {
         let flags = ArtifactDetector.detect(rr, method: method)
         var values: [Double] = [], kinds: [BeatArtifact] = []
         values.reserveCapacity(rr.count)

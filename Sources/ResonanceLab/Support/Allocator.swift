@@ -11,8 +11,9 @@ import CMalloc
 /// above what it holds (hrv on ten person-years: 423 MB and 39 CPU-seconds, against 367 MB
 /// and 46 with glibc's defaults; docs/scaling.md).
 public enum Allocator {
-    /// Blocks up to this size come from the heap (glibc's largest mmap threshold).
-    static let heapBlockLimit: Int32 = 32 << 20
+    /// Blocks up to this size come from the heap and are kept; larger ones (a long
+    /// recording's columns, one to a subject) are mapped and returned when freed.
+    static let heapBlockLimit: Int32 = 8 << 20
     /// Free memory kept at the heap's top before it is returned.
     static let keptFree: Int32 = Int32.max
     /// Extra space requested each time the heap grows.

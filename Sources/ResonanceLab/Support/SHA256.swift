@@ -32,7 +32,9 @@ public struct SHA256 {
     }
 
     /// Digest of a file's bytes, read in 1 MiB chunks; `inspect` sees each chunk too.
-    public static func hex(ofFile path: String, inspect: (UnsafeRawBufferPointer) -> Void = { _ in }) throws -> String {
+    /// With `jobs` ≥ 2 the digest and `inspect` run side by side on each chunk.
+    public static func hex(ofFile path: String, jobs: Int = 1,
+                           inspect: (UnsafeRawBufferPointer) -> Void = { _ in }) throws -> String {
         guard let handle = fopen(path, "rb") else {
             throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
@@ -42,10 +44,9 @@ public struct SHA256 {
         while true {
             let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
             if n == 0 { break }
-            buffer.withUnsafeBytes {
+            try buffer.withUnsafeBytes {
                 let chunk = UnsafeRawBufferPointer(rebasing: $0[0..<n])
-                hash.update(chunk)
-                inspect(chunk)
+                _ = try Parallel.both(jobs: jobs, { hash.update(chunk) }, { inspect(chunk) })
             }
         }
         return hash.finalizeHex()

@@ -94,4 +94,24 @@ final class SubjectIndexTests: XCTestCase {
         XCTAssertEqual(whole[2].split(separator: "|").last, "5")
         for chunk in [1, 2, 3, 5, 8] { XCTAssertEqual(runs(chunk: chunk), whole, "chunks of \(chunk)") }
     }
+
+    /// The eight-bytes-at-a-time search for a newline or quote finds what a byte loop finds,
+    /// from every start, in buffers where they are dense, sparse and absent.
+    func testTheNewlineOrQuoteSearchMatchesAByteLoop() {
+        var rng = SeededRandom(seed: 5)
+        for density in [2, 9, 40, 1000] {
+            let bytes: [UInt8] = (0..<300).map { _ in
+                Int.random(in: 0..<density, using: &rng) == 0 ? [0x0A, 0x22].randomElement(using: &rng) ?? 0
+                    : [UInt8(ascii: "a"), 0x2C, 0x0B, 0x21, 0x23, 0x8A, 0xA2, 0x00, 0xFF].randomElement(using: &rng) ?? 0
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return XCTFail("empty buffer") }
+                for from in 0...bytes.count {
+                    let expected = bytes[from...].firstIndex { $0 == 0x0A || $0 == 0x22 } ?? bytes.count
+                    XCTAssertEqual(RecordScanner.nextNewlineOrQuote(base, from: from, count: bytes.count), expected,
+                                   "density 1/\(density), from \(from)")
+                }
+            }
+        }
+    }
 }

@@ -29,4 +29,18 @@ final class SHA256Tests: XCTestCase {
         XCTAssertEqual(other.finalizeHex(), SHA256.hex("abd"))
         XCTAssertEqual(SHA256.hex("abd"), "a52d159f262b2c6ddb724a61840befc36eb30c88877a4030b65cbe86298449c9")
     }
+
+    /// A file's digest computed beside the chunks' inspection is the same digest, and the
+    /// inspection sees every byte in order.
+    func testAFilesDigestBesideItsInspection() throws {
+        let text = Array(String(repeating: "resonance, ", count: 250_000).utf8)  // 2.75 MB: three chunks
+        let path = try makeTempDir() + "/f.txt"
+        try writeFixture(String(decoding: text, as: UTF8.self), to: path)
+        let expected = SHA256.hex(String(decoding: text, as: UTF8.self))
+        for jobs in [1, 2] {
+            var seen: [UInt8] = []
+            XCTAssertEqual(try SHA256.hex(ofFile: path, jobs: jobs) { seen += $0 }, expected, "jobs \(jobs)")
+            XCTAssertEqual(seen, text, "jobs \(jobs)")
+        }
+    }
 }
