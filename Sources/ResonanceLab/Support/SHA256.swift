@@ -32,29 +32,71 @@ public struct SHA256 {
     }
 
     /// Digest of a file's bytes, read in 1 MiB chunks; `inspect` sees each chunk too.
-    /// With `jobs` ≥ 2 the digest and `inspect` run side by side on each chunk.
+    /// With `jobs` ≥ 2 the digest runs on a thread of its own, a chunk behind the reads,
+    /// while `inspect` reads the chunk (its own thread, so it runs beside the caller even
+    /// inside another parallel loop, where a nested one would run on one thread).
     public static func hex(ofFile path: String, jobs: Int = 1,
                            inspect: (UnsafeRawBufferPointer) -> Void = { _ in }) throws -> String {
         guard let handle = fopen(path, "rb") else {
             throw CSVError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
         defer { fclose(handle) }
-        var hash = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
-            if n == 0 { break }
-            try buffer.withUnsafeBytes {
-                let chunk = UnsafeRawBufferPointer(rebasing: $0[0..<n])
-                _ = try Parallel.both(jobs: jobs, { hash.update(chunk) }, { inspect(chunk) })
+        let chunkBytes = 1 << 20
+        guard jobs >= 2 else {
+            var hash = SHA256()
+            var buffer = [UInt8](repeating: 0, count: chunkBytes)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
+                if n == 0 { break }
+                buffer.withUnsafeBytes {
+                    let chunk = UnsafeRawBufferPointer(rebasing: $0[0..<n])
+                    hash.update(chunk)
+                    inspect(chunk)
+                }
             }
+            return hash.finalizeHex()
         }
-        return hash.finalizeHex()
+        // Two buffers: one is read into and inspected while the other's digest may still run;
+        // a buffer's semaphore is signalled when its chunk is digested.
+        let buffers = (0..<2).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes, alignment: 64) }
+        let free = [DispatchSemaphore(value: 1), DispatchSemaphore(value: 1)]
+        let digest = DigestThread()
+        defer { for b in buffers { b.deallocate() } }
+        var k = 0
+        while true {
+            let b = k % 2
+            free[b].wait()
+            let n = fread(buffers[b].baseAddress, 1, chunkBytes, handle)
+            if n == 0 { free[b].signal(); break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffers[b][0..<n])
+            digest.update(chunk, then: free[b])
+            inspect(chunk)
+            k += 1
+        }
+        return digest.finalizeHex()
     }
 
     public static func hex(_ text: String) -> String {
         var h = SHA256()
         h.update(Array(text.utf8))
         return h.finalizeHex()
+    }
+}
+
+/// A running SHA-256 fed on a serial queue of its own, chunk after chunk in the order given.
+private final class DigestThread: @unchecked Sendable {
+    private var hash = SHA256()
+    private let queue = DispatchQueue(label: "resonance.sha256")
+
+    /// Digests `chunk` after every chunk given before, then signals `done`; the caller keeps
+    /// the chunk's bytes unchanged until then.
+    func update(_ chunk: UnsafeRawBufferPointer, then done: DispatchSemaphore) {
+        nonisolated(unsafe) let bytes = chunk  // read-only here and by the caller until `done`
+        queue.async { self.hash.update(bytes); done.signal() }
+    }
+
+    /// The digest, once every chunk given is digested.
+    func finalizeHex() -> String {
+        queue.sync { hash.finalizeHex() }
     }
 }
