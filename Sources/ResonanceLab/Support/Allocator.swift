@@ -8,8 +8,9 @@ import CMalloc
 /// pays for zero-filled pages again (a third of a million page faults for hrv and
 /// coherence on the 69 PhysioNet records). Kept instead, the memory is reused, for less
 /// CPU but a higher peak: freed blocks stay with the process, so its resident size runs
-/// above what it holds (hrv on ten person-years: 423 MB and 39 CPU-seconds, against 367 MB
-/// and 46 with glibc's defaults; docs/scaling.md).
+/// above what it holds (hrv on the PhysioNet databases: 5.3 s against 5.5 s with glibc's
+/// defaults; on ten person-years the same CPU time at 366 MB against about 330 MB;
+/// docs/scaling.md).
 public enum Allocator {
     /// Blocks up to this size come from the heap and are kept; larger ones (a long
     /// recording's columns, one to a subject) are mapped and returned when freed.
