@@ -320,9 +320,8 @@ struct RecordScanner {
 
 extension Workspace {
     /// The subject index of table `Row` (`SubjectIndex`), verified against the manifest in
-    /// the same pass; an absent table gives an empty index.
-    /// The index of table `Row`; with `jobs` ≥ 2, the manifest check's digest is computed
-    /// beside the scan.
+    /// the same pass (the digest beside the scan with `jobs` ≥ 2); an absent table gives
+    /// an empty index.
     public func subjectIndex<Row: CanonicalRow>(_ type: Row.Type, jobs: Int = 1) throws -> SubjectIndex {
         guard exists(Row.fileName) else { return try SubjectIndex(Row.self, path: nil) }
         let path = file(Row.fileName)

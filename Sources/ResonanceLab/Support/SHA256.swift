@@ -32,9 +32,9 @@ public struct SHA256 {
     }
 
     /// Digest of a file's bytes, read in 1 MiB chunks; `inspect` sees each chunk too.
-    /// With `jobs` ≥ 2 the digest runs on a thread of its own, a chunk behind the reads,
-    /// while `inspect` reads the chunk (its own thread, so it runs beside the caller even
-    /// inside another parallel loop, where a nested one would run on one thread).
+    /// With `jobs` ≥ 2 the digest runs on a thread of its own while `inspect` reads each
+    /// chunk on the caller's: a thread, not a parallel loop, because a parallel loop nested
+    /// in another (a stage indexing two tables at once) runs on one thread.
     public static func hex(ofFile path: String, jobs: Int = 1,
                            inspect: (UnsafeRawBufferPointer) -> Void = { _ in }) throws -> String {
         guard let handle = fopen(path, "rb") else {
