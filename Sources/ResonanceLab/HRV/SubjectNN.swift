@@ -9,14 +9,13 @@ extension SubjectIndex {
     /// go back in time is read again whole and sorted, with the same result.
     func nnSeries(of subject: String, method: ArtifactMethod, plausible: RRConstants) throws -> NNSeries? {
         var builder = NNSeries.Builder(method: method, capacity: records(of: subject))
+        var ready = SubjectSeries.Ready.rr(plausible)
         var lastReadMs = Int64.min
         do {
             try forEachMeasurement(RRInterval.self, of: subject) { timeMs, rrMs in
                 guard timeMs >= lastReadMs else { throw OutOfOrder() }
                 lastReadMs = timeMs
-                // The first of each timestamp, as SubjectSeries keeps it.
-                guard plausible.isPlausible(rrMs), builder.lastTimeMs != timeMs else { return }
-                builder.add(timeMs: timeMs, rrMs: rrMs)
+                if ready.keeps(timeMs, rrMs) { builder.add(timeMs: timeMs, rrMs: rrMs) }
             }
         } catch is OutOfOrder {
             let s = SubjectSeries.rr(try series(RRInterval.self, of: subject), plausible: plausible)
