@@ -29,8 +29,26 @@ public struct AssessmentStage: Stage {
         let trialsTable = try ws.writer(AssessmentRow.self), choices = try ws.writer(ResonanceChoiceRow.self)
         var subjects = 0
         try Parallel.forEach(rr.subjects.filter { paced[$0] != nil }, jobs: context.jobs, { subject -> (EncodedRows, EncodedRows)? in
-            guard let series = try rr.nnSeries(of: subject, method: artifactMethod, plausible: plausible) else { return nil }
-            let trials = assessment.trials(subject: subject, series: series, intervals: paced[subject] ?? [])
+            // Trials with both ends are scored walking the recording (one trial's beats held);
+            // a subject with a trial open at an end, or whose rows go back in time, is read whole.
+            let intervals = paced[subject] ?? []
+            func whole() throws -> [AssessmentRow]? {
+                try rr.nnSeries(of: subject, method: artifactMethod, plausible: plausible).map {
+                    assessment.trials(subject: subject, series: $0, intervals: intervals)
+                }
+            }
+            var trials: [AssessmentRow]?
+            if intervals.allSatisfy({ $0.startedAtMs != nil && $0.endedAtMs != nil }) {
+                do {
+                    let stream = NNStream(rr, subject: subject, method: artifactMethod, plausible: plausible)
+                    trials = try assessment.trials(subject: subject, stream: stream, intervals: intervals)
+                } catch is OutOfOrder {
+                    trials = try whole()
+                }
+            } else {
+                trials = try whole()
+            }
+            guard let trials else { return nil }
             return (try Workspace.encode(trials),
                     try Workspace.encode(BreathingAssessment.choose(trials) + BreathingAssessment.pacerLocks(trials, pacer: assessment.pacer)))
         }, inOrder: { out in

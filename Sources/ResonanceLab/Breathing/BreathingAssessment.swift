@@ -115,6 +115,25 @@ public struct BreathingAssessment {
         }
     }
 
+    /// The same trials scored from `stream`, walked in order of their start, so that only
+    /// one trial's beats are held; nil when the subject has no usable interval. Trials must
+    /// have both ends (one open at an end reaches to the recording's first or last beat:
+    /// `trials(subject:series:intervals:)` on the whole series).
+    func trials(subject: String, stream: NNStream, intervals: [BreathingInterval]) throws -> [AssessmentRow]? {
+        try stream.hold(fromMs: -.infinity, throughMs: -.infinity)
+        guard !stream.series.timeMs.isEmpty else { return nil }
+        var rows = [AssessmentRow?](repeating: nil, count: intervals.count)
+        let bounded = intervals.indices.compactMap { i in
+            intervals[i].startedAtMs.flatMap { s in intervals[i].endedAtMs.map { (i, Double(s), Double($0)) } }
+        }
+        for (i, start, end) in bounded.sorted(by: { ($0.1, $0.0) < ($1.1, $1.0) }) {
+            try stream.hold(fromMs: start + pacer.settleSeconds * 1000, throughMs: end)
+            rows[i] = trial(subject: subject, series: stream.series, fromMs: start + pacer.settleSeconds * 1000, toMs: end,
+                            rate: intervals[i].rateBpm, bounds: (Int64(start.rounded()), Int64(end.rounded())))
+        }
+        return rows.compactMap { $0 }
+    }
+
     func trial(subject: String, series: NNSeries, fromMs: Double, toMs: Double, rate: Double,
                bounds: (Int64, Int64)) -> AssessmentRow? {
         let beats = series.range(fromMs: fromMs, toMs: toMs)

@@ -125,20 +125,33 @@ public struct DJReplay: Sendable {
     /// has learned is left in `learner` (songs indexed in first-play order, `songOrder`).
     public func listener(plays unsorted: [SessionPlayRow], hr: [TimedSample], sdnn: [TimedSample], rr: [TimedSample] = [],
                          workouts: [(startMs: Int64, endMs: Int64)], features: [String: SongSound],
-                         offsets: [String: Int], birthYear: Int? = nil) -> Output {
+                         offsets: [String: Int], birthYear: Int? = nil) throws -> Output {
+        var physiology = ReplayPhysiology.whole(hr: hr, sdnn: sdnn, rr: rr, restingQuantile: state.restingHRQuantile)
+        var decisions: [DJDecisionRow] = [], receipts: [DJReceiptRow] = []
+        var out = try listener(plays: unsorted, physiology: &physiology, workouts: workouts, features: features, offsets: offsets,
+                               birthYear: birthYear) { decisions.append($0); receipts += $1 }
+        (out.decisions, out.receipts) = (decisions, receipts)
+        return out
+    }
+
+    /// The same, with the physiology whole or held forward in time (`ReplayPhysiology`):
+    /// the decisions are made in time order, each reading the windows ending at its tick,
+    /// and handed to `decided` with their receipts as they are made (the output's
+    /// `decisions` and `receipts` stay empty).
+    func listener(plays unsorted: [SessionPlayRow], physiology: inout ReplayPhysiology,
+                  workouts: [(startMs: Int64, endMs: Int64)], features: [String: SongSound],
+                  offsets: [String: Int], birthYear: Int?,
+                  decided: (DJDecisionRow, [DJReceiptRow]) throws -> Void) throws -> Output {
         let plays = unsorted.sorted {
             $0.startedAtMs != $1.startedAtMs ? $0.startedAtMs < $1.startedAtMs : $0.playId.utf8.lexicographicallyPrecedes($1.playId.utf8)
         }
         let engine = DJStateEngine(constants: state, variant: variant)
         let ranker = RankingEngine(constants: ranking)
         // Per UTC day: the day's resting HR and median SDNN, for later days' baselines.
-        let dayMs: Int64 = 86_400_000
-        var hrByDay: [Int64: [Double]] = [:], sdnnByDay: [Int64: [Double]] = [:]
-        for s in hr { hrByDay[Timestamp.floorDivMod(s.tMs, dayMs).0, default: []].append(s.value) }
-        for s in sdnn { sdnnByDay[Timestamp.floorDivMod(s.tMs, dayMs).0, default: []].append(s.value) }
-        let days = Set(hrByDay.keys).union(sdnnByDay.keys).sorted()
-        let restingByDay = hrByDay.mapValues { Stats.quantile($0, state.restingHRQuantile) }
-        let sdnnMedianByDay = sdnnByDay.mapValues { Stats.median($0) }
+        let dayMs = ReplayPhysiology.dayMs
+        let days = physiology.days, restingByDay = physiology.restingByDay, sdnnMedianByDay = physiology.sdnnMedianByDay
+        // The longest any window at a tick reaches back, ms.
+        let lookbackMs = Int64(max(state.hrWindowSeconds + state.personalReferenceMinutes * 60, state.hrvWindowSeconds) * 1000) + 1000
 
         var learned: [String: SongHistory] = [:]
         var order: [String] = []
@@ -166,9 +179,10 @@ public struct DJReplay: Sendable {
             let ctx = DJStateEngine.context(at: tick, localMs: localMs, workouts: workouts, state: state, sessions: sessions)
             let cell = (Timestamp.isoWeekday(localMs) - 1) * 24 + min(23, Int(Timestamp.floorDivMod(localMs, dayMs).1 / 3_600_000))
             let usual = patternCount[cell] >= state.patternMinStates ? patternSum[cell] / patternCount[cell] : nil
-            let beats = DJStateEngine.window(rr, endingAt: tick, seconds: state.hrvWindowSeconds).map(\.value)
+            try physiology.hold(fromMs: tick - lookbackMs, throughMs: tick)
+            let beats = DJStateEngine.window(physiology.rr, endingAt: tick, seconds: state.hrvWindowSeconds).map(\.value)
             let beatSDNN = beats.count >= 2 ? Stats.sd(beats) : nil
-            let s = engine.state(at: tick, hr: hr, sdnn: sdnn, beatSDNNMs: beatSDNN, baseline: baseline, context: ctx,
+            let s = engine.state(at: tick, hr: physiology.hr, sdnn: physiology.sdnn, beatSDNNMs: beatSDNN, baseline: baseline, context: ctx,
                                  usualEnergy: usual, previous: previous)
             previous = s
             if session.id != p.sessionId { session = (p.sessionId, []) }
@@ -210,8 +224,7 @@ public struct DJReplay: Sendable {
                 predictedTopDeltaHRBpm: predicted(candidates[top], \.hrDelta, \.hrPlays),
                 predictedPlayedDeltaRMSSDMs: predicted(p.songId, \.rmssdDelta, \.rmssdPlays),
                 predictedTopDeltaRMSSDMs: predicted(candidates[top], \.rmssdDelta, \.rmssdPlays))
-            out.decisions.append(row)
-            out.receipts += Self.receipt(row, pick: scores[top], sound: sounds[top], ranker: ranker)
+            try decided(row, Self.receipt(row, pick: scores[top], sound: sounds[top], ranker: ranker))
 
             // Learn from the play, after its decision: its effect only when its session
             // was kept, under the session's context.
@@ -267,29 +280,78 @@ extension DJReplay {
     /// ΔHR (bpm) and ΔRMSSD (ms) of the DJ's pick minus that of the played song, over the
     /// decisions where both songs have a learned value.
     public static func summary(_ rows: [DJDecisionRow]) -> [DJReplaySummaryRow] {
-        var out: [DJReplaySummaryRow] = []
-        for need in ["all"] + MusicNeed.allCases.map(\.rawValue) {
-            let mine = need == "all" ? rows : rows.filter { $0.need == need }
-            let n = Double(mine.count)
-            out.append(DJReplaySummaryRow(need: need, metric: "decisions", value: n))
-            for k in [1, 5, 10] {
-                out.append(DJReplaySummaryRow(need: need, metric: "top\(k)_rate",
-                                              value: mine.isEmpty ? nil : Double(mine.filter { $0.playedRank <= k }.count) / n))
-                out.append(DJReplaySummaryRow(
-                    need: need, metric: "top\(k)_rate_without_added",
-                    value: mine.isEmpty ? nil : Double(mine.filter { $0.playedWasCandidate && $0.playedRank <= k }.count) / n))
-            }
-            let hr = mine.compactMap { r in r.predictedTopDeltaHRBpm.flatMap { t in r.predictedPlayedDeltaHRBpm.map { t - $0 } } }
-            let rmssd = mine.compactMap { r in r.predictedTopDeltaRMSSDMs.flatMap { t in r.predictedPlayedDeltaRMSSDMs.map { t - $0 } } }
-            out.append(DJReplaySummaryRow(need: need, metric: "dm_decisions_hr", value: Double(hr.count)))
-            out.append(DJReplaySummaryRow(need: need, metric: "dm_delta_hr_bpm", value: hr.isEmpty ? nil : Stats.mean(hr)))
-            out.append(DJReplaySummaryRow(need: need, metric: "dm_decisions_rmssd", value: Double(rmssd.count)))
-            out.append(DJReplaySummaryRow(need: need, metric: "dm_delta_rmssd_ms", value: rmssd.isEmpty ? nil : Stats.mean(rmssd)))
-            // Played songs without BPM and energy: both content terms scored neutral.
-            out.append(DJReplaySummaryRow(need: need, metric: "played_without_features",
-                                          value: Double(mine.filter { $0.neutralTerms == 2 }.count)))
+        var tally = SummaryTally()
+        for r in rows { tally.add(r) }
+        return tally.rows
+    }
+
+    /// The summary counted as the decisions come, in order, so that they need not be kept:
+    /// per need (and all), the decisions, how often the played song was in the top 1, 5 and
+    /// 10 (and, without the plays that added it, `_without_added`), the direct-method
+    /// differences of the DJ's pick − the played song (their count and mean, summed in the
+    /// decisions' order), and the played songs scored without features.
+    public struct SummaryTally: Sendable {
+        private struct Part: Sendable {
+            var decisions = 0, top = [0, 0, 0], topWithoutAdded = [0, 0, 0], withoutFeatures = 0
+            var hr = (n: 0, sum: 0.0), rmssd = (n: 0, sum: 0.0)
         }
-        return out
+        private static let needs = ["all"] + MusicNeed.allCases.map(\.rawValue)
+        private static let tops = [1, 5, 10]
+        private var parts = [Part](repeating: Part(), count: needs.count)
+
+        public init() {}
+
+        /// What the summary reads of one decision.
+        public struct Entry: Sendable {
+            let need: String, playedRank: Int, playedWasCandidate: Bool, neutralTerms: Int
+            /// The DJ's pick − the played song, by the direct method.
+            let hrDifference: Double?, rmssdDifference: Double?
+
+            public init(_ r: DJDecisionRow) {
+                need = r.need; playedRank = r.playedRank; playedWasCandidate = r.playedWasCandidate; neutralTerms = r.neutralTerms
+                hrDifference = r.predictedTopDeltaHRBpm.flatMap { t in r.predictedPlayedDeltaHRBpm.map { t - $0 } }
+                rmssdDifference = r.predictedTopDeltaRMSSDMs.flatMap { t in r.predictedPlayedDeltaRMSSDMs.map { t - $0 } }
+            }
+        }
+
+        public mutating func add(_ r: DJDecisionRow) { add(Entry(r)) }
+
+        public mutating func add(_ e: Entry) {
+            add(e, to: 0)
+            if let i = Self.needs.indices.dropFirst().first(where: { Self.needs[$0] == e.need }) { add(e, to: i) }
+        }
+
+        private mutating func add(_ e: Entry, to i: Int) {
+            parts[i].decisions += 1
+            for (k, top) in Self.tops.enumerated() where e.playedRank <= top {
+                parts[i].top[k] += 1
+                if e.playedWasCandidate { parts[i].topWithoutAdded[k] += 1 }
+            }
+            if let d = e.hrDifference { parts[i].hr.n += 1; parts[i].hr.sum += d }
+            if let d = e.rmssdDifference { parts[i].rmssd.n += 1; parts[i].rmssd.sum += d }
+            if e.neutralTerms == 2 { parts[i].withoutFeatures += 1 }
+        }
+
+        public var rows: [DJReplaySummaryRow] {
+            var out: [DJReplaySummaryRow] = []
+            for (need, p) in zip(Self.needs, parts) {
+                let n = Double(p.decisions)
+                out.append(DJReplaySummaryRow(need: need, metric: "decisions", value: n))
+                for (k, top) in Self.tops.enumerated() {
+                    out.append(DJReplaySummaryRow(need: need, metric: "top\(top)_rate", value: p.decisions == 0 ? nil : Double(p.top[k]) / n))
+                    out.append(DJReplaySummaryRow(need: need, metric: "top\(top)_rate_without_added",
+                                                  value: p.decisions == 0 ? nil : Double(p.topWithoutAdded[k]) / n))
+                }
+                out.append(DJReplaySummaryRow(need: need, metric: "dm_decisions_hr", value: Double(p.hr.n)))
+                out.append(DJReplaySummaryRow(need: need, metric: "dm_delta_hr_bpm", value: p.hr.n == 0 ? nil : p.hr.sum / Double(p.hr.n)))
+                out.append(DJReplaySummaryRow(need: need, metric: "dm_decisions_rmssd", value: Double(p.rmssd.n)))
+                out.append(DJReplaySummaryRow(need: need, metric: "dm_delta_rmssd_ms",
+                                              value: p.rmssd.n == 0 ? nil : p.rmssd.sum / Double(p.rmssd.n)))
+                // Played songs without BPM and energy: both content terms scored neutral.
+                out.append(DJReplaySummaryRow(need: need, metric: "played_without_features", value: Double(p.withoutFeatures)))
+            }
+            return out
+        }
     }
 }
 
@@ -328,35 +390,57 @@ public struct DJReplayStage: Stage {
         // Listeners in byte order, each read and replayed in its worker.
         let subjects = sessionPlays.subjects.sorted(by: SubjectOrder.precedes)
         let decisions = try ws.writer(DJDecisionRow.self), receipts = try ws.writer(DJReceiptRow.self)
-        var rows: [DJDecisionRow] = []
-        try Parallel.forEach(subjects, jobs: context.jobs, { subject -> ([DJDecisionRow], EncodedRows, EncodedRows) in
+        var tally = DJReplay.SummaryTally()
+        try Parallel.forEach(subjects, jobs: context.jobs, { subject -> ([DJReplay.SummaryTally.Entry], EncodedRows, EncodedRows) in
             let mine = try sessionPlays.rows(SessionPlayRow.self, of: subject)
             var own: [String: Int] = [:]
             for p in try playIndex.rows(Play.self, of: subject) { if let o = p.utcOffsetMin { own[p.playId] = o } }
-            let heart = try hr.series(HRSample.self, of: subject), beats = try rr.series(RRInterval.self, of: subject)
-            let out = replay.listener(
-                plays: mine,
-                hr: zip(heart.timestampsMs, heart.values).map { TimedSample(tMs: $0.0, value: $0.1) }.sorted { $0.tMs < $1.tMs },
-                sdnn: try sdnn.rows(HRVSample.self, of: subject).compactMap { s in s.sdnnMs.map { TimedSample(tMs: s.timestampMs, value: $0) } }
-                    .sorted { $0.tMs < $1.tMs },
-                rr: zip(beats.timestampsMs, beats.values).filter { $0.1 >= plausible.rrMinMs && $0.1 <= plausible.rrMaxMs }
-                    .map { TimedSample(tMs: $0.0, value: $0.1) }.sorted { $0.tMs < $1.tMs },
-                workouts: try workouts.rows(Workout.self, of: subject).map { ($0.startMs, $0.endMs) }, features: features, offsets: own,
-                birthYear: birthYears[subject])
-            return (out.decisions, try Workspace.encode(out.decisions), try Workspace.encode(out.receipts))
+            let sdnnSamples = try sdnn.rows(HRVSample.self, of: subject)
+                .compactMap { s in s.sdnnMs.map { TimedSample(tMs: s.timestampMs, value: $0) } }.sorted { $0.tMs < $1.tMs }
+            let workoutSpans = try workouts.rows(Workout.self, of: subject).map { ($0.startMs, $0.endMs) }
+            // Heart rate and R-R are held forward in time as the decisions are made, and each
+            // decision and its receipts are encoded as they are made; a subject whose rows go
+            // back in time is read whole.
+            func replayed(_ physiology: ReplayPhysiology) throws -> ([DJReplay.SummaryTally.Entry], EncodedRows, EncodedRows) {
+                var physiology = physiology, entries: [DJReplay.SummaryTally.Entry] = [], receiptsPart: EncodedRows?
+                let decisionsPart = try Workspace.encode { decisions in
+                    receiptsPart = try Workspace.encode { receipts in
+                        _ = try replay.listener(plays: mine, physiology: &physiology, workouts: workoutSpans, features: features,
+                                                offsets: own, birthYear: birthYears[subject]) { row, rows in
+                            row.write(to: decisions)
+                            try decisions.endRow()
+                            for r in rows { r.write(to: receipts); try receipts.endRow() }
+                            entries.append(.init(row))
+                        }
+                    }
+                }
+                return (entries, decisionsPart, receiptsPart ?? EncodedRows(rows: 0, spilled: nil, bytes: []))
+            }
+            do {
+                return try replayed(try .streamed(hr: hr, rr: rr, subject: subject, sdnn: sdnnSamples, plausible: plausible,
+                                                  restingQuantile: replay.state.restingHRQuantile))
+            } catch is OutOfOrder {
+                let heart = try hr.series(HRSample.self, of: subject), beats = try rr.series(RRInterval.self, of: subject)
+                return try replayed(.whole(
+                    hr: zip(heart.timestampsMs, heart.values).map { TimedSample(tMs: $0.0, value: $0.1) }.sorted { $0.tMs < $1.tMs },
+                    sdnn: sdnnSamples,
+                    rr: zip(beats.timestampsMs, beats.values).filter { $0.1 >= plausible.rrMinMs && $0.1 <= plausible.rrMaxMs }
+                        .map { TimedSample(tMs: $0.0, value: $0.1) }.sorted { $0.tMs < $1.tMs },
+                    restingQuantile: replay.state.restingHRQuantile))
+            }
         }, inOrder: { mine, decided, receipted in
-            // The decisions are kept for the summary; the receipts only written.
-            rows += mine
+            // The decisions are counted into the summary as they are written; the receipts only written.
+            for r in mine { tally.add(r) }
             try decisions.append(decided)
             try receipts.append(receipted)
         })
         try decisions.commit()
         try receipts.commit()
-        let summary = DJReplay.summary(rows)
+        let summary = tally.rows
         try ws.write(summary)
         let all = summary.filter { $0.need == "all" }
         func value(_ m: String) -> String { all.first { $0.metric == m }?.value.map { String(format: "%.3f", $0) } ?? "–" }
-        context.progress.note("dj replay: \(rows.count) decisions; played song in the DJ's top 1/5/10: \(value("top1_rate"))/"
+        context.progress.note("dj replay: \(decisions.rows) decisions; played song in the DJ's top 1/5/10: \(value("top1_rate"))/"
             + "\(value("top5_rate"))/\(value("top10_rate")); direct-method ΔHR of the DJ's pick − the played song: \(value("dm_delta_hr_bpm")) bpm")
     }
 }

@@ -21,9 +21,10 @@ public struct StressHourlyRow: Equatable, Sendable {
     }
 
     /// The hourly rows of every assessed day with a stress score and an HRV z-score, in
-    /// the assessments' order, hours ascending.
-    static func rows(_ assessments: [DailyAssessment], engine: StressEngine) -> [StressHourlyRow] {
-        assessments.flatMap { a -> [StressHourlyRow] in
+    /// the assessments' order, hours ascending: made one day at a time as they are
+    /// written, never all held (24 a person-day).
+    static func rows(_ assessments: [DailyAssessment], engine: StressEngine) -> some Sequence<StressHourlyRow> {
+        assessments.lazy.flatMap { a -> [StressHourlyRow] in
             guard let stress = a.stress else { return [] }
             return engine.hourly(sdnnMs: a.snapshot.hrvSDNNMs, signals: stress.signals).map {
                 StressHourlyRow(subject: a.snapshot.subject, date: a.snapshot.date, hour: $0.hour, hrvEstimateMs: $0.hrvEstimateMs,

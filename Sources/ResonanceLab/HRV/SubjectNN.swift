@@ -28,4 +28,45 @@ extension SubjectIndex {
 }
 
 /// A subject's rows went back in time: they must be sorted before cleaning.
-private struct OutOfOrder: Error {}
+struct OutOfOrder: Error {}
+
+/// A subject's NN series cleaned forward in time, as its R-R rows are read a piece at a
+/// time (`MeasurementCursor`): `hold(fromMs:throughMs:)` reads on until every beat up to a
+/// time is cleaned, and lets go of the beats before another. A stage that walks a
+/// recording in time order so holds a stretch of it and the run of successive beats being
+/// cleaned (a run is cleaned whole), not the recording. The beats held are those of
+/// `SubjectIndex.nnSeries(of:)`, bit for bit; rows that go back in time throw `OutOfOrder`.
+final class NNStream {
+    /// The beats held, in time order.
+    private(set) var series = NNSeries.empty
+    private var builder: NNSeries.Builder
+    private var ready: SubjectSeries.Ready
+    private var cursor: MeasurementCursor<RRInterval>
+    private var lastReadMs = Int64.min
+    private var done = false
+
+    init(_ index: SubjectIndex, subject: String, method: ArtifactMethod, plausible: RRConstants) {
+        builder = NNSeries.Builder(method: method, capacity: 0)
+        ready = .rr(plausible)
+        cursor = MeasurementCursor(index, subject)
+    }
+
+    /// Holds the beats from `floorMs` on, up to one past `horizonMs` (or the last);
+    /// `floorMs` never goes back from one call to the next.
+    func hold(fromMs floorMs: Double, throughMs horizonMs: Double) throws {
+        series.removeBeats(before: floorMs)
+        while !done, !(series.timeMs.last.map { $0 > horizonMs } ?? false) {
+            let more = try cursor.readPiece { timeMs, rrMs in
+                guard timeMs >= lastReadMs else { throw OutOfOrder() }
+                lastReadMs = timeMs
+                if ready.keeps(timeMs, rrMs) { builder.add(timeMs: timeMs, rrMs: rrMs) }
+            }
+            if !more {
+                done = true
+                _ = builder.finish()
+            }
+            series.append(builder.takeCleaned())
+            series.removeBeats(before: floorMs)
+        }
+    }
+}

@@ -31,7 +31,9 @@ public struct SubjectIndex: Sendable {
 
     /// The index of table `Row` at `path` (its header checked); `digest` receives the
     /// file's SHA-256, computed in the same pass (beside the scan with `jobs` ≥ 2), when given.
-    init<Row: CanonicalRow>(_ type: Row.Type, path: String?, jobs: Int = 1, digest: ((String) throws -> Void)? = nil) throws {
+    /// `pieceRecords`: the records of a piece (`pieces(of:)`).
+    init<Row: CanonicalRow>(_ type: Row.Type, path: String?, jobs: Int = 1, pieceRecords: Int = RecordScanner.pieceRecords,
+                            digest: ((String) throws -> Void)? = nil) throws {
         self.path = path
         guard let path else { return }
         guard Row.header.first == "subject" else {
@@ -48,7 +50,7 @@ public struct SubjectIndex: Sendable {
             throw TableError(path: path, line: 1, column: 0, message: "\(text.encoding.rawValue) text: workspace tables are read "
                 + "one subject at a time and must be UTF-8 (tables the toolkit writes are)")
         }
-        var scanner = RecordScanner(skipping: text.markLength)
+        var scanner = RecordScanner(skipping: text.markLength, pieceRecords: pieceRecords)
         if let digest {
             let hex = try SHA256.hex(ofFile: path, jobs: jobs) { scanner.feed($0) }
             try digest(hex)
@@ -71,7 +73,8 @@ public struct SubjectIndex: Sendable {
         for run in scanner.runs {
             let name = run.subject
             if let i = position[name] {
-                if let last = runs[i].last, last.bytes.upperBound == run.bytes.lowerBound {
+                if let last = runs[i].last, last.bytes.upperBound == run.bytes.lowerBound,
+                   last.records + run.records <= pieceRecords {
                     runs[i][runs[i].count - 1].bytes = last.bytes.lowerBound..<run.bytes.upperBound
                     runs[i][runs[i].count - 1].records += run.records
                 } else {
@@ -87,10 +90,21 @@ public struct SubjectIndex: Sendable {
 
     /// Calls `body` with every record of `subject`, in file order (none when absent).
     func forEachRecord(of subject: String, _ body: (CSVRecord) throws -> Void) throws {
+        for piece in 0..<pieces(of: subject) { try forEachRecord(of: subject, piece: piece, body) }
+    }
+
+    /// The number of pieces `subject`'s records are read in: runs of consecutive records,
+    /// each of at most `RecordScanner.pieceRecords`, so that a subject can be read forward
+    /// a piece at a time (`RowCursor`).
+    func pieces(of subject: String) -> Int {
+        position[subject].map { runs[$0].count } ?? 0
+    }
+
+    /// Calls `body` with every record of piece `piece` of `subject`, in file order.
+    func forEachRecord(of subject: String, piece: Int, _ body: (CSVRecord) throws -> Void) throws {
         guard let path, let i = position[subject] else { return }
-        for run in runs[i] {
-            try CSVReader(path: path, byteRange: run.bytes, rangeFirstLine: run.line).forEachRecord(body)
-        }
+        let run = runs[i][piece]
+        try CSVReader(path: path, byteRange: run.bytes, rangeFirstLine: run.line).forEachRecord(body)
     }
 
     /// The number of records of `subject`.
@@ -100,19 +114,16 @@ public struct SubjectIndex: Sendable {
 
     /// The rows of `subject` (none when absent).
     public func rows<Row: CanonicalRow>(_ type: Row.Type, of subject: String) throws -> [Row] {
-        guard let path else { return [] }
         var rows: [Row] = []
         rows.reserveCapacity(records(of: subject))
-        let columns = Dictionary(uniqueKeysWithValues: Row.header.enumerated().map { ($1, $0) })
-        let repeated = RepeatedText()
-        try forEachRecord(of: subject) { record in
-            guard record.count == Row.header.count else {
-                throw TableError(path: path, line: record.line, column: min(record.count, Row.header.count) + 1,
-                                 message: "row has \(record.count) fields, the header \(Row.header.count)")
-            }
-            rows.append(try Row(CanonicalFieldReader(record: record, columns: columns, path: path, repeated: repeated)))
-        }
+        try forEachRow(Row.self, of: subject) { rows.append($0) }
         return rows
+    }
+
+    /// Calls `body` with each row of `subject`, in file order, without holding them.
+    public func forEachRow<Row: CanonicalRow>(_ type: Row.Type, of subject: String, _ body: (Row) throws -> Void) throws {
+        var cursor = RowCursor<Row>(self, subject)
+        while try cursor.readPiece(body) {}
     }
 
     /// The measurements of `subject` as columns, in file order (empty when absent).
@@ -131,12 +142,64 @@ public struct SubjectIndex: Sendable {
     /// without holding them.
     public func forEachMeasurement<Row: MeasurementRow>(_ type: Row.Type, of subject: String,
                                                         _ body: (Int64, Double) throws -> Void) throws {
-        guard let path else { return }
-        var parser = MeasurementRowParser<Row>(path: path, expectsHeader: false)
-        try forEachRecord(of: subject) { record in
-            guard let row = try parser.parse(record) else { return }
+        var cursor = MeasurementCursor<Row>(self, subject)
+        while try cursor.readPiece(body) {}
+    }
+}
+
+/// One subject's rows read forward a piece at a time (`SubjectIndex.pieces(of:)`), for a
+/// stage that walks a recording in time and holds a stretch of it.
+struct RowCursor<Row: CanonicalRow> {
+    let index: SubjectIndex
+    let subject: String
+    private var piece = 0
+    private let columns = Dictionary(uniqueKeysWithValues: Row.header.enumerated().map { ($1, $0) })
+    private let repeated = RepeatedText()
+
+    init(_ index: SubjectIndex, _ subject: String) {
+        self.index = index; self.subject = subject
+    }
+
+    /// Calls `body` with each row of the next piece, in file order; false when every piece
+    /// has been read.
+    mutating func readPiece(_ body: (Row) throws -> Void) throws -> Bool {
+        guard let path = index.path, piece < index.pieces(of: subject) else { return false }
+        let (columns, repeated) = (self.columns, self.repeated)
+        try index.forEachRecord(of: subject, piece: piece) { record in
+            guard record.count == Row.header.count else {
+                throw TableError(path: path, line: record.line, column: min(record.count, Row.header.count) + 1,
+                                 message: "row has \(record.count) fields, the header \(Row.header.count)")
+            }
+            try body(try Row(CanonicalFieldReader(record: record, columns: columns, path: path, repeated: repeated)))
+        }
+        piece += 1
+        return true
+    }
+}
+
+/// One subject's measurements (epoch ms, value) read forward a piece at a time.
+struct MeasurementCursor<Row: MeasurementRow> {
+    let index: SubjectIndex
+    let subject: String
+    private var piece = 0
+    private var parser: MeasurementRowParser<Row>?
+
+    init(_ index: SubjectIndex, _ subject: String) {
+        self.index = index; self.subject = subject
+        parser = index.path.map { MeasurementRowParser<Row>(path: $0, expectsHeader: false) }
+    }
+
+    /// Calls `body` with each measurement of the next piece, in file order; false when
+    /// every piece has been read.
+    mutating func readPiece(_ body: (Int64, Double) throws -> Void) throws -> Bool {
+        guard var p = parser, piece < index.pieces(of: subject) else { return false }
+        defer { parser = p }
+        try index.forEachRecord(of: subject, piece: piece) { record in
+            guard let row = try p.parse(record) else { return }
             try body(row.timeMs, row.value)
         }
+        piece += 1
+        return true
     }
 }
 
@@ -145,6 +208,10 @@ public struct SubjectIndex: Sendable {
 /// the reader takes it: unquoted, spaces and tabs trimmed; quoted, its doubled quotes made
 /// one. Blank lines belong to the run they lie in (the reader skips them).
 struct RecordScanner {
+    /// Records in a run before it is split, so that no piece read at once is larger: at
+    /// 8,192, a piece of `rr.csv` is about two hours of beats.
+    static let pieceRecords = 8192
+
     struct Run {
         var subject: String
         var bytes: Range<Int>
@@ -180,13 +247,16 @@ struct RecordScanner {
     private var plainRunField: [UInt8]?
     private var sameSubject = false
 
-    /// A scanner that skips the file's first `mark` bytes (a UTF-8 byte-order mark).
-    init(skipping mark: Int) {
+    /// A scanner that skips the file's first `mark` bytes (a UTF-8 byte-order mark) and
+    /// ends a run after `pieceRecords` records.
+    init(skipping mark: Int, pieceRecords: Int = Self.pieceRecords) {
         self.mark = mark
+        self.runLimit = max(1, pieceRecords)
         recordStart = mark
     }
 
     private let mark: Int
+    private let runLimit: Int
 
     mutating func feed(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
@@ -284,6 +354,7 @@ struct RecordScanner {
         }
         if sameSubject {
             runRecords += 1
+            splitIfFull(at: end)
             return
         }
         if blank { return }
@@ -304,10 +375,21 @@ struct RecordScanner {
             runRecords = 0
         }
         runRecords += 1
+        splitIfFull(at: end)
+    }
+
+    /// Ends the run after `runLimit` records; the next record, of the same subject or not,
+    /// starts another.
+    private mutating func splitIfFull(at end: Int) {
+        guard runRecords == runLimit else { return }
+        closeRun(at: end)
+        runStart = end
+        runLine = line + 1
+        runRecords = 0
     }
 
     private mutating func closeRun(at end: Int) {
-        guard let f = runField else { return }
+        guard let f = runField, runRecords > 0 else { return }
         runs.append(Run(subject: String(decoding: f, as: UTF8.self), bytes: runStart..<end, line: runLine, records: runRecords))
     }
 

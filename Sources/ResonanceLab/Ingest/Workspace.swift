@@ -98,9 +98,9 @@ public struct Workspace: Sendable {
         return writer.part
     }
 
-    /// Bytes of encoded rows a worker keeps in memory per output (4 MiB); the rest wait in
+    /// Bytes of encoded rows a worker keeps in memory per output (1 MiB); the rest wait in
     /// an unnamed temporary file until their turn to be written (docs/scaling.md).
-    static let encodedBytesHeld = 4 << 20
+    static let encodedBytesHeld = 1 << 20
 
     /// Commits a CSV writer of an output (`output(_:)`, `output(path:)`); within a
     /// session, a staged table's digest and row count, taken while it was written, go

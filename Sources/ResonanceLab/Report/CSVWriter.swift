@@ -16,9 +16,14 @@ public final class CSVWriter {
         var records = 0
         /// Rows mostly follow each other in time, so the date text is formatted once per day.
         var timestamps = LineEncoder.TimestampCache()
-        /// A writer without a file: the rows moved on to `spill` once `row` holds this many bytes.
+        /// A writer without a file: the rows moved on to `spill` once `row` holds this many
+        /// bytes, or before its buffer would have to grow past it.
         var spillBytes = Int.max
         var spill: SpillFile?
+        /// The longest row ended so far, bytes: room the buffer must have for the next.
+        var longestRow = 0
+        /// Where the row being encoded starts in `row`.
+        var rowStart = 0
     }
 
     private var row: [UInt8] {
@@ -73,6 +78,7 @@ public final class CSVWriter {
     /// next field follows them after a comma.
     public func beginRow(after fields: UnsafeBufferPointer<UInt8>) {
         row.removeAll(keepingCapacity: true)
+        state.pointee.rowStart = 0
         row.append(contentsOf: fields)
         fieldsInRow = fields.isEmpty ? 0 : 1
     }
@@ -131,11 +137,18 @@ public final class CSVWriter {
         fieldsInRow = 0
         state.pointee.records += 1
         guard let file else {
-            if row.count >= state.pointee.spillBytes {
+            // The buffer grows by doubling: once doubled it would pass the limit, the rows
+            // move on while the next row still fits, so it never holds more than the limit.
+            let limit = state.pointee.spillBytes
+            state.pointee.longestRow = max(state.pointee.longestRow, row.count - state.pointee.rowStart)
+            state.pointee.rowStart = row.count
+            let full = row.count + state.pointee.longestRow > row.capacity && row.capacity > limit / 2
+            if row.count >= limit || full {
                 let spill = try state.pointee.spill ?? SpillFile()
                 state.pointee.spill = spill
                 try spill.write(row)
                 row.removeAll(keepingCapacity: true)
+                state.pointee.rowStart = 0
             }
             return
         }

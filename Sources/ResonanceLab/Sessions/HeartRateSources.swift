@@ -64,3 +64,39 @@ public enum HeartRateSources {
         return (hr.indices.filter { keepAll[$0] }.map { hr[$0] }, overlap)
     }
 }
+
+/// A subject's heart rate read forward in time a piece at a time (`RowCursor`), for a
+/// subject of one source, where the sources' rule keeps every sample: `hold` reads on
+/// until a time and lets go of the samples before another. Rows that go back in time
+/// throw `OutOfOrder`; a second source throws `SeveralSources` (the rule then needs the
+/// whole recording).
+final class HeartRateStream {
+    struct SeveralSources: Error {}
+
+    /// The samples held (epoch ms, bpm), in time order.
+    private(set) var series = TimeSeries([])
+    private var cursor: RowCursor<HRSample>
+    private var source: String?
+    private var lastReadMs = Int64.min
+    private var done = false
+
+    init(_ index: SubjectIndex, subject: String) {
+        cursor = RowCursor(index, subject)
+    }
+
+    /// Holds the samples from `fromMs` on, up to one past `throughMs` (or the last);
+    /// `fromMs` never goes back from one call to the next.
+    func hold(fromMs: Int64, throughMs: Int64) throws {
+        series.removeSamples(before: fromMs)
+        while !done, !(series.timesMs.last.map { $0 > throughMs } ?? false) {
+            done = try !cursor.readPiece { x in
+                guard x.timestampMs >= lastReadMs else { throw OutOfOrder() }
+                lastReadMs = x.timestampMs
+                if let source, x.source != source { throw SeveralSources() }
+                source = x.source
+                series.append(timeMs: x.timestampMs, value: x.bpm)
+            }
+            series.removeSamples(before: fromMs)
+        }
+    }
+}

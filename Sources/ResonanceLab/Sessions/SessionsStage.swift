@@ -63,13 +63,33 @@ public struct SessionsStage: Stage {
         try Parallel.forEach(subjects, jobs: context.jobs, { subject -> (EncodedRows, EncodedRows, SessionsOutput, Int) in
             let listens = playIndex.contains(subject)
             let tables = SubjectTables(
-                plays: try playIndex.rows(Play.self, of: subject), hr: try hr.rows(HRSample.self, of: subject),
-                nn: listens ? try rr.nnSeries(of: subject, method: artifacts.method, plausible: plausible) : nil,
-                sdnn: listens ? try sdnn.rows(HRVSample.self, of: subject) : [], sleep: try sleep.rows(SleepEpisode.self, of: subject),
-                workouts: listens ? try workouts.rows(Workout.self, of: subject) : [])
-            var out = Self.subject(tables, constants: c, clock: clock)
-            let parts = (try Workspace.encode(out.sessions), try Workspace.encode(out.plays))
-            out.sessions = []; out.plays = []
+                plays: try playIndex.rows(Play.self, of: subject), sdnn: listens ? try sdnn.rows(HRVSample.self, of: subject) : [],
+                sleep: try sleep.rows(SleepEpisode.self, of: subject), workouts: listens ? try workouts.rows(Workout.self, of: subject) : [])
+            // Heart rate and R-R are held forward in time as the plays are measured, and
+            // each play's row is encoded as it is measured; a subject whose rows go back in
+            // time, or whose heart rate has two sources, is read whole.
+            func measured(_ held: HeldPhysiology) throws -> (EncodedRows, SessionsOutput) {
+                var held = held, out = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0)
+                let plays = try Workspace.encode { writer in
+                    out = try Self.subject(tables, physiology: &held, constants: c, clock: clock) { row in
+                        row.write(to: writer)
+                        try writer.endRow()
+                    }
+                }
+                return (plays, out)
+            }
+            var (plays, out): (EncodedRows, SessionsOutput)
+            do {
+                (plays, out) = try measured(.streamed(
+                    hr: HeartRateStream(hr, subject: subject),
+                    nn: listens ? NNStream(rr, subject: subject, method: artifacts.method, plausible: plausible) : nil, sdnn: tables.sdnn))
+            } catch is OutOfOrder, is HeartRateStream.SeveralSources {
+                (plays, out) = try measured(.whole(
+                    hr: try hr.rows(HRSample.self, of: subject),
+                    nn: listens ? try rr.nnSeries(of: subject, method: artifacts.method, plausible: plausible) : nil, sdnn: tables.sdnn))
+            }
+            let parts = (try Workspace.encode(out.sessions), plays)
+            out.sessions = []
             return (parts.0, parts.1, out, tables.plays.count)
         }, inOrder: { sessions, plays, out, read in
             try sessionsTable.append(sessions)
@@ -86,23 +106,23 @@ public struct SessionsStage: Stage {
             + "\(sessionsTable.rows) sessions, \(total.droppedShortSessions) shorter than the minimum dropped")
     }
 
-    /// One subject's rows of the tables the stage reads; `nn` its cleaned NN series.
+    /// One subject's rows of the tables the stage reads, but for its physiology's.
     struct SubjectTables {
-        var plays: [Play] = [], hr: [HRSample] = [], nn: NNSeries?, sdnn: [HRVSample] = []
-        var sleep: [SleepEpisode] = [], workouts: [Workout] = []
+        var plays: [Play] = [], sdnn: [HRVSample] = [], sleep: [SleepEpisode] = [], workouts: [Workout] = []
     }
 
     /// One subject's part of the stage: its sessions and plays when it has plays, and the
     /// overlaps of its sleep and heart-rate sources.
-    static func subject(_ t: SubjectTables, constants c: SessionConstants, clock: LocalClock) -> SessionsOutput {
-        let (kept, hrOverlap) = HeartRateSources.resolve(t.hr)
+    /// Its play rows go to `play`, in order, as they are measured (`plays` stays empty).
+    static func subject(_ t: SubjectTables, physiology: inout HeldPhysiology, constants c: SessionConstants,
+                        clock: LocalClock, play: (SessionPlayRow) throws -> Void) throws -> SessionsOutput {
         let periods = SleepLink.periods(t.sleep, constants: c)
         var out = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0)
         if !t.plays.isEmpty {
-            out = listener(plays: t.plays, physiology: ListenerPhysiology(hr: kept, nn: t.nn ?? .empty, sdnn: t.sdnn), sleep: periods,
-                           workouts: t.workouts.sorted { $0.startMs < $1.startMs }, constants: c, clock: clock)
+            out = try listener(plays: t.plays, physiology: &physiology, sleep: periods,
+                               workouts: t.workouts.sorted { $0.startMs < $1.startMs }, constants: c, clock: clock, play: play)
         }
-        out.overlaps = SourceOverlaps(periods: periods, hr: hrOverlap)
+        out.overlaps = SourceOverlaps(periods: periods, hr: try physiology.heartRateOverlap())
         return out
     }
 
@@ -110,50 +130,68 @@ public struct SessionsStage: Stage {
     public static func run(plays: [Play], hr: [HRSample], nn: [String: NNSeries], sdnn: [HRVSample],
                            sleep: [SleepEpisode], workouts: [Workout],
                            constants c: SessionConstants, clock: LocalClock = LocalClock(), jobs: Int = 1) throws -> SessionsOutput {
-        var tables: [String: SubjectTables] = [:]
+        var tables: [String: SubjectTables] = [:], hrOf: [String: [HRSample]] = [:]
         for x in plays { tables[x.subject, default: SubjectTables()].plays.append(x) }
-        for x in hr { tables[x.subject, default: SubjectTables()].hr.append(x) }
+        for x in hr { tables[x.subject, default: SubjectTables()]; hrOf[x.subject, default: []].append(x) }
         for x in sleep { tables[x.subject, default: SubjectTables()].sleep.append(x) }
-        for (subject, t) in tables where !t.plays.isEmpty { tables[subject]?.nn = nn[subject] }
         for x in sdnn where tables[x.subject]?.plays.isEmpty == false { tables[x.subject]?.sdnn.append(x) }
         for x in workouts where tables[x.subject]?.plays.isEmpty == false { tables[x.subject]?.workouts.append(x) }
         let parts = try Parallel.map(tables.keys.sorted(by: SubjectOrder.precedes), jobs: jobs) { subject in
-            Self.subject(tables[subject] ?? SubjectTables(), constants: c, clock: clock)
+            let t = tables[subject] ?? SubjectTables()
+            var held = HeldPhysiology.whole(hr: hrOf[subject] ?? [], nn: t.plays.isEmpty ? nil : nn[subject], sdnn: t.sdnn)
+            var rows: [SessionPlayRow] = []
+            var out = try Self.subject(t, physiology: &held, constants: c, clock: clock) { rows.append($0) }
+            out.plays = rows
+            return out
         }
         var out = SessionsOutput(sessions: [], plays: [], cleaning: PlayCleaningCounts(), droppedShortSessions: 0)
         for p in parts { out.add(p) }
         return out
     }
 
-    /// One listener's sessions and plays.
-    static func listener(plays raw: [Play], physiology: ListenerPhysiology, sleep: [SleepPeriod],
-                         workouts: [Workout], constants c: SessionConstants, clock: LocalClock) -> SessionsOutput {
+    /// One listener's sessions and plays, measured in time order: each session just before
+    /// its first play, each play in turn, so that `physiology` is held forward in time. The
+    /// play rows go to `play` as they are measured.
+    static func listener(plays raw: [Play], physiology: inout HeldPhysiology, sleep: [SleepPeriod], workouts: [Workout],
+                         constants c: SessionConstants, clock: LocalClock,
+                         play: (SessionPlayRow) throws -> Void) throws -> SessionsOutput {
         var cleaning = PlayCleaningCounts()
         let plays = PlayTiming.resolve(raw, counts: &cleaning)
         let (ranges, dropped) = SessionGrouping.group(plays, constants: c)
+        // Every window and nearest sample of an interval lies within this of it.
+        let margin = max(c.biometricWindowMs, c.playHRNearestMaxMs) + 1000
+        func hold(_ a: Int64, _ b: Int64) throws {
+            let lo = min(a, b).subtractingReportingOverflow(margin), hi = max(a, b).addingReportingOverflow(margin)
+            try physiology.hold(fromMs: lo.overflow ? .min : lo.partialValue, throughMs: hi.overflow ? .max : hi.partialValue)
+        }
         var sessionOf = [String](repeating: "", count: plays.count)
         var contextOf = [String](repeating: "", count: plays.count)
         var sessions: [SessionRow] = []
-        for (n, range) in ranges.enumerated() {
-            let id = "\(raw.first?.subject ?? ""):\(n + 1)"
-            let row = session(id: id, plays: plays[range], physiology: physiology, sleep: sleep,
-                              workouts: workouts, constants: c, clock: clock)
-            for i in range { sessionOf[i] = id; contextOf[i] = row.context }
-            sessions.append(row)
-        }
-        let rows = plays.enumerated().map { i, p in
-            let bio = physiology.measure(.play(startMs: p.play.startedAtMs, endMs: p.endMs, constants: c), constants: c)
+        var nextSession = 0
+        for (i, p) in plays.enumerated() {
+            if nextSession < ranges.count, ranges[nextSession].lowerBound == i {
+                let range = ranges[nextSession]
+                nextSession += 1
+                let id = "\(raw.first?.subject ?? ""):\(nextSession)"
+                try hold(p.play.startedAtMs, plays[range].map(\.endMs).max() ?? p.play.startedAtMs)
+                let row = session(id: id, plays: plays[range], physiology: physiology.now, sleep: sleep,
+                                  workouts: workouts, constants: c, clock: clock)
+                for j in range { sessionOf[j] = id; contextOf[j] = row.context }
+                sessions.append(row)
+            }
+            try hold(p.play.startedAtMs, p.endMs)
+            let bio = physiology.now.measure(.play(startMs: p.play.startedAtMs, endMs: p.endMs, constants: c), constants: c)
             let local = clock.localMs(p.play)
-            return SessionPlayRow(
+            try play(SessionPlayRow(
                 subject: p.play.subject, sessionId: sessionOf[i], playId: p.play.playId, songId: p.play.songId,
                 biometrics: bio, quality: QualityNotes.join(p.flags + bio.notes), playlist: p.play.playlist,
                 startedAtMs: p.play.startedAtMs, endedAtMs: p.endMs, playedS: p.playedS,
                 listenFraction: p.listenFraction, skipped: p.skipped(c),
                 context: ListeningContext.of(startMs: p.play.startedAtMs, endMs: p.endMs, localStartMs: local,
                                              workouts: overlapping(workouts, p.play.startedAtMs, p.endMs, c), constants: c).rawValue,
-                timeSlot: TimeSlot.of(localMs: local).rawValue, exportSkipped: p.play.skipped, sessionContext: contextOf[i])
+                timeSlot: TimeSlot.of(localMs: local).rawValue, exportSkipped: p.play.skipped, sessionContext: contextOf[i]))
         }
-        return SessionsOutput(sessions: sessions, plays: rows, cleaning: cleaning, droppedShortSessions: dropped)
+        return SessionsOutput(sessions: sessions, plays: [], cleaning: cleaning, droppedShortSessions: dropped)
     }
 
     static func session(id: String, plays: ArraySlice<TimedPlay>, physiology: ListenerPhysiology, sleep: [SleepPeriod],

@@ -10,6 +10,18 @@ public struct TimeSeries: Sendable {
         values = sorted.map(\.value)
     }
 
+    /// Appends a sample at or after the last.
+    mutating func append(timeMs: Int64, value: Double) {
+        timesMs.append(timeMs); values.append(value)
+    }
+
+    /// Lets go of the samples before `ms`.
+    mutating func removeSamples(before ms: Int64) {
+        let k = firstIndex(notBefore: ms)
+        guard k > 0 else { return }
+        timesMs.removeFirst(k); values.removeFirst(k)
+    }
+
     /// Indices of samples with lowMs ≤ t ≤ highMs.
     public func indices(fromMs lowMs: Int64, throughMs highMs: Int64) -> Range<Int> {
         let lo = firstIndex(notBefore: lowMs)
@@ -51,5 +63,51 @@ public struct ListenerPhysiology: Sendable {
     public init(hr: [HRSample], nn: NNSeries, sdnn: [HRVSample]) {
         self.init(hr: TimeSeries(hr.map { ($0.timestampMs, $0.bpm) }), nn: nn,
                   sdnn: TimeSeries(sdnn.compactMap { x in x.sdnnMs.map { (x.timestampMs, $0) } }))
+    }
+}
+
+/// A listener's physiology as the sessions stage reads it, walking the plays and sessions
+/// in time order: whole, or held forward in time (heart rate and the NN series read as far
+/// as the next window needs, what lies before it let go; the wearable's SDNN samples, sparse,
+/// held whole). Either way each window reads the same samples.
+struct HeldPhysiology {
+    /// What the windows read now.
+    private(set) var now: ListenerPhysiology
+    private let nn: NNStream?
+    private let hr: HeartRateStream?
+    /// What the heart-rate sources' rule set aside, when the heart rate is held whole.
+    private let wholeOverlap: HeartRateSources.Overlap
+
+    /// Every sample held: the heart rate as the sources' rule keeps it.
+    static func whole(hr: [HRSample], nn: NNSeries?, sdnn: [HRVSample]) -> HeldPhysiology {
+        let (kept, overlap) = HeartRateSources.resolve(hr)
+        return HeldPhysiology(now: ListenerPhysiology(hr: kept, nn: nn ?? .empty, sdnn: sdnn), nn: nil, hr: nil, wholeOverlap: overlap)
+    }
+
+    /// Held forward in time from the subject's rows of `hr.csv` and (when given) `rr.csv`.
+    /// Reading throws `OutOfOrder` or `HeartRateStream.SeveralSources` when the rows go
+    /// back in time or the heart rate has two sources: the subject is then read whole.
+    static func streamed(hr: HeartRateStream, nn: NNStream?, sdnn: [HRVSample]) -> HeldPhysiology {
+        HeldPhysiology(now: ListenerPhysiology(hr: [], nn: .empty, sdnn: sdnn), nn: nn, hr: hr, wholeOverlap: HeartRateSources.Overlap())
+    }
+
+    /// Holds what the windows within [fromMs, throughMs] read; `fromMs` never goes back.
+    mutating func hold(fromMs: Int64, throughMs: Int64) throws {
+        guard let hr else { return }
+        // The streams' columns are let go of here first, so they change in place.
+        now.hr = TimeSeries([]); now.nn = .empty
+        try hr.hold(fromMs: fromMs, throughMs: throughMs)
+        try nn?.hold(fromMs: Double(fromMs), throughMs: Double(throughMs))
+        now.hr = hr.series
+        now.nn = nn?.series ?? .empty
+    }
+
+    /// What the heart-rate sources' rule set aside over the whole recording (read to its
+    /// end, when held forward in time).
+    mutating func heartRateOverlap() throws -> HeartRateSources.Overlap {
+        guard let hr else { return wholeOverlap }
+        now.hr = TimeSeries([])
+        try hr.hold(fromMs: .max, throughMs: .max)
+        return HeartRateSources.Overlap()
     }
 }

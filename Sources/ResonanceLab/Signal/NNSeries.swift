@@ -48,6 +48,8 @@ public struct NNSeries: Sendable {
         private var runFirstMs: Int64 = 0, runFirstRR = 0.0
         /// Time of the last beat added, ms since the epoch.
         public private(set) var lastTimeMs: Int64?
+        /// Time of the last beat cleaned, on the rebuilt axis: the next run starts after it.
+        private var lastBeatMs = -Double.infinity
 
         /// `capacity`: the intervals expected. A missed beat adds one: room for one in 64
         /// before the columns must grow (which would double them, a year of beats being
@@ -74,17 +76,25 @@ public struct NNSeries: Sendable {
             lastTimeMs = timeMs
         }
 
-        /// The series of every interval added.
+        /// The series of every interval added (since the last `takeCleaned`).
         public mutating func finish() -> NNSeries {
             endRun()
+            return out
+        }
+
+        /// The beats cleaned since the last call, handed over: those of the runs that have
+        /// ended (a run is cleaned whole, when the next interval does not follow it).
+        mutating func takeCleaned() -> NNSeries {
+            defer { out = .empty }
             return out
         }
 
         private mutating func endRun() {
             guard !run.isEmpty else { return }
             // A run never starts before the previous one ends, so time stays increasing.
-            let anchor = max(Double(runFirstMs) - runFirstRR, out.timeMs.last ?? -.infinity)
+            let anchor = max(Double(runFirstMs) - runFirstRR, lastBeatMs)
             out.appendRun(run, anchorMs: anchor, method: method)
+            lastBeatMs = out.timeMs.last ?? lastBeatMs
             run.removeAll(keepingCapacity: true)
         }
     }
@@ -139,6 +149,18 @@ public struct NNSeries: Sendable {
             artifact.append(kinds[k])
             runStart.append(k == 0)
         }
+    }
+
+    /// Appends `later`'s beats, all after these.
+    mutating func append(_ later: NNSeries) {
+        timeMs += later.timeMs; nnMs += later.nnMs; artifact += later.artifact; runStart += later.runStart
+    }
+
+    /// Lets go of the beats before `timeMs`; each beat kept keeps its run flag.
+    mutating func removeBeats(before timeMs: Double) {
+        let k = self.timeMs.lowerBound(timeMs)
+        guard k > 0 else { return }
+        self.timeMs.removeFirst(k); nnMs.removeFirst(k); artifact.removeFirst(k); runStart.removeFirst(k)
     }
 
     /// Indices of the beats whose time lies in [fromMs, toMs).

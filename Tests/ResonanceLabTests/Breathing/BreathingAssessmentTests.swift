@@ -31,6 +31,40 @@ final class BreathingAssessmentTests: XCTestCase {
 
     let assessment = BreathingAssessment(coherence: ConstantsRegistry.defaults.coherence, pacer: ConstantsRegistry.defaults.pacer)
 
+    /// Walking the recording (trials in order of their start, listed in any order, one
+    /// overlapping another, one after every beat, one reversed), the rows are those of
+    /// the whole series, in the order the trials are listed.
+    func testTrialsScoredWalkingTheRecordingAreThoseOfTheWholeSeries() throws {
+        let (_, intervals) = Self.session(planted: 5.5)
+        var times: [Int64] = [], rr: [Double] = []
+        var t = 0.0
+        while t < Self.trialMs * Double(Self.rates.count) {
+            let interval = 60000 / (65 + 6 * sin(2 * .pi * 5.5 / 60 * t / 1000)) + (times.count % 97 == 0 ? 400 : 0)
+            t += interval
+            times.append(Int64(t.rounded()))
+            rr.append(interval.rounded())
+        }
+        let ws = Workspace(path: try makeTempDir())
+        try ws.write(zip(times, rr).map { RRInterval(subject: "S", timestampMs: $0, rrMs: $1, source: "e4") })
+        var listed = Array(intervals.reversed())
+        listed.append(BreathingInterval(subject: "S", startedAtMs: 100_000, endedAtMs: 400_000, rateBpm: 5.5, source: "x"))
+        listed.append(BreathingInterval(subject: "S", startedAtMs: 10_000_000, endedAtMs: 10_100_000, rateBpm: 6, source: "x"))
+        listed.append(BreathingInterval(subject: "S", startedAtMs: 300_000, endedAtMs: 200_000, rateBpm: 6, source: "x"))
+        let series = NNSeries.clean(timestampsMs: times, rrMs: rr, method: .lipponen)
+        let whole = assessment.trials(subject: "S", series: series, intervals: listed)
+        XCTAssertEqual(whole.count, 6)
+        for pieces in [1, 50, 8192] {
+            let index = try SubjectIndex(RRInterval.self, path: ws.file(RRInterval.fileName), pieceRecords: pieces)
+            let stream = NNStream(index, subject: "S", method: .lipponen, plausible: .defaults)
+            let walked = try XCTUnwrap(try assessment.trials(subject: "S", stream: stream, intervals: listed))
+            // As text, where NaN (a trial too short for windowed coherence) reads equal.
+            XCTAssertEqual(try Workspace.encode(walked).bytes, try Workspace.encode(whole).bytes, "pieces of \(pieces)")
+        }
+        let none = try SubjectIndex(RRInterval.self, path: ws.file(RRInterval.fileName))
+        XCTAssertNil(try assessment.trials(subject: "T", stream: NNStream(none, subject: "T", method: .lipponen, plausible: .defaults),
+                                           intervals: listed))
+    }
+
     func testEveryCriterionRecoversThePlantedRate() throws {
         let (series, intervals) = Self.session(planted: 5.5)
         let trials = assessment.trials(subject: "S", series: series, intervals: intervals)

@@ -14,22 +14,22 @@ final class ReplayTests: XCTestCase {
                               listenFraction: 1, skipped: false, context: "relaxation", timeSlot: "afternoon")
     }
 
-    func replay(_ plays: [SessionPlayRow]) -> [DJDecisionRow] {
+    func replay(_ plays: [SessionPlayRow]) throws -> [DJDecisionRow] {
         let hr = (0..<400).map { TimedSample(tMs: t0 - 600_000 + Int64($0) * 5000, value: 75) }
-        return DJReplay(registry: .defaults).listener(plays: plays, hr: hr, sdnn: [], workouts: [], features: [:], offsets: [:]).decisions
+        return try DJReplay(registry: .defaults).listener(plays: plays, hr: hr, sdnn: [], workouts: [], features: [:], offsets: [:]).decisions
     }
 
-    func testAnEffectLearnedAfterAPlayNeverChangesItsDecision() {
+    func testAnEffectLearnedAfterAPlayNeverChangesItsDecision() throws {
         let plays = [play(0, song: "a", hrDelta: -4), play(1, song: "b", hrDelta: 3), play(2, song: "a", hrDelta: -2),
                      play(3, song: "b", hrDelta: 1), play(4, song: "b", hrDelta: 0)]
-        let base = replay(plays)
+        let base = try replay(plays)
         XCTAssertEqual(base.count, 5)
         // Change what the last two plays teach, and add a later play of a new song.
         var changed = plays
         changed[3].biometrics.hrEnd = 90
         changed[4].biometrics.hrEnd = 40
         changed.append(play(5, song: "d", hrDelta: -9))
-        let after = replay(changed)
+        let after = try replay(changed)
         XCTAssertEqual(Array(after.prefix(4)), Array(base.prefix(4)), "decisions up to play 3 see nothing of plays 3 and later")
         XCTAssertNotEqual(after[4], base[4], "play 4's decision does see what play 3 taught")
     }
@@ -39,7 +39,7 @@ final class ReplayTests: XCTestCase {
     /// after a play's start (HR, SDNN and R-R later that day, so the day's resting HR and
     /// median SDNN too) leaves its decision and every earlier one identical; changing the
     /// data just before it does change it.
-    func testDecisionsSeeNoHeartRateSDNNOrRRAfterTheirStart() {
+    func testDecisionsSeeNoHeartRateSDNNOrRRAfterTheirStart() throws {
         let day0 = t0 - 14 * 3_600_000, dayMs: Int64 = 86_400_000
         func at(_ day: Int64, _ hour: Double, _ i: Int, song: String, session: String) -> SessionPlayRow {
             var p = play(i, song: song, hrDelta: Double(i % 3) - 1)
@@ -61,10 +61,10 @@ final class ReplayTests: XCTestCase {
         let hr = series(5000) { (s: Double) -> Double in 68.0 + 12.0 * sin(s / 700) + 4.0 * sin(s / 97) }
         let sdnn = series(60_000) { (s: Double) -> Double in 45.0 + 15.0 * cos(s / 1300) }
         let rr = series(2000) { (s: Double) -> Double in 850.0 + 60.0 * sin(s / 11) + 30.0 * cos(s / 5000) }
-        func decide(_ hr: [TimedSample], _ sdnn: [TimedSample], _ rr: [TimedSample]) -> [DJDecisionRow] {
-            DJReplay(registry: .defaults).listener(plays: plays, hr: hr, sdnn: sdnn, rr: rr, workouts: [], features: [:], offsets: [:]).decisions
+        func decide(_ hr: [TimedSample], _ sdnn: [TimedSample], _ rr: [TimedSample]) throws -> [DJDecisionRow] {
+            try DJReplay(registry: .defaults).listener(plays: plays, hr: hr, sdnn: sdnn, rr: rr, workouts: [], features: [:], offsets: [:]).decisions
         }
-        let base = decide(hr, sdnn, rr)
+        let base = try decide(hr, sdnn, rr)
         XCTAssertEqual(base.count, plays.count)
         for (k, p) in plays.enumerated() {
             func future(_ s: [TimedSample], _ f: (Double) -> Double) -> [TimedSample] {
@@ -73,7 +73,7 @@ final class ReplayTests: XCTestCase {
             let changedHR = future(hr) { (v: Double) -> Double in v + 35 }
             let changedSDNN = future(sdnn) { (v: Double) -> Double in v * 0.3 }
             let changedRR = future(rr) { (v: Double) -> Double in v * 0.6 + 100 * sin(v) }
-            let changed = decide(changedHR, changedSDNN, changedRR)
+            let changed = try decide(changedHR, changedSDNN, changedRR)
             XCTAssertEqual(Array(changed.prefix(k + 1)), Array(base.prefix(k + 1)), "decisions up to play \(k) see its future")
         }
         // The past does count: HR, SDNN and R-R in the 10 minutes before play 4 move its state.
@@ -84,12 +84,71 @@ final class ReplayTests: XCTestCase {
         let movedHR = past(hr) { (v: Double) -> Double in v + 35 }
         let movedSDNN = past(sdnn) { (v: Double) -> Double in v * 0.3 }
         let movedRR = past(rr) { (v: Double) -> Double in v * 0.6 }
-        let moved = decide(movedHR, movedSDNN, movedRR)
+        let moved = try decide(movedHR, movedSDNN, movedRR)
         XCTAssertNotEqual([moved[4].arousal, moved[4].stress], [base[4].arousal, base[4].stress])
     }
 
-    func testCandidatesAreEarlierSongsAndThePlayedOne() {
-        let rows = replay([play(0, song: "a", hrDelta: -4), play(1, song: "b", hrDelta: 3), play(2, song: "a", hrDelta: -2)])
+    /// Heart rate and R-R held forward in time (a piece of the table at a time) give every
+    /// decision and every day's baseline what the whole recording gives them.
+    func testHeldForwardInTimeEveryDecisionIsThatOfTheWholeRecording() throws {
+        let day0 = t0 - 14 * 3_600_000, dayMs: Int64 = 86_400_000
+        var plays: [SessionPlayRow] = []
+        for day in 0..<6 {
+            for (k, hour) in [7.5, 12, 21.9].enumerated() {
+                var p = play(day * 3 + k, song: ["a", "b", "c", "d"][(day + k) % 4], hrDelta: Double(k) - 1)
+                p.sessionId = "s\(day)-\(k)"
+                p.startedAtMs = day0 + Int64(day) * dayMs + Int64(hour * 3_600_000)
+                p.endedAtMs = p.startedAtMs + 200_000
+                plays.append(p)
+            }
+        }
+        var hr: [HRSample] = [], rr: [RRInterval] = []
+        for t in stride(from: day0, to: day0 + 6 * dayMs, by: 7_000) {
+            let s = Double(t - day0) / 1000
+            hr.append(HRSample(subject: "L", timestampMs: t, bpm: (64 + 10 * sin(s / 900) + 3 * sin(s / 61)).rounded(), source: "w"))
+        }
+        for t in stride(from: day0, to: day0 + 6 * dayMs, by: 900) where (t / 600_000) % 3 != 0 {
+            let s = Double(t - day0) / 1000
+            // A few intervals outside the plausible range, which the replay leaves out.
+            rr.append(RRInterval(subject: "L", timestampMs: t, rrMs: (t / 900) % 101 == 0 ? 3100 : (880 + 70 * sin(s / 13)).rounded(),
+                                 source: "e4"))
+        }
+        let sdnn = stride(from: day0, to: day0 + 6 * dayMs, by: 300_000).map { TimedSample(tMs: $0, value: 40 + Double($0 / 300_000 % 17)) }
+        let ws = Workspace(path: try makeTempDir())
+        try ws.write(hr); try ws.write(rr)
+        let plausible = RRConstants.defaults
+        let replay = DJReplay(registry: .defaults)
+        let whole = try replay.listener(
+            plays: plays, hr: hr.map { TimedSample(tMs: $0.timestampMs, value: $0.bpm) }, sdnn: sdnn,
+            rr: rr.filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs }.map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) },
+            workouts: [], features: [:], offsets: [:])
+        // The baselines of later days differ from the fallback, and beats set the HRV.
+        XCTAssertEqual(whole.decisions.count, 18)
+        XCTAssertGreaterThan(Set(whole.decisions.map(\.stress)).count, 10)
+        for pieces in [1, 333, 8192] {
+            var physiology = try ReplayPhysiology.streamed(
+                hr: try SubjectIndex(HRSample.self, path: ws.file(HRSample.fileName), pieceRecords: pieces),
+                rr: try SubjectIndex(RRInterval.self, path: ws.file(RRInterval.fileName), pieceRecords: pieces),
+                subject: "L", sdnn: sdnn, plausible: plausible, restingQuantile: replay.state.restingHRQuantile)
+            var decisions: [DJDecisionRow] = [], receipts: [DJReceiptRow] = []
+            let held = try replay.listener(plays: plays, physiology: &physiology, workouts: [], features: [:], offsets: [:],
+                                           birthYear: nil) { decisions.append($0); receipts += $1 }
+            XCTAssertTrue(held.decisions.isEmpty)
+            XCTAssertEqual(try Workspace.encode(decisions).bytes, try Workspace.encode(whole.decisions).bytes, "pieces of \(pieces)")
+            XCTAssertEqual(try Workspace.encode(receipts).bytes, try Workspace.encode(whole.receipts).bytes, "pieces of \(pieces)")
+            XCTAssertEqual(held.songOrder, whole.songOrder)
+            XCTAssertLessThan(physiology.hr.count, hr.count / 10)
+        }
+        var back = hr
+        back.swapAt(100, 101)
+        try ws.write(back)
+        XCTAssertThrowsError(try ReplayPhysiology.streamed(
+            hr: try SubjectIndex(HRSample.self, path: ws.file(HRSample.fileName)), rr: try SubjectIndex(RRInterval.self, path: ws.file(RRInterval.fileName)),
+            subject: "L", sdnn: sdnn, plausible: plausible, restingQuantile: 0.05)) { XCTAssertTrue($0 is OutOfOrder, "\($0)") }
+    }
+
+    func testCandidatesAreEarlierSongsAndThePlayedOne() throws {
+        let rows = try replay([play(0, song: "a", hrDelta: -4), play(1, song: "b", hrDelta: 3), play(2, song: "a", hrDelta: -2)])
         XCTAssertEqual(rows.map(\.candidates), [1, 2, 2])
         XCTAssertEqual(rows[0].playedRank, 1)
         XCTAssertNil(rows[0].predictedPlayedDeltaHRBpm, "nothing learned before the first play")
@@ -97,17 +156,17 @@ final class ReplayTests: XCTestCase {
         // Play 2 (song a, started 8 min after a's first play) carries its recency penalty.
         XCTAssertEqual(rows[2].recencyPenalty, 1 - 8.0 / 60, accuracy: 1e-12)
         // Playlists limit candidates to earlier songs of the same playlist.
-        let listed = replay([play(0, song: "a", hrDelta: 0, playlist: "P"), play(1, song: "b", hrDelta: 0, playlist: "Q"),
+        let listed = try replay([play(0, song: "a", hrDelta: 0, playlist: "P"), play(1, song: "b", hrDelta: 0, playlist: "Q"),
                              play(2, song: "c", hrDelta: 0, playlist: "P")])
         XCTAssertEqual(listed.map(\.candidates), [1, 1, 2])
     }
 
-    func testADroppedSessionTeachesNothing() {
+    func testADroppedSessionTeachesNothing() throws {
         // A 3-minute session alone (dropped as too short: no session id, no session
         // context), ΔHR +16; then a kept session replays the song twice.
         var dropped = play(0, song: "a", hrDelta: 16)
         dropped.sessionId = ""; dropped.sessionContext = ""
-        let rows = replay([dropped, play(10, song: "a", hrDelta: -4), play(11, song: "a", hrDelta: 0)])
+        let rows = try replay([dropped, play(10, song: "a", hrDelta: -4), play(11, song: "a", hrDelta: 0)])
         XCTAssertNil(rows[1].predictedPlayedDeltaHRBpm, "nothing learned from the dropped play")
         XCTAssertEqual(rows[2].predictedPlayedDeltaHRBpm ?? .nan, 0.4 * -4, accuracy: 1e-12, "the kept play only")
         XCTAssertEqual(rows[1].familiarity, 0.1, accuracy: 1e-12, "the dropped play still counts as played (1/10)")
@@ -119,7 +178,7 @@ final class ReplayTests: XCTestCase {
         var plays = (0..<16).map { play($0, song: "a", hrDelta: $0 == 15 ? 0 : -2) }
         for i in plays.indices { plays[i].context = "work"; plays[i].sessionContext = "relaxation" }
         let hr = (0..<400).map { TimedSample(tMs: t0 - 600_000 + Int64($0) * 5000, value: 75) }
-        let out = DJReplay(registry: .defaults).listener(plays: plays, hr: hr, sdnn: [], workouts: [], features: [:], offsets: [:])
+        let out = try DJReplay(registry: .defaults).listener(plays: plays, hr: hr, sdnn: [], workouts: [], features: [:], offsets: [:])
         let relaxation = try XCTUnwrap(ListeningContext.allCases.firstIndex(of: .relaxation))
         let work = try XCTUnwrap(ListeningContext.allCases.firstIndex(of: .work))
         XCTAssertEqual(out.songOrder, ["a"])
@@ -155,7 +214,7 @@ final class ReplayTests: XCTestCase {
         var replayed: [String: EMAState] = [:]
         let replay = DJReplay(registry: .defaults)
         for (subject, mine) in Dictionary(grouping: rows, by: \.subject) {
-            let out = replay.listener(plays: mine, hr: [], sdnn: [], workouts: [], features: [:], offsets: [:])
+            let out = try replay.listener(plays: mine, hr: [], sdnn: [], workouts: [], features: [:], offsets: [:])
             for (i, song) in out.songOrder.enumerated() {
                 for (c, context) in ListeningContext.allCases.enumerated() {
                     if let st = out.learner.state(song: i, context: c) { replayed["\(subject)|\(song)|\(context.rawValue)"] = st }

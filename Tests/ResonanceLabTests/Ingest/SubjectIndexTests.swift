@@ -41,6 +41,10 @@ final class SubjectIndexTests: XCTestCase {
         }
         XCTAssertEqual(try index.rows(Play.self, of: "A").map(\.playId), ["1", "2", "5"])
         XCTAssertEqual(try index.rows(Play.self, of: "A")[1].title, "two\nlines, and a comma")
+        let single = try SubjectIndex(Play.self, path: ws.file("plays.csv"), pieceRecords: 1)
+        for subject in index.subjects {
+            XCTAssertEqual(try single.rows(Play.self, of: subject), whole[subject], subject)
+        }
     }
 
     func testAnErrorNamesTheLineOfTheWholeFile() throws {
@@ -53,6 +57,37 @@ final class SubjectIndexTests: XCTestCase {
         let index = try ws.subjectIndex(RRInterval.self)
         let one = try XCTUnwrap(Result { try index.series(RRInterval.self, of: subject) }.failure)
         XCTAssertEqual("\(one)", "\(whole)")
+        XCTAssertTrue("\(one)".hasPrefix("\(ws.file("rr.csv")):2501:3: 'rr_ms' is not a number"), "\(one)")
+    }
+
+    /// Read a piece at a time (as the sessions stage walks a recording), a subject's rows
+    /// are the same, each piece holds at most its records, and an error names the same line.
+    func testPiecesReadTheSameRowsAndNameTheSameLines() throws {
+        let ws = Workspace(path: try makeTempDir())
+        try writeFixture(interleaved(), to: ws.file("rr.csv"))
+        let whole = try ws.readSeries(RRInterval.self)
+        for size in [1, 7, 8192] {
+            let index = try SubjectIndex(RRInterval.self, path: ws.file("rr.csv"), pieceRecords: size)
+            for s in whole {
+                XCTAssertEqual(try index.series(RRInterval.self, of: s.subject), s)
+                var cursor = MeasurementCursor<RRInterval>(index, s.subject)
+                var sizes: [Int] = [], times: [Int64] = []
+                while true {
+                    var n = 0
+                    guard try cursor.readPiece({ t, _ in n += 1; times.append(t) }) else { break }
+                    sizes.append(n)
+                }
+                XCTAssertEqual(times, s.timestampsMs)
+                XCTAssertTrue(sizes.allSatisfy { $0 > 0 && $0 <= size }, "\(size): \(sizes)")
+                if size == 1 { XCTAssertEqual(sizes.count, s.timestampsMs.count) }
+            }
+        }
+        var lines = interleaved().split(separator: "\n").map(String.init)
+        lines[2500] = lines[2500].replacingOccurrences(of: ".25,", with: ".25x,")
+        let subject = String(lines[2500].prefix { $0 != "," })
+        try writeFixture(lines.joined(separator: "\n") + "\n", to: ws.file("rr.csv"))
+        let index = try SubjectIndex(RRInterval.self, path: ws.file("rr.csv"), pieceRecords: 7)
+        let one = try XCTUnwrap(Result { try index.series(RRInterval.self, of: subject) }.failure)
         XCTAssertTrue("\(one)".hasPrefix("\(ws.file("rr.csv")):2501:3: 'rr_ms' is not a number"), "\(one)")
     }
 

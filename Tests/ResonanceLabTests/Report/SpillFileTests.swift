@@ -29,6 +29,20 @@ final class SpillFileTests: XCTestCase {
         XCTAssertGreaterThan(a.count, 30_000)
     }
 
+    /// The buffer never grows past the limit: the rows move on before it would double.
+    func testTheBufferNeverGrowsPastTheLimit() throws {
+        let writer = CSVWriter(spillingAfter: 4096)
+        var largest = 0
+        for row in rows() + rows() {
+            row.write(to: writer)
+            try writer.endRow()
+            largest = max(largest, writer.part.bytes.capacity)
+        }
+        XCTAssertLessThanOrEqual(largest, 4096)
+        XCTAssertGreaterThan(largest, 1024)
+        XCTAssertEqual(writer.part.rows, 2000)
+    }
+
     func testAPartUnderTheLimitStaysInMemory() throws {
         let part = try Workspace.encode(rows().prefix(10))
         XCTAssertNil(part.spilled)
