@@ -132,7 +132,11 @@ public struct SessionsStage: Stage {
                            constants c: SessionConstants, clock: LocalClock = LocalClock(), jobs: Int = 1) throws -> SessionsOutput {
         var tables: [String: SubjectTables] = [:], hrOf: [String: [HRSample]] = [:]
         for x in plays { tables[x.subject, default: SubjectTables()].plays.append(x) }
-        for x in hr { tables[x.subject, default: SubjectTables()]; hrOf[x.subject, default: []].append(x) }
+        for x in hr {
+            // A subject with heart rate only still counts its sources' overlaps.
+            if tables[x.subject] == nil { tables[x.subject] = SubjectTables() }
+            hrOf[x.subject, default: []].append(x)
+        }
         for x in sleep { tables[x.subject, default: SubjectTables()].sleep.append(x) }
         for x in sdnn where tables[x.subject]?.plays.isEmpty == false { tables[x.subject]?.sdnn.append(x) }
         for x in workouts where tables[x.subject]?.plays.isEmpty == false { tables[x.subject]?.workouts.append(x) }

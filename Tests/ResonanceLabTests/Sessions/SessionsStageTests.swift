@@ -56,6 +56,18 @@ final class SessionsStageTests: XCTestCase {
         XCTAssertEqual(out.sessions.map { Array($0.subject.utf8) }, [[0x65, 0xCC, 0x81, 0x78], [0x66]])
     }
 
+    /// A subject with heart rate only, of two sources in the same minutes: the overlaps
+    /// are counted although it has no plays (the denser source wins each minute).
+    func testHeartRateOnlySubjectsCountTheirSourcesOverlaps() throws {
+        let t0 = ms("2022-02-07T20:00:00.000Z")
+        let hr = (0..<6).map { HRSample(subject: "h", timestampMs: t0 + Int64($0) * 10_000, bpm: 60, source: "watch") }
+            + (0..<2).map { HRSample(subject: "h", timestampMs: t0 + Int64($0) * 20_000 + 5_000, bpm: 70, source: "strap") }
+        let out = try SessionsStage.run(plays: [], hr: hr, nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
+        XCTAssertEqual(out.overlaps.hrMinutes, 1)
+        XCTAssertEqual(out.overlaps.hrSamplesSetAside, 2)
+        XCTAssertTrue(out.sessions.isEmpty)
+    }
+
     func testEmptyWorkspaceGivesEmptyTables() throws {
         let out = try SessionsStage.run(plays: [], hr: [], nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
         XCTAssertTrue(out.sessions.isEmpty); XCTAssertTrue(out.plays.isEmpty)
