@@ -89,45 +89,149 @@ public struct DailyStage: Stage {
         for (subject, h) in heights where subjects.rows[subject]?.heightCm == nil {
             subjects.rows[subject, default: SubjectRow(subject: subject, source: "daily_inputs")].heightCm = h.cm
         }
-        let workouts = try ws.read(Workout.self)
-        var heartRate = WorkoutHeartRate(workouts: workouts)
+        // A generated workspace's daily.csv lists its measured days (subjects in its order);
+        // an export's days come from its tables (subjects in byte order).
+        let measured = try Self.measuredIndex(ws)
+        let tables = try SubjectTables(ws, jobs: context.jobs, windows: measured == nil)
+        let days: DaysSource = try measured.map { .measured($0) } ?? .tables(try SubjectClocks(ws, subjects: subjects, option: timeZone))
+        let names = measured?.subjects ?? tables.subjects.sorted(by: SubjectOrder.precedes)
+        let out = try Writers(ws)
         var overlaps = SourceOverlaps()
-        var recoveries: [HeartRateRecoveryRow] = []
-        var snapshots: [DailySnapshot]
-        // The offset (ms) of each subject's local day from UTC, for the morning's overnight window.
-        var offsetMs: (String, Int) -> Int64 = { _, _ in 0 }
-        if let measured = try Self.measuredSnapshots(ws) {
-            snapshots = measured
-            // A generated workspace has one heart-rate source per subject: every sample counts.
-            // Each subject with workouts is read and counted in its worker.
-            let hr = try ws.subjectIndex(HRSample.self, jobs: context.jobs)
-            let bySubject = Dictionary(grouping: workouts, by: \.subject)
-            try Parallel.forEach(hr.subjects.filter { bySubject[$0] != nil }, jobs: context.jobs, { subject -> WorkoutHeartRate in
-                var part = WorkoutHeartRate(workouts: bySubject[subject] ?? [])
-                try hr.forEachMeasurement(HRSample.self, of: subject) { part.add(subject: subject, timeMs: $0, bpm: $1) }
-                return part
-            }, inOrder: { heartRate.merge($0) })
-        } else {
-            let clock = try SubjectClocks(ws, subjects: subjects, option: timeZone)
-            snapshots = try self.snapshots(ws, context: context, subjects: subjects, clock: clock, overlaps: &overlaps,
-                                           recoveries: &recoveries, heartRate: &heartRate)
-            offsetMs = { clock($0).offsetMs(Int64($1) * 86_400_000) }
+        var count = 0
+        try Parallel.forEach(names, jobs: context.jobs, { subject -> SubjectOutputs in
+            let t = try tables.rows(of: subject, hr: measured == nil)
+            let inputs = MorningInputs(hrvSamples: t.hrvSamples, sleep: t.sleep, stated: t.stated)
+            switch days {
+            case .measured(let measured):
+                // One heart-rate source per subject: every sample inside a workout counts.
+                var heartRate = WorkoutHeartRate(workouts: t.workouts)
+                if !t.workouts.isEmpty {
+                    try tables.hr.forEachMeasurement(HRSample.self, of: subject) { heartRate.add(subject: subject, timeMs: $0, bpm: $1) }
+                }
+                let snapshots = try measured.rows(DailyRow.self, of: subject).map(\.snapshot)
+                return try Self.outputs(SubjectDays(days: snapshots, recoveries: [], overlaps: SourceOverlaps(), heartRate: heartRate),
+                                        subject: subject, inputs: inputs, offsetMs: { _ in 0 }, registry: context.registry, subjects: subjects)
+            case .tables(let clocks):
+                let clock = clocks.clock(of: subject)
+                let part = subjectSnapshots(t, context: context, subjects: subjects, clock: clock)
+                return try Self.outputs(part, subject: subject, inputs: inputs, offsetMs: { clock.offsetMs(Int64($0) * 86_400_000) },
+                                        registry: context.registry, subjects: subjects)
+            }
+        }, inOrder: { part in
+            try out.append(part)
+            overlaps = overlaps + part.overlaps
+            count += part.days
+        })
+        try out.commit()
+        ws.session?.overlaps = (name, overlaps)
+        context.progress.note("daily: \(count) person-days → \(ws.file(DailyRow.fileName))")
+    }
+
+    /// Where a subject's days come from: a generated workspace's measured `daily.csv`,
+    /// or the tables by the input rules, on the subjects' clocks.
+    enum DaysSource {
+        case measured(SubjectIndex)
+        case tables(SubjectClocks)
+    }
+
+    /// The per-subject tables `daily` reads, indexed by subject.
+    struct SubjectTables {
+        let workouts, hr, stated, hrvSamples, sleep: SubjectIndex
+        /// `hrv.csv`'s windows; nil for a generated workspace, whose daily.csv has its HRV.
+        let windows: SubjectIndex?
+
+        init(_ ws: Workspace, jobs: Int, windows: Bool) throws {
+            workouts = try ws.subjectIndex(Workout.self)
+            hr = try ws.subjectIndex(HRSample.self, jobs: jobs)
+            stated = try ws.subjectIndex(DailyInputRow.self)
+            hrvSamples = try ws.subjectIndex(HRVSample.self)
+            sleep = try ws.subjectIndex(SleepEpisode.self)
+            self.windows = windows ? try ws.subjectIndex(HRVRow.self) : nil
         }
-        let assessments = try Self.write(snapshots, to: ws, registry: context.registry, subjects: subjects, heartRate: heartRate)
-        try ws.write(StressHourlyRow.rows(assessments, engine: StressEngine(constants: context.registry.stress)))
-        try ws.write(recoveries)
+
+        /// Subjects of any of the tables.
+        var subjects: [String] {
+            Array([workouts, hr, stated, hrvSamples, sleep, windows].compactMap { $0 }.reduce(into: Set<String>()) { $0.formUnion($1.subjects) })
+        }
+
+        /// One subject's rows of every table, of `hr.csv` only when `hr` (a generated
+        /// workspace reads its heart rate a sample at a time).
+        func rows(of subject: String, hr withHR: Bool) throws -> DailyTables {
+            DailyTables(workouts: try workouts.rows(Workout.self, of: subject), hr: withHR ? try hr.rows(HRSample.self, of: subject) : [],
+                        stated: try stated.rows(DailyInputRow.self, of: subject),
+                        hrvSamples: try hrvSamples.rows(HRVSample.self, of: subject),
+                        hrvWindows: try windows?.rows(HRVRow.self, of: subject) ?? [], sleep: try sleep.rows(SleepEpisode.self, of: subject))
+        }
+    }
+
+    /// One subject's rows of every output, encoded in its worker, with what the stage
+    /// counts over subjects.
+    struct SubjectOutputs {
+        var daily, receipts, zones, hourly, recoveries, mornings, morningReceipts, nudges, coaching, phases: EncodedRows
+        var days: Int
+        var overlaps: SourceOverlaps
+    }
+
+    /// The tables `daily` writes, each taking the subjects' encoded rows in order.
+    final class Writers {
+        let daily: TableWriter<DailyRow>, receipts: TableWriter<ReceiptRow>, zones: TableWriter<ZoneDayRow>
+        let hourly: TableWriter<StressHourlyRow>, recoveries: TableWriter<HeartRateRecoveryRow>
+        let mornings: TableWriter<MorningRecoveryRow>, morningReceipts: TableWriter<MorningReceiptRow>
+        let nudges: TableWriter<NudgeRow>, coaching: TableWriter<CoachingRow>, phases: TableWriter<PhaseRow>
+
+        init(_ ws: Workspace) throws {
+            daily = try ws.writer(DailyRow.self); receipts = try ws.writer(ReceiptRow.self); zones = try ws.writer(ZoneDayRow.self)
+            hourly = try ws.writer(StressHourlyRow.self); recoveries = try ws.writer(HeartRateRecoveryRow.self)
+            mornings = try ws.writer(MorningRecoveryRow.self); morningReceipts = try ws.writer(MorningReceiptRow.self)
+            nudges = try ws.writer(NudgeRow.self); coaching = try ws.writer(CoachingRow.self); phases = try ws.writer(PhaseRow.self)
+        }
+
+        func append(_ o: SubjectOutputs) throws {
+            try daily.append(o.daily); try receipts.append(o.receipts); try zones.append(o.zones); try hourly.append(o.hourly)
+            try recoveries.append(o.recoveries); try mornings.append(o.mornings); try morningReceipts.append(o.morningReceipts)
+            try nudges.append(o.nudges); try coaching.append(o.coaching); try phases.append(o.phases)
+        }
+
+        func commit() throws {
+            try daily.commit(); try receipts.commit(); try zones.commit(); try hourly.commit(); try recoveries.commit()
+            try mornings.commit(); try morningReceipts.commit(); try nudges.commit(); try coaching.commit(); try phases.commit()
+        }
+    }
+
+    /// Every output row of `subject`'s days (`part`, days ascending): the engines'
+    /// assessments and receipts, zones, hourly stress, workout recoveries, mornings
+    /// (`inputs`; `offsetMs`: the subject's offset from UTC on a day) and the coaching
+    /// rules' tables. Each engine sees one subject's days, so a subject's rows do not
+    /// depend on the others.
+    static func outputs(_ part: SubjectDays, subject: String, inputs: MorningInputs, offsetMs: (Int) -> Int64, registry: ConstantsRegistry,
+                        subjects: DailySubjects) throws -> SubjectOutputs {
+        let (snapshots, assessments) = assess(part.days, registry: registry, subjects: subjects)
         var readiness: [String: String] = [:]
         for a in assessments { readiness[a.snapshot.subject + "\u{0}" + a.snapshot.date] = a.readiness?.level.rawValue ?? "" }
-        let mornings = MorningRecoveryEngine(constants: context.registry.morningRecovery)
-            .mornings(snapshots, readiness: readiness, inputs: try MorningInputs.read(ws), offsetMs: offsetMs)
-        try ws.write(mornings.map(\.row))
-        try ws.write(mornings.flatMap(\.receipts))
-        let coaching = CoachingRules.replay(assessments.map(\.row), constants: context.registry.coaching)
-        try ws.write(coaching.nudges)
-        try ws.write(coaching.coaching)
-        try ws.write(coaching.phases)
-        ws.session?.overlaps = (name, overlaps)
-        context.progress.note("daily: \(snapshots.count) person-days → \(ws.file(DailyRow.fileName))")
+        let mornings = MorningRecoveryEngine(constants: registry.morningRecovery)
+            .mornings(part.days, readiness: readiness, inputs: [subject: inputs],
+                      offsetMs: { offsetMs($1) })
+        let coaching = CoachingRules.replay(assessments.map(\.row), constants: registry.coaching)
+        return SubjectOutputs(
+            daily: try Workspace.encode(assessments.lazy.map(\.row)), receipts: try Workspace.encode(ReceiptRow.daily(assessments)),
+            zones: try Workspace.encode(ZoneDistributionEngine(constants: registry.zones).rows(snapshots, heartRate: part.heartRate, subjects: subjects)),
+            hourly: try Workspace.encode(StressHourlyRow.rows(assessments, engine: StressEngine(constants: registry.stress))),
+            recoveries: try Workspace.encode(part.recoveries), mornings: try Workspace.encode(mornings.lazy.map(\.row)),
+            morningReceipts: try Workspace.encode(mornings.lazy.flatMap(\.receipts)), nudges: try Workspace.encode(coaching.nudges),
+            coaching: try Workspace.encode(coaching.coaching), phases: try Workspace.encode(coaching.phases),
+            days: part.days.count, overlaps: part.overlaps)
+    }
+
+    /// The engines' assessments of `snapshots`, with the snapshots as assessed: a day with
+    /// an SDNN and no basis (a persona's simulated watch) has the basis `sdnn`.
+    static func assess(_ snapshots: [DailySnapshot], registry: ConstantsRegistry,
+                       subjects: DailySubjects) -> (snapshots: [DailySnapshot], assessments: [DailyAssessment]) {
+        let snapshots = snapshots.map { s -> DailySnapshot in
+            var s = s
+            if s.hrvBasis.isEmpty, s.hrvSDNNMs != nil { s.hrvBasis = "sdnn" }
+            return s
+        }
+        return (snapshots, DailyEngines.assess(history: snapshots, registry: registry, subjects: subjects))
     }
 
     /// Runs the engines over `snapshots` and writes `daily.csv`, the decisions'
@@ -136,54 +240,24 @@ public struct DailyStage: Stage {
     @discardableResult
     public static func write(_ snapshots: [DailySnapshot], to ws: Workspace, registry: ConstantsRegistry,
                              subjects: DailySubjects, heartRate: WorkoutHeartRate) throws -> [DailyAssessment] {
-        let snapshots = snapshots.map { s -> DailySnapshot in
-            var s = s
-            if s.hrvBasis.isEmpty, s.hrvSDNNMs != nil { s.hrvBasis = "sdnn" }
-            return s
-        }
-        let assessments = DailyEngines.assess(history: snapshots, registry: registry, subjects: subjects)
+        let (snapshots, assessments) = assess(snapshots, registry: registry, subjects: subjects)
         try ws.write(assessments.map(\.row))
         try ws.write(ReceiptRow.daily(assessments))
         try ws.write(ZoneDistributionEngine(constants: registry.zones).rows(snapshots, heartRate: heartRate, subjects: subjects))
         return assessments
     }
 
-    /// The measured columns of a `daily.csv` that `manifest.json` lists as a source; nil otherwise.
-    static func measuredSnapshots(_ ws: Workspace) throws -> [DailySnapshot]? {
+    /// The subject index of a `daily.csv` that `manifest.json` lists as a source (its
+    /// measured columns are the inputs); nil otherwise.
+    static func measuredIndex(_ ws: Workspace) throws -> SubjectIndex? {
         guard ws.exists(Manifest.fileName), ws.exists(DailyRow.fileName),
               try Manifest.read(from: ws).sources.contains(where: { $0.path == DailyRow.fileName }) else { return nil }
-        return try ws.read(DailyRow.self).map(\.snapshot)
+        return try ws.subjectIndex(DailyRow.self)
     }
 
     /// Day number (days since 1970-01-01 UTC) of a time (the planted events of the alarm
     /// analysis; `resonance daily` reads local days through `SubjectClock`).
     static func day(_ ms: Int64) -> Int { Int(Timestamp.floorDivMod(ms, 86_400_000).0) }
-
-    /// Snapshots of every subject-day the workspace's tables give a value for,
-    /// subjects in byte order, days ascending: each subject read and computed in its
-    /// worker (`subjectSnapshots`), its days, workout recoveries, source overlaps and
-    /// workout heart rate gathered in subject order.
-    func snapshots(_ ws: Workspace, context: StageContext, subjects: DailySubjects, clock: SubjectClocks, overlaps: inout SourceOverlaps,
-                   recoveries: inout [HeartRateRecoveryRow], heartRate: inout WorkoutHeartRate) throws -> [DailySnapshot] {
-        let workouts = try ws.subjectIndex(Workout.self), hr = try ws.subjectIndex(HRSample.self)
-        let stated = try ws.subjectIndex(DailyInputRow.self), wearable = try ws.subjectIndex(HRVSample.self)
-        let windows = try ws.subjectIndex(HRVRow.self), sleep = try ws.subjectIndex(SleepEpisode.self)
-        let names = [workouts, hr, stated, wearable, windows, sleep].reduce(into: Set<String>()) { $0.formUnion($1.subjects) }
-        var out: [DailySnapshot] = []
-        try Parallel.forEach(names.sorted(by: SubjectOrder.precedes), jobs: context.jobs, { subject -> SubjectDays in
-            let tables = DailyTables(workouts: try workouts.rows(Workout.self, of: subject), hr: try hr.rows(HRSample.self, of: subject),
-                                     stated: try stated.rows(DailyInputRow.self, of: subject),
-                                     hrvSamples: try wearable.rows(HRVSample.self, of: subject),
-                                     hrvWindows: try windows.rows(HRVRow.self, of: subject), sleep: try sleep.rows(SleepEpisode.self, of: subject))
-            return subjectSnapshots(tables, context: context, subjects: subjects, clock: clock.clock(of: subject))
-        }, inOrder: { part in
-            out += part.days
-            recoveries += part.recoveries
-            overlaps = overlaps + part.overlaps
-            heartRate.merge(part.heartRate)
-        })
-        return out
-    }
 
     /// One subject's rows of the tables `daily` reads.
     struct DailyTables {

@@ -131,29 +131,21 @@ public struct MorningInputs: Sendable {
 
     public init() {}
 
-    /// The morning inputs of every subject of a workspace (absent tables read as empty).
-    public static func read(_ ws: Workspace) throws -> [String: MorningInputs] {
-        var out: [String: MorningInputs] = [:]
-        var hrv: [String: [(Int64, Double)]] = [:]
-        try ws.forEachRow(HRVSample.self) { s in
-            if let v = s.sdnnMs { hrv[s.subject, default: []].append((s.timestampMs, v)) }
-        }
-        for (subject, samples) in hrv {
-            let sorted = samples.sorted { $0 < $1 }
-            out[subject, default: MorningInputs()].hrvTimesMs = sorted.map(\.0)
-            out[subject, default: MorningInputs()].hrvSDNNMs = sorted.map(\.1)
-        }
-        try ws.forEachRow(SleepEpisode.self) { out[$0.subject, default: MorningInputs()].sleepEndsMs.append($0.endMs) }
-        try ws.forEachRow(DailyInputRow.self) { r in
-            guard let day = Timestamp.dayNumber(isoDate: r.date) else { return }
+    /// The morning inputs of one subject from its rows of `hrv_samples.csv`, `sleep.csv`
+    /// and `daily_inputs.csv` (file order: a day's last value counts).
+    public init(hrvSamples: [HRVSample], sleep: [SleepEpisode], stated: [DailyInputRow]) {
+        let hrv = hrvSamples.compactMap { s in s.sdnnMs.map { (s.timestampMs, $0) } }.sorted { $0 < $1 }
+        hrvTimesMs = hrv.map(\.0)
+        hrvSDNNMs = hrv.map(\.1)
+        sleepEndsMs = sleep.map(\.endMs).sorted()
+        for r in stated {
+            guard let day = Timestamp.dayNumber(isoDate: r.date) else { continue }
             switch DailyMetric(rawValue: r.metric) {
-            case .exerciseMinutes?: out[r.subject, default: MorningInputs()].exerciseMinutes[day] = r.value
-            case .activeEnergy?: out[r.subject, default: MorningInputs()].activeEnergyKcal[day] = r.value
+            case .exerciseMinutes?: exerciseMinutes[day] = r.value
+            case .activeEnergy?: activeEnergyKcal[day] = r.value
             default: break
             }
         }
-        for key in out.keys { out[key]?.sleepEndsMs.sort() }
-        return out
     }
 }
 
