@@ -34,7 +34,7 @@ public struct AssessmentStage: Stage {
             let intervals = paced[subject] ?? []
             func whole() throws -> [AssessmentRow]? {
                 try rr.nnSeries(of: subject, method: artifactMethod, plausible: plausible).map {
-                    assessment.trials(subject: subject, series: $0, intervals: intervals)
+                    try assessment.trials(subject: subject, series: $0, intervals: intervals)
                 }
             }
             var trials: [AssessmentRow]?

@@ -105,12 +105,12 @@ public struct BreathingAssessment {
 
     /// The trials of one subject, in `intervals` order; empty bounds take the series' ends.
     /// A trial with fewer than `min_samples` 4 Hz samples after settling is left out.
-    public func trials(subject: String, series: NNSeries, intervals: [BreathingInterval]) -> [AssessmentRow] {
+    public func trials(subject: String, series: NNSeries, intervals: [BreathingInterval]) throws -> [AssessmentRow] {
         guard let first = series.timeMs.first, let last = series.timeMs.last else { return [] }
-        return intervals.compactMap { iv in
+        return try intervals.compactMap { iv in
             let start = iv.startedAtMs.map(Double.init) ?? first
             let end = iv.endedAtMs.map(Double.init) ?? (last + 1)
-            return trial(subject: subject, series: series, fromMs: start + pacer.settleSeconds * 1000, toMs: end,
+            return try trial(subject: subject, series: series, fromMs: start + pacer.settleSeconds * 1000, toMs: end,
                          rate: iv.rateBpm, bounds: (Int64(start.rounded()), Int64(end.rounded())))
         }
     }
@@ -128,14 +128,14 @@ public struct BreathingAssessment {
         }
         for (i, start, end) in bounded.sorted(by: { ($0.1, $0.0) < ($1.1, $1.0) }) {
             try stream.hold(fromMs: start + pacer.settleSeconds * 1000, throughMs: end)
-            rows[i] = trial(subject: subject, series: stream.series, fromMs: start + pacer.settleSeconds * 1000, toMs: end,
+            rows[i] = try trial(subject: subject, series: stream.series, fromMs: start + pacer.settleSeconds * 1000, toMs: end,
                             rate: intervals[i].rateBpm, bounds: (Int64(start.rounded()), Int64(end.rounded())))
         }
         return rows.compactMap { $0 }
     }
 
     func trial(subject: String, series: NNSeries, fromMs: Double, toMs: Double, rate: Double,
-               bounds: (Int64, Int64)) -> AssessmentRow? {
+               bounds: (Int64, Int64)) throws -> AssessmentRow? {
         let beats = series.range(fromMs: fromMs, toMs: toMs)
         guard beats.count >= 2 else { return nil }
         let t = Array(series.timeMs[beats]), nn = Array(series.nnMs[beats])
@@ -161,7 +161,7 @@ public struct BreathingAssessment {
         var options = CoherenceOptions(constants: coherence)
         options.breathingRate = rate
         var windows = CoherenceWindows(subject: subject, source: "rr", timeMs: t, bpm: nn.map { 60000 / $0 }, options: options)
-        let windowed = windows.rows().filter { $0.method == "coach" && $0.nSamples >= options.minimumSamples }.map(\.coherence)
+        let windowed = try windows.rows().filter { $0.method == "coach" && $0.nSamples >= options.minimumSamples }.map(\.coherence)
         return AssessmentRow(subject: subject, rateBpm: rate, startedAtMs: bounds.0, endedAtMs: bounds.1, beats: beats.count,
                              lfPowerMs2: s.integral(coherence.coachBandLowHz, coherence.coachBandHighHz),
                              lfPeakHz: peak, lfPeakMs2PerHz: peakDensity,

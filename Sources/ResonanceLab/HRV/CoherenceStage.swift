@@ -58,6 +58,13 @@ public struct CoherenceStage: Stage {
         let table = try ws.writer(CoherenceRow.self)
         try Parallel.forEach(subjects, jobs: context.jobs, { subject -> (rows: EncodedRows, rr: Bool)? in
             defer { counter.tick() }
+            if product == nil {
+                do {
+                    return try Self.windowed(subject, rr: rr, hr: hr, options: options, plausible: plausible)
+                } catch is OutOfOrder {
+                    // Rows that go back in time: the subject is read whole and sorted below.
+                }
+            }
             if let series = try rr.nnSeries(of: subject, method: options.artifactMethod, plausible: plausible) {
                 if let product {
                     return (try Workspace.encode(product.rows(subject: subject, source: "rr", timeMs: series.timeMs,
@@ -83,5 +90,40 @@ public struct CoherenceStage: Stage {
         context.progress.note("coherence: \(fromRR) subject(s) from RR, \(fromHR) from HR")
         try table.commit()
         context.progress.note("coherence: wrote \(table.rows) row(s) to \(ws.file(CoherenceRow.fileName))")
+    }
+
+    /// The windowed rows of `subject` read forward in time, a piece of each table at a
+    /// time: its cleaned R-R when it has a usable interval (`rr` true), else its `hr.csv`
+    /// samples; nil when it has neither. The rows are those of the whole series, byte for
+    /// byte; rows that go back in time throw `OutOfOrder`.
+    static func windowed(_ subject: String, rr: SubjectIndex, hr: SubjectIndex, options: CoherenceOptions,
+                         plausible: RRConstants) throws -> (rows: EncodedRows, rr: Bool)? {
+        let beats = NNStream(rr, subject: subject, method: options.artifactMethod, plausible: plausible)
+        var first = try beats.nextBeats()
+        if first != nil || beats.anyKept {
+            var windows = CoherenceWindows(subject: subject, source: "rr", options: options) {
+                guard let next = try first ?? beats.nextBeats() else { return nil }
+                first = nil
+                return (next.timeMs, next.nnMs.map { 60000 / $0 })
+            }
+            return (try Workspace.encode(rowsOf: { try windows.forEachRow($0) }), true)
+        }
+        guard hr.contains(subject) else { return nil }
+        var cursor = MeasurementCursor<HRSample>(hr, subject)
+        var ready = SubjectSeries.Ready.hr
+        var lastReadMs = Int64.min
+        var windows = CoherenceWindows(subject: subject, source: "hr", options: options) {
+            var timeMs: [Double] = [], bpm: [Double] = []
+            while timeMs.isEmpty, try cursor.readPiece({ t, value in
+                guard t >= lastReadMs else { throw OutOfOrder() }
+                lastReadMs = t
+                if ready.keeps(t, value) {
+                    timeMs.append(Double(t))
+                    bpm.append(value)
+                }
+            }) {}
+            return timeMs.isEmpty ? nil : (timeMs, bpm)
+        }
+        return (try Workspace.encode(rowsOf: { try windows.forEachRow($0) }), false)
     }
 }

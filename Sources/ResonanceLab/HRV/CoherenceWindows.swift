@@ -90,34 +90,33 @@ extension CoherenceRow: CanonicalRow {
 /// Kaiser window (β = π, close to the NW = 1 Slepian taper), which keeps ≈ 95 % of a
 /// sinusoid's power within ±1 bin of its frequency (a Hann window keeps 86 %), the
 /// neighbourhood both coherence scores measure.
+///
+/// The samples are read forward in time (`SampleRuns`): the windows hold the run they
+/// fall in and the next one read, not the recording.
 public struct CoherenceWindows {
     public let subject: String
     public let source: String
     public let options: CoherenceOptions
-    private let timeMs: [Double]
-    private let bpm: [Double]
-    /// Runs of samples separated by gaps longer than one window, each resampled when the
-    /// windows reach it (one run held at a time).
-    private let runs: [Range<Int>]
+    private var runs: SampleRuns
     private var periodogram: Welch
 
-    public init(subject: String, source: String, timeMs: [Double], bpm: [Double], options: CoherenceOptions) {
+    /// The heart rate `next` hands over in time order, a stretch at a time (nil at the end).
+    init(subject: String, source: String, options: CoherenceOptions, next: @escaping () throws -> (timeMs: [Double], bpm: [Double])?) {
         self.subject = subject
         self.source = source
         self.options = options
-        self.timeMs = timeMs
-        self.bpm = bpm
-        let gapMs = options.windowSeconds * 1000
-        var runs: [Range<Int>] = []
-        var first = 0
-        for i in timeMs.indices where i == timeMs.count - 1 || timeMs[i + 1] - timeMs[i] > gapMs {
-            runs.append(first..<(i + 1))
-            first = i + 1
-        }
-        self.runs = runs
+        runs = SampleRuns(gapMs: options.windowSeconds * 1000, next: next)
         periodogram = Welch(options: WelchOptions(segmentSeconds: options.windowSeconds, overlap: 0,
                                                   padFactor: options.padFactor, powerOfTwo: true,
                                                   taper: .kaiser(beta: .pi), maxHz: options.constants.highestHz))
+    }
+
+    public init(subject: String, source: String, timeMs: [Double], bpm: [Double], options: CoherenceOptions) {
+        var given: (timeMs: [Double], bpm: [Double])? = (timeMs, bpm)
+        self.init(subject: subject, source: source, options: options, next: {
+            defer { given = nil }
+            return given
+        })
     }
 
     /// Heart rate at each beat of a cleaned NN series.
@@ -130,63 +129,132 @@ public struct CoherenceWindows {
     /// windows of the LF (0.04–0.15 Hz) spectral peak (a local maximum, so a spectrum
     /// merely falling across the band gives none), the resonance-frequency estimate, with
     /// the median coach score taken at each window's own peak.
-    public mutating func rows() -> [CoherenceRow] {
+    public mutating func rows() throws -> [CoherenceRow] {
         var out: [CoherenceRow] = []
-        forEachRow { out.append($0) }
+        try forEachRow { out.append($0) }
         return out
     }
 
     /// `rows()` one at a time, in order, without holding them (a year of windows is a
     /// million rows).
-    public mutating func forEachRow(_ body: (CoherenceRow) throws -> Void) rethrows {
+    public mutating func forEachRow(_ body: (CoherenceRow) throws -> Void) throws {
         let window = Int64(options.windowSeconds * 1000), step = Int64(options.stepSeconds * 1000)
-        var peaks: [Double] = [], peakScores: [Double] = []
-        // Every run is resampled once, in order, whether or not a window falls in it (the
-        // resonance row counts all their samples).
-        var run = -1, resampled = 0
+        // Peaks are bin frequencies: counted, not listed; their scores wait on disk past 64 K.
+        var peaks: [Double: Int] = [:], peakScores = SpilledValues()
+        var walk = WindowPlacement.Walk(windowMs: window, stepMs: step)
+        // Sample times read, from sample number `dropped` on (the walk's numbering).
+        var times: [Double] = [], dropped = 0
+        // Runs read and not yet resampled; every run is resampled once, in order, whether
+        // or not a window falls in it (the resonance row counts all their samples).
+        var ahead: [(timeMs: [Double], bpm: [Double])] = []
+        var resampled = 0
         var hr = ResampledSeries(timeMs: [], values: [], hz: options.sampleHz)
         func advance() {
-            run += 1
-            hr = ResampledSeries(timeMs: Array(timeMs[runs[run]]), values: Array(bpm[runs[run]]), hz: options.sampleHz)
+            let run = ahead.removeFirst()
+            hr = ResampledSeries(timeMs: run.timeMs, values: run.bpm, hz: options.sampleHz)
             resampled += hr.values.count
         }
-        if !runs.isEmpty { advance() }
-        for start in WindowPlacement.starts(timesMs: timeMs, windowMs: window, stepMs: step) {
-            let end = start + window
-            // Runs are further apart than a window, so one run holds all of a window's samples.
-            while run + 1 < runs.count, timeMs[runs[run + 1].lowerBound] < Double(end) { advance() }
-            let x = hr.slice(knots: hr.knots(fromMs: Double(start), toMs: Double(end)))
-            var coach = CoherenceRow(subject: subject, windowStartMs: start, windowEndMs: end, method: "coach",
-                                     breathingHz: options.breathingHz, peakHz: .nan, coherence: 0,
-                                     nSamples: x.count, source: source)
-            var heartMath = coach
-            heartMath.method = "heartmath"
-            heartMath.breathingHz = nil
-            heartMath.coherence = .nan
-            if x.count >= options.minimumSamples {
-                var detrended = Array(x)
-                Detrender.removeLinearTrend(&detrended)
-                let s = periodogram.psd(detrended[...], fs: options.sampleHz)
-                let c = options.constants
-                // ±N bins of the window's native resolution (docs/engines/breathing.md, Coherence: ±1 bin).
-                let binHz = c.breathingBandBins * options.sampleHz / Double(x.count)
-                coach.peakHz = s.localPeak(c.coachBand.0, c.coachBand.1)
-                coach.coherence = Coherence.coachScore(s, breathingHz: options.breathingHz, binHz: binHz, constants: c)
-                (heartMath.peakHz, heartMath.coherence) = Coherence.heartMath(s, constants: c)
-                if coach.peakHz.isFinite {
-                    peaks.append(coach.peakHz)
-                    peakScores.append(Coherence.coachScore(s, breathingHz: coach.peakHz, binHz: binHz, constants: c))
+        var ended = false, started = false
+        while !ended {
+            if let run = try runs.next() {
+                ahead.append(run)
+                times += run.timeMs
+                if !started {
+                    advance()
+                    started = true
                 }
+            } else {
+                ended = true
             }
-            try body(coach)
-            try body(heartMath)
+            try walk.advance(count: dropped + times.count, ended: ended, time: { times[$0 - dropped] }) { start in
+                let end = start + window
+                // Runs are further apart than a window, so one run holds all of a window's
+                // samples; a run starting before the window's end has been read (the window
+                // ends by the latest sample read).
+                while let next = ahead.first, next.timeMs[0] < Double(end) { advance() }
+                let x = hr.slice(knots: hr.knots(fromMs: Double(start), toMs: Double(end)))
+                var coach = CoherenceRow(subject: subject, windowStartMs: start, windowEndMs: end, method: "coach",
+                                         breathingHz: options.breathingHz, peakHz: .nan, coherence: 0,
+                                         nSamples: x.count, source: source)
+                var heartMath = coach
+                heartMath.method = "heartmath"
+                heartMath.breathingHz = nil
+                heartMath.coherence = .nan
+                if x.count >= options.minimumSamples {
+                    var detrended = Array(x)
+                    Detrender.removeLinearTrend(&detrended)
+                    let s = periodogram.psd(detrended[...], fs: options.sampleHz)
+                    let c = options.constants
+                    // ±N bins of the window's native resolution (docs/engines/breathing.md, Coherence: ±1 bin).
+                    let binHz = c.breathingBandBins * options.sampleHz / Double(x.count)
+                    coach.peakHz = s.localPeak(c.coachBand.0, c.coachBand.1)
+                    coach.coherence = Coherence.coachScore(s, breathingHz: options.breathingHz, binHz: binHz, constants: c)
+                    (heartMath.peakHz, heartMath.coherence) = Coherence.heartMath(s, constants: c)
+                    if coach.peakHz.isFinite {
+                        peaks[coach.peakHz, default: 0] += 1
+                        try peakScores.append(Coherence.coachScore(s, breathingHz: coach.peakHz, binHz: binHz, constants: c))
+                    }
+                }
+                try body(coach)
+                try body(heartMath)
+            }
+            // The walk reads no earlier sample again but the latest.
+            let passed = min(walk.next, dropped + times.count - 1) - dropped
+            if passed > times.count / 2 {
+                times.removeFirst(passed)
+                dropped += passed
+            }
         }
-        while run + 1 < runs.count { advance() }
+        while !ahead.isEmpty { advance() }
         if !peaks.isEmpty {
-            let f = Stats.median(peaks)
+            let f = Stats.quantile(counts: peaks, 0.5)
             try body(CoherenceRow(subject: subject, windowStartMs: nil, windowEndMs: nil, method: "resonance",
-                                  breathingHz: f, peakHz: f, coherence: Stats.median(peakScores),
+                                  breathingHz: f, peakHz: f, coherence: try peakScores.quantile(0.5),
                                   nSamples: resampled, source: source))
+        }
+    }
+}
+
+/// Samples handed over in time order, a stretch at a time, split into runs separated by
+/// gaps longer than `gapMs` (the runs a whole series splits into, whatever the stretches).
+struct SampleRuns {
+    private let gapMs: Double
+    private let read: () throws -> (timeMs: [Double], bpm: [Double])?
+    /// Samples read, those from `start` on not yet handed over in a run; the search for a
+    /// gap resumes at `scanned`.
+    private var timeMs: [Double] = [], bpm: [Double] = []
+    private var start = 0, scanned = 1
+    private var ended = false
+
+    init(gapMs: Double, next: @escaping () throws -> (timeMs: [Double], bpm: [Double])?) {
+        self.gapMs = gapMs
+        read = next
+    }
+
+    /// The next run; nil after the last.
+    mutating func next() throws -> (timeMs: [Double], bpm: [Double])? {
+        while true {
+            var i = scanned
+            while i < timeMs.count, timeMs[i] - timeMs[i - 1] <= gapMs { i += 1 }
+            if i < timeMs.count || (ended && start < timeMs.count) {
+                let run = (timeMs: Array(timeMs[start..<i]), bpm: Array(bpm[start..<i]))
+                start = i
+                scanned = i + 1
+                return run
+            }
+            scanned = max(start + 1, i)
+            if ended { return nil }
+            // The samples handed over are let go of before more are read.
+            timeMs.removeFirst(start)
+            bpm.removeFirst(start)
+            scanned -= start
+            start = 0
+            if let more = try read() {
+                timeMs += more.timeMs
+                bpm += more.bpm
+            } else {
+                ended = true
+            }
         }
     }
 }

@@ -55,18 +55,37 @@ final class NNStream {
     /// `floorMs` never goes back from one call to the next.
     func hold(fromMs floorMs: Double, throughMs horizonMs: Double) throws {
         series.removeBeats(before: floorMs)
-        while !done, !(series.timeMs.last.map { $0 > horizonMs } ?? false) {
-            let more = try cursor.readPiece { timeMs, rrMs in
-                guard timeMs >= lastReadMs else { throw OutOfOrder() }
-                lastReadMs = timeMs
-                if ready.keeps(timeMs, rrMs) { builder.add(timeMs: timeMs, rrMs: rrMs) }
-            }
-            if !more {
-                done = true
-                _ = builder.finish()
-            }
-            series.append(builder.takeCleaned())
+        while !(series.timeMs.last.map { $0 > horizonMs } ?? false), let beats = try readOn() {
+            series.append(beats)
             series.removeBeats(before: floorMs)
         }
+    }
+
+    /// Whether any interval was kept: the subject has a usable R-R interval (as
+    /// `SubjectIndex.nnSeries(of:)` is non-nil), once the beats have all been read.
+    var anyKept: Bool { builder.lastTimeMs != nil }
+
+    /// The next beats cleaned, in time order, handed over as they are read instead of
+    /// held (not to be mixed with `hold`); nil when every beat has been.
+    func nextBeats() throws -> NNSeries? {
+        while let beats = try readOn() {
+            if beats.count > 0 { return beats }
+        }
+        return nil
+    }
+
+    /// Reads one more piece and hands over the beats it let be cleaned; nil when read to the end.
+    private func readOn() throws -> NNSeries? {
+        guard !done else { return nil }
+        let more = try cursor.readPiece { timeMs, rrMs in
+            guard timeMs >= lastReadMs else { throw OutOfOrder() }
+            lastReadMs = timeMs
+            if ready.keeps(timeMs, rrMs) { builder.add(timeMs: timeMs, rrMs: rrMs) }
+        }
+        if !more {
+            done = true
+            _ = builder.finish()
+        }
+        return builder.takeCleaned()
     }
 }

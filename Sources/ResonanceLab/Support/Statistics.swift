@@ -46,6 +46,27 @@ public enum Stats {
 
     public static func median(_ x: [Double]) -> Double { quantile(x, 0.5) }
 
+    /// `quantile` of values given as counts (value → times it occurs; values not NaN), to
+    /// the bit: the same order statistics, the same interpolation.
+    public static func quantile(counts: [Double: Int], _ p: Double) -> Double {
+        let values = counts.keys.sorted()
+        let n = values.reduce(0) { $0 + (counts[$1] ?? 0) }
+        guard n > 0 else { return .nan }
+        // The value at rank `i` (0-based) of the sorted list.
+        func at(_ i: Int) -> Double {
+            var seen = 0
+            for v in values {
+                seen += counts[v] ?? 0
+                if i < seen { return v }
+            }
+            return values[values.count - 1]
+        }
+        let h = Double(n - 1) * p
+        let lo = Int(h.rounded(.down)), hi = min(lo + 1, n - 1)
+        let a = at(lo), b = at(hi)
+        return a + (h - Double(lo)) * (b - a)
+    }
+
     /// Median absolute deviation (unscaled).
     public static func mad(_ x: [Double]) -> Double {
         let m = median(x)

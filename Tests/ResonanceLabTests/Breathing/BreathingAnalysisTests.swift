@@ -55,7 +55,7 @@ final class BreathingAnalysisTests: XCTestCase {
         let (series, intervals) = BreathingAssessmentTests.session(planted: 5.5)
         let assessment = BreathingAssessment(coherence: ConstantsRegistry.defaults.coherence, pacer: ConstantsRegistry.defaults.pacer)
         try ws.write(intervals)
-        try ws.write(BreathingAssessment.choose(assessment.trials(subject: "S", series: series, intervals: intervals)))
+        try ws.write(BreathingAssessment.choose(try assessment.trials(subject: "S", series: series, intervals: intervals)))
         let section = try XCTUnwrap(try BreathingAnalysis.section(ws))
         XCTAssertTrue(section.markdown.hasPrefix("Paced intervals: 5 for 1 subject(s), rates 4.5, 5.0, 5.5, 6.0, 6.5 breaths/min."))
         XCTAssertTrue(section.markdown.contains("| S | combined | 5.5 | "), section.markdown)

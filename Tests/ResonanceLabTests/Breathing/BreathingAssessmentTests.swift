@@ -51,7 +51,7 @@ final class BreathingAssessmentTests: XCTestCase {
         listed.append(BreathingInterval(subject: "S", startedAtMs: 10_000_000, endedAtMs: 10_100_000, rateBpm: 6, source: "x"))
         listed.append(BreathingInterval(subject: "S", startedAtMs: 300_000, endedAtMs: 200_000, rateBpm: 6, source: "x"))
         let series = NNSeries.clean(timestampsMs: times, rrMs: rr, method: .lipponen)
-        let whole = assessment.trials(subject: "S", series: series, intervals: listed)
+        let whole = try assessment.trials(subject: "S", series: series, intervals: listed)
         XCTAssertEqual(whole.count, 6)
         for pieces in [1, 50, 8192] {
             let index = try SubjectIndex(RRInterval.self, path: ws.file(RRInterval.fileName), pieceRecords: pieces)
@@ -67,7 +67,7 @@ final class BreathingAssessmentTests: XCTestCase {
 
     func testEveryCriterionRecoversThePlantedRate() throws {
         let (series, intervals) = Self.session(planted: 5.5)
-        let trials = assessment.trials(subject: "S", series: series, intervals: intervals)
+        let trials = try assessment.trials(subject: "S", series: series, intervals: intervals)
         XCTAssertEqual(trials.map(\.rateBpm), Self.rates)
         // 170 s after settling at ≈ 65 bpm: about 184 beats per trial.
         for trial in trials { XCTAssertEqual(Double(trial.beats), 184, accuracy: 6) }
@@ -97,7 +97,7 @@ final class BreathingAssessmentTests: XCTestCase {
         func a(_ rate: Double, _ planted: Double) -> Double { exp(-0.5 * pow((rate - planted) / 0.85, 2)) }
         for (planted, best, runnerUp) in [(5.35, 5.5, 5.0), (5.15, 5.0, 5.5)] {
             let (series, intervals) = Self.session(planted: planted)
-            let choices = AssessmentRowsByCriterion(BreathingAssessment.choose(assessment.trials(subject: "S", series: series,
+            let choices = AssessmentRowsByCriterion(BreathingAssessment.choose(try assessment.trials(subject: "S", series: series,
                                                                                                    intervals: intervals)))
             for criterion in ["peak_to_trough", "lf_power", "combined"] {
                 let c = try XCTUnwrap(choices[criterion], criterion)
@@ -112,7 +112,7 @@ final class BreathingAssessmentTests: XCTestCase {
 
     func testAResonanceBelowTheRatesTriedIsFlaggedAtTheEdge() throws {
         let (series, intervals) = Self.session(planted: 3.8)
-        let choices = AssessmentRowsByCriterion(BreathingAssessment.choose(assessment.trials(subject: "S", series: series,
+        let choices = AssessmentRowsByCriterion(BreathingAssessment.choose(try assessment.trials(subject: "S", series: series,
                                                                                                intervals: intervals)))
         let combined = try XCTUnwrap(choices["combined"])
         XCTAssertEqual(combined.rateBpm, 4.5)
@@ -120,10 +120,10 @@ final class BreathingAssessmentTests: XCTestCase {
         XCTAssertEqual(combined.runnerUpRateBpm, 5.0)
     }
 
-    func testOneRecordingWithOneRateAndNoBounds() {
+    func testOneRecordingWithOneRateAndNoBounds() throws {
         let (series, _) = Self.session(planted: 5.5)
         let whole = [BreathingInterval(subject: "S", startedAtMs: nil, endedAtMs: nil, rateBpm: 6, source: "protocol")]
-        let trials = assessment.trials(subject: "S", series: series, intervals: whole)
+        let trials = try assessment.trials(subject: "S", series: series, intervals: whole)
         XCTAssertEqual(trials.count, 1)
         XCTAssertEqual(trials.first?.startedAtMs, series.timeMs.first.map { Int64($0) })
         let choice = BreathingAssessment.choose(trials)

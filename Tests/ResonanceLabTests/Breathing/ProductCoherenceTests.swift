@@ -88,14 +88,14 @@ final class ProductCoherenceTests: XCTestCase {
     /// Today's windowed coach score on the same white noise sits far lower: ±1 native bin
     /// of a 64 s window over 0.11 Hz, the width ratio 2·(1/64)/0.11 ≈ 0.28 (0.30 measured here,
     /// the taper's leakage adding a little).
-    func testWindowedFloorOnWhiteNoise() {
+    func testWindowedFloorOnWhiteNoise() throws {
         var random = SeededRandom(seed: 7)
         let n = 4 * 1200
         let t = (0..<n).map { Double($0) * 250 }, hr = (0..<n).map { _ in 70 + random.normal() }
         var options = CoherenceOptions()
         options.breathingRate = 5.5
         var windows = CoherenceWindows(subject: "s", source: "hr", timeMs: t, bpm: hr, options: options)
-        let scores = windows.rows().filter { $0.method == "coach" }.map(\.coherence)
+        let scores = try windows.rows().filter { $0.method == "coach" }.map(\.coherence)
         XCTAssertGreaterThan(scores.count, 200)
         XCTAssertEqual(Stats.mean(scores), 0.28, accuracy: 0.04)
     }

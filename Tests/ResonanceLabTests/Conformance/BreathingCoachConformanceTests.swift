@@ -7,13 +7,13 @@ import XCTest
 /// signal the expectation describes.
 final class BreathingCoachConformanceTests: XCTestCase {
     func coachScores(breathsPerMinute: Double = 5.5, seconds: Int = 600, stepSeconds: Double = 5,
-                     _ bpm: (Double) -> Double) -> [Double] {
+                     _ bpm: (Double) -> Double) throws -> [Double] {
         let times = (0..<(seconds * 4)).map { Double($0) * 250 }
         var options = CoherenceOptions()
         options.breathingRate = breathsPerMinute
         options.stepSeconds = stepSeconds
         var w = CoherenceWindows(subject: "s", source: "hr", timeMs: times, bpm: times.map { bpm($0 / 1000) }, options: options)
-        return w.rows().filter { $0.method == "coach" }.map(\.coherence)
+        return try w.rows().filter { $0.method == "coach" }.map(\.coherence)
     }
 
     func testRMSSDOfKnownIntervals() {
@@ -29,26 +29,26 @@ final class BreathingCoachConformanceTests: XCTestCase {
         XCTAssertEqual(HRVTime.rmssd([800, 800, 800, 800]), 0, accuracy: 0.001)
     }
 
-    func testSinusoidAtTheBreathingFrequencyIsHighlyCoherent() {
+    func testSinusoidAtTheBreathingFrequencyIsHighlyCoherent() throws {
         let f = 5.5 / 60
-        let scores = coachScores { 70 + 5 * sin(2 * Double.pi * f * $0) }
+        let scores = try coachScores { 70 + 5 * sin(2 * Double.pi * f * $0) }
         XCTAssertGreaterThan(scores.min() ?? 0, 0.7)
     }
 
-    func testRandomHeartRateIsNotCoherent() {
+    func testRandomHeartRateIsNotCoherent() throws {
         // Four hours of independent 64 s windows, so the mean is that of a flat spectrum (≈ 0.28).
         var rng = SeededRandom(seed: 5)
         let noise = (0..<(4 * 14_400)).map { _ in 60 + 20 * rng.uniform() }
-        let scores = coachScores(seconds: 14_400, stepSeconds: 64) { noise[min(noise.count - 1, Int(($0 * 4).rounded()))] }
+        let scores = try coachScores(seconds: 14_400, stepSeconds: 64) { noise[min(noise.count - 1, Int(($0 * 4).rounded()))] }
         XCTAssertLessThan(Stats.mean(scores), 0.3)
     }
 
-    func testScoreStaysBetweenZeroAndOneForAFlatSignal() {
-        for s in coachScores({ _ in 70 }) { XCTAssertTrue((0...1).contains(s), "\(s)") }
+    func testScoreStaysBetweenZeroAndOneForAFlatSignal() throws {
+        for s in try coachScores({ _ in 70 }) { XCTAssertTrue((0...1).contains(s), "\(s)") }
     }
 
-    func testTooFewSamplesScoreZero() {
+    func testTooFewSamplesScoreZero() throws {
         var w = CoherenceWindows(subject: "s", source: "hr", timeMs: [0, 250], bpm: [70, 72], options: CoherenceOptions())
-        XCTAssertEqual(w.rows().first { $0.method == "coach" }?.coherence, 0)
+        XCTAssertEqual(try w.rows().first { $0.method == "coach" }?.coherence, 0)
     }
 }

@@ -3,29 +3,29 @@ import XCTest
 
 final class CoherenceTests: XCTestCase {
     /// Coach scores of a heart-rate signal sampled at 4 Hz (`bpm` of seconds).
-    private func coachScores(minutes: Int = 10, stepSeconds: Double = 5, _ bpm: (Double) -> Double) -> [Double] {
+    private func coachScores(minutes: Int = 10, stepSeconds: Double = 5, _ bpm: (Double) -> Double) throws -> [Double] {
         let times = (0..<(minutes * 240)).map { Double($0) * 250 }
         var options = CoherenceOptions()
         options.stepSeconds = stepSeconds
         var w = CoherenceWindows(subject: "s", source: "hr", timeMs: times, bpm: times.map { bpm($0 / 1000) },
                                  options: options)
-        return w.rows().filter { $0.method == "coach" }.map(\.coherence)
+        return try w.rows().filter { $0.method == "coach" }.map(\.coherence)
     }
 
-    func testCleanSinusoidAtTheBreathingFrequencyIsCoherent() {
+    func testCleanSinusoidAtTheBreathingFrequencyIsCoherent() throws {
         // HR oscillating at 6 breaths/min (0.1 Hz), the default breathing rate.
-        let scores = coachScores { 65 + 5 * sin(2 * Double.pi * 0.1 * $0) }
+        let scores = try coachScores { 65 + 5 * sin(2 * Double.pi * 0.1 * $0) }
         XCTAssertGreaterThan(scores.count, 100)
         XCTAssertGreaterThanOrEqual(scores.min() ?? 0, 0.9)
     }
 
-    func testWhiteNoiseIsNotCoherent() {
+    func testWhiteNoiseIsNotCoherent() throws {
         // Flat spectrum: ±1 bin (2/64 Hz) of the 0.11 Hz band holds 0.03125/0.11 = 0.284 of its
         // power on average (the score of one window is Beta-distributed around it), so the
         // mean over 224 independent windows (4 h, 64 s apart) is within a few hundredths.
         var rng = SeededRandom(seed: 9)
         let noise = (0..<(240 * 240)).map { _ in rng.normal() }
-        let scores = coachScores(minutes: 240, stepSeconds: 64) { noise[Int(($0 * 4).rounded())] * 3 + 70 }
+        let scores = try coachScores(minutes: 240, stepSeconds: 64) { noise[Int(($0 * 4).rounded())] * 3 + 70 }
         XCTAssertEqual(scores.count, 224)
         XCTAssertLessThanOrEqual(Stats.mean(scores), 0.3)
         XCTAssertGreaterThanOrEqual(Stats.mean(scores), 0.24)
@@ -38,7 +38,7 @@ final class CoherenceTests: XCTestCase {
         var w = CoherenceWindows(subject: "s", source: "hr", timeMs: times,
                                  bpm: times.map { 65 + 5 * sin(2 * Double.pi * 0.12 * $0 / 1000) },
                                  options: CoherenceOptions())
-        let rows = w.rows()
+        let rows = try w.rows()
         let hm = try XCTUnwrap(rows.first { $0.method == "heartmath" })
         XCTAssertEqual(hm.peakHz, 0.12, accuracy: 4.0 / 1024)
         XCTAssertGreaterThan(hm.coherence, 7)
@@ -47,11 +47,11 @@ final class CoherenceTests: XCTestCase {
         XCTAssertEqual(resonance.peakHz, 0.12, accuracy: 4.0 / 1024)
     }
 
-    func testTooShortWindowsScoreZero() {
+    func testTooShortWindowsScoreZero() throws {
         // 30 samples < 32: the coach score is 0 and the HeartMath ratio is left empty.
         var w = CoherenceWindows(subject: "s", source: "hr", timeMs: (0..<30).map { Double($0) * 250 },
                                  bpm: (0..<30).map { 60 + Double($0 % 3) }, options: CoherenceOptions())
-        let rows = w.rows()
+        let rows = try w.rows()
         XCTAssertEqual(rows.count, 2)
         XCTAssertEqual(rows[0].coherence, 0)
         XCTAssertTrue(rows[1].coherence.isNaN)
@@ -80,13 +80,13 @@ final class CoherenceConstantsTests: XCTestCase {
 final class CoherenceGapTests: XCTestCase {
     /// Two hours of heart rate a century apart: each run is resampled on its own, so the
     /// gap allocates nothing and gives no rows; both runs are scored.
-    func testRunsFarApartAreScoredWithoutSpanningTheGap() {
+    func testRunsFarApartAreScoredWithoutSpanningTheGap() throws {
         let century = 100 * 365.25 * 86_400_000.0
         let run = (0..<600).map { Double($0) * 1000 }
         let times = run + run.map { $0 + century }
         let bpm = times.indices.map { 60 + 5 * sin(2 * .pi * 0.1 * Double($0)) }
         var windows = CoherenceWindows(subject: "s", source: "hr", timeMs: times, bpm: bpm, options: CoherenceOptions())
-        let rows = windows.rows().filter { $0.method == "coach" }
+        let rows = try windows.rows().filter { $0.method == "coach" }
         // 600 s runs, 64 s windows every 5 s: 108 windows inside each run (starts 0 … 535 s),
         // plus 12 straddling each edge of the gap (starts 540 … 595 s after the first run,
         // and 60 … 5 s before the second), which hold part of a run.
