@@ -66,17 +66,16 @@ public struct HRVNonlinear: Sendable {
 
     /// α over each range of scales, from one profile: the scales s = 2h and 2h + 1 share
     /// the block moments of half-length h, so each h is summed once for all the ranges.
-    /// Blocks are stored for series up to `storedBlocksUpTo` beats, else formed as needed.
-    public static func dfa(_ x: [Double], ranges: [ClosedRange<Int>], storedBlocksUpTo: Int = dfaStoredBlocksUpTo) -> [Double] {
+    /// Blocks are stored for series up to `storedBlocksUpTo` beats, else formed as needed
+    /// from a profile formed `stretch` points at a time.
+    public static func dfa(_ x: [Double], ranges: [ClosedRange<Int>], storedBlocksUpTo: Int = dfaStoredBlocksUpTo,
+                           stretch: Int = profileStretch) -> [Double] {
         let n = x.count
         let usable = ranges.filter { n > 2 * $0.upperBound }
         guard let lowest = usable.map(\.lowerBound).min(), let highest = usable.map(\.upperBound).max() else {
             return ranges.map { _ in .nan }
         }
         let mean = x.reduce(0, +) / Double(n)
-        var y = [Double](repeating: 0, count: n)
-        var acc = 0.0
-        for i in 0..<n { acc += x[i] - mean; y[i] = acc }
         // log F(s) of every scale some usable range holds; nil when no segment fluctuates.
         var logF = [Double?](repeating: nil, count: highest + 1)
         var needed = [Bool](repeating: false, count: highest + 1)
@@ -105,11 +104,38 @@ public struct HRVNonlinear: Sendable {
         }
         var slots = [UnsafeMutableBufferPointer<Moments>?](repeating: nil, count: highest / 2 + 1)
         defer { for case let slot? in slots { slot.deallocate() } }
-        y.withUnsafeBufferPointer { y in
-            do {
+        // The profile y (the cumulative sum of NN − mean) is formed a stretch at a time, and
+        // held from the earliest segment start still to come: past `storedBlocksUpTo` beats
+        // (a whole recording) a stretch of `profileStretch` points, not the series. Each
+        // scale sums its segments in order of their start, from the same profile values,
+        // whatever the stretches: the same α to the bit.
+        let stream = n > storedBlocksUpTo
+        let stretch = stream ? max(1, stretch) : n
+        var profile: [Double] = []  // y[lo ..< lo + profile.count]
+        profile.reserveCapacity(min(n, stretch + 2 * highest + 2))
+        var lo = 0, acc = 0.0
+        /// One scale pair's progress: segment k starts at a = k·h.
+        struct Progress {
+            let h: Int, even: Bool, odd: Bool
+            var k = 0, a = 0, next = Moments(), started = false
+            var totalEven = 0.0, countEven = 0, totalOdd = 0.0, countOdd = 0
+        }
+        var progress: [Progress] = halves.compactMap { h in
+            let even = 2 * h >= lowest && needed[2 * h], odd = 2 * h + 1 <= highest && needed[2 * h + 1]
+            return even || odd ? Progress(h: h, even: even, odd: odd) : nil
+        }
+        while true {
+            let end = min(n, lo + profile.count + stretch)
+            for i in (lo + profile.count)..<end {
+                acc += x[i] - mean
+                profile.append(acc)
+            }
+            let hi = lo + profile.count
+            profile.withUnsafeBufferPointer { y in
                 /// The blocks of length h: a block of even length is two blocks of h/2
                 /// (which start at multiples of h/2), so only odd lengths touch every point.
                 /// Each length is always computed the same way, whichever ranges are asked for.
+                /// Stored only when the profile is held whole (`lo` is 0).
                 func blocks(ofLength h: Int) -> UnsafeMutableBufferPointer<Moments> {
                     if let done = slots[h] { return done }
                     // Every block is written before it is read, so the storage is not zeroed first.
@@ -133,20 +159,23 @@ public struct HRVNonlinear: Sendable {
                 // the same points and share the two blocks' sum.
                 /// Block k of length h formed as `blocks(ofLength:)` forms it, without storing
                 /// any: for a long series (a whole recording), whose stored blocks would cost
-                /// more than the series.
+                /// more than the series. Positions are the series' (the profile held starts at `lo`).
                 func block(_ h: Int, _ k: Int) -> Moments {
-                    guard h % 2 == 0, h >= 4 else { return Moments(y, from: k * h, count: h) }
+                    guard h % 2 == 0, h >= 4 else { return Moments(y, from: k * h - lo, count: h) }
                     let g = h / 2
                     return Moments(block(g, 2 * k), then: block(g, 2 * k + 1), length: g,
-                                   offset: y[(2 * k + 1) * g] - y[2 * k * g])
+                                   offset: y[(2 * k + 1) * g - lo] - y[2 * k * g - lo])
                 }
-                let stream = n > storedBlocksUpTo
-                for h in halves {
-                    let even = 2 * h >= lowest && needed[2 * h]
-                    let odd = 2 * h + 1 <= highest && needed[2 * h + 1]
-                    guard even || odd else { continue }
+                for p in progress.indices {
+                    let h = progress[p].h, even = progress[p].even, odd = progress[p].odd
                     let blocks = stream ? UnsafeMutableBufferPointer<Moments>(start: nil, count: 0) : blocks(ofLength: h)
-                    var next = stream ? block(h, 0) : Moments()
+                    if stream, !progress[p].started {
+                        // The first block waits for the profile to reach its end, as every segment does.
+                        guard h <= hi else { continue }
+                        progress[p].next = block(h, 0)
+                        progress[p].started = true
+                    }
+                    var next = progress[p].next
                     let last = Double(2 * h)
                     // Per scale: x̄, Σ(x − x̄)² and reciprocals, once (three divisions per
                     // segment were most of its cost).
@@ -155,16 +184,18 @@ public struct HRVNonlinear: Sendable {
                     let perPointEven = 1 / Double(sEven), perPointOdd = 1 / Double(sOdd)
                     let perSxxEven = 1 / (Double(sEven) * Double(sEven * sEven - 1) / 12)
                     let perSxxOdd = 1 / (Double(sOdd) * Double(sOdd * sOdd - 1) / 12)
-                    var totalEven = 0.0, countEven = 0, totalOdd = 0.0, countOdd = 0
+                    var totalEven = progress[p].totalEven, countEven = progress[p].countEven
+                    var totalOdd = progress[p].totalOdd, countOdd = progress[p].countOdd
                     // Segment k starts at a = k·h: block k, then block k + 1 (its sums shifted to
-                    // position h and offset c = y[a + h] − y[a]), then for odd s the point a + 2h.
-                    var k = 0, a = 0
-                    while a < n - sEven {
+                    // position h and offset c = y[a + h] − y[a]), then for odd s the point a + 2h,
+                    // the last a segment reads: it waits until the profile reaches it.
+                    var k = progress[p].k, a = progress[p].a
+                    while a < n - sEven, a + 2 * h < hi {
                         let joined: Moments
                         if stream {
                             let first = next
                             next = block(h, k + 1)
-                            joined = Moments(first, then: next, length: h, offset: y[a + h] - y[a])
+                            joined = Moments(first, then: next, length: h, offset: y[a + h - lo] - y[a - lo])
                         } else {
                             joined = Moments(blocks[k], then: blocks[k + 1], length: h, offset: y[a + h] - y[a])
                         }
@@ -174,30 +205,42 @@ public struct HRVNonlinear: Sendable {
                             let cxz = sxz - xmEven * sz
                             var variance = (szz - sz * sz * perPointEven - cxz * cxz * perSxxEven) * perPointEven
                             if variance < residualCheckBelow + momentRounding * szz {
-                                variance = residualVariance(y, from: a, count: sEven)
+                                variance = residualVariance(y, from: a - lo, count: sEven)
                             }
                             if variance > flatVariance { totalEven += variance; countEven += 1 }
                         }
                         if odd, a < n - sOdd {
-                            let z = y[a + 2 * h] - y[a]
+                            let z = y[a + 2 * h - lo] - y[a - lo]
                             let szOdd = sz + z, sxzOdd = sxz + last * z, szzOdd = szz + z * z
                             let cxz = sxzOdd - xmOdd * szOdd
                             var variance = (szzOdd - szOdd * szOdd * perPointOdd - cxz * cxz * perSxxOdd) * perPointOdd
                             if variance < residualCheckBelow + momentRounding * szzOdd {
-                                variance = residualVariance(y, from: a, count: sOdd)
+                                variance = residualVariance(y, from: a - lo, count: sOdd)
                             }
                             if variance > flatVariance { totalOdd += variance; countOdd += 1 }
                         }
                         k += 1; a += h
                     }
-                    if even, countEven > 0 { logF[sEven] = 0.5 * log(totalEven / Double(countEven)) }
-                    if odd, countOdd > 0 { logF[sOdd] = 0.5 * log(totalOdd / Double(countOdd)) }
+                    progress[p].k = k; progress[p].a = a; progress[p].next = next
+                    progress[p].totalEven = totalEven; progress[p].countEven = countEven
+                    progress[p].totalOdd = totalOdd; progress[p].countOdd = countOdd
                     for l in slots.indices where release[l] <= h {
                         slots[l]?.deallocate()
                         slots[l] = nil
                     }
                 }
             }
+            guard hi < n else { break }
+            // What no segment still to come reads is let go of.
+            let earliest = progress.map(\.a).min() ?? hi
+            if earliest - lo > profile.count / 2 {
+                profile.removeFirst(earliest - lo)
+                lo = earliest
+            }
+        }
+        for p in progress {
+            if p.even, p.countEven > 0 { logF[2 * p.h] = 0.5 * log(p.totalEven / Double(p.countEven)) }
+            if p.odd, p.countOdd > 0 { logF[2 * p.h + 1] = 0.5 * log(p.totalOdd / Double(p.countOdd)) }
         }
         return ranges.map { r in
             guard n > 2 * r.upperBound else { return .nan }
@@ -208,9 +251,14 @@ public struct HRVNonlinear: Sendable {
     }
 
     /// Series longer than this (beats) have their DFA blocks formed as each segment needs
-    /// them instead of stored: the same values, about twice the work, no memory beyond the
-    /// profile (docs/scaling.md). A 5-minute window stores its blocks.
+    /// them instead of stored, from the profile a stretch at a time: the same values, about
+    /// twice the work, no memory beyond a stretch of the profile (docs/scaling.md). A
+    /// 5-minute window stores its blocks.
     public static let dfaStoredBlocksUpTo = 1 << 16
+
+    /// Profile points formed at a time for a series past `dfaStoredBlocksUpTo` beats
+    /// (512 KiB of them, however long the recording).
+    public static let profileStretch = 1 << 16
 
     /// A segment whose residual variance is at most this (ms²) is flat and left out, as
     /// NeuroKit2's `fractal_dfa` leaves it out.

@@ -161,8 +161,8 @@ final class NonlinearTests: XCTestCase {
     }
 
     /// A long series forms its DFA blocks as each segment needs them instead of storing
-    /// them: the same α to the bit, for scales that derive blocks from halves (4, 8, 16, 32)
-    /// and those that do not.
+    /// them, from its profile a stretch at a time: the same α to the bit, for scales that
+    /// derive blocks from halves (4, 8, 16, 32) and those that do not.
     func testDFABlocksFormedAsNeededGiveTheStoredBlocksResult() {
         var rng = SeededRandom(seed: 9)
         var level = 800.0
@@ -171,6 +171,11 @@ final class NonlinearTests: XCTestCase {
         let stored = HRVNonlinear.dfa(x, ranges: ranges, storedBlocksUpTo: .max)
         let formed = HRVNonlinear.dfa(x, ranges: ranges, storedBlocksUpTo: 0)
         XCTAssertEqual(stored.map(\.bitPattern), formed.map(\.bitPattern))
+        // The profile formed a stretch at a time, the segments of each scale waiting for it.
+        for stretch in [1, 63, 64, 65, 1000] {
+            let stretched = HRVNonlinear.dfa(x, ranges: ranges, storedBlocksUpTo: 0, stretch: stretch)
+            XCTAssertEqual(stored.map(\.bitPattern), stretched.map(\.bitPattern), "stretches of \(stretch)")
+        }
         XCTAssertTrue(stored.allSatisfy { $0 > 0.3 && $0 < 2 }, "\(stored)")
     }
 }
