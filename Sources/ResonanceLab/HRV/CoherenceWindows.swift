@@ -136,7 +136,7 @@ public struct CoherenceWindows {
     }
 
     /// `rows()` one at a time, in order, without holding them (a year of windows is a
-    /// million rows).
+    /// million rows). The samples are read once: a second call gives no rows.
     public mutating func forEachRow(_ body: (CoherenceRow) throws -> Void) throws {
         let window = Int64(options.windowSeconds * 1000), step = Int64(options.stepSeconds * 1000)
         // Peaks are bin frequencies: counted, not listed; their scores wait on disk past 64 K.
