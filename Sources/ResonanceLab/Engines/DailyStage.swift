@@ -99,7 +99,7 @@ public struct DailyStage: Stage {
         var overlaps = SourceOverlaps()
         var count = 0
         try Parallel.forEach(names, jobs: context.jobs, { subject -> SubjectOutputs in
-            let t = try tables.rows(of: subject, hr: measured == nil)
+            var t = try tables.rows(of: subject)
             let inputs = MorningInputs(hrvSamples: t.hrvSamples, sleep: t.sleep, stated: t.stated)
             switch days {
             case .measured(let measured):
@@ -113,7 +113,13 @@ public struct DailyStage: Stage {
                                         subject: subject, inputs: inputs, offsetMs: { _ in 0 }, registry: context.registry, subjects: subjects)
             case .tables(let clocks):
                 let clock = clocks.clock(of: subject)
-                let part = subjectSnapshots(t, context: context, subjects: subjects, clock: clock)
+                let part: SubjectDays
+                do {
+                    part = try subjectSnapshots(t, context: context, subjects: subjects, clock: clock)
+                } catch is OutOfOrder {
+                    t.hr = .held(try tables.hr.rows(HRSample.self, of: subject))
+                    part = try subjectSnapshots(t, context: context, subjects: subjects, clock: clock)
+                }
                 return try Self.outputs(part, subject: subject, inputs: inputs, offsetMs: { clock.offsetMs(Int64($0) * 86_400_000) },
                                         registry: context.registry, subjects: subjects)
             }
@@ -154,10 +160,9 @@ public struct DailyStage: Stage {
             Array([workouts, hr, stated, hrvSamples, sleep, windows].compactMap { $0 }.reduce(into: Set<String>()) { $0.formUnion($1.subjects) })
         }
 
-        /// One subject's rows of every table, of `hr.csv` only when `hr` (a generated
-        /// workspace reads its heart rate a sample at a time).
-        func rows(of subject: String, hr withHR: Bool) throws -> DailyTables {
-            DailyTables(workouts: try workouts.rows(Workout.self, of: subject), hr: withHR ? try hr.rows(HRSample.self, of: subject) : [],
+        /// One subject's rows of every table; `hr.csv`'s are read as they are taken.
+        func rows(of subject: String) throws -> DailyTables {
+            DailyTables(workouts: try workouts.rows(Workout.self, of: subject), hr: .read(hr, subject: subject),
                         stated: try stated.rows(DailyInputRow.self, of: subject),
                         hrvSamples: try hrvSamples.rows(HRVSample.self, of: subject),
                         hrvWindows: try windows?.rows(HRVRow.self, of: subject) ?? [], sleep: try sleep.rows(SleepEpisode.self, of: subject))
@@ -261,8 +266,27 @@ public struct DailyStage: Stage {
 
     /// One subject's rows of the tables `daily` reads.
     struct DailyTables {
-        var workouts: [Workout], hr: [HRSample], stated: [DailyInputRow], hrvSamples: [HRVSample], hrvWindows: [HRVRow]
+        var workouts: [Workout], hr: HeartRateRows, stated: [DailyInputRow], hrvSamples: [HRVSample], hrvWindows: [HRVRow]
         var sleep: [SleepEpisode]
+    }
+
+    /// A subject's `hr.csv` rows: read a piece at a time as its days come in time order,
+    /// or held (rows whose days go back in time).
+    enum HeartRateRows {
+        case read(SubjectIndex, subject: String)
+        case held([HRSample])
+
+        var inTimeOrder: Bool {
+            if case .read = self { return true }
+            return false
+        }
+
+        func forEach(_ body: (HRSample) throws -> Void) throws {
+            switch self {
+            case .read(let index, let subject): try index.forEachRow(HRSample.self, of: subject, body)
+            case .held(let rows): try rows.forEach(body)
+            }
+        }
     }
 
     /// What one subject gives: its days ascending, its workouts' recoveries, its sources'
@@ -275,7 +299,7 @@ public struct DailyStage: Stage {
     }
 
     /// The snapshots of one subject's days from its rows (the input rules above).
-    func subjectSnapshots(_ t: DailyTables, context: StageContext, subjects: DailySubjects, clock: SubjectClock) -> SubjectDays {
+    func subjectSnapshots(_ t: DailyTables, context: StageContext, subjects: DailySubjects, clock: SubjectClock) throws -> SubjectDays {
         struct Key: Hashable, Comparable {
             let subject: String
             let day: Int
@@ -291,6 +315,9 @@ public struct DailyStage: Stage {
 
         // Heart rate: per day the samples (resting HR) and per minute their mean (zones).
         // Samples of more than one source in a minute: the heart-rate source rule decides.
+        // Rows read a piece at a time hold one local day: a day is taken when the next one's
+        // first sample comes (a day that comes back throws `OutOfOrder`: the rows are then
+        // held and every day taken at the end, as grouped).
         var samples: [Key: (times: [Int64], bpm: [Double], sources: [String])] = [:]
         // Local clock hours with a sample, one bit per hour, per subject-day.
         var worn: [Key: UInt32] = [:]
@@ -301,32 +328,13 @@ public struct DailyStage: Stage {
         var heartRate = WorkoutHeartRate(workouts: t.workouts)
         var endsBySubject = workouts.mapValues { $0.map(\.endMs).sorted() }
         var nearEnds: [String: (times: [Int64], bpm: [Double])] = [:]
-        for s in t.hr {
-            if let ends = endsBySubject[s.subject] {
-                let i = HeartRateRecovery.lowerBound(ends, s.timestampMs - 120_000 - Int64(inputs.recoverySampleToleranceSeconds * 1000))
-                if i < ends.count, HeartRateRecovery.matters(s.timestampMs, workoutEndMs: ends[i], constants: inputs) {
-                    nearEnds[s.subject, default: ([], [])].times.append(s.timestampMs)
-                    nearEnds[s.subject]?.bpm.append(s.bpm)
-                }
-            }
-            let c = clock
-            let key = Key(subject: s.subject, day: c.day(s.timestampMs))
-            worn[key, default: 0] |= 1 << UInt32(c.hour(s.timestampMs))
-            samples[key, default: ([], [], [])].times.append(s.timestampMs)
-            samples[key]?.bpm.append(s.bpm)
-            samples[key]?.sources.append(s.source)
-        }
-        // The exports' own per-day values, and each subject's age.
-        var stated: [Key: [String: Double]] = [:]
-        for row in t.stated {
-            guard let day = Timestamp.dayNumber(isoDate: row.date) else { continue }
-            stated[Key(subject: row.subject, day: day), default: [:]][row.metric] = row.value
-        }
         func age(_ key: Key) -> Double? { subjects.age(key.subject, day: key.day) }
         var hrByDay: [Key: [Double]] = [:]
         var minuteSums: [Key: [Int64: (sum: Double, n: Int)]] = [:]
         var hrOverlap = HeartRateSources.Overlap()
-        for (key, day) in samples {
+        /// One local day's samples: the heart-rate source rule, then its values for the
+        /// resting HR, its minute means (zones) and its workout heart rate.
+        func take(_ key: Key, _ day: (times: [Int64], bpm: [Double], sources: [String])) {
             let rule = HeartRateSources.keep(timesMs: day.times, sources: day.sources)
             hrOverlap = hrOverlap + rule.overlap
             for i in day.times.indices where rule.keep[i] {
@@ -339,6 +347,34 @@ public struct DailyStage: Stage {
                     minuteSums[key, default: [:]][minute] = (old.sum + bpm, old.n + 1)
                 }
             }
+        }
+        try t.hr.forEach { s in
+            if let ends = endsBySubject[s.subject] {
+                let i = HeartRateRecovery.lowerBound(ends, s.timestampMs - 120_000 - Int64(inputs.recoverySampleToleranceSeconds * 1000))
+                if i < ends.count, HeartRateRecovery.matters(s.timestampMs, workoutEndMs: ends[i], constants: inputs) {
+                    nearEnds[s.subject, default: ([], [])].times.append(s.timestampMs)
+                    nearEnds[s.subject]?.bpm.append(s.bpm)
+                }
+            }
+            let c = clock
+            let key = Key(subject: s.subject, day: c.day(s.timestampMs))
+            worn[key, default: 0] |= 1 << UInt32(c.hour(s.timestampMs))
+            if t.hr.inTimeOrder, let open = samples.first, open.key != key {
+                guard open.key < key else { throw OutOfOrder() }
+                samples = [:]
+                take(open.key, open.value)
+            }
+            samples[key, default: ([], [], [])].times.append(s.timestampMs)
+            samples[key]?.bpm.append(s.bpm)
+            samples[key]?.sources.append(s.source)
+        }
+        for (key, day) in samples { take(key, day) }
+        samples = [:]
+        // The exports' own per-day values, and each subject's age.
+        var stated: [Key: [String: Double]] = [:]
+        for row in t.stated {
+            guard let day = Timestamp.dayNumber(isoDate: row.date) else { continue }
+            stated[Key(subject: row.subject, day: day), default: [:]][row.metric] = row.value
         }
         let zoneEngine = HeartRateZoneEngine(constants: ZoneConstants(registry: context.registry))
         // Every day with a heart-rate sample is listed: its wear time is a value.

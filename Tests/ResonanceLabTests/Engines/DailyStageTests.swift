@@ -194,4 +194,43 @@ final class DailyStageTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: ws.file(DailyRow.fileName))), generated)
         XCTAssertEqual(try ws.read(DailyRow.self).count, 3)
     }
+
+    /// Heart rate read a day at a time gives every table what the rows grouped by day give.
+    /// Rows whose days come back are held and grouped: here day 1's second source comes
+    /// after day 2, and only grouped with day 1's first source does the source rule set it
+    /// aside (taken alone, its +9 bpm samples would count).
+    func testHeartRateDaysTakenInTimeOrderOrGroupedGiveTheSameTables() throws {
+        let day0: Int64 = 1_711_584_000_000  // 2024-03-28T00:00Z
+        var watch: [[HRSample]] = [], band: [[HRSample]] = [], both: [[HRSample]] = []
+        for d in 0..<4 {
+            var w: [HRSample] = [], b: [HRSample] = [], all: [HRSample] = []
+            for k in stride(from: 0, to: 86_400, by: 20) {
+                let t = day0 + Int64(d) * 86_400_000 + Int64(k) * 1000
+                let bpm = (60 + 14 * sin(Double(k) / 4000) + Double((k * 7) % 5)).rounded()
+                w.append(HRSample(subject: "A", timestampMs: t, bpm: bpm, source: "watch"))
+                all.append(w[w.count - 1])
+                // A second source, one sample in some minutes (the watch has three).
+                if k % 300 == 0 {
+                    b.append(HRSample(subject: "A", timestampMs: t + 2000, bpm: bpm + 9, source: "band"))
+                    all.append(b[b.count - 1])
+                }
+            }
+            watch.append(w); band.append(b); both.append(all)
+        }
+        var outputs: [[String: Data]] = []
+        for rows in [both.flatMap { $0 }, both[0] + watch[1] + both[2] + band[1] + both[3]] {
+            let ws = Workspace(path: try makeTempDir())
+            try ws.write(rows)
+            try DailyStage(ageYears: 35).run(ws, StageContext())
+            var files: [String: Data] = [:]
+            for name in [DailyRow.fileName, ZoneDayRow.fileName, ReceiptRow.fileName, NudgeRow.fileName, CoachingRow.fileName] {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: ws.file(name)))
+            }
+            outputs.append(files)
+        }
+        XCTAssertEqual(outputs[0], outputs[1])
+        let path = try makeTempDir() + "/" + DailyRow.fileName
+        try outputs[0][DailyRow.fileName]?.write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try Workspace.readTable(DailyRow.self, path: path).compactMap(\.snapshot.restingHRBpm).count, 4)
+    }
 }
