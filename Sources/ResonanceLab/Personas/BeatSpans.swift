@@ -13,12 +13,38 @@ struct RRSpan {
     var startMs: Int64
     var endMs: Int64
     var hrStepMs: Int64
+    /// The span's beats; a session's are let go once handed over (`BeatSpans.init`'s `handOver`).
     var beats: [Beat]
+    /// The HR (bpm) the watch reports at each `hrStepMs` after the start (`hrSamples`),
+    /// taken from the beats when the span is made; NaN where no beat closed in the 5 s
+    /// before. A rounded bpm is a whole number, exact as a Float: 4 bytes a sample.
+    private var stepBpm: [Float]
+
+    init(day: Int, startMs: Int64, endMs: Int64, hrStepMs: Int64, beats: [Beat]) {
+        self.day = day
+        self.startMs = startMs
+        self.endMs = endMs
+        self.hrStepMs = hrStepMs
+        self.beats = beats
+        stepBpm = []
+        stepBpm = reportedBpm()
+    }
+
+    /// Whether the span is a night's window (the daily measurement's resting HR and SDNN).
+    var isNightWindow: Bool { hrStepMs == 60_000 }
 
     /// HR samples (ms, bpm) every `hrStepMs` after the start: 60000 / mean of the R-R
-    /// intervals closing in the preceding 5 s, rounded to 1 bpm as watches report it.
-    func heartRate() -> [(Int64, Double)] {
-        var out: [(Int64, Double)] = []
+    /// intervals closing in the preceding 5 s, rounded to 1 bpm as watches report it;
+    /// none where no interval closed.
+    var hrSamples: [(Int64, Double)] {
+        stepBpm.indices.compactMap { k in
+            stepBpm[k].isNaN ? nil : (startMs + Int64(k + 1) * hrStepMs, Double(stepBpm[k]))
+        }
+    }
+
+    /// The reported HR at each step (`stepBpm`).
+    private func reportedBpm() -> [Float] {
+        var out: [Float] = []
         var lo = 0, hi = 0
         var t = startMs + hrStepMs
         while t <= endMs {
@@ -26,7 +52,9 @@ struct RRSpan {
             while lo < hi, beats[lo].timeMs <= t - 5000 { lo += 1 }
             if hi > lo {
                 let mean = beats[lo..<hi].reduce(0) { $0 + $1.rrMs } / Double(hi - lo)
-                out.append((t, (60_000 / mean).rounded()))
+                out.append(Float((60_000 / mean).rounded()))
+            } else {
+                out.append(.nan)
             }
             t += hrStepMs
         }
@@ -35,24 +63,39 @@ struct RRSpan {
 
     /// R-R intervals of the span.
     var rrMs: [Double] { beats.map(\.rrMs) }
+
+    /// The `rr.csv` rows of the span's beats, in time order.
+    func rows(subject: String) -> some Sequence<RRInterval> {
+        beats.lazy.map { RRInterval(subject: subject, timestampMs: $0.timeMs, rrMs: $0.rrMs, source: PersonaSimulator.source) }
+    }
 }
 
 /// All beat-level spans of a persona, in time order.
 struct BeatSpans {
     var spans: [RRSpan] = []
 
-    /// `rr.csv` rows of the beats, in time order, made one at a time as they are read.
+    /// `rr.csv` rows of the beats kept, in time order, made one at a time as they are read.
     func rows(subject: String) -> some Sequence<RRInterval> {
-        spans.lazy.flatMap { span in
-            span.beats.lazy.map { RRInterval(subject: subject, timestampMs: $0.timeMs, rrMs: $0.rrMs, source: PersonaSimulator.source) }
-        }
+        spans.lazy.flatMap { $0.rows(subject: subject) }
     }
 
     /// `disturbances[k]` (none by default) are added to session k's HR and RMSSD
-    /// (`ResponseLaw` noise and motion artifacts).
+    /// (`ResponseLaw` noise and motion artifacts). With `handOver`, each span goes to it
+    /// as soon as it is made, in time order, and a session's beats are then let go (a
+    /// night window keeps its own, which the daily measurement reads): a persona-year's
+    /// 2.5 M beats are never all held.
     init(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay], sessions: [ListeningSession],
-         meanHR: [Double], disturbances: [[Disturbance]] = [], random: SeededRandom) {
+         meanHR: [Double], disturbances: [[Disturbance]] = [], random: SeededRandom,
+         handOver: ((RRSpan) throws -> Void)? = nil) throws {
         var generator = BeatGenerator(random: random)
+        func add(_ span: RRSpan) throws {
+            var span = span
+            if let handOver {
+                try handOver(span)
+                if !span.isNightWindow { span.beats = [] }
+            }
+            spans.append(span)
+        }
         enum Source { case night(PersonaTimeline.Sleep), session(ListeningSession, [Disturbance]) }
         var sources: [(Int64, Source)] = timeline.sleeps.map { (timeline.timeMs(minute: $0.rrWindow), .night($0)) }
         sources += sessions.indices.map { k in
@@ -70,7 +113,7 @@ struct BeatSpans {
                 let endMs = startMs + Int64(PersonaTimeline.rrWindowMinutes) * 60_000
                 generator.run(from: Double(startMs) / 1000, to: Double(endMs) / 1000, components: c,
                               state: { _ in (today.restingHRBpm, today.rmssdMs) }, emit: emit)
-                spans.append(RRSpan(day: sleep.day, startMs: startMs, endMs: endMs, hrStepMs: 60_000, beats: beats))
+                try add(RRSpan(day: sleep.day, startMs: startMs, endMs: endMs, hrStepMs: 60_000, beats: beats))
             case let .session(session, noise):
                 let firstMinute = Int((startMs - timeline.spanStartMs) / 60_000)
                 let d = PersonaSimulator.physiologyDay(firstMinute, timeline: timeline, days: days.count)
@@ -104,7 +147,7 @@ struct BeatSpans {
                 }
                 generator.run(from: Double(startMs) / 1000, to: Double(session.endMs) / 1000, components: c,
                               state: state, emit: emit)
-                spans.append(RRSpan(day: d, startMs: startMs, endMs: session.endMs, hrStepMs: 5000, beats: beats))
+                try add(RRSpan(day: d, startMs: startMs, endMs: session.endMs, hrStepMs: 5000, beats: beats))
             }
         }
     }

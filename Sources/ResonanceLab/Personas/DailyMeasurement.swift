@@ -29,7 +29,7 @@ enum DailyMeasurement {
         return days.indices.map { d in
             var snap = DailySnapshot(subject: p.name, day: timeline.firstDay + d)
             // Resting HR and SDNN from the night's 5-minute R-R window.
-            if let window = beats.spans.first(where: { $0.day == d && $0.hrStepMs == 60_000 }) {
+            if let window = beats.spans.first(where: { $0.day == d && $0.isNightWindow }) {
                 let rr = window.rrMs
                 snap.restingHRBpm = 60_000 / Stats.mean(rr)
                 snap.hrvSDNNMs = Stats.sd(rr)

@@ -10,11 +10,13 @@ import Foundation
 /// randomness is used, so the same arguments give byte-identical files on any machine.
 ///
 /// Memory: subjects are simulated `jobs` at a time, and no more than `jobs` are
-/// simulated or waiting to be written; each one's record (its beats and minute heart
-/// rate, not its rows: `PersonaRecord`) is written to the tables in subject order as
-/// soon as every subject before it is, and dropped; what is kept of a subject is its
-/// daily snapshots, time range and workout heart rate, so the peak is a few subjects'
-/// records whatever the cohort's size.
+/// simulated or waiting to be written. A worker encodes a subject's `rr.csv` rows span
+/// by span as the beats are made and lets them go, then its `hr.csv` rows from the
+/// minute heart rate and the spans' samples (`SimulatedSubject`); past a MiB the text
+/// waits on disk. The rows are written to the tables in subject order as soon as every
+/// subject before it is, and dropped; what is kept of a subject is its daily snapshots,
+/// time range and workout heart rate, so the peak is a few subjects' minute arrays
+/// (about 30 bytes per simulated minute) whatever the cohort's size.
 public struct PersonaGenerator: Sendable {
     public static let catalogueSize = 200
 
@@ -123,18 +125,21 @@ public struct PersonaGenerator: Sendable {
 
     /// Simulates every subject, `jobs` at a time; results in subject order.
     public func simulate(jobs: Int) throws -> [PersonaRecord] {
-        let simulator = self.simulator
-        return try Parallel.map(subjects, jobs: jobs, simulator)
+        let simulate = simulator
+        return try Parallel.map(subjects, jobs: jobs) { try simulate($0, nil) }
     }
 
-    /// Simulates one subject: the catalogue, drift and zones computed once.
-    var simulator: @Sendable (PersonaSubject) -> PersonaRecord {
+    /// Simulates one subject, handing over its R-R spans as they are made when given
+    /// somewhere to put them (`PersonaSimulator.simulate`): the catalogue, drift and zones
+    /// computed once.
+    var simulator: @Sendable (PersonaSubject, ((RRSpan) throws -> Void)?) throws -> PersonaRecord {
         let catalogue = self.catalogue, drift = driftSlopes
         let zones = HeartRateZoneEngine(constants: ZoneConstants(registry: registry))
-        return { [self] s in
-            PersonaSimulator.simulate(s.profile, catalogue: catalogue, firstDay: firstDay, days: days,
-                                      seed: seed(of: s.persona, replica: s.replica), zones: zones,
-                                      events: healthEvents(of: s.persona, replica: s.replica), law: law, drift: drift)
+        return { [self] s, handOver in
+            try PersonaSimulator.simulate(s.profile, catalogue: catalogue, firstDay: firstDay, days: days,
+                                          seed: seed(of: s.persona, replica: s.replica), zones: zones,
+                                          events: healthEvents(of: s.persona, replica: s.replica), law: law, drift: drift,
+                                          handOver: handOver)
         }
     }
 
@@ -208,27 +213,21 @@ public struct PersonaGenerator: Sendable {
         var ranges: [SubjectInfo] = []
         var snapshots: [DailySnapshot] = []
         var heartRate = WorkoutHeartRate(workouts: [])
-        // Writing a subject's rows takes about as long as simulating it: at most `jobs`
-        // subjects are simulated or waiting to be written, so a slower writer holds no more.
-        try Parallel.forEach(subjects, jobs: jobs, window: jobs, simulator, inOrder: { r in
-            let name = r.profile.name
-            var workoutHR = WorkoutHeartRate(workouts: r.workouts)
-            var first: Int64?, last: Int64?
-            for s in r.heartRate.samples(subject: name) {
-                try hr.append(s)
-                workoutHR.add(subject: name, timeMs: s.timestampMs, bpm: s.bpm)
-                first = first ?? s.timestampMs
-                last = s.timestampMs
-            }
-            heartRate.merge(workoutHR)
-            for row in r.heartRate.beats.rows(subject: name) { try rr.append(row) }
-            for row in r.plays { try plays.append(row) }
-            for row in r.sleep { try sleep.append(row) }
-            for row in r.workouts { try workouts.append(row) }
-            snapshots += r.days
+        // A subject is simulated and its signals encoded in a worker; at most `jobs`
+        // subjects are simulated or waiting to be written.
+        let simulate = simulator
+        try Parallel.forEach(subjects, jobs: jobs, window: jobs, { try SimulatedSubject($0, simulate) }, inOrder: { s in
+            try hr.append(s.hr)
+            try rr.append(s.rr)
+            heartRate.merge(s.workoutHeartRate)
+            try plays.append(s.plays)
+            try sleep.append(s.sleep)
+            try workouts.append(s.workouts)
+            snapshots += s.days
             // The study's days for a subject without heart rate.
-            ranges.append(SubjectInfo(subject: name, group: "persona", start: Timestamp.iso(first ?? Int64(firstDay) * 86_400_000),
-                                      end: Timestamp.iso(last ?? Int64(firstDay + days) * 86_400_000)))
+            ranges.append(SubjectInfo(subject: s.name, group: "persona",
+                                      start: Timestamp.iso(s.firstMs ?? Int64(firstDay) * 86_400_000),
+                                      end: Timestamp.iso(s.lastMs ?? Int64(firstDay + days) * 86_400_000)))
         })
         let written = [(HRSample.fileName, hr.rows), (RRInterval.fileName, rr.rows), (Play.fileName, plays.rows),
                        (SleepEpisode.fileName, sleep.rows), (Workout.fileName, workouts.rows)]
@@ -321,6 +320,61 @@ public struct PersonaGenerator: Sendable {
 }
 
 /// One subject of a generated cohort: a persona in one replica, under its subject name.
+/// One subject simulated in a worker, with the rows of its signals encoded there as
+/// they are made (`Workspace.encode`, on disk past a MiB): each R-R span's beats as the
+/// span is made, then the heart rate, plays, sleep and workouts. What waits to be
+/// written keeps no row but its daily snapshots.
+struct SimulatedSubject {
+    var name: String
+    var hr: EncodedRows
+    var rr: EncodedRows
+    var plays: EncodedRows
+    var sleep: EncodedRows
+    var workouts: EncodedRows
+    var days: [DailySnapshot]
+    /// The subject's heart rate inside its workouts (`daily.csv`'s zones).
+    var workoutHeartRate: WorkoutHeartRate
+    /// Times of the first and last `hr.csv` rows (ms), if any.
+    var firstMs: Int64?
+    var lastMs: Int64?
+
+    init(_ subject: PersonaSubject,
+         _ simulate: (PersonaSubject, ((RRSpan) throws -> Void)?) throws -> PersonaRecord) throws {
+        name = subject.name
+        let rrRows = CSVWriter(spillingAfter: Workspace.encodedBytesHeld)
+        let record = try simulate(subject) { span in
+            for beat in span.rows(subject: subject.name) {
+                beat.write(to: rrRows)
+                try rrRows.endRow()
+            }
+        }
+        rr = rrRows.part
+        var workoutHR = WorkoutHeartRate(workouts: record.workouts)
+        var first: Int64?, last: Int64?
+        hr = try Workspace.encode(rowsOf: { (row: (HRSample) throws -> Void) in
+            for sample in record.heartRate.samples(subject: subject.name) {
+                try row(sample)
+                workoutHR.add(subject: subject.name, timeMs: sample.timestampMs, bpm: sample.bpm)
+                first = first ?? sample.timestampMs
+                last = sample.timestampMs
+            }
+        })
+        workoutHeartRate = workoutHR
+        firstMs = first
+        lastMs = last
+        plays = try Self.encode(record.plays)
+        sleep = try Self.encode(record.sleep)
+        workouts = try Self.encode(record.workouts)
+        days = record.days
+    }
+
+    private static func encode<Row: CanonicalRow>(_ rows: [Row]) throws -> EncodedRows {
+        try Workspace.encode(rowsOf: { (row: (Row) throws -> Void) in
+            for r in rows { try row(r) }
+        })
+    }
+}
+
 public struct PersonaSubject: Sendable {
     public var persona: PersonaProfile
     public var replica: Int

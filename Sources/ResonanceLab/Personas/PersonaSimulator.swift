@@ -2,9 +2,10 @@ import Foundation
 
 /// Everything simulated for one persona, in the canonical record types, except the
 /// signals: a persona-year has millions of R-R intervals and of HR samples, so the
-/// record keeps the beats (16 bytes each) and the minute heart rate, from which the
-/// rows of `rr.csv` (`BeatSpans.rows`) and `hr.csv` (`HeartRateTrace.samples`) are
-/// made one at a time as they are written (as text, each row takes four times its beat).
+/// record keeps the minute heart rate and each span's HR samples, from which the rows
+/// of `hr.csv` (`HeartRateTrace.samples`) are made one at a time as they are written,
+/// and the beats (16 bytes each) unless they were handed over as they were made
+/// (`PersonaSimulator.simulate`'s `handOver`).
 public struct PersonaRecord: Sendable {
     public var profile: PersonaProfile
     var heartRate: HeartRateTrace
@@ -17,13 +18,13 @@ public struct PersonaRecord: Sendable {
     /// Every `hr.csv` row, in time order.
     public var hr: [HRSample] { Array(heartRate.samples(subject: profile.name)) }
 
-    /// Every `rr.csv` row, in time order.
+    /// Every `rr.csv` row, in time order, of a persona simulated without `handOver`.
     public var rr: [RRInterval] { Array(heartRate.beats.rows(subject: profile.name)) }
 }
 
 /// The heart rate of one persona as `hr.csv` has it: a sample a minute from the first
 /// date on (the watch's minute HR, rounded), except inside R-R spans and the 5 s after
-/// them, where the samples are computed from the beats themselves (`RRSpan.heartRate`).
+/// them, where the samples are the ones computed from the beats themselves (`RRSpan.hrSamples`).
 struct HeartRateTrace: Sendable {
     /// Minute HR (bpm) as the watch records it, from the timeline's first minute.
     var minuteBpm: [Double]
@@ -69,7 +70,7 @@ struct HeartRateTrace: Sendable {
         private mutating func peekSpan() -> (Int64, Double)? {
             while inSpan == spanSamples.count {
                 guard span < trace.beats.spans.count else { return nil }
-                spanSamples = trace.beats.spans[span].heartRate()
+                spanSamples = trace.beats.spans[span].hrSamples
                 span += 1; inSpan = 0
             }
             return spanSamples[inSpan]
@@ -110,10 +111,13 @@ enum PersonaSimulator {
     /// built on it, and an overreaching's load block lengthens and hardens its workouts.
     /// `law` plants the music responses (`ResponseLaw`, with each catalogue song's
     /// drift); any law but the standard one draws from the persona's own
-    /// `response-law` stream, so the standard law's outputs do not change.
+    /// `response-law` stream, so the standard law's outputs do not change. With
+    /// `handOver`, each R-R span goes to it as it is made and the record keeps no
+    /// session's beats (`BeatSpans.init`); the draws, and so every value, are the same.
     static func simulate(_ p: PersonaProfile, catalogue: SongCatalogue, firstDay: Int, days: Int,
                          seed: UInt64, zones: HeartRateZoneEngine, events: [HealthEvent] = [],
-                         law: ResponseLaw = ResponseLaw(.standard), drift: [Double] = []) -> PersonaRecord {
+                         law: ResponseLaw = ResponseLaw(.standard), drift: [Double] = [],
+                         handOver: ((RRSpan) throws -> Void)? = nil) throws -> PersonaRecord {
         func stream(_ name: String) -> SeededRandom { Self.stream(name, seed: seed) }
         var dayRandom = stream("days"), scheduleRandom = stream("schedule"), listenRandom = stream("listening")
         var noiseRandom = stream("noise")
@@ -131,10 +135,12 @@ enum PersonaSimulator {
         let disturbances = sessions.map { listenerLaw.disturbances($0, random: &lawRandom) }
         timeline.placeWalking(days: personaDays, random: &scheduleRandom)
 
-        let meanHR = minuteHR(p, timeline: timeline, days: personaDays)
-        let noisyHR = addWander(meanHR, timeline: timeline, random: &noiseRandom)
-        let beats = BeatSpans(p, timeline: timeline, days: personaDays, sessions: sessions, meanHR: meanHR,
-                              disturbances: disturbances, random: stream("beats"))
+        // The beats follow the mean HR; the watch's minute HR is the mean plus its own
+        // stream's wander, added in place once the beats are made (one array a minute).
+        var noisyHR = minuteHR(p, timeline: timeline, days: personaDays)
+        let beats = try BeatSpans(p, timeline: timeline, days: personaDays, sessions: sessions, meanHR: noisyHR,
+                                  disturbances: disturbances, random: stream("beats"), handOver: handOver)
+        addWander(&noisyHR, timeline: timeline, random: &noiseRandom)
         var scaleRandom = stream("scale")
         let snapshots = DailyMeasurement.snapshots(p, timeline: timeline, days: personaDays, noisyHR: noisyHR,
                                                    beats: beats, zones: zones, scale: &scaleRandom)
@@ -168,13 +174,13 @@ enum PersonaSimulator {
     /// and lets it fall with the time constant that makes the first minute's drop
     /// equal the day's 1-minute recovery: τ = −1/ln(1 − recovery/(HR − target)).
     static func minuteHR(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay]) -> [Double] {
-        var sleepDay = Array(repeating: -1, count: timeline.minutes)
-        for s in timeline.sleeps { for m in s.start..<s.end { sleepDay[m] = s.day } }
+        var sleepDay = [Int32](repeating: -1, count: timeline.minutes)
+        for s in timeline.sleeps { for m in s.start..<s.end { sleepDay[m] = Int32(s.day) } }
         var hr = Array(repeating: 0.0, count: timeline.minutes)
         var exercise = 0.0
         var fallTau = 1.0
         for m in 0..<timeline.minutes {
-            let d = sleepDay[m] >= 0 ? sleepDay[m] : physiologyDay(m, timeline: timeline, days: days.count)
+            let d = sleepDay[m] >= 0 ? Int(sleepDay[m]) : physiologyDay(m, timeline: timeline, days: days.count)
             let today = days[d]
             let reserve = p.maxHRBpm - today.restingHRBpm
             let state = timeline.state[m]
@@ -209,15 +215,15 @@ enum PersonaSimulator {
         return hr
     }
 
-    /// Minute HR as a watch records it: the mean plus an Ornstein–Uhlenbeck wander
-    /// (τ = 5 min; SD 2 bpm awake, 1 bpm asleep).
-    static func addWander(_ meanHR: [Double], timeline: PersonaTimeline, random: inout SeededRandom) -> [Double] {
+    /// Turns the mean HR of every minute into the minute HR a watch records: the mean
+    /// plus an Ornstein–Uhlenbeck wander (τ = 5 min; SD 2 bpm awake, 1 bpm asleep).
+    static func addWander(_ hr: inout [Double], timeline: PersonaTimeline, random: inout SeededRandom) {
         let rho = exp(-1.0 / 5)
         var x = 0.0
-        return meanHR.indices.map { m in
+        for m in hr.indices {
             x = rho * x + (1 - rho * rho).squareRoot() * random.normal()
             let asleep = stageOffsetBpm[timeline.state[m]] != nil
-            return meanHR[m] + (asleep ? 1 : 2) * x
+            hr[m] += (asleep ? 1 : 2) * x
         }
     }
 

@@ -17,7 +17,7 @@ final class DailyMeasurementTests: XCTestCase {
         var noisyHR = Array(repeating: 70.0, count: timeline.minutes)
         let day1 = timeline.minute(day: 1, hour: 12)
         for m in day1..<(day1 + 30) { noisyHR[m] = 140 }
-        var beats = BeatSpans(p, timeline: timeline, days: [plan, plan], sessions: [], meanHR: noisyHR, random: SeededRandom(seed: 0))
+        var beats = try BeatSpans(p, timeline: timeline, days: [plan, plan], sessions: [], meanHR: noisyHR, random: SeededRandom(seed: 0))
         XCTAssertTrue(beats.spans.isEmpty)
         beats.spans = [(0, 1000.0), (1, night1RRMs)].map { day, rr in
             let start = timeline.timeMs(minute: timeline.minute(day: day, hour: 5))

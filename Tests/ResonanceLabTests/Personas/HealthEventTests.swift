@@ -105,14 +105,14 @@ final class HealthEventTests: XCTestCase {
         let p = try XCTUnwrap(PersonaProfile.named("MeditationPractitioner"))
         let generator = PersonaGenerator(personas: [p], days: 26, seed: 5)
         let zones = HeartRateZoneEngine()
-        func run(_ events: [HealthEvent]) -> PersonaRecord {
-            PersonaSimulator.simulate(p, catalogue: generator.catalogue, firstDay: generator.firstDay, days: 26,
-                                      seed: generator.seed(of: p), zones: zones, events: events)
+        func run(_ events: [HealthEvent]) throws -> PersonaRecord {
+            try PersonaSimulator.simulate(p, catalogue: generator.catalogue, firstDay: generator.firstDay, days: 26,
+                                          seed: generator.seed(of: p), zones: zones, events: events)
         }
         let illness = HealthEvent(kind: .illness, id: "illness-1", firstDay: 12, lastDay: 25, restingHRBpm: 8,
                                   hrvFraction: -0.3, recoveryFraction: 0)
-        let base = run([]), sick = run([illness])
-        XCTAssertEqual(base.hr, run([]).hr)
+        let base = try run([]), sick = try run([illness])
+        XCTAssertEqual(base.hr, try run([]).hr)
         let before = Array(base.days[..<12]), after = Array(sick.days[..<12])
         XCTAssertEqual(before, after, "days before the event are unchanged")
         let rhr = (12..<26).map { (sick.days[$0].restingHRBpm ?? .nan) - (base.days[$0].restingHRBpm ?? .nan) }

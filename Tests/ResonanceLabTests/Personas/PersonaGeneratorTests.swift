@@ -47,8 +47,8 @@ final class PersonaGeneratorReplicaTests: XCTestCase {
         var fromSpans = 0
         for span in spans {
             let inside = hr.filter { span.startMs <= $0.timestampMs && $0.timestampMs <= span.endMs + 5000 }
-            XCTAssertEqual(inside.map(\.timestampMs), span.heartRate().map(\.0))
-            XCTAssertEqual(inside.map(\.bpm), span.heartRate().map(\.1))
+            XCTAssertEqual(inside.map(\.timestampMs), span.hrSamples.map(\.0))
+            XCTAssertEqual(inside.map(\.bpm), span.hrSamples.map(\.1))
             fromSpans += inside.count
         }
         let outside = hr.filter { s in !spans.contains { $0.startMs <= s.timestampMs && s.timestampMs <= $0.endMs + 5000 } }
