@@ -13,8 +13,11 @@ struct RRSpan {
     var startMs: Int64
     var endMs: Int64
     var hrStepMs: Int64
-    /// The span's beats; a session's are let go once handed over (`BeatSpans.init`'s `handOver`).
+    /// The span's beats, let go once handed over (`BeatSpans.init`'s `handOver`).
     var beats: [Beat]
+    /// Mean and SD (ms) of a night window's R-R intervals (`Stats.mean`, `Stats.sd`), the
+    /// daily measurement's resting HR and SDNN, taken when the span is made; nil for a session.
+    let night: (meanRRMs: Double, sdRRMs: Double)?
     /// The HR (bpm) the watch reports at each `hrStepMs` after the start (`hrSamples`),
     /// taken from the beats when the span is made; NaN where no beat closed in the 5 s
     /// before. A rounded bpm is a whole number, exact as a Float: 4 bytes a sample.
@@ -26,12 +29,14 @@ struct RRSpan {
         self.endMs = endMs
         self.hrStepMs = hrStepMs
         self.beats = beats
+        let rr = beats.map(\.rrMs)
+        night = hrStepMs == Self.nightStepMs ? (Stats.mean(rr), Stats.sd(rr)) : nil
         stepBpm = []
         stepBpm = reportedBpm()
     }
 
-    /// Whether the span is a night's window (the daily measurement's resting HR and SDNN).
-    var isNightWindow: Bool { hrStepMs == 60_000 }
+    /// The HR step of a night's window (ms): the watch reports once a minute.
+    static let nightStepMs: Int64 = 60_000
 
     /// HR samples (ms, bpm) every `hrStepMs` after the start: 60000 / mean of the R-R
     /// intervals closing in the preceding 5 s, rounded to 1 bpm as watches report it;
@@ -61,9 +66,6 @@ struct RRSpan {
         return out
     }
 
-    /// R-R intervals of the span.
-    var rrMs: [Double] { beats.map(\.rrMs) }
-
     /// The `rr.csv` rows of the span's beats, in time order.
     func rows(subject: String) -> some Sequence<RRInterval> {
         beats.lazy.map { RRInterval(subject: subject, timestampMs: $0.timeMs, rrMs: $0.rrMs, source: PersonaSimulator.source) }
@@ -81,9 +83,8 @@ struct BeatSpans {
 
     /// `disturbances[k]` (none by default) are added to session k's HR and RMSSD
     /// (`ResponseLaw` noise and motion artifacts). With `handOver`, each span goes to it
-    /// as soon as it is made, in time order, and a session's beats are then let go (a
-    /// night window keeps its own, which the daily measurement reads): a persona-year's
-    /// 2.5 M beats are never all held.
+    /// as soon as it is made, in time order, and its beats are then let go: a
+    /// persona-year's 2.5 M beats are never all held.
     init(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay], sessions: [ListeningSession],
          meanHR: [Double], disturbances: [[Disturbance]] = [], random: SeededRandom,
          handOver: ((RRSpan) throws -> Void)? = nil) throws {
@@ -92,7 +93,7 @@ struct BeatSpans {
             var span = span
             if let handOver {
                 try handOver(span)
-                if !span.isNightWindow { span.beats = [] }
+                span.beats = []
             }
             spans.append(span)
         }
@@ -113,7 +114,7 @@ struct BeatSpans {
                 let endMs = startMs + Int64(PersonaTimeline.rrWindowMinutes) * 60_000
                 generator.run(from: Double(startMs) / 1000, to: Double(endMs) / 1000, components: c,
                               state: { _ in (today.restingHRBpm, today.rmssdMs) }, emit: emit)
-                try add(RRSpan(day: sleep.day, startMs: startMs, endMs: endMs, hrStepMs: 60_000, beats: beats))
+                try add(RRSpan(day: sleep.day, startMs: startMs, endMs: endMs, hrStepMs: RRSpan.nightStepMs, beats: beats))
             case let .session(session, noise):
                 let firstMinute = Int((startMs - timeline.spanStartMs) / 60_000)
                 let d = PersonaSimulator.physiologyDay(firstMinute, timeline: timeline, days: days.count)

@@ -29,10 +29,9 @@ enum DailyMeasurement {
         return days.indices.map { d in
             var snap = DailySnapshot(subject: p.name, day: timeline.firstDay + d)
             // Resting HR and SDNN from the night's 5-minute R-R window.
-            if let window = beats.spans.first(where: { $0.day == d && $0.isNightWindow }) {
-                let rr = window.rrMs
-                snap.restingHRBpm = 60_000 / Stats.mean(rr)
-                snap.hrvSDNNMs = Stats.sd(rr)
+            if let night = beats.spans.first(where: { $0.day == d && $0.night != nil })?.night {
+                snap.restingHRBpm = 60_000 / night.meanRRMs
+                snap.hrvSDNNMs = night.sdRRMs
             }
             nightlyRestingHR.append(snap.restingHRBpm)
             let recent = nightlyRestingHR.suffix(restingEstimateNights).compactMap { $0 }

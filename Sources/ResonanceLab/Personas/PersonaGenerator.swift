@@ -362,13 +362,13 @@ struct SimulatedSubject {
         workoutHeartRate = workoutHR
         firstMs = first
         lastMs = last
-        plays = try Self.encode(record.plays)
+        plays = try Self.encode(record.sessions.lazy.flatMap(\.plays))
         sleep = try Self.encode(record.sleep)
         workouts = try Self.encode(record.workouts)
         days = record.days
     }
 
-    private static func encode<Row: CanonicalRow>(_ rows: [Row]) throws -> EncodedRows {
+    private static func encode<Row: CanonicalRow>(_ rows: some Sequence<Row>) throws -> EncodedRows {
         try Workspace.encode(rowsOf: { (row: (Row) throws -> Void) in
             for r in rows { try row(r) }
         })

@@ -9,7 +9,8 @@ import Foundation
 public struct PersonaRecord: Sendable {
     public var profile: PersonaProfile
     var heartRate: HeartRateTrace
-    public var plays: [Play]
+    /// The listening sessions, whose plays are `plays.csv`'s rows.
+    var sessions: [ListeningSession]
     public var sleep: [SleepEpisode]
     public var workouts: [Workout]
     /// One snapshot per simulated date, measured from the simulated signals.
@@ -17,6 +18,9 @@ public struct PersonaRecord: Sendable {
 
     /// Every `hr.csv` row, in time order.
     public var hr: [HRSample] { Array(heartRate.samples(subject: profile.name)) }
+
+    /// Every `plays.csv` row, in time order.
+    public var plays: [Play] { sessions.flatMap(\.plays) }
 
     /// Every `rr.csv` row, in time order, of a persona simulated without `handOver`.
     public var rr: [RRInterval] { Array(heartRate.beats.rows(subject: profile.name)) }
@@ -145,7 +149,7 @@ enum PersonaSimulator {
         let snapshots = DailyMeasurement.snapshots(p, timeline: timeline, days: personaDays, noisyHR: noisyHR,
                                                    beats: beats, zones: zones, scale: &scaleRandom)
         return PersonaRecord(
-            profile: p, heartRate: HeartRateTrace(minuteBpm: noisyHR, startMs: timeline.spanStartMs, beats: beats), plays: sessions.flatMap(\.plays),
+            profile: p, heartRate: HeartRateTrace(minuteBpm: noisyHR, startMs: timeline.spanStartMs, beats: beats), sessions: sessions,
             sleep: sleepEpisodes(p, timeline: timeline),
             workouts: timeline.workouts.map {
                 Workout(subject: p.name, startMs: timeline.timeMs(minute: $0.start),
