@@ -239,19 +239,6 @@ public struct DailyStage: Stage {
         return (snapshots, DailyEngines.assess(history: snapshots, registry: registry, subjects: subjects))
     }
 
-    /// Runs the engines over `snapshots` and writes `daily.csv`, the decisions'
-    /// receipts (`receipts.csv`) and the zone distribution of `heartRate` (`zones.csv`).
-    /// A day with an SDNN and no basis (a persona's simulated watch) has the basis `sdnn`.
-    @discardableResult
-    public static func write(_ snapshots: [DailySnapshot], to ws: Workspace, registry: ConstantsRegistry,
-                             subjects: DailySubjects, heartRate: WorkoutHeartRate) throws -> [DailyAssessment] {
-        let (snapshots, assessments) = assess(snapshots, registry: registry, subjects: subjects)
-        try ws.write(assessments.map(\.row))
-        try ws.write(ReceiptRow.daily(assessments))
-        try ws.write(ZoneDistributionEngine(constants: registry.zones).rows(snapshots, heartRate: heartRate, subjects: subjects))
-        return assessments
-    }
-
     /// The subject index of a `daily.csv` that `manifest.json` lists as a source (its
     /// measured columns are the inputs); nil otherwise.
     static func measuredIndex(_ ws: Workspace) throws -> SubjectIndex? {

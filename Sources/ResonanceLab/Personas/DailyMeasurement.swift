@@ -17,12 +17,29 @@ enum DailyMeasurement {
     /// repeatability of consumer smart scales, about ±0.2 kg).
     static let scaleSDKg = 0.2
 
-    /// `zones` gives the maximum HR and the zone bounds as the watch computes them
-    /// (the registry's `zones` engine). Resting HR and SDNN come from the night's R-R
+    /// What the watch counts of one date's movement: steps (the cadence summed over the
+    /// date's minutes, rounded) and minutes walked (cadence in `walkingCadence`).
+    struct Activity {
+        var steps: Double
+        var walkMinutes: Double
+    }
+
+    /// The activity of each of the timeline's `days` dates, from its cadence a minute.
+    static func activity(_ timeline: PersonaTimeline, days: Int) -> [Activity] {
+        (0..<days).map { d in
+            let minutes = timeline.minute(day: d, hour: 0)..<timeline.minute(day: d, hour: 24)
+            return Activity(steps: timeline.cadence[minutes].reduce(0, +).rounded(),
+                            walkMinutes: Double(minutes.filter { walkingCadence.contains(timeline.cadence[$0]) }.count))
+        }
+    }
+
+    /// `activity` is each date's steps and walking (`activity(_:days:)`). `zones` gives
+    /// the maximum HR and the zone bounds as the watch computes them (the registry's
+    /// `zones` engine). Resting HR and SDNN come from the night's R-R
     /// window; zone minutes and VO2 max use the mean of the measured resting HRs of the
     /// last `restingEstimateNights` nights; body mass is a scale reading of the day's
     /// mass with the scale's own error, drawn from `scale` (its own stream).
-    static func snapshots(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay],
+    static func snapshots(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay], activity: [Activity],
                           noisyHR: [Double], beats: BeatSpans, zones: HeartRateZoneEngine,
                           scale: inout SeededRandom) -> [DailySnapshot] {
         var nightlyRestingHR: [Double?] = []
@@ -49,8 +66,8 @@ enum DailyMeasurement {
                 }
                 snap.vo2Max = (uthFactor * zones.maxHR(age: Double(p.age)) / rest * 10).rounded() / 10
             }
-            snap.steps = timeline.cadence[minutes].reduce(0, +).rounded()
-            snap.walkMinutes = Double(minutes.filter { walkingCadence.contains(timeline.cadence[$0]) }.count)
+            snap.steps = activity[d].steps
+            snap.walkMinutes = activity[d].walkMinutes
             snap.workoutMinutes = Double(timeline.workouts.filter { $0.day == d }.reduce(0) { $0 + $1.end - $1.start })
             if let sleep = timeline.sleeps.first(where: { $0.day == d }) {
                 let asleep = (sleep.start..<sleep.end).filter {

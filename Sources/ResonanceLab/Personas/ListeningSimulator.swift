@@ -47,8 +47,36 @@ struct PersonaLibrary {
 struct ListeningSession {
     var startMs: Int64
     var endMs: Int64
-    var plays: [Play]
+    /// The playlist it plays from.
+    var playlist: String
+    /// Its plays as the simulation decided them; their rows are made when read
+    /// (`plays(subject:catalogue:)`), so that a persona-year's ten thousand plays hold no text.
+    var decided: [DecidedPlay]
     var responses: [MusicResponse]
+
+    /// The `plays.csv` rows of the session's plays, for the persona named `subject`.
+    func plays(subject: String, catalogue: SongCatalogue) -> some Sequence<Play> {
+        decided.lazy.map { d in
+            let song = catalogue.songs[d.song]
+            return Play(subject: subject, playId: "\(subject)-\(String(format: "%05d", d.number))", songId: song.songId,
+                        title: song.title, artist: song.artist, album: song.album, playlist: playlist,
+                        startedAtMs: d.startMs, endedAtMs: d.startMs + d.playedMs, mediaDurationS: song.durationS,
+                        playedS: Double(d.playedMs) / 1000, endReason: d.endReason,
+                        skipped: d.endReason == ListeningSimulator.skippedForwards)
+        }
+    }
+}
+
+/// One play as the simulation decides it.
+struct DecidedPlay {
+    /// The song's index in the catalogue.
+    var song: Int
+    /// The persona's plays so far, this one included (its play id).
+    var number: Int
+    var startMs: Int64
+    var playedMs: Int64
+    /// One of `ListeningSimulator`'s end reasons.
+    var endReason: String
 }
 
 /// Listening sessions of one persona: start times by habit, plays back to back from
@@ -98,7 +126,7 @@ enum ListeningSimulator {
                                     random: inout SeededRandom) -> ListeningSession {
         var order = playlist.songs
         for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, random.int(in: 0...i)) }
-        var plays: [Play] = []
+        var plays: [DecidedPlay] = []
         var responses: [MusicResponse] = []
         var t = startMs
         var k = 0
@@ -111,23 +139,17 @@ enum ListeningSimulator {
             let isLast = Double(t - startMs + durationMs) / 1000 >= targetS
             var playedMs = durationMs
             var reason = naturalEnd
-            var skipped = false
             if random.uniform() < min(0.9, p.listening.skipPropensity * (1.5 - like)) {
                 // Most skips come early: played fraction u^1.5 · 0.8.
                 playedMs = max(3000, Int64(Double(durationMs) * 0.8 * pow(random.uniform(), 1.5)))
                 reason = skippedForwards
-                skipped = true
             } else if isLast, random.uniform() < 0.35 {
                 playedMs = Int64(Double(durationMs) * random.uniform(0.3, 0.9))
                 reason = paused
             }
             playCount += 1
             let end = t + playedMs
-            plays.append(Play(
-                subject: p.name, playId: "\(p.name)-\(String(format: "%05d", playCount))", songId: song.songId,
-                title: song.title, artist: song.artist, album: song.album, playlist: playlist.name,
-                startedAtMs: t, endedAtMs: end, mediaDurationS: song.durationS,
-                playedS: Double(playedMs) / 1000, endReason: reason, skipped: skipped))
+            plays.append(DecidedPlay(song: index, number: playCount, startMs: t, playedMs: playedMs, endReason: reason))
             let effect = law.effect(song, index: index, sensitivity: p.sensitivity, startS: Double(t) / 1000)
             responses.append(MusicResponse(
                 startS: Double(t) / 1000, endS: Double(end) / 1000, durationS: song.durationS,
@@ -136,6 +158,7 @@ enum ListeningSimulator {
             if reason == paused { break }
             if random.uniform() < 0.06 { t += Int64(random.int(in: 5_000...90_000)) }
         }
-        return ListeningSession(startMs: startMs, endMs: plays.last?.endedAtMs ?? startMs, plays: plays, responses: responses)
+        return ListeningSession(startMs: startMs, endMs: plays.last.map { $0.startMs + $0.playedMs } ?? startMs,
+                                playlist: playlist.name, decided: plays, responses: responses)
     }
 }

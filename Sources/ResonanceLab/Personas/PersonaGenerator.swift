@@ -10,13 +10,13 @@ import Foundation
 /// randomness is used, so the same arguments give byte-identical files on any machine.
 ///
 /// Memory: subjects are simulated `jobs` at a time, and no more than `jobs` are
-/// simulated or waiting to be written. A worker encodes a subject's `rr.csv` rows span
-/// by span as the beats are made and lets them go, then its `hr.csv` rows from the
-/// minute heart rate and the spans' samples (`SimulatedSubject`); past a MiB the text
-/// waits on disk. The rows are written to the tables in subject order as soon as every
-/// subject before it is, and dropped; what is kept of a subject is its daily snapshots,
-/// time range and workout heart rate, so the peak is a few subjects' minute arrays
-/// (about 30 bytes per simulated minute) whatever the cohort's size.
+/// simulated or waiting to be written. A worker encodes every row of its subject
+/// (`SimulatedSubject`): the `rr.csv` rows span by span as the beats are made, which are
+/// then let go, and past a MiB the text waits on disk. The rows are written to the
+/// tables in subject order as soon as every subject before it is; what is kept of a
+/// subject is its time range, so the peak is a few subjects' simulations (about 15
+/// bytes per simulated minute, plus the sessions' plays; docs/scaling.md) whatever the
+/// cohort's size.
 public struct PersonaGenerator: Sendable {
     public static let catalogueSize = 200
 
@@ -210,20 +210,17 @@ public struct PersonaGenerator: Sendable {
         // Canonical tables are ordered by subject (byte order), then time, as an import writes them.
         let hr = try ws.writer(HRSample.self), rr = try ws.writer(RRInterval.self), plays = try ws.writer(Play.self)
         let sleep = try ws.writer(SleepEpisode.self), workouts = try ws.writer(Workout.self)
+        let daily = try ws.writer(DailyRow.self), receipts = try ws.writer(ReceiptRow.self), zones = try ws.writer(ZoneDayRow.self)
         var ranges: [SubjectInfo] = []
-        var snapshots: [DailySnapshot] = []
-        var heartRate = WorkoutHeartRate(workouts: [])
-        // A subject is simulated and its signals encoded in a worker; at most `jobs`
+        let subjectRows = subjectRows(self.subjects.map(\.profile)), dailySubjects = DailySubjects(subjectRows)
+        // A subject is simulated and its rows encoded in a worker; at most `jobs`
         // subjects are simulated or waiting to be written.
-        let simulate = simulator
-        try Parallel.forEach(subjects, jobs: jobs, window: jobs, { try SimulatedSubject($0, simulate) }, inOrder: { s in
-            try hr.append(s.hr)
-            try rr.append(s.rr)
-            heartRate.merge(s.workoutHeartRate)
-            try plays.append(s.plays)
-            try sleep.append(s.sleep)
-            try workouts.append(s.workouts)
-            snapshots += s.days
+        let simulate = simulator, registry = registry
+        try Parallel.forEach(subjects, jobs: jobs, window: jobs, {
+            try SimulatedSubject($0, simulate, registry: registry, subjects: dailySubjects)
+        }, inOrder: { s in
+            try hr.append(s.hr); try rr.append(s.rr); try plays.append(s.plays); try sleep.append(s.sleep)
+            try workouts.append(s.workouts); try daily.append(s.daily); try receipts.append(s.receipts); try zones.append(s.zones)
             // The study's days for a subject without heart rate.
             ranges.append(SubjectInfo(subject: s.name, group: "persona",
                                       start: Timestamp.iso(s.firstMs ?? Int64(firstDay) * 86_400_000),
@@ -231,16 +228,16 @@ public struct PersonaGenerator: Sendable {
         })
         let written = [(HRSample.fileName, hr.rows), (RRInterval.fileName, rr.rows), (Play.fileName, plays.rows),
                        (SleepEpisode.fileName, sleep.rows), (Workout.fileName, workouts.rows)]
-        for table in [hr.commit, rr.commit, plays.commit, sleep.commit, workouts.commit] { try table() }
+        let dailyRows = daily.rows
+        for table in [hr.commit, rr.commit, plays.commit, sleep.commit, workouts.commit, daily.commit, receipts.commit,
+                      zones.commit] { try table() }
         progress("personas: simulated \(ranges.count) personas × \(days) days")
         try ws.write([LabelInterval]())
         try ws.write([Reject]())
-        let subjects = subjectRows(self.subjects.map(\.profile))
-        try ws.write(subjects)
-        try DailyStage.write(snapshots, to: ws, registry: registry, subjects: DailySubjects(subjects), heartRate: heartRate)
+        try ws.write(subjectRows)
         try ws.write(truth())
         if let world = songFeatures { try ws.write(songFeatureRows(world)) }
-        try writeManifest(ranges, rows: written + [(SubjectRow.fileName, subjects.count), (DailyRow.fileName, snapshots.count)],
+        try writeManifest(ranges, rows: written + [(SubjectRow.fileName, subjectRows.count), (DailyRow.fileName, dailyRows)],
                           to: ws)
         progress("personas: wrote \(ws.path)")
     }
@@ -319,27 +316,20 @@ public struct PersonaGenerator: Sendable {
                          ZoneDayRow.fileName, PlantedEffect.fileName]
 }
 
-/// One subject of a generated cohort: a persona in one replica, under its subject name.
-/// One subject simulated in a worker, with the rows of its signals encoded there as
-/// they are made (`Workspace.encode`, on disk past a MiB): each R-R span's beats as the
-/// span is made, then the heart rate, plays, sleep and workouts. What waits to be
-/// written keeps no row but its daily snapshots.
+/// One subject simulated in a worker, with its rows encoded there (`Workspace.encode`,
+/// on disk past a MiB): each R-R span's beats as the span is made, then the heart rate,
+/// plays, sleep and workouts, and the daily engines over its days (`daily.csv`,
+/// `receipts.csv`, `zones.csv`; each engine sees one subject's days, as `resonance
+/// daily` runs them). What waits to be written keeps no row.
 struct SimulatedSubject {
     var name: String
-    var hr: EncodedRows
-    var rr: EncodedRows
-    var plays: EncodedRows
-    var sleep: EncodedRows
-    var workouts: EncodedRows
-    var days: [DailySnapshot]
-    /// The subject's heart rate inside its workouts (`daily.csv`'s zones).
-    var workoutHeartRate: WorkoutHeartRate
+    var hr, rr, plays, sleep, workouts, daily, receipts, zones: EncodedRows
     /// Times of the first and last `hr.csv` rows (ms), if any.
     var firstMs: Int64?
     var lastMs: Int64?
 
-    init(_ subject: PersonaSubject,
-         _ simulate: (PersonaSubject, ((RRSpan) throws -> Void)?) throws -> PersonaRecord) throws {
+    init(_ subject: PersonaSubject, _ simulate: (PersonaSubject, ((RRSpan) throws -> Void)?) throws -> PersonaRecord,
+         registry: ConstantsRegistry, subjects: DailySubjects) throws {
         name = subject.name
         let rrRows = CSVWriter(spillingAfter: Workspace.encodedBytesHeld)
         let record = try simulate(subject) { span in
@@ -359,22 +349,20 @@ struct SimulatedSubject {
                 last = sample.timestampMs
             }
         })
-        workoutHeartRate = workoutHR
         firstMs = first
         lastMs = last
-        plays = try Self.encode(record.sessions.lazy.flatMap(\.plays))
-        sleep = try Self.encode(record.sleep)
-        workouts = try Self.encode(record.workouts)
-        days = record.days
-    }
-
-    private static func encode<Row: CanonicalRow>(_ rows: some Sequence<Row>) throws -> EncodedRows {
-        try Workspace.encode(rowsOf: { (row: (Row) throws -> Void) in
-            for r in rows { try row(r) }
-        })
+        plays = try Workspace.encode(record.playRows)
+        sleep = try Workspace.encode(record.sleep)
+        workouts = try Workspace.encode(record.workouts)
+        let (days, assessments) = DailyStage.assess(record.days, registry: registry, subjects: subjects)
+        daily = try Workspace.encode(assessments.lazy.map(\.row))
+        receipts = try Workspace.encode(ReceiptRow.daily(assessments))
+        zones = try Workspace.encode(ZoneDistributionEngine(constants: registry.zones).rows(days, heartRate: workoutHR, subjects: subjects))
+        Allocator.releaseFreePages()
     }
 }
 
+/// One subject of a generated cohort: a persona in one replica, under its subject name.
 public struct PersonaSubject: Sendable {
     public var persona: PersonaProfile
     public var replica: Int

@@ -11,6 +11,8 @@ public struct PersonaRecord: Sendable {
     var heartRate: HeartRateTrace
     /// The listening sessions, whose plays are `plays.csv`'s rows.
     var sessions: [ListeningSession]
+    /// The songs the sessions play.
+    var catalogue: SongCatalogue
     public var sleep: [SleepEpisode]
     public var workouts: [Workout]
     /// One snapshot per simulated date, measured from the simulated signals.
@@ -20,7 +22,12 @@ public struct PersonaRecord: Sendable {
     public var hr: [HRSample] { Array(heartRate.samples(subject: profile.name)) }
 
     /// Every `plays.csv` row, in time order.
-    public var plays: [Play] { sessions.flatMap(\.plays) }
+    public var plays: [Play] { Array(playRows) }
+
+    /// The `plays.csv` rows, made one at a time as they are read.
+    var playRows: some Sequence<Play> {
+        sessions.lazy.flatMap { [profile, catalogue] in $0.plays(subject: profile.name, catalogue: catalogue) }
+    }
 
     /// Every `rr.csv` row, in time order, of a persona simulated without `handOver`.
     public var rr: [RRInterval] { Array(heartRate.beats.rows(subject: profile.name)) }
@@ -139,17 +146,22 @@ enum PersonaSimulator {
         let disturbances = sessions.map { listenerLaw.disturbances($0, random: &lawRandom) }
         timeline.placeWalking(days: personaDays, random: &scheduleRandom)
 
-        // The beats follow the mean HR; the watch's minute HR is the mean plus its own
-        // stream's wander, added in place once the beats are made (one array a minute).
-        var noisyHR = minuteHR(p, timeline: timeline, days: personaDays)
+        // Past each date's steps and walking, only a minute's mean HR needs the minute's
+        // cadence, so the cadence becomes the mean HR in place; the beats follow the mean
+        // HR, and the watch's minute HR is the mean plus its own stream's wander, added in
+        // place once the beats are made: one array a minute for all three.
+        let activity = DailyMeasurement.activity(timeline, days: days)
+        var noisyHR = timeline.cadence
+        timeline.cadence = []
+        minuteHR(p, timeline: timeline, days: personaDays, cadenceToHR: &noisyHR)
         let beats = try BeatSpans(p, timeline: timeline, days: personaDays, sessions: sessions, meanHR: noisyHR,
                                   disturbances: disturbances, random: stream("beats"), handOver: handOver)
         addWander(&noisyHR, timeline: timeline, random: &noiseRandom)
         var scaleRandom = stream("scale")
-        let snapshots = DailyMeasurement.snapshots(p, timeline: timeline, days: personaDays, noisyHR: noisyHR,
+        let snapshots = DailyMeasurement.snapshots(p, timeline: timeline, days: personaDays, activity: activity, noisyHR: noisyHR,
                                                    beats: beats, zones: zones, scale: &scaleRandom)
         return PersonaRecord(
-            profile: p, heartRate: HeartRateTrace(minuteBpm: noisyHR, startMs: timeline.spanStartMs, beats: beats), sessions: sessions,
+            profile: p, heartRate: HeartRateTrace(minuteBpm: noisyHR, startMs: timeline.spanStartMs, beats: beats), sessions: sessions, catalogue: catalogue,
             sleep: sleepEpisodes(p, timeline: timeline),
             workouts: timeline.workouts.map {
                 Workout(subject: p.name, startMs: timeline.timeMs(minute: $0.start),
@@ -177,10 +189,10 @@ enum PersonaSimulator {
     /// toward rest + intensity × reserve (Karvonen) with a 1.5-minute time constant
     /// and lets it fall with the time constant that makes the first minute's drop
     /// equal the day's 1-minute recovery: τ = −1/ln(1 − recovery/(HR − target)).
-    static func minuteHR(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay]) -> [Double] {
+    /// `hr` holds each minute's cadence (steps/min) on entry and its mean HR on return.
+    static func minuteHR(_ p: PersonaProfile, timeline: PersonaTimeline, days: [PersonaDay], cadenceToHR hr: inout [Double]) {
         var sleepDay = [Int32](repeating: -1, count: timeline.minutes)
         for s in timeline.sleeps { for m in s.start..<s.end { sleepDay[m] = Int32(s.day) } }
-        var hr = Array(repeating: 0.0, count: timeline.minutes)
         var exercise = 0.0
         var fallTau = 1.0
         for m in 0..<timeline.minutes {
@@ -195,7 +207,7 @@ enum PersonaSimulator {
             case .shift:
                 target = 0.1 * reserve
             default:
-                target = timeline.cadence[m] / 110 * 0.25 * reserve
+                target = hr[m] / 110 * 0.25 * reserve
             }
             if target >= exercise {
                 exercise = target + (exercise - target) * exp(-1 / riseMinutes)
@@ -216,7 +228,6 @@ enum PersonaSimulator {
             }
             hr[m] = level + exercise
         }
-        return hr
     }
 
     /// Turns the mean HR of every minute into the minute HR a watch records: the mean

@@ -25,7 +25,8 @@ final class DailyMeasurementTests: XCTestCase {
                           beats: (1...Int(300_000 / rr)).map { RRSpan.Beat(timeMs: start + Int64(Double($0) * rr), rrMs: rr) })
         }
         var scale = SeededRandom(seed: scaleSeed)
-        return DailyMeasurement.snapshots(p, timeline: timeline, days: [plan, plan], noisyHR: noisyHR, beats: beats,
+        return DailyMeasurement.snapshots(p, timeline: timeline, days: [plan, plan],
+                                          activity: DailyMeasurement.activity(timeline, days: 2), noisyHR: noisyHR, beats: beats,
                                           zones: HeartRateZoneEngine(), scale: &scale)
     }
 

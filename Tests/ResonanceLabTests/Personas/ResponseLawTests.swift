@@ -149,7 +149,7 @@ final class ResponseLawTests: XCTestCase {
             let listener = gen.listenerLaw(of: p)
             let sessions = ListeningSimulator.sessions(p, library: library, catalogue: catalogue, timeline: &timeline,
                                                        days: 4, law: listener, random: &listen)
-            let plays = sessions.flatMap(\.plays), responses = sessions.flatMap(\.responses)
+            let plays = sessions.flatMap { $0.plays(subject: p.name, catalogue: catalogue) }, responses = sessions.flatMap(\.responses)
             XCTAssertGreaterThan(plays.count, 20)
             let threshold = truth.first { $0.kind == .responseLaw && $0.subject == p.name && $0.metric == "threshold_s" }
             for (play, response) in zip(plays, responses).prefix(30) {
