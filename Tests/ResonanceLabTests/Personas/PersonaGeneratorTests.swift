@@ -57,4 +57,25 @@ final class PersonaGeneratorReplicaTests: XCTestCase {
         XCTAssertGreaterThan(outside.count, 2 * 1440 - 600)
         XCTAssertEqual(outside.first?.timestampMs, Int64(PersonaGenerator().firstDay) * 86_400_000)
     }
+
+    /// A subject as `personas generate` simulates it, each span's beats encoded and let go
+    /// as the span is made, gives the rows of the record that keeps every beat: the same
+    /// `rr.csv` and `hr.csv` text (past a MiB, partly from the temporary file), plays and
+    /// sleep, and the same first and last heart-rate times.
+    func testASubjectWhoseBeatsAreLetGoGivesTheRowsOfTheKeptRecord() throws {
+        let p = try XCTUnwrap(PersonaProfile.named("RemoteDeveloper"))
+        let generator = PersonaGenerator(personas: [p], days: 4)
+        let kept = try XCTUnwrap(try generator.simulate(jobs: 1).first)
+        let subject = try XCTUnwrap(generator.subjects.first)
+        let simulated = try SimulatedSubject(subject, generator.simulator, registry: generator.registry,
+                                             subjects: DailySubjects(generator.subjectRows([p])))
+        XCTAssertNotNil(simulated.rr.spilled, "over a MiB of R-R rows")
+        XCTAssertGreaterThan(kept.rr.count, 10_000)
+        XCTAssertEqual(try simulated.rr.text(), try Workspace.encode(kept.rr).text())
+        XCTAssertEqual(try simulated.hr.text(), try Workspace.encode(kept.hr).text())
+        XCTAssertEqual(try simulated.plays.text(), try Workspace.encode(kept.plays).text())
+        XCTAssertEqual(try simulated.sleep.text(), try Workspace.encode(kept.sleep).text())
+        XCTAssertEqual(simulated.firstMs, kept.hr.first?.timestampMs)
+        XCTAssertEqual(simulated.lastMs, kept.hr.last?.timestampMs)
+    }
 }
