@@ -29,8 +29,12 @@ struct RRSpan {
         self.endMs = endMs
         self.hrStepMs = hrStepMs
         self.beats = beats
-        let rr = beats.map(\.rrMs)
-        night = hrStepMs == Self.nightStepMs ? (Stats.mean(rr), Stats.sd(rr)) : nil
+        if hrStepMs == Self.nightStepMs {
+            let rr = beats.map(\.rrMs)
+            night = (Stats.mean(rr), Stats.sd(rr))
+        } else {
+            night = nil
+        }
         stepBpm = []
         stepBpm = reportedBpm()
     }

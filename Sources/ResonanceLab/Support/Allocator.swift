@@ -35,9 +35,9 @@ public enum Allocator {
 
     /// Hands the free pages of every arena back to the system (glibc's `malloc_trim`). glibc
     /// gives each worker thread its own arena, and freed memory is kept (`keptFree`), so a
-    /// worker that has let a subject go still holds its pages: a stage whose subjects are
-    /// large and few calls this after each, so that its peak follows what is live at once,
-    /// not the sum of every worker's largest subject.
+    /// worker that has let a subject go still holds its pages: `personas generate` calls
+    /// this after each subject, so that its peak follows what is live at once, not the sum
+    /// of every worker's largest subject.
     static func releaseFreePages() {
         #if canImport(Glibc)
         _ = malloc_trim(0)
