@@ -47,12 +47,20 @@ public struct HRVStage: Stage {
         var total = HRVTimings()
         try Parallel.forEach(rr.subjects, jobs: context.jobs, { subject -> SubjectOutput? in
             defer { counter.tick() }
-            guard let series = try rr.nnSeries(of: subject, method: options.artifactMethod, plausible: plausible) else { return nil }
-            var windows = HRVWindows(subject: subject, series: series, options: options)
-            let rows = try Workspace.encode(rowsOf: { try windows.forEachRow($0) })
-            return SubjectOutput(rows: rows, timings: windows.timings,
-                                 nn: nn == nil ? nil : try Self.encodeNN(subject, series),
-                                 psd: psd == nil ? nil : try windows.wholeSpectrum.map { try Self.encodePSD(subject, $0) })
+            do {
+                let beats = NNStream(rr, subject: subject, method: options.artifactMethod, plausible: plausible)
+                return try Self.output(subject, options: options, nn: nn != nil, psd: psd != nil,
+                                       beats: { try beats.nextBeats() })
+            } catch is OutOfOrder {
+                // Rows that go back in time: the subject is read whole, sorted, and handed over as one piece.
+                guard var series = try rr.nnSeries(of: subject, method: options.artifactMethod, plausible: plausible) else {
+                    return nil
+                }
+                return try Self.output(subject, options: options, nn: nn != nil, psd: psd != nil, beats: {
+                    defer { series = .empty }
+                    return series.count > 0 ? series : nil
+                })
+            }
         }, inOrder: { out in
             guard let out else { return }
             try table.append(out.rows)
@@ -78,14 +86,30 @@ public struct HRVStage: Stage {
     static let nnHeader = ["subject", "time_ms", "nn_ms", "artifact", "run_start"]
     static let psdHeader = ["subject", "frequency_hz", "power_ms2_hz", "band"]
 
-    /// The rows of `hrv_nn.csv` of one subject.
-    static func encodeNN(_ subject: String, _ series: NNSeries) throws -> EncodedRows {
-        try Workspace.encode { out in
-            for k in 0..<series.count {
-                out.field(subject); out.field(series.timeMs[k]); out.field(series.nnMs[k])
-                out.field(series.artifact[k].label); out.field(series.runStart[k])
-                try out.endRow()
-            }
+    /// What `subject` adds to the outputs, from its NN beats handed over in time order by
+    /// `next` (nil at the end): its rows, and when asked for its `hrv_nn.csv` rows, encoded
+    /// piece by piece, and its whole-recording spectrum.
+    static func output(_ subject: String, options: HRVOptions, nn: Bool, psd: Bool,
+                       beats next: () throws -> NNSeries?) throws -> SubjectOutput {
+        let nnRows = nn ? CSVWriter(spillingAfter: Workspace.encodedBytesHeld) : nil
+        var done: (timings: HRVTimings, wholeSpectrum: Spectrum?) = (HRVTimings(), nil)
+        let rows = try Workspace.encode(rowsOf: { row in
+            done = try HRVWindows.forEachRow(subject: subject, options: options, beats: {
+                let piece = try next()
+                if let piece, let nnRows { try encodeNN(subject, piece, to: nnRows) }
+                return piece
+            }, row)
+        })
+        return SubjectOutput(rows: rows, timings: done.timings, nn: nnRows?.part,
+                             psd: psd ? try done.wholeSpectrum.map { try Self.encodePSD(subject, $0) } : nil)
+    }
+
+    /// Appends the rows of `hrv_nn.csv` of `beats`, some of `subject`'s, to `out`.
+    static func encodeNN(_ subject: String, _ beats: NNSeries, to out: CSVWriter) throws {
+        for k in 0..<beats.count {
+            out.field(subject); out.field(beats.timeMs[k]); out.field(beats.nnMs[k])
+            out.field(beats.artifact[k].label); out.field(beats.runStart[k])
+            try out.endRow()
         }
     }
 

@@ -10,26 +10,50 @@ public struct HRVLongTerm: Sendable {
 
     public init() {}
 
-    /// Segments [t0 + k·segment, t0 + (k+1)·segment) from the first beat; NaN below two
-    /// usable segments.
+    /// Segments [t0 + k·segment, t0 + (k+1)·segment) from the first beat (t0 its time less
+    /// its interval); NaN below two usable segments.
     public init(_ series: NNSeries, range: Range<Int>, segmentMs: Double = 300_000) {
-        guard let first = range.first else { return }
-        let t0 = series.timeMs[first] - series.nnMs[first]
-        var means: [Double] = [], sds: [Double] = []
-        var i = range.lowerBound
-        while i < range.upperBound {
-            let k = ((series.timeMs[i] - t0) / segmentMs).rounded(.down)
-            let segmentEnd = t0 + (k + 1) * segmentMs
-            var end = i + 1
-            while end < range.upperBound && series.timeMs[end] < segmentEnd { end += 1 }
-            let seg = Array(series.nnMs[i..<end])
-            if seg.reduce(0, +) >= HRVLongTerm.minimumCoverage * segmentMs, seg.count >= 2 {
-                means.append(Stats.mean(seg)); sds.append(Stats.sd(seg))
+        var segments = Segments(segmentMs: segmentMs)
+        for i in range { segments.add(timeMs: series.timeMs[i], nnMs: series.nnMs[i]) }
+        self = segments.finish()
+    }
+
+    /// The segments of beats taken one at a time in time order, holding one segment's
+    /// intervals and each segment's mean and SD (16 bytes a segment, 1.7 MB a year).
+    public struct Segments {
+        let segmentMs: Double
+        private var t0: Double?
+        private var segmentEndMs = 0.0
+        private var segment: [Double] = []
+        private var means: [Double] = [], sds: [Double] = []
+
+        public init(segmentMs: Double = 300_000) { self.segmentMs = segmentMs }
+
+        public mutating func add(timeMs: Double, nnMs: Double) {
+            if t0 == nil { t0 = timeMs - nnMs }
+            if segment.isEmpty || timeMs >= segmentEndMs {
+                close()
+                let k = ((timeMs - (t0 ?? 0)) / segmentMs).rounded(.down)
+                segmentEndMs = (t0 ?? 0) + (k + 1) * segmentMs
             }
-            i = end
+            segment.append(nnMs)
         }
-        guard means.count >= 2 else { return }
-        sdann = Stats.sd(means)
-        sdnni = Stats.mean(sds)
+
+        /// Keeps the segment read so far when its intervals cover enough of it.
+        private mutating func close() {
+            if segment.reduce(0, +) >= HRVLongTerm.minimumCoverage * segmentMs, segment.count >= 2 {
+                means.append(Stats.mean(segment)); sds.append(Stats.sd(segment))
+            }
+            segment.removeAll(keepingCapacity: true)
+        }
+
+        public mutating func finish() -> HRVLongTerm {
+            close()
+            var out = HRVLongTerm()
+            guard means.count >= 2 else { return out }
+            out.sdann = Stats.sd(means)
+            out.sdnni = Stats.mean(sds)
+            return out
+        }
     }
 }

@@ -29,19 +29,19 @@ public struct HRVNonlinear: Sendable {
 
     /// Every index of the window `w`; `ascending`, when given, holds the window's template
     /// indices (0-based within it, see `sampleEntropyTemplates`) in ascending order of value.
-    public init(_ w: NNWindow, ascending: [Int]? = nil) {
+    public init<Beats: NNBeats>(_ w: Beats, ascending: [Int]? = nil) {
         (sd1, sd2) = HRVNonlinear.poincare(w)
         sd1sd2 = sd1 / sd2
-        let nn = Array(w.nnMs)
-        let alphas = HRVNonlinear.dfa(nn, ranges: [4...16, 16...64])
+        let alphas = HRVNonlinear.dfa(w.intervals, count: w.count, ranges: [4...16, 16...64])
         (dfaAlpha1, dfaAlpha2) = (alphas[0], alphas[1])
-        if nn.count <= HRVNonlinear.sampleEntropyMaxBeats {
-            sampEn = HRVNonlinear.sampleEntropy(nn, m: HRVNonlinear.sampleEntropyM, rFactor: 0.2, ascending: ascending)
+        if w.count <= HRVNonlinear.sampleEntropyMaxBeats {
+            sampEn = HRVNonlinear.sampleEntropy(Array(w.intervals), m: HRVNonlinear.sampleEntropyM, rFactor: 0.2,
+                                                ascending: ascending)
         }
-        stressIndex = HRVNonlinear.baevsky(nn)
+        stressIndex = HRVNonlinear.baevsky(w.intervals, count: w.count)
     }
 
-    static func poincare(_ w: NNWindow) -> (Double, Double) {
+    static func poincare<Beats: NNBeats>(_ w: Beats) -> (Double, Double) {
         var n = 0, s1 = 0.0, s2 = 0.0
         w.forEachSuccessivePair { a, b in n += 1; s1 += (a - b) / 2.0.squareRoot(); s2 += (a + b) / 2.0.squareRoot() }
         guard n > 1 else { return (.nan, .nan) }
@@ -70,7 +70,15 @@ public struct HRVNonlinear: Sendable {
     /// from a profile formed `stretch` points at a time.
     public static func dfa(_ x: [Double], ranges: [ClosedRange<Int>], storedBlocksUpTo: Int = dfaStoredBlocksUpTo,
                            stretch: Int = profileStretch) -> [Double] {
-        let n = x.count
+        dfa(x, count: x.count, ranges: ranges, storedBlocksUpTo: storedBlocksUpTo, stretch: stretch)
+    }
+
+    /// α over each range of scales of the `n` values of `x`, which is read twice in order
+    /// (for the mean, then for the profile), so that it may be a whole recording's
+    /// intervals waiting on disk.
+    static func dfa<Values: Sequence>(_ x: Values, count n: Int, ranges: [ClosedRange<Int>],
+                                      storedBlocksUpTo: Int = dfaStoredBlocksUpTo,
+                                      stretch: Int = profileStretch) -> [Double] where Values.Element == Double {
         let usable = ranges.filter { n > 2 * $0.upperBound }
         guard let lowest = usable.map(\.lowerBound).min(), let highest = usable.map(\.upperBound).max() else {
             return ranges.map { _ in .nan }
@@ -114,20 +122,15 @@ public struct HRVNonlinear: Sendable {
         var profile: [Double] = []  // y[lo ..< lo + profile.count]
         profile.reserveCapacity(min(n, stretch + 2 * highest + 2))
         var lo = 0, acc = 0.0
-        /// One scale pair's progress: segment k starts at a = k·h.
-        struct Progress {
-            let h: Int, even: Bool, odd: Bool
-            var k = 0, a = 0, next = Moments(), started = false
-            var totalEven = 0.0, countEven = 0, totalOdd = 0.0, countOdd = 0
-        }
-        var progress: [Progress] = halves.compactMap { h in
+        var values = x.makeIterator()
+        var progress: [DFAProgress] = halves.compactMap { h in
             let even = 2 * h >= lowest && needed[2 * h], odd = 2 * h + 1 <= highest && needed[2 * h + 1]
-            return even || odd ? Progress(h: h, even: even, odd: odd) : nil
+            return even || odd ? DFAProgress(h: h, even: even, odd: odd) : nil
         }
         while true {
             let end = min(n, lo + profile.count + stretch)
-            for i in (lo + profile.count)..<end {
-                acc += x[i] - mean
+            while lo + profile.count < end, let v = values.next() {
+                acc += v - mean
                 profile.append(acc)
             }
             let hi = lo + profile.count
@@ -248,6 +251,13 @@ public struct HRVNonlinear: Sendable {
             for s in r { if let f = logF[s] { logS.append(log(Double(s))); logFs.append(f) } }
             return slope(logS, logFs)
         }
+    }
+
+    /// One DFA scale pair's progress along the profile: segment k starts at a = k·h.
+    private struct DFAProgress {
+        let h: Int, even: Bool, odd: Bool
+        var k = 0, a = 0, next = Moments(), started = false
+        var totalEven = 0.0, countEven = 0, totalOdd = 0.0, countOdd = 0
     }
 
     /// Series longer than this (beats) have their DFA blocks formed as each segment needs
@@ -432,15 +442,15 @@ public struct HRVNonlinear: Sendable {
 
     /// Baevsky's stress index SI = AMo / (2·Mo·MxDMn): AMo the % of intervals in the
     /// modal 50 ms bin, Mo its centre (s), MxDMn the NN range (s).
-    static func baevsky(_ nn: [Double]) -> Double {
-        guard nn.count >= 2, let lo = nn.min(), let hi = nn.max(), hi > lo else { return .nan }
+    static func baevsky<Intervals: Sequence>(_ nn: Intervals, count: Int) -> Double where Intervals.Element == Double {
+        guard count >= 2, let lo = nn.min(), let hi = nn.max(), hi > lo else { return .nan }
         let bin = 50.0
         let k0 = Int((lo / bin).rounded(.down))
         var counts = [Int](repeating: 0, count: Int((hi / bin).rounded(.down)) - k0 + 1)
         for v in nn { counts[Int((v / bin).rounded(.down)) - k0] += 1 }
         var mode = 0
         for k in counts.indices where counts[k] > counts[mode] { mode = k }
-        let amo = 100 * Double(counts[mode]) / Double(nn.count)
+        let amo = 100 * Double(counts[mode]) / Double(count)
         let mo = (Double(k0 + mode) + 0.5) * bin / 1000
         return amo / (2 * mo * (hi - lo) / 1000)
     }
@@ -456,6 +466,14 @@ public struct AscendingOrder {
     private var order: [Int] = []
 
     public init() {}
+
+    /// Renumbers the indices held by `offset`, for a series whose first beats were let
+    /// go (negative) or that is numbered from an earlier beat again (positive).
+    mutating func shift(by offset: Int) {
+        guard offset != 0 else { return }
+        held = (held.lowerBound + offset)..<(held.upperBound + offset)
+        for k in order.indices { order[k] += offset }
+    }
 
     /// The indices of `range` ascending by `values`, relative to `range.lowerBound`.
     public mutating func update(to range: Range<Int>, values: [Double]) -> [Int] {

@@ -25,7 +25,7 @@ public struct HRVTime: Sendable {
 
     /// RMSSD (ms): root mean square of successive NN differences (pairs across a gap
     /// excluded). NaN without a successive pair.
-    public static func rmssd(_ w: NNWindow) -> Double {
+    public static func rmssd<Beats: NNBeats>(_ w: Beats) -> Double {
         var pairs = 0, squares = 0.0
         w.forEachSuccessivePair { a, b in
             pairs += 1
@@ -39,16 +39,16 @@ public struct HRVTime: Sendable {
         rmssd(NNWindow(rrMs))
     }
 
-    public init(_ w: NNWindow) {
+    public init<Beats: NNBeats>(_ w: Beats) {
         let n = w.count
         guard n >= 2 else { return }
         var sum = 0.0, hrSum = 0.0
         var lo = Double.infinity, hi = -Double.infinity
-        for v in w.nnMs { sum += v; hrSum += 60000 / v; lo = min(lo, v); hi = max(hi, v) }
+        for v in w.intervals { sum += v; hrSum += 60000 / v; lo = min(lo, v); hi = max(hi, v) }
         meanNN = sum / Double(n)
         meanHR = hrSum / Double(n)
         var ss = 0.0, hrss = 0.0
-        for v in w.nnMs {
+        for v in w.intervals {
             ss += (v - meanNN) * (v - meanNN)
             let hr = 60000 / v - meanHR
             hrss += hr * hr
@@ -75,13 +75,13 @@ public struct HRVTime: Sendable {
             w.forEachSuccessivePair { a, b in let e = b - a - dMean; dss += e * e }
             sdsd = (dss / Double(nd - 1)).squareRoot()
         }
-        hti = Double(n) / Double(HRVTime.histogramPeak(w.nnMs, binMs: 1000.0 / 128))
+        hti = Double(n) / Double(HRVTime.histogramPeak(w.intervals, binMs: 1000.0 / 128))
     }
 
     /// Height of the tallest bin of a histogram with bins [k·binMs, (k+1)·binMs) from 0;
     /// as in NumPy's `histogram` (used by NeuroKit2), a maximum lying exactly on a bin
     /// edge is counted in the bin below, the last bin being closed.
-    static func histogramPeak(_ nnMs: ArraySlice<Double>, binMs: Double) -> Int {
+    static func histogramPeak<Intervals: Sequence>(_ nnMs: Intervals, binMs: Double) -> Int where Intervals.Element == Double {
         guard let lo = nnMs.min(), let hi = nnMs.max() else { return 0 }
         func bin(_ v: Double) -> Int {
             let k = Int((v / binMs).rounded(.down))

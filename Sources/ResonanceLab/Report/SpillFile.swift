@@ -23,6 +23,17 @@ final class SpillFile: @unchecked Sendable {
         }
     }
 
+    /// Reads up to `buffer.count` bytes written, from byte `offset` on, into `buffer`,
+    /// without moving the position writes continue from; returns the bytes read.
+    func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard fflush(handle) == 0 else {
+            throw OutputError.cannotWrite(path: "a temporary file", reason: String(cString: strerror(errno)))
+        }
+        let n = pread(fileno(handle), buffer.baseAddress, buffer.count, off_t(offset))
+        guard n >= 0 else { throw OutputError.cannotWrite(path: "a temporary file", reason: String(cString: strerror(errno))) }
+        return n
+    }
+
     /// Reads everything written, from the start, in chunks of 1 MiB.
     func forEachChunk(_ body: ([UInt8]) throws -> Void) throws {
         guard fflush(handle) == 0, fseek(handle, 0, SEEK_SET) == 0 else {

@@ -15,7 +15,7 @@ final class NonlinearTests: XCTestCase {
     func testBaevskyStressIndexWorkedByHand() {
         // 50 ms bins: 800, 810, 820 in [800, 850), 900 in [900, 950): AMo = 75 %, Mo = 0.825 s,
         // MxDMn = 0.1 s → SI = 75 / (2 · 0.825 · 0.1) = 454.545.
-        XCTAssertEqual(HRVNonlinear.baevsky([800, 810, 820, 900]), 75 / (2 * 0.825 * 0.1), accuracy: 1e-9)
+        XCTAssertEqual(HRVNonlinear.baevsky([800, 810, 820, 900], count: 4), 75 / (2 * 0.825 * 0.1), accuracy: 1e-9)
     }
 
     func testSampleEntropyOfAPeriodicSeriesIsZero() {

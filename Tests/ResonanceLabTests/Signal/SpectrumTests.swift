@@ -26,7 +26,7 @@ final class SpectrumTests: XCTestCase {
     }
 
     /// 300 s of beats whose RR is modulated at `f0` Hz, analysed as one whole-recording row.
-    private func modulated(_ f0: Double, amplitudeMs: Double = 40) -> HRVRow? {
+    private func modulated(_ f0: Double, amplitudeMs: Double = 40) throws -> HRVRow? {
         var t = 0.0
         var times: [Int64] = [], rr: [Double] = []
         while t < 300_000 {
@@ -38,16 +38,16 @@ final class SpectrumTests: XCTestCase {
         var options = HRVOptions()
         options.windows = false
         var w = HRVWindows(subject: "s", series: series, options: options)
-        return w.rows().first
+        return try w.rows().first
     }
 
     func testModulatedSeriesPeaksAtItsFrequency() throws {
         // 256 s segments at 4 Hz: bin width 4/1024 = 0.0039 Hz.
         let df = 4.0 / 1024
-        let lf = try XCTUnwrap(modulated(0.1)).frequency
+        let lf = try XCTUnwrap(try modulated(0.1)).frequency
         XCTAssertEqual(lf.lfPeak, 0.1, accuracy: df)
         XCTAssertGreaterThan(lf.lf, 20 * lf.hf)
-        let hf = try XCTUnwrap(modulated(0.25)).frequency
+        let hf = try XCTUnwrap(try modulated(0.25)).frequency
         XCTAssertEqual(hf.hfPeak, 0.25, accuracy: df)
         XCTAssertGreaterThan(hf.hf, 20 * hf.lf)
         // A sinusoid of amplitude A has variance A²/2 = 800 ms²: the HF band holds it
