@@ -6,6 +6,12 @@ import PackageDescription
 // and the tests' own code, which runs for seconds, compiles in a fraction of the time.
 let testCode: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 
+// The library's release build leaves out the run-time checks of exclusive access (the
+// compiler's static checks stay): they cost the per-subject stages 5–10 % of their CPU
+// time (docs/benchmarks.md). The debug build, which `make fuzz-ci` fuzzes the parsers
+// with, keeps them.
+let library: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "ResonanceLab",
     products: [
@@ -36,7 +42,8 @@ let package = Package(
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(
             name: "ResonanceLab",
-            dependencies: ["CCSV", "CFFTW", "CLibXML2", "CLibZ", "CCrypto", "CMalloc"]
+            dependencies: ["CCSV", "CFFTW", "CLibXML2", "CLibZ", "CCrypto", "CMalloc"],
+            swiftSettings: library
         ),
         .executableTarget(
             name: "resonance",
