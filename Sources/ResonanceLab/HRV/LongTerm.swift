@@ -22,7 +22,8 @@ public struct HRVLongTerm: Sendable {
     /// intervals and each segment's mean and SD (16 bytes a segment, 1.7 MB a year).
     public struct Segments {
         let segmentMs: Double
-        private var t0: Double?
+        /// The first beat's time less its interval, set by the first beat.
+        private var t0 = 0.0, started = false
         private var segmentEndMs = 0.0
         private var segment: [Double] = []
         private var means: [Double] = [], sds: [Double] = []
@@ -30,11 +31,11 @@ public struct HRVLongTerm: Sendable {
         public init(segmentMs: Double = 300_000) { self.segmentMs = segmentMs }
 
         public mutating func add(timeMs: Double, nnMs: Double) {
-            if t0 == nil { t0 = timeMs - nnMs }
+            if !started { (t0, started) = (timeMs - nnMs, true) }
             if segment.isEmpty || timeMs >= segmentEndMs {
                 close()
-                let k = ((timeMs - (t0 ?? 0)) / segmentMs).rounded(.down)
-                segmentEndMs = (t0 ?? 0) + (k + 1) * segmentMs
+                let k = ((timeMs - t0) / segmentMs).rounded(.down)
+                segmentEndMs = t0 + (k + 1) * segmentMs
             }
             segment.append(nnMs)
         }

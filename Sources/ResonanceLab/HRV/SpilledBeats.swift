@@ -95,7 +95,7 @@ final class SpilledBeats: NNBeats {
                     chunk = []
                     return next()
                 }
-                chunk = [Double](repeating: 0, count: wanted)
+                if chunk.count != wanted { chunk = [Double](repeating: 0, count: wanted) }
                 do {
                     let bytes = try chunk.withUnsafeMutableBytes { try file.read(at: 8 * readBeats, into: $0) }
                     guard bytes == 8 * wanted else {

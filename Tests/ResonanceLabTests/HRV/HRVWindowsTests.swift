@@ -85,5 +85,19 @@ final class HRVWindowsTests: XCTestCase {
         XCTAssertEqual(rows.last?.nBeats, series.count)
         XCTAssertEqual(done.timings.windows, rows.count - 1)
         XCTAssertEqual(done.wholeSpectrum?.psd, whole.wholeSpectrum?.psd)
+
+        // The windows are those placed over the whole series at once, each computed from the
+        // whole series; the whole row's indices are those of the series as one window.
+        var placed = HRVWindows(subject: "s", series: series, options: HRVOptions())
+        let window = Int64(HRVOptions().windowSeconds * 1000)
+        let windowed = placed.windowStartsMs().map { placed.row(fromMs: $0, toMs: $0 + window) }
+        XCTAssertEqual(try Workspace.encode(windowed).text(), try Workspace.encode(rows.dropLast()).text())
+        let all = NNWindow(series, 0..<series.count)
+        let time = HRVTime(all), nonlinear = HRVNonlinear(all)
+        let last = try XCTUnwrap(rows.last)
+        XCTAssertEqual([last.time.sdnn, last.time.rmssd, last.time.sdsd, last.time.hti, last.nonlinear.sd1,
+                        last.nonlinear.sd2, last.nonlinear.dfaAlpha1, last.nonlinear.dfaAlpha2, last.nonlinear.stressIndex],
+                       [time.sdnn, time.rmssd, time.sdsd, time.hti, nonlinear.sd1, nonlinear.sd2, nonlinear.dfaAlpha1,
+                        nonlinear.dfaAlpha2, nonlinear.stressIndex])
     }
 }
