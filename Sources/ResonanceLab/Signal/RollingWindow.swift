@@ -1,48 +1,154 @@
 /// Quantiles of a centred moving window (width `width`, truncated at the ends like
-/// pandas' `rolling(center=True, min_periods=1)`), kept in a sorted buffer updated in
-/// place as the window slides: the leaving value is replaced by the entering one with a
-/// shift of only the values between them, instead of a sort per beat.
+/// pandas' `rolling(center=True, min_periods=1)`), updated as the window slides instead
+/// of sorted per beat. Where every value a window holds is a whole number in
+/// 0 ..< `countedBins` (intervals and their differences in whole milliseconds, as wearables
+/// export them) the window is a count per value, and each quantile a cursor that moves
+/// a value or two per beat; elsewhere it is a sorted buffer, updated in place. Both give the
+/// type-7 quantile of the same values, so the same bits.
 public enum RollingWindow {
+    /// Values at or above this (or not whole, or negative) are held in the sorted buffer.
+    public static let countedBins = 1 << 12
+
+    /// Stretches of counted windows shorter than this many widths are left to the sorted
+    /// buffer: starting a window holds its values one by one, which a short stretch does
+    /// not repay.
+    static let countedStretchWidths = 2
+
     /// For each index i, the type-7 quantiles `ps` of x[i − width/2 … i + width/2].
     public static func centredQuantiles(_ x: [Double], width: Int, _ ps: [Double]) -> [[Double]] {
         let n = x.count
         guard n > 0 else { return ps.map { _ in [] } }
+        let half = width / 2
         // Quantile q of beat i at flat[q·n + i]; the buffers are each accessed once, not per value.
         var flat = [Double](repeating: 0, count: ps.count * n)
-        var buffer = [Double](repeating: 0, count: min(n, 2 * (width / 2) + 1))
         x.withUnsafeBufferPointer { x in
             flat.withUnsafeMutableBufferPointer { out in
-                buffer.withUnsafeMutableBufferPointer { sorted in
-                    slide(x, width: width, ps, sorted: sorted, out: out)
+                for (outputs, counted) in stretches(x, half: half) {
+                    if counted {
+                        var window = CountedWindow(quantiles: ps.count)
+                        slide(&window, x, half: half, outputs: outputs, ps, out: out)
+                    } else {
+                        var window = SortedWindow(capacity: min(n, 2 * half + 1))
+                        slide(&window, x, half: half, outputs: outputs, ps, out: out)
+                    }
                 }
             }
         }
         return ps.indices.map { q in Array(flat[(q * n)..<((q + 1) * n)]) }
     }
 
-    private static func slide(_ x: UnsafeBufferPointer<Double>, width: Int, _ ps: [Double],
-                              sorted: UnsafeMutableBufferPointer<Double>, out: UnsafeMutableBufferPointer<Double>) {
+    /// Whether the counted window can hold `v`: a whole number in 0 ..< `countedBins`
+    /// (not −0, whose bits a count would not give back).
+    @inline(__always)
+    static func countable(_ v: Double) -> Bool {
+        guard v >= 0, v < Double(countedBins) else { return false }
+        return Double(Int(v)) == v && v.sign == .plus
+    }
+
+    /// The outputs in order, as stretches each computed by one kind of window: counted
+    /// where no window of the stretch holds a value the counts cannot.
+    static func stretches(_ x: UnsafeBufferPointer<Double>, half: Int) -> [(Range<Int>, counted: Bool)] {
         let n = x.count
-        let half = width / 2
-        var size = 0
-        /// Position of the first element ≥ v.
-        func position(_ v: Double) -> Int {
-            sorted[..<size].lowerBound(v)
+        // Outputs whose window holds an uncountable value, as merged ranges.
+        var sorted: [Range<Int>] = []
+        for j in 0..<n where !countable(x[j]) {
+            let lo = max(0, j - half), hi = min(n, j + half + 1)
+            if let last = sorted.last, lo <= last.upperBound {
+                sorted[sorted.count - 1] = last.lowerBound..<hi
+            } else {
+                sorted.append(lo..<hi)
+            }
         }
-        func insert(_ v: Double) {
+        let shortest = countedStretchWidths * (2 * half + 1)
+        var out: [(Range<Int>, counted: Bool)] = []
+        func add(_ r: Range<Int>, counted: Bool) {
+            guard !r.isEmpty else { return }
+            if let last = out.last, last.counted == counted {
+                out[out.count - 1].0 = last.0.lowerBound..<r.upperBound
+            } else {
+                out.append((r, counted))
+            }
+        }
+        var next = 0
+        for r in sorted {
+            add(next..<r.lowerBound, counted: r.lowerBound - next >= shortest)
+            add(r, counted: false)
+            next = r.upperBound
+        }
+        add(next..<n, counted: n - next >= shortest)
+        return out
+    }
+
+    /// The quantiles `ps` of the windows of `outputs`, the window first filled with the
+    /// values of the stretch's first output, then slid one beat at a time.
+    private static func slide<Window: QuantileWindow>(_ window: inout Window, _ x: UnsafeBufferPointer<Double>, half: Int,
+                                                       outputs: Range<Int>, _ ps: [Double],
+                                                       out: UnsafeMutableBufferPointer<Double>) {
+        let n = x.count
+        let first = outputs.lowerBound
+        for j in max(0, first - half)...min(first + half, n - 1) { window.insert(x[j]) }
+        for i in outputs {
+            let h = Double(window.size - 1)
+            for (q, p) in ps.enumerated() {
+                let pos = h * p
+                let lo = Int(pos)
+                let (a, b) = window.ranks(lo, quantile: q)
+                out[q * n + i] = a + (pos - Double(lo)) * (b - a)
+            }
+            guard i + 1 < outputs.upperBound else { break }
+            let leaving = i - half >= 0, entering = i + half + 1 < n
+            if leaving && entering {
+                window.replace(x[i - half], by: x[i + half + 1])
+            } else if leaving {
+                window.remove(x[i - half])
+            } else if entering {
+                window.insert(x[i + half + 1])
+            }
+        }
+    }
+}
+
+/// The values of a moving window, as the rolling quantiles read them.
+private protocol QuantileWindow {
+    var size: Int { get }
+    mutating func insert(_ v: Double)
+    mutating func remove(_ v: Double)
+    mutating func replace(_ old: Double, by new: Double)
+    /// The values of ascending rank k and k + 1 (0-based; the second is the last value
+    /// when k is the last rank), for the quantile numbered `quantile`.
+    mutating func ranks(_ k: Int, quantile: Int) -> (Double, Double)
+}
+
+/// A sorted buffer: the leaving value is replaced by the entering one with a shift of
+/// only the values between them.
+private struct SortedWindow: QuantileWindow {
+    private var sorted: [Double]
+    private(set) var size = 0
+
+    init(capacity: Int) { sorted = [Double](repeating: 0, count: capacity) }
+
+    mutating func insert(_ v: Double) {
+        sorted.withUnsafeMutableBufferPointer { sorted in
             var i = size
             while i > 0 && sorted[i - 1] > v { sorted[i] = sorted[i - 1]; i -= 1 }
             sorted[i] = v
-            size += 1
         }
-        func remove(_ v: Double) {
-            var i = position(v)
+        size += 1
+    }
+
+    mutating func remove(_ v: Double) {
+        let size = size
+        sorted.withUnsafeMutableBufferPointer { sorted in
+            var i = sorted[..<size].lowerBound(v)
             while i + 1 < size { sorted[i] = sorted[i + 1]; i += 1 }
-            size -= 1
         }
-        /// Replaces `old` by `new`, shifting only the values between their positions.
-        func replace(_ old: Double, by new: Double) {
-            var i = position(old)
+        self.size -= 1
+    }
+
+    mutating func replace(_ old: Double, by new: Double) {
+        let size = size
+        sorted.withUnsafeMutableBufferPointer { sorted in
+            var i = sorted[..<size].lowerBound(old)
             if new > old {
                 while i + 1 < size && sorted[i + 1] < new { sorted[i] = sorted[i + 1]; i += 1 }
             } else {
@@ -50,22 +156,87 @@ public enum RollingWindow {
             }
             sorted[i] = new
         }
-        for j in 0...min(half, n - 1) { insert(x[j]) }
-        for i in 0..<n {
-            let h = Double(size - 1)
-            for (q, p) in ps.enumerated() {
-                let pos = h * p
-                let lo = Int(pos), hi = min(lo + 1, size - 1)
-                out[q * n + i] = sorted[lo] + (pos - Double(lo)) * (sorted[hi] - sorted[lo])
-            }
-            let leaving = i - half >= 0, entering = i + half + 1 < n
-            if leaving && entering {
-                replace(x[i - half], by: x[i + half + 1])
-            } else if leaving {
-                remove(x[i - half])
-            } else if entering {
-                insert(x[i + half + 1])
-            }
-        }
+    }
+
+    func ranks(_ k: Int, quantile _: Int) -> (Double, Double) {
+        (sorted[k], sorted[min(k + 1, size - 1)])
+    }
+}
+
+/// A count per whole value in 0 ..< `RollingWindow.countedBins`, with a bit per value
+/// held (to step to the next or previous one a word at a time), and per quantile a
+/// cursor: a value and how many held values lie below it. A beat moves each cursor by
+/// at most one rank, so a quantile costs a step or two instead of a shift of the buffer.
+private final class CountedWindow: QuantileWindow {
+    private let count = UnsafeMutablePointer<Int32>.allocate(capacity: RollingWindow.countedBins)
+    private let held = UnsafeMutablePointer<UInt64>.allocate(capacity: RollingWindow.countedBins / 64)
+    private let quantiles: Int
+    private let cursor: UnsafeMutablePointer<Int>
+    private let below: UnsafeMutablePointer<Int>
+    private(set) var size = 0
+
+    init(quantiles: Int) {
+        self.quantiles = quantiles
+        count.initialize(repeating: 0, count: RollingWindow.countedBins)
+        held.initialize(repeating: 0, count: RollingWindow.countedBins / 64)
+        cursor = .allocate(capacity: quantiles)
+        cursor.initialize(repeating: 0, count: quantiles)
+        below = .allocate(capacity: quantiles)
+        below.initialize(repeating: 0, count: quantiles)
+    }
+
+    deinit {
+        count.deallocate(); held.deallocate(); cursor.deallocate(); below.deallocate()
+    }
+
+    @inline(__always)
+    func insert(_ v: Double) {
+        let u = Int(v)
+        count[u] += 1
+        held[u >> 6] |= 1 << UInt64(u & 63)
+        for q in 0..<quantiles { below[q] &+= u < cursor[q] ? 1 : 0 }
+        size += 1
+    }
+
+    @inline(__always)
+    func remove(_ v: Double) {
+        let u = Int(v)
+        count[u] -= 1
+        if count[u] == 0 { held[u >> 6] &= ~(1 << UInt64(u & 63)) }
+        for q in 0..<quantiles { below[q] &-= u < cursor[q] ? 1 : 0 }
+        size -= 1
+    }
+
+    @inline(__always)
+    func replace(_ old: Double, by new: Double) {
+        remove(old)
+        insert(new)
+    }
+
+    /// The first value held at or above `from` (one is).
+    private func next(_ from: Int) -> Int {
+        var w = from >> 6
+        var bits = held[w] & (~0 << UInt64(from & 63))
+        while bits == 0 { w += 1; bits = held[w] }
+        return w << 6 | bits.trailingZeroBitCount
+    }
+
+    /// The last value held at or below `from` (one is).
+    private func previous(_ from: Int) -> Int {
+        var w = from >> 6
+        var bits = held[w] & (~0 >> UInt64(63 - from & 63))
+        while bits == 0 { w -= 1; bits = held[w] }
+        return w << 6 | (63 - bits.leadingZeroBitCount)
+    }
+
+    @inline(__always)
+    func ranks(_ k: Int, quantile q: Int) -> (Double, Double) {
+        // The cursor moves to the value v whose ranks below(v) ..< below(v) + count(v) hold k.
+        var v = cursor[q], b = below[q]
+        while b > k { v = previous(v - 1); b -= Int(count[v]) }
+        while b + Int(count[v]) <= k { b += Int(count[v]); v = next(v + 1) }
+        cursor[q] = v; below[q] = b
+        let above = k + 1 >= size || b + Int(count[v]) > k + 1 ? v : next(v + 1)
+        return (Double(v), Double(above))
     }
 }

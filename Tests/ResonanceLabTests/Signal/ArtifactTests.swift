@@ -111,4 +111,36 @@ final class RollingWindowTests: XCTestCase {
             XCTAssertEqual(q[2][i], Stats.quantile(w, 0.75))
         }
     }
+
+    /// Whole milliseconds go to the counted windows, and a fraction, a value past the
+    /// counts and −0 to the sorted buffer around them: each window's quantiles are
+    /// those of sorting it, to the bit, at every width and at lengths shorter than it.
+    func testCountedAndSortedWindowsGiveTheQuantilesOfSortingEachWindow() {
+        var rng = SeededRandom(seed: 29)
+        var x = (0..<3_000).map { _ in abs(rng.normal() * 30).rounded() }  // |ΔRR|-like, many ties
+        x[0] = 12.345            // the mean difference Lipponen's method puts first
+        x[1_200] = 5_000         // past the counted values
+        x[1_900] = -0.0
+        x[2_400] = 7.5
+        x[2_420] = 0.25          // leaves 9 windows between, too few to count
+        let ps = [0.25, 0.5, 0.75]
+        for width in [1, 2, 11, 91] {
+            let half = width / 2
+            for n in [1, 7, 60, x.count] {
+                let series = Array(x.prefix(n))
+                let q = RollingWindow.centredQuantiles(series, width: width, ps)
+                for i in series.indices {
+                    let w = Array(series[max(0, i - half)...min(n - 1, i + half)])
+                    for (k, p) in ps.enumerated() {
+                        XCTAssertEqual(q[k][i].bitPattern, Stats.quantile(w, p).bitPattern,
+                                       "width \(width), n \(n), beat \(i), p \(p)")
+                    }
+                }
+            }
+        }
+        let stretches = x.withUnsafeBufferPointer { RollingWindow.stretches($0, half: 5) }
+        XCTAssertEqual(stretches.map(\.0), [0..<6, 6..<1_195, 1_195..<1_206, 1_206..<1_895, 1_895..<1_906,
+                                            1_906..<2_395, 2_395..<2_426, 2_426..<3_000])
+        XCTAssertEqual(stretches.map(\.counted), [false, true, false, true, false, true, false, true])
+    }
 }
