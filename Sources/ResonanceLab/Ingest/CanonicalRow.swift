@@ -42,9 +42,49 @@ public struct TableError: Error, CustomStringConvertible, Equatable {
 }
 
 /// Typed access to the fields of one record of a canonical table, by column name.
+/// A table's column numbers by name, found without hashing the name (which every field
+/// of every row would pay): a slot picked by the name's length and end bytes, probed on
+/// to the next slot while another name holds it.
+public struct ColumnIndex: Sendable {
+    private let names: [String]
+    /// Column number + 1 per slot (0: empty); a power of two at least twice the columns.
+    private let slots: [Int32]
+
+    public init(_ header: [String]) {
+        var size = 16
+        while size < 2 * header.count { size *= 2 }
+        var slots = [Int32](repeating: 0, count: size)
+        // A repeated name keeps its last column.
+        for (i, name) in header.enumerated() {
+            var s = Self.slot(name, mask: size - 1)
+            while slots[s] != 0 && header[Int(slots[s]) - 1] != name { s = (s + 1) & (size - 1) }
+            slots[s] = Int32(i + 1)
+        }
+        names = header
+        self.slots = slots
+    }
+
+    private static func slot(_ name: String, mask: Int) -> Int {
+        let u = name.utf8
+        return (u.count &* 31 &+ Int(u.first ?? 0) &* 7 &+ Int(u.last ?? 0)) & mask
+    }
+
+    /// The column named `name`: the last, when the header repeats it.
+    public subscript(name: String) -> Int? {
+        let mask = slots.count - 1
+        var s = Self.slot(name, mask: mask)
+        while slots[s] != 0 {
+            let i = Int(slots[s]) - 1
+            if names[i] == name { return i }
+            s = (s + 1) & mask
+        }
+        return nil
+    }
+}
+
 public struct CanonicalFieldReader {
     let record: CSVRecord
-    let columns: [String: Int]
+    let columns: ColumnIndex
     let path: String
     /// Text fields repeated from the row before (a subject, a source), shared, when given.
     var repeated: RepeatedText?

@@ -153,7 +153,7 @@ struct RowCursor<Row: CanonicalRow> {
     let index: SubjectIndex
     let subject: String
     private var piece = 0
-    private let columns = Dictionary(uniqueKeysWithValues: Row.header.enumerated().map { ($1, $0) })
+    private let columns = ColumnIndex(Row.header)
     private let repeated = RepeatedText()
 
     init(_ index: SubjectIndex, _ subject: String) {

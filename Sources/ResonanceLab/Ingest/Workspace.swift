@@ -120,12 +120,12 @@ public struct Workspace: Sendable {
     }
 
     static func forEachRow<Row: CanonicalRow>(_ type: Row.Type, path: String, _ body: (Row) throws -> Void) throws {
-        var columns: [String: Int]?
+        var columns: ColumnIndex?
         let repeated = RepeatedText()
         try CSVReader(path: path).forEachRecord { record in
             guard let columns else {
                 try TableError.checkHeader(record, expected: Row.header, path: path)
-                columns = Dictionary(uniqueKeysWithValues: Row.header.enumerated().map { ($1, $0) })
+                columns = ColumnIndex(Row.header)
                 return
             }
             guard record.count == Row.header.count else {

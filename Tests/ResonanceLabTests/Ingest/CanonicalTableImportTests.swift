@@ -20,6 +20,22 @@ final class CanonicalTableImportTests: XCTestCase {
         XCTAssertGreaterThan(try ws.read(RRInterval.self).count, 1000)
     }
 
+    /// Columns are found by name: a repeated name is its last column, an absent one none.
+    func testColumnIndexFindsEachNameAndTheLastOfARepeatedOne() {
+        let columns = ColumnIndex(["subject", "timestamp", "bpm", "source", "bpm"])
+        XCTAssertEqual(columns["subject"], 0)
+        XCTAssertEqual(columns["timestamp"], 1)
+        XCTAssertEqual(columns["source"], 3)
+        XCTAssertEqual(columns["bpm"], 4)
+        XCTAssertNil(columns["rr_ms"])
+        XCTAssertNil(columns["Subject"])
+        // Forty names, several of one length and the same end bytes, share slots.
+        let header = (0..<40).map { "c\($0 % 10)x\($0 / 10)" }
+        let wide = ColumnIndex(header)
+        for (i, name) in header.enumerated() { XCTAssertEqual(wide[name], i, name) }
+        XCTAssertNil(wide["c0x4"])
+    }
+
     func testImplausibleAndUnparsableCanonicalRowsAreRejectedWithTheirColumn() throws {
         let dir = try makeTempDir()
         let path = try writeFixture("""

@@ -18,11 +18,11 @@ enum CanonicalTable: FormatAdapter {
 
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
         let file = input.file
-        var columns: [String: Int] = [:]
+        var columns = ColumnIndex([])
         var header: [String] = []
         let rows = try input.forEachRow(headerLines: 1, header: { record, _ in
             header = (0..<record.count).map { record.trimmed($0) }
-            for (i, name) in header.enumerated() { columns[name] = i }
+            columns = ColumnIndex(header)
         }, rejectingWiderRowsInto: sink) { record in
             let fields = CanonicalFieldReader(record: record, columns: columns, path: input.display)
             do {
