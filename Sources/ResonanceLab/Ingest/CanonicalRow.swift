@@ -41,7 +41,6 @@ public struct TableError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Typed access to the fields of one record of a canonical table, by column name.
 /// A table's column numbers by name, found without hashing the name (which every field
 /// of every row would pay): a slot picked by the name's length and end bytes, probed on
 /// to the next slot while another name holds it.
@@ -82,6 +81,7 @@ public struct ColumnIndex: Sendable {
     }
 }
 
+/// Typed access to the fields of one record of a canonical table, by column name.
 public struct CanonicalFieldReader {
     let record: CSVRecord
     let columns: ColumnIndex
