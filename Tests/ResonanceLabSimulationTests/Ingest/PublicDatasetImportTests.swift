@@ -19,10 +19,14 @@ final class PublicDatasetImportTests: XCTestCase {
             XCTAssertEqual(source.rowsRead, lines - metadata, source.path)
         }
         XCTAssertEqual(m.sources.count, 1 + 26 * 3)
-        // Every other file is listed with its reason: the licence and each subject's info.txt.
-        XCTAssertEqual(m.skipped?.map(\.path), ["stress-predict/LICENSE"] + (1...26).map {
-            "stress-predict/\($0 < 10 ? "S0\($0)" : "S\($0)")/info.txt"
+        // Every other file is listed with its reason: the licence, and each subject's raw
+        // E4 channels and info.txt (in byte order: upper case first).
+        let unread = ["ACC.csv", "BVP.csv", "EDA.csv", "TEMP.csv", "info.txt"]
+        XCTAssertEqual(m.skipped?.map(\.path), ["stress-predict/LICENSE"] + (1...26).flatMap { n in
+            unread.map { "stress-predict/\(n < 10 ? "S0\(n)" : "S\(n)")/\($0)" }
         })
+        XCTAssertEqual(m.skipped?.filter { $0.path.hasSuffix("/BVP.csv") }.map(\.reason),
+                       Array(repeating: "Empatica E4 BVP signal (blood volume pulse, PPG): not used by the toolkit", count: 26))
         // Only S17 and S18 carry markers outside their recordings.
         XCTAssertEqual(m.subjects.filter { $0.markersOutsideRecording != nil }.map(\.subject), ["S17", "S18"])
     }
@@ -39,7 +43,9 @@ final class PublicDatasetImportTests: XCTestCase {
         let m = try Importer.run(sources: [root + "/S17", root + "/S18"], workspace: ws, options: options)
         assertAccounting(m)
         XCTAssertEqual(m.subjects.map(\.subject), ["S17", "S18"])
-        XCTAssertEqual(m.skipped?.map(\.path), ["S17/info.txt", "S18/info.txt"])
+        XCTAssertEqual(m.skipped?.map(\.path), ["S17", "S18"].flatMap { s in
+            ["ACC.csv", "BVP.csv", "EDA.csv", "TEMP.csv", "info.txt"].map { "\(s)/\($0)" }
+        })
         let flags = try m.subjects.map { try XCTUnwrap($0.markersOutsideRecording, $0.subject) }
         XCTAssertEqual(flags.map(\.count), [2, 1])
         XCTAssertEqual(flags.map(\.markers), [7, 7])
