@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: run_vs_stages.sh BIN WORKDIR DATASET...
 # For each dataset folder: `BIN run DATASET --out A --report-dir RA` against `BIN import`
-# then `hrv`, `coherence`, `sessions`, `effects`, `daily`, `validate` one by one (each
+# then `beats`, `hrv`, `coherence`, `sessions`, `effects`, `daily`, `validate` one by one (each
 # its own process, with another --jobs), and compares every output byte for byte.
 set -euo pipefail
 bin=$1; work=$2; shift 2
@@ -15,7 +15,7 @@ for ds in "$@"; do
   "$bin" run "$ds" --out "$together" --report-dir "$together-report" --quiet
   mid=$(date +%s.%N)
   "$bin" import "$ds" --out "$apart" --quiet --jobs 1
-  for stage in hrv coherence sessions effects daily; do "$bin" $stage "$apart" --quiet --jobs 1; done
+  for stage in beats hrv coherence sessions effects daily; do "$bin" $stage "$apart" --quiet --jobs 1; done
   "$bin" validate "$apart" --report-dir "$apart-report" --quiet --jobs 1
   end=$(date +%s.%N)
   if diff -r "$together" "$apart" >/dev/null && diff -r "$together-report" "$apart-report" >/dev/null; then

@@ -27,7 +27,13 @@ enum FuzzTarget: Equatable {
     case format(SourceFormat)
 
     static let allCases: [FuzzTarget] = [.csv, .number, .timestamp, .constants, .detect]
-        + SourceFormat.allCases.map(FuzzTarget.format)
+        + SourceFormat.allCases.filter { !formatsWithoutTarget.contains($0) }.map(FuzzTarget.format)
+
+    /// Import formats without a target of their own (each target costs `make test` its
+    /// seconds): a WFDB signal file is fixed-width binary in which every byte pattern is
+    /// a sample, and BIDMC's rows go through the sample reader `format-e4-signal` fuzzes;
+    /// both are covered by unit tests and by the detect target.
+    static let formatsWithoutTarget: Set<SourceFormat> = [.wfdb, .bidmc]
 
     var rawValue: String {
         switch self {
@@ -64,6 +70,7 @@ enum FuzzTarget: Equatable {
         .oura: "oura_heartrate.json", .garmin: "2024-03-01_2024-06-09_123_sleepData.json",
         .googleFit: "2024-03-01.csv", .healthAutoExportCSV: "HealthAutoExport-2024-03-01-2024-03-31.csv",
         .fitbitRestingHR: "resting_heart_rate-2024-03-01.json", .dailyMetrics: "daily_metrics.csv",
+        .e4Signal: "BVP.csv", .wfdb: "100.dat", .wfdbAnnotations: "100.atr", .bidmc: "bidmc_01_Signals.csv",
     ]
 
     static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }
@@ -78,6 +85,9 @@ enum FuzzTarget: Equatable {
 /// (the parsers read paths) and format targets read it into an in-memory import
 /// (`Importer.readInMemory`), so no workspace, table or manifest is written per input.
 struct FuzzRunner {
+    /// The header written beside a WFDB input: two 12-bit signals at 360 Hz (MIT-BIH's layout).
+    static let wfdbHeader = "100 2 360\n100.dat 212 200 11 1024 0 0 0 MLII\n100.dat 212 200 11 1024 0 0 0 V5\n"
+
     let target: FuzzTarget
     /// Private scratch folder for the input file: `$FUZZ_SCRATCH`, else one on tmpfs
     /// when available.
@@ -168,6 +178,10 @@ struct FuzzRunner {
     /// accounting error (rows read ≠ accepted + rejected) is a defect, so it traps.
     private func read(_ data: [UInt8], name: String, format: SourceFormat?) {
         let path = write(data, name: name)
+        // A WFDB record's files are read with their header: a fixed one beside them.
+        if name.hasSuffix(".atr") || name.hasSuffix(".dat") {
+            _ = write(Array(FuzzRunner.wfdbHeader.utf8), name: (name as NSString).deletingPathExtension + ".hea")
+        }
         do {
             let file = try Importer.readInMemory(path, options: .init(format: format))
             precondition(file.rowsRead == file.accepted + file.rejected, "rows read != accepted + rejected")

@@ -28,7 +28,7 @@ struct Import: ParsableCommand {
             imports, and the exit code is 3; --strict stops at the first such file instead. A file that \
             gives no accepted row (every row rejected, or none) is a warning naming the rows read and the \
             top rejection reason, and the exit code is 3 too unless --allow-empty. Files in a folder that \
-            hold nothing the toolkit reads (the E4 signals ACC, BVP, EDA and TEMP, info.txt, hidden files, \
+            hold nothing the toolkit reads (info.txt, a WFDB header read with its record, hidden files, \
             other extensions) are listed in manifest.json with the reason, and counted in one line on \
             stderr unless --quiet.
             """

@@ -18,6 +18,8 @@ struct Resonance: ParsableCommand {
         subcommands: [
             Run.self,
             Import.self,
+            Waveforms.self,
+            Beats.self,
             HRV.self,
             CoherenceCommand.self,
             Breathing.self,

@@ -16,7 +16,7 @@ struct Run: ParsableCommand {
             as the listeners' zone for sessions.
 
             --stages runs only the named stages (still in pipeline order), e.g. the per-subject \
-            stages on each shard of a split (`resonance shard`): --stages hrv,coherence,sessions,daily, \
+            stages on each shard of a split (`resonance shard`): --stages beats,hrv,coherence,sessions,daily, \
             then --stages effects on the merged workspace (docs/sharding.md).
             """)
 

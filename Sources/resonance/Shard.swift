@@ -14,7 +14,7 @@ struct Shard: ParsableCommand {
             workspace's, with its own subjects and a record of which shard of which split it is.
 
             Run the per-subject stages on each shard (`resonance run -w DIR/shard-000 --stages \
-            hrv,coherence,sessions,daily`), join them with `resonance merge`, then run effects and \
+            beats,hrv,coherence,sessions,daily`), join them with `resonance merge`, then run effects and \
             validate on the merged workspace: its files are byte-identical to those of one \
             `resonance run`. Tables are checked against the manifest's SHA-256 before they are \
             split (unless --no-verify). See docs/sharding.md.

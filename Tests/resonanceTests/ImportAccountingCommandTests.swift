@@ -11,24 +11,23 @@ final class ImportAccountingCommandTests: XCTestCase {
     }
 
     /// An E4 Connect session folder (ACC BVP EDA HR IBI TEMP tags info.txt): all 8 files in
-    /// the manifest, tags read, 5 skipped with their reasons, and one line on stderr that
-    /// shows without --progress and not under --quiet.
+    /// the manifest, tags and the raw channels read, info.txt skipped with its reason, and
+    /// one line on stderr that shows without --progress and not under --quiet.
     func testE4ConnectFolderListsAllEightFiles() throws {
         let dir = try makeTempDir()
         try writeE4ConnectSession(dir + "/study/P1")
         let run = try resonance("import", dir + "/study", "--out", dir + "/ws")
         XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         XCTAssertEqual(run.stdout, "")
-        XCTAssertEqual(run.stderr, "import: 5 files skipped (see manifest.json)\n")
+        XCTAssertEqual(run.stderr, "import: 1 file skipped (see manifest.json)\n")
         let m = try manifest(dir + "/ws")
         let sources = m["sources"] as? [[String: Any]] ?? []
         XCTAssertEqual(sources.map { "\($0["path"]!) \($0["format"]!)" },
-                       ["study/P1/HR.csv e4-hr", "study/P1/IBI.csv e4-ibi", "study/P1/tags.csv e4-tags"])
+                       ["study/P1/ACC.csv e4-signal", "study/P1/BVP.csv e4-signal", "study/P1/EDA.csv e4-signal",
+                        "study/P1/HR.csv e4-hr", "study/P1/IBI.csv e4-ibi", "study/P1/TEMP.csv e4-signal", "study/P1/tags.csv e4-tags"])
         XCTAssertEqual(sources.last?["accepted"] as? Int, 2)
         let skipped = m["skipped"] as? [[String: String]] ?? []
-        XCTAssertEqual(skipped.map { $0["path"]! }, ["study/P1/ACC.csv", "study/P1/BVP.csv", "study/P1/EDA.csv",
-                                                     "study/P1/TEMP.csv", "study/P1/info.txt"])
-        XCTAssertEqual(skipped.map { $0["reason"]! }.filter { $0.hasPrefix("Empatica E4 ") && $0.hasSuffix(": not used by the toolkit") }.count, 4)
+        XCTAssertEqual(skipped.map { $0["path"]! }, ["study/P1/info.txt"])
         XCTAssertEqual(skipped.last?["reason"], "Empatica E4 session description (info.txt): no measurements")
         let labels = try String(contentsOfFile: dir + "/ws/labels.csv", encoding: .utf8)
         XCTAssertEqual(labels, "subject,start,end,label\nP1,2024-03-01T08:00:30.250Z,2024-03-01T08:00:30.250Z,e4_tag\n"

@@ -16,7 +16,7 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         XCTAssertEqual(run.stdout + run.stderr, "")
         XCTAssertEqual(try resonance("import", Sample.path, "--out", apart, "--quiet").status, ExitStatus.success)
-        for stage in ["hrv", "coherence", "sessions", "effects", "daily"] {
+        for stage in ["beats", "hrv", "coherence", "sessions", "effects", "daily"] {
             let step = try resonance(stage, apart, "--quiet", "--jobs", "1")
             XCTAssertEqual(step.status, ExitStatus.success, "\(stage): \(step.stderr)")
         }

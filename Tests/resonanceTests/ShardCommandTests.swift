@@ -5,7 +5,7 @@ import XCTest
 /// into shards, the per-subject stages on each shard, merged, then the stages that need
 /// all subjects, writes the same bytes as one `resonance run`.
 final class ShardCommandTests: XCTestCase {
-    static let perSubjectStages = "hrv,coherence,sessions,daily"
+    static let perSubjectStages = "beats,hrv,coherence,sessions,daily"
 
     func testHelp() throws {
         try assertHelp(["shard"], usage: "resonance shard", options: ["<workspace>", "--shards <n>", "--out <dir>", "FNV-1a"])
@@ -151,7 +151,7 @@ final class ShardCommandTests: XCTestCase {
                          "--jobs: `shard` does no per-subject work.")
         assertUsageError(try resonance("merge", "--out", dir + "/t"), "Missing expected argument '<shard> ...'")
         assertUsageError(try resonance("run", "-w", dir + "/ws", "--stages", "hrv,bogus"),
-                         "--stages: unknown stage 'bogus' (stages: hrv, coherence, sessions, effects, daily, validate).")
+                         "--stages: unknown stage 'bogus' (stages: beats, hrv, coherence, sessions, effects, daily, validate).")
         assertUsageError(try resonance("run", "-w", dir + "/ws", "--stages", "validate"), "--stages: validate needs --report-dir.")
         assertUsageError(try resonance("run", "-w", dir + "/ws", "--stages", "hrv", "--report-dir", dir + "/r"),
                          "--report-dir: only validate writes a report, and --stages leaves it out.")

@@ -124,7 +124,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self, RankingConstants.self,
         ReadinessConstants.self, TrendConstants.self, ZoneConstants.self, CoherenceConstants.self,
         PacerConstants.self, MorningRecoveryConstants.self, CoachingConstants.self,
-        BioAgeConstants.self,
+        BioAgeConstants.self, ECGBeatConstants.self, PPGBeatConstants.self, BeatQualityConstants.self,
     ]
 
     public static let specs: [EngineSpec] = engineTypes.map { $0.spec }
@@ -159,6 +159,9 @@ public struct ConstantsRegistry: Sendable, Equatable {
     public private(set) var morningRecovery: MorningRecoveryConstants
     public private(set) var coaching: CoachingConstants
     public private(set) var bioAge: BioAgeConstants
+    public private(set) var ecgBeats: ECGBeatConstants
+    public private(set) var ppgBeats: PPGBeatConstants
+    public private(set) var beatQuality: BeatQualityConstants
 
     /// The built-in defaults. Every test run loads them, so a spec whose engine reads
     /// a name it does not declare fails there.
@@ -204,6 +207,9 @@ public struct ConstantsRegistry: Sendable, Equatable {
         morningRecovery = try typed(MorningRecoveryConstants.self)
         coaching = try typed(CoachingConstants.self)
         bioAge = try typed(BioAgeConstants.self)
+        ecgBeats = try typed(ECGBeatConstants.self)
+        ppgBeats = try typed(PPGBeatConstants.self)
+        beatQuality = try typed(BeatQualityConstants.self)
     }
 
     public static func == (a: ConstantsRegistry, b: ConstantsRegistry) -> Bool {

@@ -9,8 +9,8 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// IANA zone applied to naive local timestamps, or "UTC" when none was given.
     public var timezone: String
     public var sources: [SourceFile]
-    /// Files a folder import saw and did not read, each with the reason (an E4 signal the
-    /// toolkit does not use, a hidden file, an unknown extension, …), in byte order of
+    /// Files a folder import saw and did not read, each with the reason (a device's notes,
+    /// a hidden file, an unknown extension, …), in byte order of
     /// their paths; absent when there were none. With `sources` (read or failed) it
     /// accounts for every file of the imported folders.
     public var skipped: [SkippedFile]?

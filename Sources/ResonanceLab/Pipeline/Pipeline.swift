@@ -10,7 +10,7 @@ public enum Pipeline {
     /// notebooks' inputs), as `make validate` does.
     public static func stages(reportDir: String?, datasetName: String? = nil, timeZone: TimeZone? = nil,
                               figureTables ws: Workspace? = nil) -> [any Stage] {
-        var stages: [any Stage] = [ws.map(HRVStage.withFigureTables) ?? HRVStage(), CoherenceStage(), SessionsStage(timeZone: timeZone), EffectsStage(), DailyStage(timeZone: timeZone)]
+        var stages: [any Stage] = [BeatsStage(), ws.map(HRVStage.withFigureTables) ?? HRVStage(), CoherenceStage(), SessionsStage(timeZone: timeZone), EffectsStage(), DailyStage(timeZone: timeZone)]
         if let reportDir { stages.append(ValidateStage(reportDir: reportDir, datasetName: datasetName)) }
         return stages
     }

@@ -33,7 +33,7 @@ extension Sharding {
                 throw Failure("\(path): not a shard workspace (its manifest.json has no shard record)")
             }
             parts.append(Part(path: path, manifest: manifest, info: info, tables: [:]))
-            for entry in manifest.tables {
+            for entry in manifest.tables where !Sharding.isWhole(entry.name) {
                 parts[parts.count - 1].tables[entry.name] = try RawTable(path: try ws.readable(entry.name) ?? ws.file(entry.name))
             }
         }
@@ -53,7 +53,14 @@ extension Sharding {
             throw Failure("\(first.path)/\(Manifest.fileName): the shards' manifests do not add up to the split workspace's: "
                 + "a subject was added or removed")
         }
-        let names = try sharedTableNames(ordered)
+        let names = try sharedTableNames(ordered).filter { !Sharding.isWhole($0) }
+        // A file of samples is the same whole file in every shard.
+        let whole = first.manifest.tables.filter { Sharding.isWhole($0.name) }
+        for entry in whole {
+            for part in ordered where part.manifest.table(entry.name)?.sha256 != entry.sha256 {
+                throw Failure("\(part.path)/\(entry.name): differs from \(first.path)'s; every shard holds the split workspace's whole file")
+            }
+        }
         var tables: [[RawTable]] = []
         for name in names {
             let shards = ordered.compactMap { $0.tables[name] }
@@ -75,7 +82,8 @@ extension Sharding {
         }
 
         try requireEmptyOutput(out)
-        let session = try WorkspaceSession(path: out, reads: [], writes: names, creating: true, verify: verify, note: note)
+        let session = try WorkspaceSession(path: out, reads: [], writes: names + whole.map(\.name), creating: true,
+                                           verify: verify, note: note)
         session.replacement = manifest
         // Each table made as one run would have made it: the inputs' digests are those
         // of the merged tables.
@@ -107,6 +115,7 @@ extension Sharding {
             }
             try file.commit()
         }
+        for entry in whole { try Sharding.copyWhole(entry, from: Workspace(path: first.path), to: merged) }
         try session.commit()
         return MergeSummary(shards: count, tables: names.count, rows: tables.joined().reduce(0) { $0 + $1.rows },
                             subjects: manifest.subjects.count)

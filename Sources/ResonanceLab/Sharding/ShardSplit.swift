@@ -29,7 +29,9 @@ extension Sharding {
             throw Failure("\(path): is already shard \(shard.index) of \(shard.count); merge the split first")
         }
         try requireEmptyOutput(dir)
-        let names = manifest.tables.map(\.name)
+        // Tables of rows are divided by subject; a file of samples goes whole to every shard.
+        let whole = manifest.tables.filter { Sharding.isWhole($0.name) }
+        let names = manifest.tables.map(\.name).filter { !Sharding.isWhole($0) }
         var tables: [RawTable] = []
         for name in names {
             let table = try RawTable(path: try ws.readable(name) ?? ws.file(name))
@@ -48,7 +50,8 @@ extension Sharding {
         var folders: [String] = [], subjects: [Int] = []
         for index in 0..<count {
             let folder = (dir as NSString).appendingPathComponent(folderName(index: index, count: count))
-            let session = try WorkspaceSession(path: folder, reads: [], writes: names, creating: true, verify: verify, note: note)
+            let session = try WorkspaceSession(path: folder, reads: [], writes: names + whole.map(\.name), creating: true,
+                                               verify: verify, note: note)
             var part = manifest
             part.tables = []
             part.subjects = manifest.subjects.filter { SubjectShard.index(of: $0.subject, count: count) == index }
@@ -62,6 +65,7 @@ extension Sharding {
                 for range in ranges[index] { try copy(range, of: table, to: file) }
                 try file.commit()
             }
+            for entry in whole { try Sharding.copyWhole(entry, from: ws, to: shard) }
             try session.commit()
             folders.append(folder)
             subjects.append(part.subjects.count)

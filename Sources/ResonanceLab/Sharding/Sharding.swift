@@ -4,6 +4,30 @@ import Foundation
 /// (docs/sharding.md). Rows move as raw bytes, so a merged table is byte for byte
 /// the table one process would have written.
 public enum Sharding {
+    /// Whether a workspace file goes whole to every shard instead of being divided by
+    /// subject: the waveforms' samples (`waveforms.bin`), which `waveforms.csv`'s rows
+    /// point into by byte offset. Merge takes it back from the first shard.
+    static func isWhole(_ name: String) -> Bool { name == WaveformSegment.samplesFileName }
+
+    /// Copies the whole file `entry` of `source` into `target`'s staging, checks that its
+    /// bytes still have the recorded SHA-256, and hands the session its recorded row count.
+    static func copyWhole(_ entry: TableDigest, from source: Workspace, to target: Workspace) throws {
+        let path = source.file(entry.name)
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw TableError(path: path, line: 0, column: 0, message: "cannot read: \(error.localizedDescription)")
+        }
+        let file = try AtomicFile(path: try target.output(entry.name))
+        try file.write([UInt8](bytes))
+        try file.commit()
+        guard let sha256 = file.sha256, sha256 == entry.sha256 else {
+            throw TableError(path: path, line: 0, column: 0, message: "does not match its manifest's SHA-256: changed since it was written")
+        }
+        target.session?.wrote(file: file.path, rows: entry.rows, sha256: sha256)
+    }
+
     /// Why a split or merge cannot go ahead; one line naming the folder or file.
     public struct Failure: Error, CustomStringConvertible, Equatable {
         public let description: String

@@ -7,6 +7,7 @@ extension ValidationReport {
         [
             Inventory.analysis,
             LineageAnalysis.analysis(registry: registry),
+            BeatAnalysis.analysis,
             HRVAnalysis.analysis,
             StressAnalysis.analysis(registry: registry, options: stress, jobs: jobs),
             EffectsAnalysis.analysis,

@@ -21,6 +21,7 @@ public struct ValidateStage: Stage {
         [Manifest.fileName, HRSample.fileName, RRInterval.fileName, Reject.fileName, LabelInterval.fileName,
          HRVRow.fileName, SessionRow.fileName, SessionPlayRow.fileName, SongEffectRow.fileName, PersonaEffectRow.fileName,
          PlantedEffect.fileName, DailyRow.fileName, HRVSample.fileName] + BreathingAnalysis.reads + DJAnalysis.reads
+            + BeatAnalysis.reads
     }
     public var writes: [String] { ["validation.md", "validation.json"] }
 

@@ -11,22 +11,27 @@ final class PublicDatasetImportTests: XCTestCase {
         let labelled = Set(try ws.read(LabelInterval.self).filter { $0.label != E4.Tags.label }.map(\.subject))
         XCTAssertEqual(labelled.count, 25, "S02…S26 carry stress/baseline labels")
         XCTAssertFalse(labelled.contains("S01"), "S01 has no labels in labels.csv")
-        // Every data line of every file is accounted for: E4 HR has 2 metadata lines,
-        // IBI 1, tags none; labels.csv has one header line.
+        // Every data line of every file is accounted for: E4 HR and the raw channels have 2
+        // metadata lines, IBI 1, tags none; labels.csv has one header line.
         for source in m.sources {
             let lines = try nonEmptyLines(root + "/" + source.path.dropFirst("stress-predict/".count))
-            let metadata = ["e4-hr": 2, "e4-ibi": 1, "e4-tags": 0, "stress-predict-labels": 1][source.format]!
+            let metadata = try XCTUnwrap(["e4-hr": 2, "e4-signal": 2, "e4-ibi": 1, "e4-tags": 0,
+                                          "stress-predict-labels": 1][source.format], source.format)
             XCTAssertEqual(source.rowsRead, lines - metadata, source.path)
         }
-        XCTAssertEqual(m.sources.count, 1 + 26 * 3)
-        // Every other file is listed with its reason: the licence, and each subject's raw
-        // E4 channels and info.txt (in byte order: upper case first).
-        let unread = ["ACC.csv", "BVP.csv", "EDA.csv", "TEMP.csv", "info.txt"]
-        XCTAssertEqual(m.skipped?.map(\.path), ["stress-predict/LICENSE"] + (1...26).flatMap { n in
-            unread.map { "stress-predict/\(n < 10 ? "S0\(n)" : "S\(n)")/\($0)" }
+        XCTAssertEqual(m.sources.count, 1 + 26 * 7)
+        // Every other file is listed with its reason: the licence and each subject's info.txt.
+        XCTAssertEqual(m.skipped?.map(\.path), ["stress-predict/LICENSE"] + (1...26).map {
+            "stress-predict/\($0 < 10 ? "S0\($0)" : "S\($0)")/info.txt"
         })
-        XCTAssertEqual(m.skipped?.filter { $0.path.hasSuffix("/BVP.csv") }.map(\.reason),
-                       Array(repeating: "Empatica E4 BVP signal (blood volume pulse, PPG): not used by the toolkit", count: 26))
+        // Each subject's pulse wave at 64 Hz, motion at 32 Hz, skin conductance and
+        // temperature at 4 Hz, every sample kept (no line of them is unreadable).
+        let segments = try WaveformStore(ws).segments
+        XCTAssertEqual(segments.count, 26 * 6)
+        XCTAssertEqual(Set(segments.filter { $0.channel == "bvp" }.map(\.rateHz)), [64])
+        XCTAssertEqual(Set(segments.filter { $0.channel.hasPrefix("acc_") }.map(\.rateHz)), [32])
+        XCTAssertEqual(Set(segments.filter { ["eda", "temp"].contains($0.channel) }.map(\.rateHz)), [4])
+        XCTAssertEqual(m.sources.filter { $0.format == "e4-signal" }.map(\.rejected).reduce(0, +), 0)
         // Only S17 and S18 carry markers outside their recordings.
         XCTAssertEqual(m.subjects.filter { $0.markersOutsideRecording != nil }.map(\.subject), ["S17", "S18"])
     }
@@ -43,9 +48,7 @@ final class PublicDatasetImportTests: XCTestCase {
         let m = try Importer.run(sources: [root + "/S17", root + "/S18"], workspace: ws, options: options)
         assertAccounting(m)
         XCTAssertEqual(m.subjects.map(\.subject), ["S17", "S18"])
-        XCTAssertEqual(m.skipped?.map(\.path), ["S17", "S18"].flatMap { s in
-            ["ACC.csv", "BVP.csv", "EDA.csv", "TEMP.csv", "info.txt"].map { "\(s)/\($0)" }
-        })
+        XCTAssertEqual(m.skipped?.map(\.path), ["S17/info.txt", "S18/info.txt"])
         let flags = try m.subjects.map { try XCTUnwrap($0.markersOutsideRecording, $0.subject) }
         XCTAssertEqual(flags.map(\.count), [2, 1])
         XCTAssertEqual(flags.map(\.markers), [7, 7])
@@ -65,6 +68,52 @@ final class PublicDatasetImportTests: XCTestCase {
         XCTAssertEqual(Set(flags.flatMap(\.times)).isSubset(of: Set(tags.map { Timestamp.iso($0.startMs) })), true)
         // Their subjects' time ranges are their recordings', not stretched back by the tags.
         XCTAssertEqual(m.subjects.map { $0.start.map { $0 >= "2022-02-21T15" } }, [true, true])
+    }
+
+    /// MIT-BIH record 100: both leads, every frame, and its 2,273 reference beats
+    /// (2,239 N, 33 A, 1 V as the database's directory lists them).
+    func testMITBIHRecord100ImportsBothLeadsAndItsReferenceBeats() throws {
+        let root = try datasetsRoot() + "/mitdb"
+        let (ws, m) = try importSources([root])
+        assertAccounting(m)
+        XCTAssertEqual(m.sources.map(\.path), ["mitdb/100.atr", "mitdb/100.dat"])
+        XCTAssertEqual(m.skipped?.map(\.path), ["mitdb/100.hea"])
+        XCTAssertEqual(m.sources[1].rowsRead, 650_000)
+        XCTAssertEqual(m.sources[1].rejected, 0)
+        XCTAssertEqual(m.subjects.map(\.subject), ["100"])
+        let store = try WaveformStore(ws)
+        XCTAssertEqual(store.segments.map(\.channel), ["mlii", "v5"])
+        XCTAssertEqual(store.segments.map(\.samples), [650_000, 650_000])
+        XCTAssertEqual(store.segments.map(\.gain), [200, 200])
+        XCTAssertEqual(store.segments.map(\.baseline), [1024, 1024])
+        // The header's first values of each signal (995 and 1011 ADC units).
+        var firsts: [Int64] = []
+        for s in store.segments {
+            var first: Int64?
+            try store.forEachSample(of: s) { if first == nil { first = $0.whole } }
+            firsts.append(first ?? -1)
+        }
+        XCTAssertEqual(firsts, [995, 1011])
+        let beats = try ws.read(ReferenceAnnotation.self).filter(\.beat)
+        XCTAssertEqual(beats.count, 2273)
+        XCTAssertEqual(Dictionary(grouping: beats, by: \.label).mapValues(\.count), ["N": 2239, "A": 33, "V": 1])
+        // The encoding is smaller than the source's 3 bytes a frame.
+        XCTAssertLessThan(store.segments.map(\.bytes).reduce(0, +), 1_950_000)
+    }
+
+    /// BIDMC record 01: 8 minutes at 125 Hz of five signals, times from the rate.
+    func testBIDMCRecord01ImportsFiveSignalsAt125Hz() throws {
+        let root = try datasetsRoot() + "/bidmc"
+        let (ws, m) = try importSources([root])
+        assertAccounting(m)
+        XCTAssertEqual(m.sources.map(\.format), ["bidmc"])
+        XCTAssertEqual(m.sources[0].rowsRead, try nonEmptyLines(root + "/bidmc_01_Signals.csv") - 1)
+        XCTAssertEqual(m.subjects.map(\.subject), ["bidmc_01"])
+        let store = try WaveformStore(ws)
+        XCTAssertEqual(store.segments.map(\.channel), ["resp", "pleth", "v", "avr", "ii"])
+        XCTAssertEqual(Set(store.segments.map(\.rateHz)), [125])
+        XCTAssertEqual(Set(store.segments.map(\.samples)), [m.sources[0].accepted])
+        XCTAssertFalse(m.sources[0].notes.contains { $0.contains("samples may be missing") }, "\(m.sources[0].notes)")
     }
 
     func testEveryPhysioNetFileImportsAndNsr001OffsetIsRejected() throws {

@@ -44,4 +44,14 @@ final class FuzzRegressionTests: XCTestCase {
             XCTAssertEqual(errors, [line, line], "input \(k)")
         }
     }
+
+    /// An E4 raw channel whose rate line is 2111e39 Hz (found by `format-e4-signal`): the
+    /// flat-stretch length in samples overflowed. A rate outside 1/86400–1000000 Hz is
+    /// one line naming the file and line.
+    func testAnE4ChannelWithAnAbsurdRateIsAnError() throws {
+        let path = try writeFixture("163\r\n\r2111e39, ", to: try makeTempDir() + "/p/BVP.csv")
+        XCTAssertThrowsError(try Importer.readInMemory(path)) { error in
+            XCTAssertEqual("\(error)", "\(path):2:1: E4 sample rate 2111e39 is outside 1/86400–1000000 Hz")
+        }
+    }
 }

@@ -11,19 +11,13 @@ final class ImportAccountingTests: XCTestCase {
         try writeE4ConnectSession(root + "/P1")
         let (ws, m) = try importSources([root])
         assertAccounting(m)
-        XCTAssertEqual(m.sources.map(\.path), ["study/P1/HR.csv", "study/P1/IBI.csv", "study/P1/tags.csv"])
-        XCTAssertEqual(m.sources.map(\.format), ["e4-hr", "e4-ibi", "e4-tags"])
+        XCTAssertEqual(m.sources.map(\.path), ["study/P1/ACC.csv", "study/P1/BVP.csv", "study/P1/EDA.csv", "study/P1/HR.csv",
+                                               "study/P1/IBI.csv", "study/P1/TEMP.csv", "study/P1/tags.csv"])
+        XCTAssertEqual(m.sources.map(\.format), ["e4-signal", "e4-signal", "e4-signal", "e4-hr", "e4-ibi", "e4-signal", "e4-tags"])
         let skipped = try XCTUnwrap(m.skipped)
-        XCTAssertEqual(skipped.map(\.path), ["study/P1/ACC.csv", "study/P1/BVP.csv", "study/P1/EDA.csv",
-                                             "study/P1/TEMP.csv", "study/P1/info.txt"])
-        XCTAssertEqual(skipped.map(\.reason), [
-            "Empatica E4 ACC signal (3-axis accelerometer): not used by the toolkit",
-            "Empatica E4 BVP signal (blood volume pulse, PPG): not used by the toolkit",
-            "Empatica E4 EDA signal (electrodermal activity): not used by the toolkit",
-            "Empatica E4 TEMP signal (skin temperature): not used by the toolkit",
-            "Empatica E4 session description (info.txt): no measurements",
-        ])
-        // All 8 files accounted for: 3 read, 5 skipped.
+        XCTAssertEqual(skipped.map(\.path), ["study/P1/info.txt"])
+        XCTAssertEqual(skipped.map(\.reason), ["Empatica E4 session description (info.txt): no measurements"])
+        // All 8 files accounted for: 7 read (the raw channels as waveforms), 1 skipped.
         XCTAssertEqual(m.sources.count + skipped.count, 8)
         // tags.csv is read as tags_*.csv is: zero-length e4_tag labels at the press times.
         XCTAssertEqual(try ws.read(LabelInterval.self), [

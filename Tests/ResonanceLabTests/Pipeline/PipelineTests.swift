@@ -43,6 +43,6 @@ final class PipelineTests: XCTestCase {
     }
 
     func testPipelineOrderIsImportThenEachStage() {
-        XCTAssertEqual(Pipeline.stages(reportDir: "r").map(\.name), ["hrv", "coherence", "sessions", "effects", "daily", "validate"])
+        XCTAssertEqual(Pipeline.stages(reportDir: "r").map(\.name), ["beats", "hrv", "coherence", "sessions", "effects", "daily", "validate"])
     }
 }

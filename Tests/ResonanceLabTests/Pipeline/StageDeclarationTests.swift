@@ -14,8 +14,8 @@ final class StageDeclarationTests: XCTestCase {
     }
 
     func testPerSubjectStagesComeFromTheDeclarations() {
-        XCTAssertEqual(Pipeline.perSubject, ["hrv", "coherence", "sessions", "daily"])
-        XCTAssertEqual(Pipeline.order, ["import", "hrv", "coherence", "sessions", "effects", "daily", "validate"])
+        XCTAssertEqual(Pipeline.perSubject, ["beats", "hrv", "coherence", "sessions", "daily"])
+        XCTAssertEqual(Pipeline.order, ["import", "beats", "hrv", "coherence", "sessions", "effects", "daily", "validate"])
     }
 
     /// The workflow's shard stages are the per-subject stages in pipeline order, and its

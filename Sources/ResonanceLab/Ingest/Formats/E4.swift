@@ -3,8 +3,8 @@
 /// bpm per line; `IBI.csv` — line 1 `<start>, IBI`, then `t,ibi` (seconds since
 /// start, seconds); `tags.csv` (E4 Connect's name; `tags_*.csv` in Stress-Predict) —
 /// one unix time per line (button presses). Header lines are metadata, not data rows.
-/// The other signals of a session folder (`ACC.csv`, `BVP.csv`, `EDA.csv`, `TEMP.csv`)
-/// are not read: a folder import lists them as skipped.
+/// The raw channels of a session folder (`ACC.csv`, `BVP.csv`, `EDA.csv`, `TEMP.csv`)
+/// are read by `E4Signal` into the workspace's waveforms.
 enum E4 {
     static let source = "e4"
 

@@ -33,8 +33,8 @@ struct PlannedFile: Equatable {
 ///   `_rr_secs`/`_rr_ms`, group = folder name, e.g. `nsr2db`);
 /// - a folder of such database folders (group = each sub-folder's name).
 /// `--subject` makes every file of a folder that subject. Files in a folder that are in
-/// no known format (licences, device notes such as the E4's `info.txt`, the E4 signals
-/// the toolkit does not use, other products of an export) hold no measurements and are
+/// no known format (licences, device notes such as the E4's `info.txt`, a WFDB header,
+/// other products of an export) hold no measurements and are
 /// skipped with a progress line; every file and folder skipped is listed in `skipped`
 /// with its reason (the manifest's `skipped`), so that a folder import accounts for
 /// everything it saw.
@@ -162,8 +162,10 @@ public struct DatasetLayout {
         var plan = PlannedFile(path: path, display: display, format: format, subject: nil, group: nil,
                                delimiter: separator, inFolder: inFolder)
         switch format {
-        case .physionetRR:
-            let stem = PhysioNetRR.subject(fileName: fileName)
+        case .physionetRR, .wfdb, .wfdbAnnotations, .bidmc:
+            // A database's files name their record: the subject, grouped by folder.
+            let stem = format == .bidmc ? BIDMC.subject(fileName: fileName)
+                : format == .physionetRR ? PhysioNetRR.subject(fileName: fileName) : (fileName as NSString).deletingPathExtension
             plan.subject = owner.subject ?? (naming.explicit ? named : nil) ?? stem
             plan.group = owner.group
         case .stressPredictLabels, .canonical:
@@ -241,12 +243,6 @@ public struct DatasetLayout {
 
 /// Why a file in a folder holds nothing the toolkit reads (the manifest's `skipped`).
 enum SkipReason {
-    /// The signals of an E4 Connect session folder that the toolkit does not use.
-    static let e4Signals: [String: String] = [
-        "acc.csv": "ACC signal (3-axis accelerometer)", "bvp.csv": "BVP signal (blood volume pulse, PPG)",
-        "eda.csv": "EDA signal (electrodermal activity)", "temp.csv": "TEMP signal (skin temperature)",
-    ]
-
     /// Extensions of files whose content decides their format; any other extension
     /// (`.docx`, `.pdf`, `.png`, `.md`) is not data the toolkit reads.
     static let dataExtensions: Set<String> = ["csv", "txt", "tsv", "json", "jsonl", "xml", "zip", "rr", "dat", ""]
@@ -259,10 +255,6 @@ enum SkipReason {
     static func unknown(path: String, columns: [String]) -> String {
         let name = (path as NSString).lastPathComponent.lowercased()
         let ext = (name as NSString).pathExtension
-        let numeric = !columns.isEmpty && columns.allSatisfy { NumberParsing.double($0) != nil }
-        if let signal = e4Signals[name], numeric {
-            return "Empatica E4 \(signal): not used by the toolkit"
-        }
         if name == GoogleFit.summaryFileName, columns.contains(where: { ColumnName.normalized($0) == "date" }) {
             return "Google Fit all-days summary (Daily activity metrics.csv): daily totals, no samples"
         }
@@ -270,6 +262,7 @@ enum SkipReason {
             return "Empatica E4 session description (info.txt): no measurements"
         }
         switch ext {
+        case "hea": return "WFDB header: read with its record's signal and annotation files"
         case "zip": return "archive without apple_health_export/export.xml: nothing the toolkit reads"
         case "xml" where name == "export_cda.xml":
             return "Apple Health clinical records (export_cda.xml, HL7 CDA documents): not read"

@@ -67,12 +67,18 @@ enum FormatLayout {
         case .dailyMetrics:
             return "a header 'date,metric,value' (optionally 'subject', 'unit') or 'date' and daily metric columns "
                 + "(resting_hr, steps, …; optionally 'subject')"
+        case .e4Signal:
+            return "Empatica E4 BVP.csv, ACC.csv, EDA.csv or TEMP.csv: line 1 the start (unix seconds), line 2 the rate (Hz), "
+                + "then one sample per channel per line"
+        case .wfdb: return "a WFDB signal file (<record>.dat, format 212 or 16) with its header <record>.hea beside it"
+        case .wfdbAnnotations: return "a WFDB annotation file (<record>.atr, MIT format) with its header <record>.hea beside it"
+        case .bidmc: return "a header 'Time [s], RESP, PLETH, V, AVR, II' (BIDMC signals CSV)"
         }
     }
 
     /// Formats whose reader would take a file of another layout without complaint (rejecting
     /// every row, or reading columns of another meaning), so their layout is checked first.
-    static let checked: Set<SourceFormat> = [.e4HR, .e4IBI, .e4Tags, .physionetRR, .eliteHRV, .rrText, .kubiosRR,
+    static let checked: Set<SourceFormat> = [.e4HR, .e4IBI, .e4Tags, .e4Signal, .physionetRR, .eliteHRV, .rrText, .kubiosRR,
                                              .polarSensorLogger, .hrvLogger]
 
     /// What the start of a file forced into `format` shows when it does not have that
@@ -93,6 +99,8 @@ enum FormatLayout {
             fits = first.count == 2 && NumberParsing.double(first[0]) != nil
                 && first[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI"
         case .e4Tags: fits = single
+        case .e4Signal:
+            fits = first.allSatisfy { NumberParsing.double($0) != nil } && E4Signal.layout(path: path) != nil
         case .eliteHRV:
             let name = (path as NSString).lastPathComponent
             if single, EliteHRV.localStartMs(fileName: name) == nil { return "found the file name '\(name)'" }

@@ -17,6 +17,9 @@ final class ImportSink {
         /// the E4 session start when there is one.
         var recordingFirstMs: Int64?
         var recordingLastMs: Int64?
+        /// The first and last time of its waveform samples: its range when it has no rows.
+        var waveformFirstMs: Int64?
+        var waveformLastMs: Int64?
     }
 
     /// An event marker (a zero-length label from E4 tags), judged against its subject's
@@ -36,6 +39,10 @@ final class ImportSink {
     let rrRange: RRConstants
     private let hr, rr, hrv, plays, labels, sleep, workouts: SortedTableWriter
     private let rejects: CSVWriter?
+    /// Raw signals (`waveforms.bin`, `waveforms.csv`) and reference annotations
+    /// (`annotations.csv`), written only by an import that read some.
+    let waveforms: WaveformSink
+    private var annotations: [ReferenceAnnotation] = []
     /// The exports' own per-day values (`daily_inputs.csv`) and facts about each subject
     /// (`subjects.csv`), written whole when the import commits.
     private var dailyInputs = DailyInputAccumulator()
@@ -97,6 +104,7 @@ final class ImportSink {
         sleep = try table(SleepEpisode.self)
         workouts = try table(Workout.self)
         rejects = try CSVWriter(path: try workspace.output(Reject.fileName), header: Reject.header)
+        waveforms = WaveformSink(path: try workspace.output(WaveformSink.fileName))
         line.reserveCapacity(256)
     }
 
@@ -116,6 +124,7 @@ final class ImportSink {
         sleep = table(SleepEpisode.self)
         workouts = table(Workout.self)
         rejects = nil
+        waveforms = WaveformSink(path: nil)
     }
 
     static func inMemory(registry: ConstantsRegistry) -> ImportSink { ImportSink(registry: registry) }
@@ -248,10 +257,12 @@ final class ImportSink {
         sources[Int(file)].accepted += 1
     }
 
-    func reject(_ file: Int32, line: Int, column: Int, reason: String, raw: String) throws {
+    /// Rejects `count` input rows with one `rejects.csv` row (a run of unreadable
+    /// waveform samples is one row; `line` is its first line, `reason` says how many).
+    func reject(_ file: Int32, line: Int, column: Int, reason: String, raw: String, count: Int = 1) throws {
         try checkSubjectLimit()
-        sources[Int(file)].rejected += 1
-        rejectReasons[Int(file)][reason, default: 0] += 1
+        sources[Int(file)].rejected += count
+        rejectReasons[Int(file)][reason, default: 0] += count
         let excerpt = ImportSink.excerpt(raw)
         guard let rejects else { return }
         rejects.field(sources[Int(file)].path); rejects.field(line); rejects.field(column)
@@ -317,6 +328,20 @@ final class ImportSink {
 
     /// The start of a recording that its metadata states (the E4 session start), before
     /// its first sample.
+    /// The name of an interned subject.
+    func subjectName(_ subject: Int) -> String { subjects[subject].name }
+
+    /// Widens a subject's waveform time range (its range in the manifest when it has no rows).
+    func waveformSpan(subject: Int, firstMs: Int64, lastMs: Int64) {
+        subjects[subject].waveformFirstMs = min(subjects[subject].waveformFirstMs ?? firstMs, firstMs)
+        subjects[subject].waveformLastMs = max(subjects[subject].waveformLastMs ?? lastMs, lastMs)
+    }
+
+    /// A reference annotation (`annotations.csv`), in file order.
+    func annotation(_ row: ReferenceAnnotation) {
+        annotations.append(row)
+    }
+
     func recordingStart(subject: Int, ms: Int64) {
         touchRecording(subject, ms)
     }
@@ -435,12 +460,12 @@ final class ImportSink {
             }
         }
         let outside = judgeMarkers()
-        let used = subjects.indices.filter { subjects[$0].firstMs != nil }
+        let used = subjects.indices.filter { subjects[$0].firstMs != nil || subjects[$0].waveformFirstMs != nil }
             .sorted { subjectFields[subjects[$0].field].lexicographicallyPrecedes(subjectFields[subjects[$1].field]) }
         let info = used.map { i -> SubjectInfo in
             let s = subjects[i]
-            var info = SubjectInfo(subject: s.name, group: s.group, start: s.firstMs.map(Timestamp.iso),
-                                   end: s.lastMs.map(Timestamp.iso))
+            var info = SubjectInfo(subject: s.name, group: s.group, start: (s.firstMs ?? s.waveformFirstMs).map(Timestamp.iso),
+                                   end: (s.lastMs ?? s.waveformLastMs).map(Timestamp.iso))
             info.markersOutsideRecording = outside[i]
             info.mergedAliases = merged[i].map { $0.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
             return info
@@ -520,10 +545,41 @@ final class ImportSink {
         for table in tables { try table.commit() }
         try rejects.commit()
         guard let workspace else { return }
+        // Grouped by subject in byte order, as every table (files are read in path order,
+        // which need not be their subjects' order); each subject's rows keep their order.
+        func bySubject<Row>(_ rows: [Row], _ subject: (Row) -> String) -> [Row] {
+            rows.enumerated().sorted {
+                let a = subject($0.element), b = subject($1.element)
+                return a == b ? $0.offset < $1.offset : SubjectOrder.precedes(a, b)
+            }.map(\.element)
+        }
+        if !waveforms.segments.isEmpty {
+            try waveforms.commit(workspace: workspace)
+            try workspace.write(bySubject(waveforms.segments, \.subject))
+        }
+        if !annotations.isEmpty { try workspace.write(bySubject(annotations, \.subject)) }
         // Subjects with rows, and those only described (a subjects.csv of people without data yet).
-        let order = subjects.indices.filter { subjects[$0].firstMs != nil || subjectFacts[$0] != nil }
+        let order = subjects.indices.filter {
+            subjects[$0].firstMs != nil || subjects[$0].waveformFirstMs != nil || subjectFacts[$0] != nil
+        }
             .sorted { subjectFields[subjects[$0].field].lexicographicallyPrecedes(subjectFields[subjects[$1].field]) }
         try workspace.write(dailyInputs.rows(subjectOrder: order) { self.subjects[$0].name })
         try workspace.write(order.compactMap { subjectFacts[$0] })
+    }
+}
+
+extension ImportSink {
+    /// Ends a waveform recording: its segments go to `waveforms.bin`, and the time from
+    /// its first to its last frame widens the subject's waveform range.
+    func endRecording(_ recording: WaveformSink.Recording, subject: Int) throws {
+        let before = waveforms.segments.count
+        try waveforms.end(recording)
+        guard waveforms.segments.count > before else { return }
+        let end = Double(recording.startMs) + Double(recording.frames - 1) * 1000 / recording.rateHz
+        guard let lastMs = Timestamp.instant(ms: end.rounded(.down)) else {
+            throw ImportError.badMetadata(path: recording.file, line: 0, column: 0,
+                                          message: "\(recording.frames) samples at \(recording.rateHz) Hz run past the years 0000–9999")
+        }
+        waveformSpan(subject: subject, firstMs: recording.startMs, lastMs: lastMs)
     }
 }

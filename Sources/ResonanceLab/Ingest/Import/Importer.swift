@@ -227,6 +227,10 @@ public enum Importer {
         case .healthAutoExportCSV: return HealthAutoExportCSV.self
         case .fitbitRestingHR: return Fitbit.RestingHeartRate.self
         case .dailyMetrics: return DailyMetricsCSV.self
+        case .e4Signal: return E4Signal.self
+        case .wfdb: return WFDB.Signals.self
+        case .wfdbAnnotations: return WFDB.Annotations.self
+        case .bidmc: return BIDMC.self
         }
     }
 }
@@ -252,7 +256,8 @@ public struct ImportStage: Stage {
     /// The tables an import writes (it replaces the manifest too).
     static let tables = [HRSample.fileName, RRInterval.fileName, HRVSample.fileName, Play.fileName, LabelInterval.fileName,
                          SleepEpisode.fileName, Workout.fileName, DailyInputRow.fileName, SubjectRow.fileName, Reject.fileName,
-                         SongFeatureRow.fileName, Manifest.fileName]
+                         SongFeatureRow.fileName, WaveformSegment.fileName, WaveformSink.fileName,
+                         ReferenceAnnotation.fileName, Manifest.fileName]
 
     /// Throws `ImportFailures` after committing the workspace when some files could not be read.
     public func run(_ ws: Workspace, _ context: StageContext) throws {

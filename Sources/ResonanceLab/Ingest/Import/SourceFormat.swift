@@ -68,6 +68,14 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case fitbitRestingHR = "fitbit-resting-hr"
     /// Per-day values under the daily_inputs.csv metric names, long or wide.
     case dailyMetrics = "daily-metrics"
+    /// Empatica E4 raw channels: `BVP.csv`, `ACC.csv`, `EDA.csv`, `TEMP.csv`.
+    case e4Signal = "e4-signal"
+    /// A WFDB signal file (`<record>.dat`, formats 212 and 16) read with its `.hea` header.
+    case wfdb = "wfdb"
+    /// WFDB reference annotations (`<record>.atr`, MIT format) of a record with its header.
+    case wfdbAnnotations = "wfdb-annotations"
+    /// BIDMC PPG and Respiration Dataset signals CSV (`bidmc_NN_Signals.csv`).
+    case bidmc = "bidmc"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -87,6 +95,9 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if lower.hasPrefix("tags_") && lower.hasSuffix(".csv") { return .e4Tags }
         // E4 Connect's own name for them: one unix time per line, no header.
         if lower == "tags.csv", E4.Tags.looksLikeTags(path: path) { return .e4Tags }
+        // WFDB records are binary: told by their header before any text is read.
+        if (lower as NSString).pathExtension == "dat", WFDB.isSignalFile(path) { return .wfdb }
+        if WFDB.isAnnotationFile(path) { return .wfdbAnnotations }
         if (lower as NSString).pathExtension == "zip" {
             // Other archives hold nothing we read.
             guard AppleHealthZip.matches(path: path) else { throw ImportError.unknownFormat(path: path, columns: []) }
@@ -125,6 +136,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         let numericFirst = header.count == 1 && NumberParsing.double(header[0]) != nil
         if SamsungHealth.matches(fileName: lower, first: header) { return .samsungHeartRate }
         if lower == "hr.csv" && numericFirst { return .e4HR }
+        if E4Signal.layout(path: path) != nil, header.allSatisfy({ NumberParsing.double($0) != nil }) { return .e4Signal }
+        if BIDMC.matches(header: header) { return .bidmc }
         if header.count == 2, NumberParsing.double(header[0]) != nil,
            header[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI" { return .e4IBI }
         if !columns.isDisjoint(with: ["song_name", "content_name"])

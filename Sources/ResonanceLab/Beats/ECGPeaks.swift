@@ -1,0 +1,259 @@
+import Foundation
+
+/// R peaks of an ECG (docs/methods.md, Beats from the ECG): Pan & Tompkins (1985),
+/// "A real-time QRS detection algorithm", IEEE Trans Biomed Eng 32(3):230–236, with the
+/// threshold of Hamilton (2002), "Open source ECG analysis", Computers in Cardiology
+/// 29:101–104. Band-pass (causal Butterworth biquads), derivative, squaring, moving-window
+/// integration; peaks of the integrated signal classified against adaptive signal and
+/// noise levels, T waves told by their slope, missed beats found by search-back. Each R
+/// peak is then placed on the raw signal (its polarity voted beat by beat, so an inverted
+/// lead is found) with parabolic sub-sample interpolation.
+public enum ECGPeaks {
+    public struct Result: Equatable, Sendable {
+        /// R-peak positions, fractional sample indices, ascending.
+        public var peaks: [Double]
+        /// +1 when the R waves point up, −1 when the lead is inverted.
+        public var polarity: Int
+    }
+
+    /// The detector's delay for a QRS-like pulse, samples: a Gaussian pulse (σ = 10 ms)
+    /// centred in a 0.5-s buffer through the band-pass, where its output peaks.
+    static func bandDelay(_ band: [Biquad], rateHz: Double) -> Int {
+        let n = max(3, Int((0.5 * rateHz).rounded()))
+        let centre = n / 2
+        let sigma = 0.010 * rateHz
+        var h = (0..<n).map { exp(-0.5 * pow((Double($0) - Double(centre)) / sigma, 2)) }
+        for section in band { h = section.run(h) }
+        var best = 0
+        for i in h.indices where abs(h[i]) > abs(h[best]) { best = i }
+        return best - centre
+    }
+
+    /// The R peaks of `x` sampled at `rateHz`.
+    public static func detect(_ x: [Double], rateHz: Double, constants c: ECGBeatConstants = .defaults) -> Result {
+        var state = Detector(x, rateHz: rateHz, constants: c)
+        return state.run()
+    }
+
+    /// One pass over a recording; the state of Pan & Tompkins' decision rules.
+    private struct Detector {
+        let x: [Double]
+        let c: ECGBeatConstants
+        let bp: [Double]
+        let d: [Double]
+        let mwi: [Double]
+        let n: Int
+        let window, refractory, learnEnd, tWave, slopeMargin, locateWindow, refineWindow, baselineWindow, delay: Int
+        let rrMin, rrMax: Double
+        var spki = 0.0, npki = 0.0, thr1 = 0.0, thr2 = 0.0
+        var lastQRS = -1
+        var lastSlope = 0.0
+        var rr: [Double] = []
+        var polarityVote = 0.0
+        var initialised = false
+        /// Something changed since the last search-back that found nothing.
+        var searchStale = true
+        var noise: [(index: Int, value: Double)] = []
+        var learning: [(index: Int, value: Double)] = []
+        var peaks: [Double] = []
+
+        init(_ x: [Double], rateHz fs: Double, constants c: ECGBeatConstants) {
+            self.x = x; self.c = c; n = x.count
+            func samples(_ s: Double) -> Int { max(1, Int((s * fs).rounded())) }
+            let band = [Biquad.highPass(cornerHz: c.bandLowHz, rateHz: fs), Biquad.lowPass(cornerHz: c.bandHighHz, rateHz: fs)]
+            // The high-pass starts in steady state at the first sample: no step at the start.
+            var y = band[0].run(x, steadyAt: x.first ?? 0)
+            y = band[1].run(y)
+            bp = y
+            var d = [Double](repeating: 0, count: x.count)
+            for i in d.indices.dropFirst() { d[i] = (y[i] - y[i - 1]) * fs }
+            self.d = d
+            let w = samples(c.integrationS)
+            var mwi = [Double](repeating: 0, count: x.count)
+            var sum = 0.0
+            for i in d.indices {
+                sum += d[i] * d[i]
+                if i >= w { sum -= d[i - w] * d[i - w] }
+                // Rounding can leave a running sum of squares a hair below zero.
+                sum = max(sum, 0)
+                mwi[i] = sum / Double(w)
+            }
+            self.mwi = mwi
+            window = w
+            refractory = samples(c.refractoryS)
+            learnEnd = Int((c.learningS * fs).rounded())
+            tWave = Int((c.tWaveS * fs).rounded())
+            slopeMargin = samples(c.slopeMarginS)
+            locateWindow = samples(c.locateWindowS)
+            refineWindow = samples(c.refineWindowS)
+            baselineWindow = samples(c.baselineWindowS)
+            rrMin = c.rrMinS * fs
+            rrMax = c.rrMaxS * fs
+            delay = ECGPeaks.bandDelay(band, rateHz: fs)
+            rrInitial = c.rrInitialS * fs
+        }
+
+        let rrInitial: Double
+
+        mutating func run() -> Result {
+            guard n >= 4 else { return Result(peaks: [], polarity: 1) }
+            var candidate: (index: Int, value: Double)?
+            for i in 1..<n {
+                if !initialised, i >= min(learnEnd, n - 1) {
+                    initialise(upTo: i)
+                    for peak in learning { classify(peak.index, peak.value) }
+                    learning = []
+                }
+                // A local maximum; at the last sample a rising value is one, so that a
+                // beat at the very end is not lost.
+                if mwi[i] > mwi[i - 1], i == n - 1 || mwi[i] >= mwi[i + 1] {
+                    if let held = candidate {
+                        if i - held.index < refractory {
+                            if mwi[i] > held.value { candidate = (i, mwi[i]) }
+                        } else {
+                            final(held)
+                            candidate = (i, mwi[i])
+                        }
+                    } else {
+                        candidate = (i, mwi[i])
+                    }
+                }
+                if let held = candidate, i - held.index >= refractory {
+                    final(held)
+                    candidate = nil
+                }
+                if initialised { searchBack(now: i) }
+            }
+            if let held = candidate, initialised { classify(held.index, held.value) }
+            return Result(peaks: peaks, polarity: polarityVote >= 0 ? 1 : -1)
+        }
+
+        mutating func initialise(upTo end: Int) {
+            var top = 0.0, sum = 0.0
+            for k in 0..<end {
+                sum += mwi[k]
+                top = max(top, mwi[k])
+            }
+            spki = top
+            npki = 0.5 * sum / Double(max(1, end))
+            updateThresholds()
+            initialised = true
+        }
+
+        mutating func final(_ peak: (index: Int, value: Double)) {
+            if initialised { classify(peak.index, peak.value) } else { learning.append(peak) }
+        }
+
+        mutating func updateThresholds() {
+            thr1 = npki + c.thresholdFraction * (spki - npki)
+            thr2 = c.searchbackThresholdFraction * thr1
+        }
+
+        /// The largest |derivative| over the QRS region that made the peak at `index`.
+        func maxSlope(_ index: Int) -> Double {
+            var m = 0.0
+            for k in max(0, index - window - slopeMargin)...index { m = max(m, abs(d[k])) }
+            return m
+        }
+
+        var rrMean: Double { rr.isEmpty ? rrInitial : rr.reduce(0, +) / Double(rr.count) }
+
+        func isTWave(_ index: Int, slope: Double) -> Bool {
+            lastQRS >= 0 && index - lastQRS < tWave && slope < c.tWaveSlopeRatio * lastSlope
+        }
+
+        mutating func classify(_ index: Int, _ value: Double) {
+            if lastQRS >= 0, index - lastQRS < refractory { return }
+            let slope = maxSlope(index)
+            if value > thr1, !isTWave(index, slope: slope) {
+                accept(index, value, slope: slope, searchBack: false)
+            } else {
+                npki = c.noiseWeight * value + (1 - c.noiseWeight) * npki
+                updateThresholds()
+                noise.append((index, value))
+                searchStale = true
+            }
+        }
+
+        mutating func accept(_ index: Int, _ value: Double, slope: Double, searchBack: Bool) {
+            let weight = searchBack ? c.searchbackSignalWeight : c.signalWeight
+            spki = weight * value + (1 - weight) * spki
+            updateThresholds()
+            if lastQRS >= 0 {
+                let interval = Double(index - lastQRS)
+                if interval >= rrMin, interval <= rrMax {
+                    rr.append(interval)
+                    if Double(rr.count) > c.rrMeanBeats.rounded() { rr.removeFirst() }
+                }
+            }
+            lastQRS = index
+            lastSlope = slope
+            searchStale = true
+            peaks.append(locate(index))
+            noise.removeAll { $0.index <= index }
+        }
+
+        /// Search-back (Pan & Tompkins): after 1.66 mean R-R without a beat, the largest
+        /// noise peak since the last beat above THR2 that is no T wave is a beat.
+        mutating func searchBack(now: Int) {
+            while lastQRS >= 0, Double(now - lastQRS) > c.searchbackRRFactor * rrMean {
+                guard searchStale else { return }
+                var best: Int?
+                for j in noise.indices {
+                    let (index, value) = noise[j]
+                    if index - lastQRS < refractory || value <= thr2 { continue }
+                    if isTWave(index, slope: maxSlope(index)) { continue }
+                    if best.map({ value > noise[$0].value }) ?? true { best = j }
+                }
+                guard let best else {
+                    searchStale = false
+                    return
+                }
+                let (index, value) = noise[best]
+                accept(index, value, slope: maxSlope(index), searchBack: true)
+            }
+        }
+
+        /// The R peak of the QRS whose integrated peak is at `index`: the band-passed
+        /// signal's largest magnitude before it, less the band's delay, is the QRS centre;
+        /// the R peak is the raw signal's extreme there in the voted polarity.
+        mutating func locate(_ index: Int) -> Double {
+            var kb = max(0, index - locateWindow)
+            for k in kb...index where abs(bp[k]) > abs(bp[kb]) { kb = k }
+            let centre = kb - delay
+            let b0 = max(0, centre - baselineWindow), b1 = min(n - 1, centre + baselineWindow)
+            var baseline = 0.0
+            if b0 <= b1 { for k in b0...b1 { baseline += x[k] } }
+            baseline /= Double(max(1, b1 - b0 + 1))
+            let r0 = max(0, centre - refineWindow), r1 = min(n - 1, centre + refineWindow)
+            guard r0 <= r1 else { return Double(min(max(centre, 0), n - 1)) }
+            var high = -Double.infinity, low = Double.infinity
+            for k in r0...r1 {
+                high = max(high, x[k] - baseline)
+                low = min(low, x[k] - baseline)
+            }
+            high = max(high, 0); low = max(-low, 0)
+            let vote = high + low > 0 ? (high - low) / (high + low) : 0
+            polarityVote = (1 - c.polarityWeight) * polarityVote + c.polarityWeight * vote
+            let sign = polarityVote >= 0 ? 1.0 : -1.0
+            var kr = r0
+            for k in r0...r1 where sign * x[k] > sign * x[kr] { kr = k }
+            return Double(kr) + ParabolicPeak.offset(x, at: kr)
+        }
+    }
+}
+
+/// Sub-sample position of a sampled extreme (a peak or a trough): the vertex of the
+/// parabola through the sample and its two neighbours, as an offset in −0.5…0.5. At an
+/// edge or on a flat stretch it is 0; a vertex beyond half a sample is 0 too, or with
+/// `clamped` held at ±0.5.
+public enum ParabolicPeak {
+    public static func offset(_ y: [Double], at k: Int, clamped: Bool = false) -> Double {
+        guard k > 0, k < y.count - 1 else { return 0 }
+        let denominator = y[k - 1] - 2 * y[k] + y[k + 1]
+        guard denominator != 0 else { return 0 }
+        let p = 0.5 * (y[k - 1] - y[k + 1]) / denominator
+        if abs(p) <= 0.5 { return p }
+        return clamped ? (p > 0 ? 0.5 : -0.5) : 0
+    }
+}

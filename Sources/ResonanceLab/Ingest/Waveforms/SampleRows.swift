@@ -1,0 +1,47 @@
+/// The sample rows of a text waveform file, one frame a row: each channel's number is
+/// read at its printed precision (`WaveformCodec.parse`) into the recording. A row
+/// whose numbers cannot all be read (unparsable, `nan`, `inf`, a missing field) is
+/// rejected and leaves a gap; a run of such rows is one `rejects.csv` row that counts
+/// them all, so that rows read = accepted + rejected still holds.
+struct SampleRows {
+    let recording: WaveformSink.Recording
+    let file: Int32
+    /// The field of each channel, in channel order.
+    let fields: [Int]
+    private var fixed: [WaveformCodec.Fixed]
+    private var rounded: [Bool]
+    private var bad: (line: Int, lastLine: Int, column: Int, raw: String, count: Int)?
+
+    init(recording: WaveformSink.Recording, file: Int32, fields: [Int]) {
+        self.recording = recording; self.file = file; self.fields = fields
+        fixed = fields.map { _ in WaveformCodec.Fixed(whole: 0, decimals: 0) }
+        rounded = fields.map { _ in false }
+    }
+
+    mutating func row(_ record: CSVRecord, into sink: ImportSink) throws {
+        for (k, field) in fields.enumerated() {
+            guard field < record.count, let parsed = WaveformCodec.parse(record.cString(field), length: record.bytes(field).count)
+            else {
+                if bad == nil { bad = (record.line, record.line, field + 1, record.raw, 0) }
+                bad?.count += 1
+                bad?.lastLine = record.line
+                recording.gap()
+                return
+            }
+            fixed[k] = parsed.fixed
+            rounded[k] = parsed.rounded
+        }
+        try flushRejected(into: sink)
+        recording.frame(fixed, rounded: rounded)
+        sink.accept(file)
+    }
+
+    /// Writes the run of rejected rows being counted, if any.
+    mutating func flushRejected(into sink: ImportSink) throws {
+        guard let run = bad else { return }
+        bad = nil
+        let reason = run.count == 1 ? "unparsable or non-finite sample"
+            : "unparsable or non-finite samples: \(run.count) rows, lines \(run.line)–\(run.lastLine)"
+        try sink.reject(file, line: run.line, column: run.column, reason: reason, raw: run.raw, count: run.count)
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import ResonanceLab
+
+/// `resonance beats WS`: beats from the raw ECG and pulse wave, with their quality.
+struct Beats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "beats",
+        abstract: "Detect beats in a workspace's raw ECG and pulse wave (waveforms.csv) into beats.csv.",
+        discussion: """
+            Per subject, one ECG lead (MLII, II, then any other) gives R peaks (Pan & Tompkins \
+            1985 with Hamilton's 2002 threshold; constants ecg_beats) and one pulse wave (the \
+            E4's bvp, BIDMC's pleth) gives pulse onsets (Elgendi et al. 2013's systolic peaks, \
+            then each pulse's foot; constants ppg_beats). Each beat gets its correlation with \
+            the template of the last 10 s of beats, the wrist's motion where an accelerometer \
+            was worn, and whether the interval ending at it is reliable (constants \
+            beat_quality). A gap in a waveform is never bridged. A workspace without \
+            waveforms gives a beats.csv with its header only.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Workspace folder (reads waveforms.csv and waveforms.bin, writes beats.csv).", valueName: "workspace"))
+    var workspace: String
+
+    func validate() throws {
+        try WorkspaceFolder.requireExisting(workspace)
+    }
+
+    func run() throws {
+        try BeatsStage().runCommitted(Workspace(path: workspace), try global.context())
+    }
+}
