@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ResonanceLab
 
 /// `resonance beats WS`: beats from the raw ECG and pulse wave, with their quality.
@@ -22,11 +23,21 @@ struct Beats: ParsableCommand {
     @Argument(help: ArgumentHelp("Workspace folder (reads waveforms.csv and waveforms.bin, writes beats.csv).", valueName: "workspace"))
     var workspace: String
 
+    @Flag(help: "Print the detectors' time (filtering included, samples already in memory) on stderr, in ms.")
+    var timing = false
+
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
     }
 
     func run() throws {
-        try BeatsStage().runCommitted(Workspace(path: workspace), try global.context())
+        try BeatsStage(timings: timing ? Self.printTimings : nil).runCommitted(Workspace(path: workspace), try global.context())
+    }
+
+    /// `--timing`: the detectors' time per kind of signal, on stderr.
+    @Sendable static func printTimings(_ t: DetectionTiming) {
+        let ms = { (ns: UInt64) in String(format: "%.3f", Double(ns) / 1e6) }
+        let line = "timing: ECG \(t.ecgSamples) samples in \(ms(t.ecgNs)) ms; pulse wave \(t.ppgSamples) samples in \(ms(t.ppgNs)) ms\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 }

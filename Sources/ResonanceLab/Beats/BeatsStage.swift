@@ -57,7 +57,12 @@ public enum BeatChannels {
 /// with their quality (`beats.csv`). One ECG lead (`BeatChannels.ecgLeads`'s order) and one
 /// pulse wave per subject, each segment on its own (a gap is never bridged).
 public struct BeatsStage: Stage {
-    public init() {}
+    /// Receives the time the detectors took (`--timing`).
+    public var timings: (@Sendable (DetectionTiming) -> Void)?
+
+    public init(timings: (@Sendable (DetectionTiming) -> Void)? = nil) {
+        self.timings = timings
+    }
 
     public var name: String { "beats" }
     public var version: String { "1.0.0" }
@@ -77,21 +82,25 @@ public struct BeatsStage: Stage {
         let counter = context.progress.counter("beats: subjects", total: subjects.count)
         let table = try ws.writer(DetectedBeat.self)
         let registry = context.registry
-        try Parallel.forEach(subjects, jobs: context.jobs, { subject -> (EncodedRows, [String]) in
+        var total = DetectionTiming()
+        try Parallel.forEach(subjects, jobs: context.jobs, { subject -> (EncodedRows, [String], DetectionTiming) in
             defer { counter.tick() }
-            let (rows, notes) = try Self.beats(of: bySubject[subject] ?? [], store: store, registry: registry)
-            return (try Workspace.encode(rows), notes)
+            var timing = DetectionTiming()
+            let (rows, notes) = try Self.beats(of: bySubject[subject] ?? [], store: store, registry: registry, timing: &timing)
+            return (try Workspace.encode(rows), notes, timing)
         }, inOrder: { out in
             try table.append(out.0)
             for note in out.1 { context.progress.note(note) }
+            total.add(out.2)
         })
+        timings?(total)
         try table.commit()
         context.progress.note("beats: wrote \(table.rows) row(s) to \(ws.file(DetectedBeat.fileName))")
     }
 
     /// One subject's beats: those of its preferred ECG lead, then of its pulse wave.
-    static func beats(of segments: [WaveformSegment], store: WaveformStore,
-                      registry: ConstantsRegistry) throws -> ([DetectedBeat], [String]) {
+    static func beats(of segments: [WaveformSegment], store: WaveformStore, registry: ConstantsRegistry,
+                      timing: inout DetectionTiming) throws -> ([DetectedBeat], [String]) {
         let channels = segments.map(\.channel)
         var rows: [DetectedBeat] = []
         var notes: [String] = []
@@ -104,6 +113,7 @@ public struct BeatsStage: Stage {
                 let x = try store.physical(segment)
                 let positions: [Double]
                 let detector: String
+                let started = DispatchTime.now().uptimeNanoseconds
                 if fiducial == "r_peak" {
                     positions = ECGPeaks.detect(x, rateHz: segment.rateHz, constants: registry.ecgBeats).peaks
                     detector = "pan-tompkins"
@@ -111,6 +121,7 @@ public struct BeatsStage: Stage {
                     positions = PPGOnsets.detect(x, rateHz: segment.rateHz, constants: registry.ppgBeats).onsets
                     detector = "elgendi-foot"
                 }
+                timing.add(fiducial: fiducial, samples: x.count, ns: DispatchTime.now().uptimeNanoseconds - started)
                 let quality = BeatQuality.templateCorrelation(x, rateHz: segment.rateHz, at: positions, constants: registry.beatQuality)
                 let startS = Double(segment.startMs) / 1000
                 let times = positions.map { startS + segment.secondsFromStart(0) + $0 / segment.rateHz }
@@ -133,6 +144,24 @@ public struct BeatsStage: Stage {
             }
         }
         return (rows, notes)
+    }
+}
+
+/// The time the detectors took on samples already in memory (filtering included),
+/// per kind of signal.
+public struct DetectionTiming: Sendable {
+    public var ecgSamples = 0, ecgNs: UInt64 = 0
+    public var ppgSamples = 0, ppgNs: UInt64 = 0
+
+    public init() {}
+
+    mutating func add(fiducial: String, samples: Int, ns: UInt64) {
+        if fiducial == "r_peak" { ecgSamples += samples; ecgNs += ns } else { ppgSamples += samples; ppgNs += ns }
+    }
+
+    mutating func add(_ other: DetectionTiming) {
+        ecgSamples += other.ecgSamples; ecgNs += other.ecgNs
+        ppgSamples += other.ppgSamples; ppgNs += other.ppgNs
     }
 }
 

@@ -40,8 +40,8 @@ public enum ECGPeaks {
         let x: [Double]
         let c: ECGBeatConstants
         let bp: [Double]
-        let d: [Double]
         let mwi: [Double]
+        let rateHz: Double
         let n: Int
         let window, refractory, learnEnd, tWave, slopeMargin, locateWindow, refineWindow, baselineWindow, delay: Int
         let rrMin, rrMax: Double
@@ -58,27 +58,11 @@ public enum ECGPeaks {
         var peaks: [Double] = []
 
         init(_ x: [Double], rateHz fs: Double, constants c: ECGBeatConstants) {
-            self.x = x; self.c = c; n = x.count
+            self.x = x; self.c = c; n = x.count; rateHz = fs
             func samples(_ s: Double) -> Int { max(1, Int((s * fs).rounded())) }
             let band = [Biquad.highPass(cornerHz: c.bandLowHz, rateHz: fs), Biquad.lowPass(cornerHz: c.bandHighHz, rateHz: fs)]
-            // The high-pass starts in steady state at the first sample: no step at the start.
-            var y = band[0].run(x, steadyAt: x.first ?? 0)
-            y = band[1].run(y)
-            bp = y
-            var d = [Double](repeating: 0, count: x.count)
-            for i in d.indices.dropFirst() { d[i] = (y[i] - y[i - 1]) * fs }
-            self.d = d
             let w = samples(c.integrationS)
-            var mwi = [Double](repeating: 0, count: x.count)
-            var sum = 0.0
-            for i in d.indices {
-                sum += d[i] * d[i]
-                if i >= w { sum -= d[i - w] * d[i - w] }
-                // Rounding can leave a running sum of squares a hair below zero.
-                sum = max(sum, 0)
-                mwi[i] = sum / Double(w)
-            }
-            self.mwi = mwi
+            (bp, mwi) = Self.integrated(x, band: band, rateHz: fs, window: w)
             window = w
             refractory = samples(c.refractoryS)
             learnEnd = Int((c.learningS * fs).rounded())
@@ -94,6 +78,58 @@ public enum ECGPeaks {
         }
 
         let rrInitial: Double
+        /// The sum of `rr`, kept as intervals enter and leave.
+        var rrSum = 0.0
+        /// The sample after which search-back looks for a missed beat: the last QRS plus
+        /// `searchback_rr_factor` mean R-R, set when either changes.
+        var searchAfter = Double.infinity
+
+        /// Band-pass (the high-pass started in steady state at the first sample, so a
+        /// constant offset gives no step), derivative, and the moving-window integral of its
+        /// square, in one pass. Each stage's arithmetic is that of running them one after
+        /// the other: the same numbers.
+        static func integrated(_ x: [Double], band: [Biquad], rateHz fs: Double, window w: Int) -> (bp: [Double], mwi: [Double]) {
+            let n = x.count
+            guard n > 0 else { return ([], []) }
+            let h = band[0], l = band[1]
+            var hx1 = x[0], hx2 = x[0], hy1 = h.dcGain * x[0], hy2 = hy1
+            var lx1 = 0.0, lx2 = 0.0, ly1 = 0.0, ly2 = 0.0
+            var sum = 0.0
+            let divisor = Double(w)
+            // The last `w` derivatives, for the integral's running sum.
+            var ring = [Double](repeating: 0, count: w)
+            var previous = 0.0
+            var mwi: [Double] = []
+            let bp = [Double](unsafeUninitializedCapacity: n) { bp, count in
+                mwi = [Double](unsafeUninitializedCapacity: n) { mwi, mcount in
+                    x.withUnsafeBufferPointer { x in
+                        ring.withUnsafeMutableBufferPointer { ring in
+                            var slot = 0
+                            for i in 0..<n {
+                                let xi = x[i]
+                                let hi = h.b0 * xi + h.b1 * hx1 + h.b2 * hx2 - h.a1 * hy1 - h.a2 * hy2
+                                hx2 = hx1; hx1 = xi; hy2 = hy1; hy1 = hi
+                                let yi = l.b0 * hi + l.b1 * lx1 + l.b2 * lx2 - l.a1 * ly1 - l.a2 * ly2
+                                lx2 = lx1; lx1 = hi; ly2 = ly1; ly1 = yi
+                                bp[i] = yi
+                                let di = i > 0 ? (yi - previous) * fs : 0
+                                previous = yi
+                                sum += di * di
+                                if i >= w { sum -= ring[slot] * ring[slot] }
+                                ring[slot] = di
+                                slot = slot + 1 == w ? 0 : slot + 1
+                                // Rounding can leave a running sum of squares a hair below zero.
+                                sum = max(sum, 0)
+                                mwi[i] = sum / divisor
+                            }
+                        }
+                    }
+                    mcount = n
+                }
+                count = n
+            }
+            return (bp, mwi)
+        }
 
         mutating func run() -> Result {
             guard n >= 4 else { return Result(peaks: [], polarity: 1) }
@@ -122,7 +158,7 @@ public enum ECGPeaks {
                     final(held)
                     candidate = nil
                 }
-                if initialised { searchBack(now: i) }
+                if initialised, Double(i - lastQRS) > searchAfter { searchBack(now: i) }
             }
             if let held = candidate, initialised { classify(held.index, held.value) }
             return Result(peaks: peaks, polarity: polarityVote >= 0 ? 1 : -1)
@@ -149,14 +185,15 @@ public enum ECGPeaks {
             thr2 = c.searchbackThresholdFraction * thr1
         }
 
-        /// The largest |derivative| over the QRS region that made the peak at `index`.
+        /// The largest |derivative| (of the band-passed signal, × rate) over the QRS region
+        /// that made the peak at `index`.
         func maxSlope(_ index: Int) -> Double {
             var m = 0.0
-            for k in max(0, index - window - slopeMargin)...index { m = max(m, abs(d[k])) }
+            for k in max(0, index - window - slopeMargin)...index where k > 0 { m = max(m, abs((bp[k] - bp[k - 1]) * rateHz)) }
             return m
         }
 
-        var rrMean: Double { rr.isEmpty ? rrInitial : rr.reduce(0, +) / Double(rr.count) }
+        var rrMean: Double { rr.isEmpty ? rrInitial : rrSum / Double(rr.count) }
 
         func isTWave(_ index: Int, slope: Double) -> Bool {
             lastQRS >= 0 && index - lastQRS < tWave && slope < c.tWaveSlopeRatio * lastSlope
@@ -183,10 +220,12 @@ public enum ECGPeaks {
                 let interval = Double(index - lastQRS)
                 if interval >= rrMin, interval <= rrMax {
                     rr.append(interval)
-                    if Double(rr.count) > c.rrMeanBeats.rounded() { rr.removeFirst() }
+                    rrSum += interval
+                    if Double(rr.count) > c.rrMeanBeats.rounded() { rrSum -= rr.removeFirst() }
                 }
             }
             lastQRS = index
+            searchAfter = c.searchbackRRFactor * rrMean
             lastSlope = slope
             searchStale = true
             peaks.append(locate(index))
