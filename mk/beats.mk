@@ -1,8 +1,18 @@
-# Beats from the raw waveforms: `resonance beats` (R peaks of the ECG, pulse onsets of the
-# pulse wave) against NeuroKit2 on MIT-BIH record 100, clean and with seeded noise at 12,
-# 6 and 0 dB, and the time of each (part of `make bench`; skips without the datasets).
+# Beats from the raw waveforms (`resonance beats`), part of `make bench` (each step skips
+# without the shared datasets):
+# - R peaks on MIT-BIH record 100 against NeuroKit2, clean and with seeded noise at 12, 6
+#   and 0 dB, and the time of each (scripts/beats_bench.py);
+# - pulse onsets on Stress-Predict's BVP against the E4's own IBI.csv and HR.csv
+#   (scripts/beats_stress_predict.py).
 BENCH_TARGETS += bench-beats
+BEATS_BENCH_WORK := build/bench-beats
 
 .PHONY: bench-beats
 bench-beats: venv build
-	$(PY) scripts/beats_bench.py --bin $(BIN) --work build/bench-beats --out build/bench-beats/table.md
+	$(PY) scripts/beats_bench.py --bin $(BIN) --work $(BEATS_BENCH_WORK) --out $(BEATS_BENCH_WORK)/mitdb.md
+	@sp="$(RESONANCE_DATASETS)/stress-predict"; \
+	if [ ! -d "$$sp" ]; then echo "bench-beats: no $$sp (set RESONANCE_DATASETS), skipped" >&2; exit 0; fi; \
+	rm -rf $(BEATS_BENCH_WORK)/stress-predict && \
+	$(BIN) import "$$sp" --out $(BEATS_BENCH_WORK)/stress-predict --quiet && \
+	$(BIN) beats $(BEATS_BENCH_WORK)/stress-predict --quiet && \
+	$(PY) scripts/beats_stress_predict.py $(BEATS_BENCH_WORK)/stress-predict --out $(BEATS_BENCH_WORK)/stress-predict.md

@@ -4,39 +4,16 @@ import XCTest
 
 /// Pulse onsets, beat quality and the beats stage on synthetic signals with known beats.
 final class BeatsStageTests: XCTestCase {
-    /// Beat times from 1 s on, R-R 0.7–1.1 s, seeded.
-    private func beatTimes(seconds: Double, seed: UInt64 = 5) -> [Double] {
-        var random = SeededRandom(seed: seed)
-        var t = 1.0, out: [Double] = []
-        while t < seconds - 1 {
-            out.append(t)
-            t += random.uniform(0.7, 1.1)
-        }
-        return out
+    private func beatTimes(seconds: Double) -> [Double] {
+        SyntheticBeats.times(seconds: seconds, from: 1, seed: 5)
     }
 
-    /// A pulse wave: each pulse a 150-ms rise (half a cosine period, starting flat) then
-    /// an exponential decay (τ 0.3 s), the pulses added up, so the wave is continuous and
-    /// its foot lies within 2 ms after each onset; sampled at `rateHz`.
     private func pulseWave(_ onsets: [Double], seconds: Double, rateHz: Double) -> [Double] {
-        (0..<Int(seconds * rateHz)).map { i in
-            let t = Double(i) / rateHz
-            return onsets.reduce(0) { sum, o in
-                let tau = t - o
-                guard tau >= 0 else { return sum }
-                return sum + (tau < 0.15 ? (1 - cos(.pi * tau / 0.15)) / 2 : exp(-(tau - 0.15) / 0.3))
-            }
-        }
+        SyntheticBeats.pulseWave(onsets, seconds: seconds, rateHz: rateHz)
     }
 
-    /// A synthetic ECG beat train (R σ 10 ms, T wave at +250 ms).
     private func ecg(_ beats: [Double], seconds: Double, rateHz: Double) -> [Double] {
-        (0..<Int(seconds * rateHz)).map { i in
-            let t = Double(i) / rateHz
-            return beats.reduce(0) { sum, b in
-                sum + exp(-0.5 * pow((t - b) / 0.010, 2)) + 0.3 * exp(-0.5 * pow((t - b - 0.25) / 0.040, 2))
-            }
-        }
+        SyntheticBeats.ecg(beats: beats, seconds: seconds, rateHz: rateHz)
     }
 
     func testPulseOnsetsAtSixtyFourHertzAndInverted() {
@@ -51,6 +28,35 @@ final class BeatsStageTests: XCTestCase {
             // A 15.6-ms grid: the foot to within one sample.
             XCTAssertLessThanOrEqual(match.offsets.map(abs).max() ?? 1, 1.0 / 64)
         }
+    }
+
+    /// An E4 session whose wrist shakes (±1 g at 3 Hz on x) from 60 to 90 s: every
+    /// beat inside the burst carries its motion and none of its intervals is reliable,
+    /// while those before and after still are.
+    func testAMotionBurstOnTheAccelerometerIsFlagged() throws {
+        let dir = try makeTempDir() + "/S01"
+        let onsets = beatTimes(seconds: 150)
+        let bvp = pulseWave(onsets, seconds: 150, rateHz: 64)
+        try writeFixture("1700000000\n64\n" + bvp.map { String(format: "%.2f", 100 * $0) }.joined(separator: "\n") + "\n",
+                         to: dir + "/BVP.csv")
+        var acc = "1700000000, 1700000000, 1700000000\n32, 32, 32\n"
+        for i in 0..<(150 * 32) {
+            let t = Double(i) / 32
+            let shake = t >= 60 && t < 90 ? 64 * sin(2 * .pi * 3 * t) : 0
+            acc += "\(Int(shake.rounded())),0,64\n"
+        }
+        try writeFixture(acc, to: dir + "/ACC.csv")
+        let (ws, _) = try importSources([dir])
+        try BeatsStage().runCommitted(ws, StageContext())
+        let beats = try ws.read(DetectedBeat.self)
+        func at(_ b: DetectedBeat) -> Double { Double(b.timestampMs) / 1000 - 1_700_000_000 }
+        let inBurst = beats.filter { at($0) >= 62 && at($0) < 90 }
+        XCTAssertGreaterThan(inBurst.count, 20)
+        XCTAssertGreaterThanOrEqual(Double(inBurst.filter { ($0.motionG ?? 0) > 0.05 }.count) / Double(inBurst.count), 0.9)
+        XCTAssertFalse(inBurst.contains(where: \.reliable))
+        let still = beats.filter { at($0) >= 20 && at($0) < 58 || at($0) >= 100 && at($0) < 140 }
+        XCTAssertTrue(still.allSatisfy { ($0.motionG ?? 1) < 0.01 })
+        XCTAssertGreaterThan(still.filter(\.reliable).count, still.count - 2)
     }
 
     func testReliableIntervalsNeedGoodBeatsPlausibleAndNearTheRecentMedian() {

@@ -4,37 +4,12 @@ import XCTest
 
 /// The R-peak detector on synthetic ECGs with known beats, and the EC57 matching rule.
 final class ECGPeaksTests: XCTestCase {
-    /// A synthetic ECG: each beat a P wave, a narrow R wave (σ 10 ms, 1 mV) with a small
-    /// S, and a T wave (σ 40 ms, 0.3 mV, 250 ms after R), at the beat times given (s).
-    private func ecg(beats: [Double], seconds: Double, rateHz: Double, r: Double = 1) -> [Double] {
-        let n = Int(seconds * rateHz)
-        var x = [Double](repeating: 0, count: n)
-        func wave(_ centre: Double, _ sigma: Double, _ amplitude: Double) {
-            let lo = max(0, Int((centre - 5 * sigma) * rateHz)), hi = min(n - 1, Int((centre + 5 * sigma) * rateHz))
-            guard lo <= hi else { return }
-            for i in lo...hi {
-                let t = Double(i) / rateHz
-                x[i] += amplitude * exp(-0.5 * pow((t - centre) / sigma, 2))
-            }
-        }
-        for b in beats {
-            wave(b - 0.16, 0.025, 0.12)
-            wave(b, 0.010, r)
-            wave(b + 0.03, 0.012, -0.2 * r)
-            wave(b + 0.25, 0.040, 0.3)
-        }
-        return x
+    private func ecg(beats: [Double], seconds: Double, rateHz: Double) -> [Double] {
+        SyntheticBeats.ecg(beats: beats, seconds: seconds, rateHz: rateHz)
     }
 
-    /// Beat times from 0.5 s on with R-R from 0.7 to 1.1 s, seeded.
-    private func beatTimes(seconds: Double, seed: UInt64 = 3) -> [Double] {
-        var random = SeededRandom(seed: seed)
-        var t = 0.5, out: [Double] = []
-        while t < seconds - 0.5 {
-            out.append(t)
-            t += random.uniform(0.7, 1.1)
-        }
-        return out
+    private func beatTimes(seconds: Double) -> [Double] {
+        SyntheticBeats.times(seconds: seconds, from: 0.5, seed: 3)
     }
 
     private func assertFinds(_ x: [Double], _ beats: [Double], rateHz: Double, within tolerance: Double = 0.010,
