@@ -54,4 +54,20 @@ final class FuzzRegressionTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(path):2:1: E4 sample rate 2111e39 is outside 1/86400–1000000 Hz")
         }
     }
+
+    /// Headers that once reached a trap in review: a WFDB record declaring −5 frames, and
+    /// signals forced as BIDMC's layout with nothing after the time column. Each is one
+    /// line naming the file and line.
+    func testANegativeWFDBFrameCountAndABIDMCFileWithoutSignalsAreErrors() throws {
+        let dir = try makeTempDir() + "/db"
+        try writeFixture("r 1 360 -5\nr.dat 16 200 16 0 0 0 0 ECG\n", to: dir + "/r.hea")
+        try Data([1, 0, 2, 0]).write(to: URL(fileURLWithPath: dir + "/r.dat"))
+        XCTAssertThrowsError(try importSources([dir + "/r.dat"], format: .wfdb)) { error in
+            XCTAssertEqual("\(error)", "\(dir)/r.hea:1:4: WFDB sample count '-5' is not a whole number ≥ 0")
+        }
+        let csv = try writeFixture("Time [s]\n0\n0.008\n0.016\n", to: try makeTempDir() + "/b/bidmc_09_Signals.csv")
+        XCTAssertThrowsError(try importSources([csv], format: .bidmc)) { error in
+            XCTAssertEqual("\(error)", "\(csv):1:2: BIDMC signals need a column after the time column")
+        }
+    }
 }

@@ -42,6 +42,10 @@ enum BIDMC: FormatAdapter {
         var recording: WaveformSink.Recording?
         var lastTime: (line: Int, seconds: Double, frame: Int)?
         let read = try input.forEachRow(headerLines: 1, header: { record, _ in
+            guard record.count >= 2 else {
+                throw ImportError.badMetadata(path: input.path, line: record.line, column: 2,
+                                              message: "BIDMC signals need a column after the time column")
+            }
             channels = (1..<record.count).map { ColumnName.normalized(record.string($0)) }
             let started = sink.waveforms.begin(subject: sink.subjectName(subject), source: source, startMs: start, rateHz: rateHz,
                                                file: input.display, channels: channels.map { WaveformSink.Channel(name: $0, unit: "a.u.") })

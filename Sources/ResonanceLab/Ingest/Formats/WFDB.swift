@@ -91,7 +91,7 @@ enum WFDB {
             rateHz = v
         }
         let frames = r.count > 3 ? Int(r[3]) : nil
-        if r.count > 3, frames == nil { throw bad(recordLine.number, 4, "WFDB sample count '\(r[3])' is not a whole number") }
+        if r.count > 3, (frames ?? -1) < 0 { throw bad(recordLine.number, 4, "WFDB sample count '\(r[3])' is not a whole number ≥ 0") }
         var baseLocalMs: Int64?
         if r.count > 5 {
             guard let ms = baseTime(String(r[4]), date: String(r[5])) else {
