@@ -78,7 +78,9 @@ struct PersonasGenerate: ParsableCommand {
     var songFeatures: String?
 
     func validate() throws {
-        if let w = songFeatures, ![DJWorld.planted, .genre, .none].contains(DJWorld(rawValue: w)) {
+        // The worlds whose features a persona workspace can carry (`DJWorld.none`, not nil).
+        let worlds: [DJWorld] = [.planted, .genre, .none]
+        if let w = songFeatures, !(DJWorld(rawValue: w).map(worlds.contains) ?? false) {
             throw ValidationError("--song-features must be one of: planted, genre, none.")
         }
         try global.reject(verify: true, command: "personas generate")

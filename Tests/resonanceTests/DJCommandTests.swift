@@ -97,6 +97,13 @@ final class DJReplayCommandTests: XCTestCase {
         XCTAssertTrue(features[1].hasPrefix("S001,"), String(features[1]))
         assertUsageError(try resonance("personas", "generate", "--out", dir + "/c", "--song-features", "taste"),
                          "--song-features must be one of: planted, genre, none.")
+        assertUsageError(try resonance("personas", "generate", "--out", dir + "/d", "--song-features", "bogus"),
+                         "--song-features must be one of: planted, genre, none.")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/d"))
+        // `none`: features unrelated to the planted effects, accepted.
+        let unrelated = try resonance(["personas", "generate", "--out", dir + "/e", "--song-features", "none"] + args)
+        XCTAssertEqual(unrelated.status, ExitStatus.success, unrelated.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/e/song_features.csv", encoding: .utf8).split(separator: "\n").count, 1 + 200)
     }
 
     func testMissingWorkspaceIsAnError() throws {
