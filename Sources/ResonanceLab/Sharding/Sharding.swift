@@ -20,7 +20,13 @@ public enum Sharding {
             throw TableError(path: path, line: 0, column: 0, message: "cannot read: \(error.localizedDescription)")
         }
         let file = try AtomicFile(path: try target.output(entry.name))
-        try file.write([UInt8](bytes))
+        // A MiB at a time: the mapped file is never copied whole into memory.
+        var at = bytes.startIndex
+        while at < bytes.endIndex {
+            let end = min(at + (1 << 20), bytes.endIndex)
+            try file.write([UInt8](bytes[at..<end]))
+            at = end
+        }
         try file.commit()
         guard let sha256 = file.sha256, sha256 == entry.sha256 else {
             throw TableError(path: path, line: 0, column: 0, message: "does not match its manifest's SHA-256: changed since it was written")

@@ -25,13 +25,13 @@ public enum BeatAnalysis {
         var json: [JSONValue] = []
         for key in order {
             guard let group = groups[key], let first = group.first else { continue }
-            let recorded = segments.filter { $0.subject == first.subject && $0.channel == first.channel }
-                .reduce(0.0) { $0 + Double($1.samples) / $1.rateHz }
+            let lead = segments.filter { $0.subject == first.subject && $0.channel == first.channel }
+            let recorded = lead.reduce(0.0) { $0 + Double($1.samples) / $1.rateHz }
             let reliableMs = group.filter(\.reliable).compactMap(\.intervalMs).reduce(0, +)
             let coverage = recorded > 0 ? reliableMs / 1000 / recorded : .nan
             let refs = reference.filter { $0.subject == first.subject && $0.beat }
             var match: BeatMatch?
-            if first.fiducial == "r_peak", !refs.isEmpty, let rate = recorded > 0 ? segments.first(where: { $0.subject == first.subject && $0.channel == first.channel })?.rateHz : nil {
+            if first.fiducial == "r_peak", let rate = lead.first?.rateHz, !refs.isEmpty {
                 // Reference times from their frames (exact), detections from their timestamps.
                 let start = Double(refs[0].timestampMs) / 1000 - Double(refs[0].sample) / rate
                 match = BeatMatch.match(detected: group.map { Double($0.timestampMs) / 1000 }, reference: refs.map { start + Double($0.sample) / rate },

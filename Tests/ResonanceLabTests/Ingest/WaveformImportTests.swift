@@ -93,6 +93,25 @@ final class WaveformImportTests: XCTestCase {
         XCTAssertEqual(m.subjects.first?.start, "2022-02-07T09:27:41.000Z")
     }
 
+    /// Byte offsets past 2^31 read back (a cohort's waveforms.bin can pass 2 GB); one that
+    /// points past the file's end is an error naming the row, not a trap.
+    func testSegmentOffsetsPast2GiBReadAndOutOfRangeOnesAreErrors() throws {
+        let dir = try makeTempDir() + "/S01"
+        try writeFixture("1644226061\n64\n1.5\n2.5\n", to: dir + "/BVP.csv")
+        let (ws, _) = try importSources([dir + "/BVP.csv"])
+        let table = ws.file(WaveformSegment.fileName)
+        let text = try String(contentsOfFile: table, encoding: .utf8)
+        let row = try XCTUnwrap(text.split(separator: "\n").dropFirst().first)
+        var fields = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[10] = "3000000000"
+        try (text.split(separator: "\n")[0] + "\n" + fields.joined(separator: ",") + "\n").write(toFile: table, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try Workspace.readTable(WaveformSegment.self, path: table).map(\.offset), [3_000_000_000])
+        XCTAssertThrowsError(try WaveformStore(Workspace(path: ws.path))) { error in
+            // 8 bytes of magic, then one block of 4: its count, places, 15 and +10.
+            XCTAssertTrue("\(error)".hasSuffix("waveforms.csv:2:11: segment bytes 3000000000..<3000000004 lie outside waveforms.bin (12 bytes)"), "\(error)")
+        }
+    }
+
     func testE4AccelerometerGivesThreeChannelsAndTheSessionFolderReadsEveryFile() throws {
         let dir = try makeTempDir() + "/P1"
         try writeE4ConnectSession(dir)

@@ -21,7 +21,7 @@ public struct WaveformStore {
         guard bytes.prefix(WaveformSink.magic.count).elementsEqual(WaveformSink.magic) else {
             throw TableError(path: path, line: 0, column: 0, message: "not a waveform file (it does not start with RLWAVE1)")
         }
-        for (i, s) in segments.enumerated() where s.offset < WaveformSink.magic.count || s.offset + s.bytes > bytes.count {
+        for (i, s) in segments.enumerated() where s.offset < WaveformSink.magic.count || s.bytes > bytes.count - s.offset {
             throw TableError(path: workspace.file(WaveformSegment.fileName), line: i + 2, column: 11,
                              message: "segment bytes \(s.offset)..<\(s.offset + s.bytes) lie outside waveforms.bin (\(bytes.count) bytes)")
         }

@@ -50,12 +50,22 @@ extension WaveformSegment: CanonicalRow {
         w.field(offset); w.field(bytes); w.field(zeroSamples); w.field(flatSamples); w.field(clippedSamples)
         w.field(roundedSamples); w.field(file)
     }
+    /// A byte position or length of `waveforms.bin`: a whole number below 2^53 (the file
+    /// may pass the 2^31 of a row count).
+    static func byteCount(_ r: CanonicalFieldReader, _ name: String) throws -> Int {
+        let v = try r.double(name)
+        guard v >= 0, v < 9_007_199_254_740_992, v == v.rounded() else {
+            throw r.fail(name, "'\(name)' is not a whole number of bytes: '\(try r.string(name))'")
+        }
+        return Int(v)
+    }
+
     public init(_ r: CanonicalFieldReader) throws {
         self.init(subject: try r.string("subject"), channel: try r.string("channel"), unit: try r.string("unit"),
                   source: try r.string("source"), startMs: try r.timestamp("start"),
                   firstSample: try r.count("first_sample"), rateHz: try r.double("rate_hz"),
                   samples: try r.count("samples"), gain: try r.double("gain"), baseline: try r.double("baseline"),
-                  offset: try r.count("offset"), bytes: try r.count("bytes"), zeroSamples: try r.count("zero_samples"),
+                  offset: try Self.byteCount(r, "offset"), bytes: try Self.byteCount(r, "bytes"), zeroSamples: try r.count("zero_samples"),
                   flatSamples: try r.count("flat_samples"), clippedSamples: try r.count("clipped_samples"),
                   roundedSamples: try r.count("rounded_samples"), file: try r.string("file"))
         guard WaveformSink.rateRangeHz.contains(rateHz) else { throw r.fail("rate_hz", "sample rate outside \(WaveformSink.rateRangeText)") }
