@@ -71,7 +71,7 @@ struct Waveforms: ParsableCommand {
                     text += Array(String(format: "%.6f", seconds).utf8)
                     text.append(44)
                     if physical {
-                        LineEncoder.appendNumber((sample.value - segment.baseline) / segment.gain, to: &text)
+                        LineEncoder.appendNumber(segment.physical(sample), to: &text)
                     } else {
                         text += Array(sample.text.utf8)
                     }

@@ -2,9 +2,10 @@
 /// the recent beats' template (Orphanidou et al. 2015, "Signal-quality indices for the
 /// electrocardiogram and photoplethysmogram", IEEE J Biomed Health Inform 19(3):832–838,
 /// judge ECG and PPG by the correlation of each beat with the average beat), the motion
-/// at the wrist where an accelerometer was worn, and its interval's plausibility.
+/// at the wrist where an accelerometer was worn, and its interval's plausibility; and the
+/// chunks the beats stage reads a recording in (docs/methods.md, Beats in chunks).
 public struct BeatQualityConstants: EngineConstants, Equatable {
-    public static let spec = EngineSpec(name: "beat_quality", version: "1.0.0", constants: [
+    public static let spec = EngineSpec(name: "beat_quality", version: "1.1.0", constants: [
         ConstantSpec("template_s", 10, unit: "s", range: 3...60,
                      source: "Orphanidou et al. 2015: the template is the mean beat of a 10-s stretch (here the 10 s up to the beat)"),
         ConstantSpec("template_min_beats", 5, unit: "beats", range: 2...30,
@@ -27,14 +28,22 @@ public struct BeatQualityConstants: EngineConstants, Equatable {
                      source: "choice: an interval within 30 % of the median of the last 9 detected intervals; tuned on Stress-Predict S02–S13 (20–25 % tripled the RMSSD error)"),
         ConstantSpec("interval_median_beats", 9, unit: "beats", range: 3...31,
                      source: "choice: the running median's length, the current interval included"),
+        ConstantSpec("chunk_s", 300, unit: "s", range: 60...3600,
+                     source: "choice: a recording is detected in chunks of 5 min, each owning the beats it places in its span, so memory stays bounded and chunks run on every core"),
+        ConstantSpec("chunk_lead_s", 15, unit: "s", range: 5...120,
+                     source: "choice: each chunk starts this far before its span, so the detector's levels are learnt and the quality template is full before its first owned beat"),
+        ConstantSpec("chunk_tail_s", 5, unit: "s", range: 2...60,
+                     source: "choice: each chunk ends this far after its span, beyond the ECG's search-back (1.66 × a 3-s interval) for its last owned beat"),
     ], orderRules: [
         OrderRule(["interval_min_s", "interval_max_s"], strict: true),
+        OrderRule(["template_s", "chunk_lead_s", "chunk_s"], strict: true),
     ])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.beatQuality }
 
     public let templateS, beatBeforeS, beatAfterS, correlationMin, motionMaxG, motionWindowS: Double
     public let intervalMinS, intervalMaxS, intervalTolerance: Double
+    public let chunkS, chunkLeadS, chunkTailS: Double
     /// Counts of beats and intervals (whole numbers).
     public let templateMinBeats, intervalMedianBeats: Double
 
@@ -47,5 +56,6 @@ public struct BeatQualityConstants: EngineConstants, Equatable {
         intervalMinS = try c["interval_min_s"]; intervalMaxS = try c["interval_max_s"]
         intervalTolerance = try c["interval_tolerance"]
         intervalMedianBeats = try c["interval_median_beats"]
+        chunkS = try c["chunk_s"]; chunkLeadS = try c["chunk_lead_s"]; chunkTailS = try c["chunk_tail_s"]
     }
 }

@@ -65,12 +65,14 @@ public struct BeatsStage: Stage {
     }
 
     public var name: String { "beats" }
-    public var version: String { "1.0.0" }
-    public var engines: [String] { ["ecg_beats", "ppg_beats", "beat_quality"] }
+    public var version: String { "1.1.0" }
+    public var engines: [String] { ["ecg_beats", "ppg_beats", "beat_quality", "rr"] }
     public var perSubject: Bool { true }
-    public var reads: [String] { [WaveformSegment.fileName, WaveformSegment.samplesFileName] }
-    public var writes: [String] { [DetectedBeat.fileName] }
+    public var reads: [String] { [WaveformSegment.fileName, WaveformSegment.samplesFileName, RRInterval.fileName] }
+    public var writes: [String] { [DetectedBeat.fileName, CombinedRR.fileName] }
 
+    /// Writes `beats.csv`, and where the workspace holds waveforms `rr_combined.csv`
+    /// (`CombinedRR`): rr.csv's subjects in their order, then those with waveforms alone.
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let store = try WaveformStore(ws)
         var subjects: [String] = []
@@ -79,50 +81,47 @@ public struct BeatsStage: Stage {
             if bySubject[s.subject] == nil { subjects.append(s.subject) }
             bySubject[s.subject, default: []].append(s)
         }
+        let rr = store.segments.isEmpty ? nil : try ws.subjectIndex(RRInterval.self)
+        let combined = try rr.map { _ in try ws.writer(RRInterval.self, table: CombinedRR.fileName) }
         let counter = context.progress.counter("beats: subjects", total: subjects.count)
         let table = try ws.writer(DetectedBeat.self)
-        let registry = context.registry
         var total = DetectionTiming()
-        try Parallel.forEach(subjects, jobs: context.jobs, { subject -> (EncodedRows, [String], DetectionTiming) in
-            defer { counter.tick() }
-            var timing = DetectionTiming()
-            let (rows, notes) = try Self.beats(of: bySubject[subject] ?? [], store: store, registry: registry, timing: &timing)
-            return (try Workspace.encode(rows), notes, timing)
-        }, inOrder: { out in
-            try table.append(out.0)
-            for note in out.1 { context.progress.note(note) }
-            total.add(out.2)
-        })
+        // One subject at a time, each recording's chunks on every core.
+        for subject in (rr?.subjects ?? []) + subjects.filter({ !(rr?.contains($0) ?? false) }) {
+            var rows: [DetectedBeat] = []
+            if let segments = bySubject[subject] {
+                let notes: [String]
+                (rows, notes) = try Self.beats(of: segments, store: store, registry: context.registry,
+                                               jobs: context.jobs, timing: &total)
+                try table.append(try Workspace.encode(rows))
+                for note in notes { context.progress.note(note) }
+                counter.tick()
+            }
+            if let rr, let combined {
+                let device = rr.contains(subject) ? try rr.rows(RRInterval.self, of: subject) : []
+                try combined.append(try Workspace.encode(CombinedRR.merge(device: device, detected: rows, plausible: context.registry.rr)))
+            }
+        }
         timings?(total)
         try table.commit()
-        context.progress.note("beats: wrote \(table.rows) row(s) to \(ws.file(DetectedBeat.fileName))")
+        try combined?.commit()
+        context.progress.note("beats: wrote \(table.rows) row(s) to \(ws.file(DetectedBeat.fileName))"
+            + (combined.map { ", \($0.rows) R-R interval(s) to \(ws.file(CombinedRR.fileName))" } ?? ""))
     }
 
     /// One subject's beats: those of its preferred ECG lead, then of its pulse wave.
-    static func beats(of segments: [WaveformSegment], store: WaveformStore, registry: ConstantsRegistry,
+    static func beats(of segments: [WaveformSegment], store: WaveformStore, registry: ConstantsRegistry, jobs: Int,
                       timing: inout DetectionTiming) throws -> ([DetectedBeat], [String]) {
         let channels = segments.map(\.channel)
         var rows: [DetectedBeat] = []
         var notes: [String] = []
         let motion = try Motion(segments.filter { $0.channel.hasPrefix("acc_") }, store: store,
                                 windowS: registry.beatQuality.motionWindowS)
-        for (kinds, fiducial) in [(BeatChannels.ecgLeads, "r_peak"), (BeatChannels.pulseWaves, "pulse_onset")] {
-            guard let channel = BeatChannels.chosen(channels, from: kinds) else { continue }
+        for kind in [BeatKind.ecg, .pulse] {
+            guard let channel = BeatChannels.chosen(channels, from: kind.channels) else { continue }
             var found = 0, reliable = 0
             for segment in segments where segment.channel == channel {
-                let x = try store.physical(segment)
-                let positions: [Double]
-                let detector: String
-                let started = DispatchTime.now().uptimeNanoseconds
-                if fiducial == "r_peak" {
-                    positions = ECGPeaks.detect(x, rateHz: segment.rateHz, constants: registry.ecgBeats).peaks
-                    detector = "pan-tompkins"
-                } else {
-                    positions = PPGOnsets.detect(x, rateHz: segment.rateHz, constants: registry.ppgBeats).onsets
-                    detector = "elgendi-foot"
-                }
-                timing.add(fiducial: fiducial, samples: x.count, ns: DispatchTime.now().uptimeNanoseconds - started)
-                let quality = BeatQuality.templateCorrelation(x, rateHz: segment.rateHz, at: positions, constants: registry.beatQuality)
+                let (positions, quality) = try kind.detect(segment, store: store, registry: registry, jobs: jobs, timing: &timing)
                 let startS = Double(segment.startMs) / 1000
                 let times = positions.map { startS + segment.secondsFromStart(0) + $0 / segment.rateHz }
                 let moved = times.map { motion.sd(at: $0) }
@@ -131,7 +130,7 @@ public struct BeatsStage: Stage {
                     let interval = i > 0 ? ((times[i] - times[i - 1]) * 1_000_000).rounded() / 1000 : nil
                     rows.append(DetectedBeat(
                         subject: segment.subject, timestampMs: Int64((times[i] * 1000).rounded(.down)), intervalMs: interval,
-                        source: "\(segment.source):\(detector)", channel: channel, fiducial: fiducial,
+                        source: "\(segment.source):\(kind.detector)", channel: channel, fiducial: kind.fiducial,
                         quality: (quality[i] * 1_000_000).rounded() / 1_000_000, motionG: moved[i].map { ($0 * 1_000_000).rounded() / 1_000_000 },
                         reliable: ok[i]))
                 }
@@ -140,10 +139,84 @@ public struct BeatsStage: Stage {
             }
             if found == 0 || reliable == 0 {
                 notes.append("beats: \(segments[0].subject) \(channel): \(found) beat\(found == 1 ? "" : "s") detected, none reliable "
-                    + "(noise, or no \(fiducial == "r_peak" ? "ECG" : "pulse") in the signal)")
+                    + "(noise, or no \(kind == .ecg ? "ECG" : "pulse") in the signal)")
             }
         }
         return (rows, notes)
+    }
+}
+
+/// The two kinds of beat: an ECG's R peaks and a pulse wave's onsets.
+enum BeatKind {
+    case ecg, pulse
+
+    var channels: [String] { self == .ecg ? BeatChannels.ecgLeads : BeatChannels.pulseWaves }
+    var fiducial: String { self == .ecg ? "r_peak" : "pulse_onset" }
+    var detector: String { self == .ecg ? "pan-tompkins" : "elgendi-foot" }
+
+    /// The fiducial points of `x`, fractional sample indices; a pulse wave's in the
+    /// recording's `polarity`.
+    func fiducialPoints(_ x: [Double], rateHz: Double, registry: ConstantsRegistry, polarity: Int) -> [Double] {
+        switch self {
+        case .ecg: ECGPeaks.detect(x, rateHz: rateHz, constants: registry.ecgBeats).peaks
+        case .pulse: PPGOnsets.detect(x, rateHz: rateHz, constants: registry.ppgBeats, polarity: polarity).onsets
+        }
+    }
+
+    /// A pulse wave's polarity, voted over all the chunks of `segment` (`PPGOnsets`); an
+    /// ECG's is voted beat by beat as its R peaks are placed, so 1.
+    /// The time the votes took (samples in memory) is added to `elapsed`, ns.
+    func polarity(_ segment: WaveformSegment, chunks: BeatChunks, store: WaveformStore, registry: ConstantsRegistry,
+                  jobs: Int, elapsed: inout UInt64) throws -> Int {
+        guard self == .pulse else { return 1 }
+        var vote = 0.0
+        try chunks.forEachBatch(of: segment, store: store, batch: 2 * max(1, jobs)) { batch in
+            let started = DispatchTime.now().uptimeNanoseconds
+            vote += try Parallel.map(batch, jobs: jobs) {
+                PPGOnsets.polarityVote($0.samples, rateHz: segment.rateHz, constants: registry.ppgBeats)
+            }.reduce(0, +)
+            elapsed += DispatchTime.now().uptimeNanoseconds - started
+        }
+        return vote >= 0 ? 1 : -1
+    }
+
+    /// The closest two beats can be, s: the detector's refractory period.
+    func minimumSpacingS(_ registry: ConstantsRegistry) -> Double {
+        self == .ecg ? registry.ecgBeats.refractoryS : registry.ppgBeats.minIntervalS
+    }
+
+    /// The beats of `segment` (fractional sample indices from its first sample) and their
+    /// quality, detected chunk by chunk (`BeatChunks`), a batch of chunks at a time on
+    /// `jobs` cores. Where two chunks place one beat on either side of their border, the
+    /// first is kept.
+    func detect(_ segment: WaveformSegment, store: WaveformStore, registry: ConstantsRegistry, jobs: Int,
+                timing: inout DetectionTiming) throws -> (positions: [Double], quality: [Double]) {
+        let chunks = BeatChunks(rateHz: segment.rateHz, constants: registry.beatQuality)
+        let spacing = minimumSpacingS(registry) * segment.rateHz
+        var positions: [Double] = [], quality: [Double] = []
+        var elapsed: UInt64 = 0
+        let polarity = try polarity(segment, chunks: chunks, store: store, registry: registry, jobs: jobs, elapsed: &elapsed)
+        try chunks.forEachBatch(of: segment, store: store, batch: 2 * max(1, jobs)) { batch in
+            let started = DispatchTime.now().uptimeNanoseconds
+            let found = try Parallel.map(batch, jobs: jobs) {
+                fiducialPoints($0.samples, rateHz: segment.rateHz, registry: registry, polarity: polarity)
+            }
+            elapsed += DispatchTime.now().uptimeNanoseconds - started
+            let judged = try Parallel.map(Array(zip(batch, found)), jobs: jobs) { pair in
+                BeatQuality.templateCorrelation(pair.0.samples, rateHz: segment.rateHz, at: pair.1, constants: registry.beatQuality)
+            }
+            for (chunk, (local, q)) in zip(batch, zip(found, judged)) {
+                for (p, qi) in zip(local, q) {
+                    let at = Double(chunk.first) + p
+                    guard at >= Double(chunk.owned.lowerBound), at < Double(chunk.owned.upperBound),
+                          positions.last.map({ at - $0 >= spacing }) ?? true else { continue }
+                    positions.append(at)
+                    quality.append(qi)
+                }
+            }
+        }
+        timing.add(fiducial: fiducial, samples: segment.samples, ns: elapsed)
+        return (positions, quality)
     }
 }
 

@@ -133,35 +133,72 @@ public enum ECGPeaks {
 
         mutating func run() -> Result {
             guard n >= 4 else { return Result(peaks: [], polarity: 1) }
+            let initAt = min(learnEnd, n - 1)
             var candidate: (index: Int, value: Double)?
-            for i in 1..<n {
-                if !initialised, i >= min(learnEnd, n - 1) {
-                    initialise(upTo: i)
-                    for peak in learning { classify(peak.index, peak.value) }
-                    learning = []
+            var nextMax = nextLocalMax(from: 1)
+            var i = 1
+            while i < n {
+                if i == nextMax { nextMax = nextLocalMax(from: i + 1) }
+                step(i, isLocalMax: i == nextMax || isLocalMax(i), initAt: initAt, candidate: &candidate)
+                // Nothing happens between events: the next local maximum, the held
+                // candidate leaving the refractory period, the end of the learning
+                // period, and the sample at which search-back is due.
+                var next = nextMax
+                if let held = candidate { next = min(next, held.index + refractory) }
+                if !initialised { next = min(next, initAt) }
+                if initialised, searchStale, lastQRS >= 0, searchAfter < Double(n) {
+                    next = min(next, lastQRS + Int(searchAfter.rounded(.down)) + 1)
                 }
-                // A local maximum; at the last sample a rising value is one, so that a
-                // beat at the very end is not lost.
-                if mwi[i] > mwi[i - 1], i == n - 1 || mwi[i] >= mwi[i + 1] {
-                    if let held = candidate {
-                        if i - held.index < refractory {
-                            if mwi[i] > held.value { candidate = (i, mwi[i]) }
-                        } else {
-                            final(held)
-                            candidate = (i, mwi[i])
-                        }
-                    } else {
-                        candidate = (i, mwi[i])
-                    }
-                }
-                if let held = candidate, i - held.index >= refractory {
-                    final(held)
-                    candidate = nil
-                }
-                if initialised, Double(i - lastQRS) > searchAfter { searchBack(now: i) }
+                i = max(next, i + 1)
             }
             if let held = candidate, initialised { classify(held.index, held.value) }
             return Result(peaks: peaks, polarity: polarityVote >= 0 ? 1 : -1)
+        }
+
+        /// A local maximum of the integrated signal; at the last sample a rising value is
+        /// one, so that a beat at the very end is not lost.
+        func isLocalMax(_ i: Int) -> Bool {
+            mwi[i] > mwi[i - 1] && (i == n - 1 || mwi[i] >= mwi[i + 1])
+        }
+
+        /// The first local maximum at or after `start`, or `n`.
+        func nextLocalMax(from start: Int) -> Int {
+            mwi.withUnsafeBufferPointer { m in
+                var k = max(start, 1)
+                while k < n - 1 {
+                    if m[k] > m[k - 1], m[k] >= m[k + 1] { return k }
+                    k += 1
+                }
+                return k == n - 1 && m[k] > m[k - 1] ? k : n
+            }
+        }
+
+        /// Pan & Tompkins' rules at sample `i`: the learning period's end, a local maximum
+        /// held as the candidate of its refractory period, the candidate classified once
+        /// that period has passed, and search-back when a beat is overdue.
+        mutating func step(_ i: Int, isLocalMax: Bool, initAt: Int, candidate: inout (index: Int, value: Double)?) {
+            if !initialised, i >= initAt {
+                initialise(upTo: i)
+                for peak in learning { classify(peak.index, peak.value) }
+                learning = []
+            }
+            if isLocalMax {
+                if let held = candidate {
+                    if i - held.index < refractory {
+                        if mwi[i] > held.value { candidate = (i, mwi[i]) }
+                    } else {
+                        final(held)
+                        candidate = (i, mwi[i])
+                    }
+                } else {
+                    candidate = (i, mwi[i])
+                }
+            }
+            if let held = candidate, i - held.index >= refractory {
+                final(held)
+                candidate = nil
+            }
+            if initialised, Double(i - lastQRS) > searchAfter { searchBack(now: i) }
         }
 
         mutating func initialise(upTo end: Int) {
@@ -188,9 +225,11 @@ public enum ECGPeaks {
         /// The largest |derivative| (of the band-passed signal, × rate) over the QRS region
         /// that made the peak at `index`.
         func maxSlope(_ index: Int) -> Double {
-            var m = 0.0
-            for k in max(0, index - window - slopeMargin)...index where k > 0 { m = max(m, abs((bp[k] - bp[k - 1]) * rateHz)) }
-            return m
+            bp.withUnsafeBufferPointer { bp in
+                var m = 0.0
+                for k in max(1, index - window - slopeMargin)..<max(1, index + 1) { m = max(m, abs((bp[k] - bp[k - 1]) * rateHz)) }
+                return m
+            }
         }
 
         var rrMean: Double { rr.isEmpty ? rrInitial : rrSum / Double(rr.count) }
@@ -257,22 +296,25 @@ public enum ECGPeaks {
         /// signal's largest magnitude before it, less the band's delay, is the QRS centre;
         /// the R peak is the raw signal's extreme there in the voted polarity.
         mutating func locate(_ index: Int) -> Double {
-            var kb = max(0, index - locateWindow)
-            for k in kb...index where abs(bp[k]) > abs(bp[kb]) { kb = k }
-            let centre = kb - delay
-            let b0 = max(0, centre - baselineWindow), b1 = min(n - 1, centre + baselineWindow)
-            var baseline = 0.0
-            if b0 <= b1 { for k in b0...b1 { baseline += x[k] } }
-            baseline /= Double(max(1, b1 - b0 + 1))
+            let (centre, high, low) = bp.withUnsafeBufferPointer { bp in x.withUnsafeBufferPointer { x in
+                var kb = max(0, index - locateWindow)
+                for k in kb...index where abs(bp[k]) > abs(bp[kb]) { kb = k }
+                let centre = kb - delay
+                let b0 = max(0, centre - baselineWindow), b1 = min(n - 1, centre + baselineWindow)
+                var baseline = 0.0
+                if b0 <= b1 { for k in b0...b1 { baseline += x[k] } }
+                baseline /= Double(max(1, b1 - b0 + 1))
+                var high = -Double.infinity, low = Double.infinity
+                for k in max(0, centre - refineWindow)..<max(0, min(n, centre + refineWindow + 1)) {
+                    high = max(high, x[k] - baseline)
+                    low = min(low, x[k] - baseline)
+                }
+                return (centre, high, low)
+            } }
             let r0 = max(0, centre - refineWindow), r1 = min(n - 1, centre + refineWindow)
             guard r0 <= r1 else { return Double(min(max(centre, 0), n - 1)) }
-            var high = -Double.infinity, low = Double.infinity
-            for k in r0...r1 {
-                high = max(high, x[k] - baseline)
-                low = min(low, x[k] - baseline)
-            }
-            high = max(high, 0); low = max(-low, 0)
-            let vote = high + low > 0 ? (high - low) / (high + low) : 0
+            let up = max(high, 0), down = max(-low, 0)
+            let vote = up + down > 0 ? (up - down) / (up + down) : 0
             polarityVote = (1 - c.polarityWeight) * polarityVote + c.polarityWeight * vote
             let sign = polarityVote >= 0 ? 1.0 : -1.0
             var kr = r0

@@ -17,9 +17,12 @@ public enum PPGOnsets {
         public var polarity: Int
     }
 
-    public static func detect(_ x: [Double], rateHz: Double, constants c: PPGBeatConstants = .defaults) -> Result {
-        guard x.count >= 4 else { return Result(onsets: [], polarity: 1) }
-        let polarity = self.polarity(x, rateHz: rateHz, constants: c)
+    /// The onsets of `x`; with `polarity` given (a recording's, voted over all its chunks)
+    /// instead of voted on `x` alone.
+    public static func detect(_ x: [Double], rateHz: Double, constants c: PPGBeatConstants = .defaults,
+                              polarity given: Int? = nil) -> Result {
+        guard x.count >= 4 else { return Result(onsets: [], polarity: given ?? 1) }
+        let polarity = given ?? (polarityVote(x, rateHz: rateHz, constants: c) >= 0 ? 1 : -1)
         let upright = polarity == 1 ? x : x.map { -$0 }
         return Result(onsets: onsets(upright, rateHz: rateHz, constants: c, footTolerance: c.footTolerance), polarity: polarity)
     }
@@ -112,10 +115,13 @@ public enum PPGOnsets {
         return kept
     }
 
-    /// +1 or −1: per `polarity_window_s`, the median share of each interval from a foot
-    /// to the highest sample before the next foot, for the signal and its negation; the
-    /// sign with the smaller shares (summed over windows with at least 5 intervals) wins.
-    static func polarity(_ x: [Double], rateHz: Double, constants c: PPGBeatConstants) -> Int {
+    /// The polarity vote, positive for upright: per `polarity_window_s`, the median share
+    /// of each interval from a foot to the highest sample before the next foot, for the
+    /// signal and its negation; the negation's less the signal's, summed over windows with
+    /// at least 5 intervals (the sign with the smaller shares is upright). Votes of a
+    /// recording's stretches add up.
+    static func polarityVote(_ x: [Double], rateHz: Double, constants c: PPGBeatConstants) -> Double {
+        guard x.count >= 4 else { return 0 }
         let window = c.polarityWindowS * rateHz
         let windows = max(1, Int(Double(x.count) / window))
         func medians(_ s: [Double]) -> [Double?] {
@@ -137,6 +143,6 @@ public enum PPGOnsets {
         let up = medians(x), down = medians(x.map { -$0 })
         var sum = 0.0
         for (u, d) in zip(up, down) { if let u, let d { sum += d - u } }
-        return sum >= 0 ? 1 : -1
+        return sum
     }
 }

@@ -12,7 +12,7 @@ public struct AssessmentStage: Stage {
     public var version: String { "1.1.0" }
     public var engines: [String] { ["coherence", "pacer", "rr"] }
     public var perSubject: Bool { true }
-    public var reads: [String] { [RRInterval.fileName, BreathingInterval.fileName] }
+    public var reads: [String] { [RRInterval.fileName, CombinedRR.fileName, BreathingInterval.fileName] }
     public var writes: [String] { [AssessmentRow.fileName, ResonanceChoiceRow.fileName] }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
@@ -23,7 +23,7 @@ public struct AssessmentStage: Stage {
                              message: "no paced intervals; write them with `resonance breathing paced`")
         }
         let assessment = BreathingAssessment(coherence: context.registry.coherence, pacer: context.registry.pacer)
-        let rr = try ws.subjectIndex(RRInterval.self, jobs: context.jobs)
+        let rr = try ws.analysisRRIndex(jobs: context.jobs)
         let plausible = context.registry.rr
         // Subjects in order of first appearance in rr.csv, each read and scored in its worker.
         let trialsTable = try ws.writer(AssessmentRow.self), choices = try ws.writer(ResonanceChoiceRow.self)

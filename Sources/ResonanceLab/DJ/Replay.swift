@@ -366,7 +366,7 @@ public struct DJReplayStage: Stage {
     public var name: String { "dj replay" }
     public var version: String { "1.0.0" }
     public var reads: [String] {
-        [SessionPlayRow.fileName, Play.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, Workout.fileName,
+        [SessionPlayRow.fileName, Play.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, CombinedRR.fileName, Workout.fileName,
          SongFeatureRow.fileName, SubjectRow.fileName]
     }
     public var writes: [String] { [DJDecisionRow.fileName, DJReplaySummaryRow.fileName, DJReceiptRow.fileName] }
@@ -378,7 +378,7 @@ public struct DJReplayStage: Stage {
         ws.session?.record(setting: "state_variant", variant.rawValue)
         let sessionPlays = try ws.subjectIndex(SessionPlayRow.self), playIndex = try ws.subjectIndex(Play.self)
         let hr = try ws.subjectIndex(HRSample.self), sdnn = try ws.subjectIndex(HRVSample.self)
-        let rr = try ws.subjectIndex(RRInterval.self), workouts = try ws.subjectIndex(Workout.self)
+        let rr = try ws.analysisRRIndex(), workouts = try ws.subjectIndex(Workout.self)
         let plausible = RRConstants(registry: context.registry)
         var features: [String: SongSound] = [:]
         for f in try ws.readIfPresent(SongFeatureRow.self) ?? [] {

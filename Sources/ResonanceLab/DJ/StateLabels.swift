@@ -82,7 +82,7 @@ public enum StateLabelScoring {
         let labels = Dictionary(grouping: try ws.read(LabelInterval.self), by: \.subject)
         let hr = Dictionary(grouping: try ws.read(HRSample.self), by: \.subject)
         let sdnn = Dictionary(grouping: try ws.read(HRVSample.self), by: \.subject)
-        let rr = Dictionary(grouping: try ws.read(RRInterval.self).filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
+        let rr = Dictionary(grouping: try ws.analysisRRRows().filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
                             by: \.subject)
         var out: [String: Series] = [:]
         for s in labels.keys {
@@ -139,7 +139,7 @@ public struct DJStateStage: Stage {
 
     public var name: String { "dj state" }
     public var version: String { "1.0.0" }
-    public var reads: [String] { [LabelInterval.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName] }
+    public var reads: [String] { [LabelInterval.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, CombinedRR.fileName] }
     public var writes: [String] { [DJStateAUCRow.fileName] }
     public var engines: [String] { ["rr", "state"] }
     public var perSubject: Bool { false }

@@ -14,7 +14,7 @@ public struct StateTuningData: TuningProblem {
     /// The registry allows windows to 2 hours and trends from up to 100 samples; the
     /// search looks at 1–30 minutes and 2–30 samples.
     public static let searchBounds: [String: ClosedRange<Double>] = ["hrv_window_seconds": 60...1800, "trend_min_samples": 2...30]
-    public static let reads = [Manifest.fileName, LabelInterval.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName]
+    public static let reads = [Manifest.fileName, LabelInterval.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, CombinedRR.fileName]
 
     struct Subject: Sendable {
         var hr: [TimedSample], sdnn: [TimedSample], rr: [TimedSample], labels: [LabelInterval]
@@ -32,7 +32,7 @@ public struct StateTuningData: TuningProblem {
             let labels = Dictionary(grouping: try ws.read(LabelInterval.self), by: \.subject)
             let hr = Dictionary(grouping: try ws.read(HRSample.self), by: \.subject)
             let sdnn = Dictionary(grouping: try ws.read(HRVSample.self), by: \.subject)
-            let rr = Dictionary(grouping: try ws.read(RRInterval.self).filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
+            let rr = Dictionary(grouping: try ws.analysisRRRows().filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
                                 by: \.subject)
             var found = false
             for s in labels.keys.sorted(by: SubjectOrder.precedes) {

@@ -24,7 +24,7 @@ public struct CoherenceStage: Stage {
     public var engines: [String] { options?.method == .product ? ["coherence", "pacer", "rr"] : ["coherence", "rr"] }
     public var perSubject: Bool { true }
     public var reads: [String] {
-        [RRInterval.fileName, HRSample.fileName] + (options?.method == .product ? [BreathingInterval.fileName] : [])
+        [RRInterval.fileName, CombinedRR.fileName, HRSample.fileName] + (options?.method == .product ? [BreathingInterval.fileName] : [])
     }
     public var writes: [String] { [CoherenceRow.fileName] }
 
@@ -45,7 +45,7 @@ public struct CoherenceStage: Stage {
                                              pacer: context.registry.pacer, everyStep: options.everyStep, sampling: options.sampling)
             paced = Dictionary(grouping: try ws.readIfPresent(BreathingInterval.self) ?? [], by: \.subject)
         }
-        let (rr, hr) = try Parallel.both(jobs: context.jobs, { try ws.subjectIndex(RRInterval.self, jobs: context.jobs) },
+        let (rr, hr) = try Parallel.both(jobs: context.jobs, { try ws.analysisRRIndex(jobs: context.jobs) },
                                          { try ws.subjectIndex(HRSample.self) })
         let plausible = context.registry.rr
         // Subjects in byte order, as in every table, whichever series each one uses: its

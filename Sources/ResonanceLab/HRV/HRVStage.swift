@@ -27,7 +27,7 @@ public struct HRVStage: Stage {
     public var version: String { "1.0.0" }
     public var engines: [String] { ["hrv", "rr"] }
     public var perSubject: Bool { true }
-    public var reads: [String] { [RRInterval.fileName] }
+    public var reads: [String] { [RRInterval.fileName, CombinedRR.fileName] }
     public var writes: [String] {
         [HRVRow.fileName] + [nnOut, psdOut].compactMap { $0.map { ($0 as NSString).lastPathComponent } }
     }
@@ -36,7 +36,7 @@ public struct HRVStage: Stage {
         var options = self.options
         options.maxArtifactPct = options.maxArtifactPct ?? context.registry.hrv.maxArtifactPct
         options.record(in: ws.session)
-        let rr = try ws.subjectIndex(RRInterval.self, jobs: context.jobs)
+        let rr = try ws.analysisRRIndex(jobs: context.jobs)
         let plausible = context.registry.rr
         let counter = context.progress.counter("hrv: windows", total: rr.subjects.count)
         // One subject at a time per worker, from reading its R-R to encoding its rows, which

@@ -405,12 +405,17 @@ extension Workspace {
     /// the same pass (the digest beside the scan with `jobs` ≥ 2); an absent table gives
     /// an empty index.
     public func subjectIndex<Row: CanonicalRow>(_ type: Row.Type, jobs: Int = 1) throws -> SubjectIndex {
-        guard exists(Row.fileName) else { return try SubjectIndex(Row.self, path: nil) }
-        let path = file(Row.fileName)
-        guard let session, session.needsDigest(Row.fileName) else {
-            try session?.check(Row.fileName)
+        try subjectIndex(Row.self, table: Row.fileName, jobs: jobs)
+    }
+
+    /// The same for table `name`, whose rows are `Row`'s (rr_combined.csv holds rr.csv's).
+    public func subjectIndex<Row: CanonicalRow>(_ type: Row.Type, table name: String, jobs: Int = 1) throws -> SubjectIndex {
+        guard exists(name) else { return try SubjectIndex(Row.self, path: nil) }
+        let path = file(name)
+        guard let session, session.needsDigest(name) else {
+            try session?.check(name)
             return try SubjectIndex(Row.self, path: path)
         }
-        return try SubjectIndex(Row.self, path: path, jobs: jobs) { try session.check(Row.fileName, digest: $0) }
+        return try SubjectIndex(Row.self, path: path, jobs: jobs) { try session.check(name, digest: $0) }
     }
 }

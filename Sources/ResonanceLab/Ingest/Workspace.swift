@@ -68,8 +68,8 @@ public struct Workspace: Sendable {
 
     /// A writer of table `Row` into `output(Row.fileName)`, header first, for rows or
     /// encoded parts as they come.
-    public func writer<Row: CanonicalRow>(_ type: Row.Type) throws -> TableWriter<Row> {
-        try TableWriter(self)
+    public func writer<Row: CanonicalRow>(_ type: Row.Type, table name: String = Row.fileName) throws -> TableWriter<Row> {
+        try TableWriter(self, table: name)
     }
 
     /// The CSV text of `rows` without the header, exactly as `write(_:)` writes them: a
@@ -157,9 +157,10 @@ public final class TableWriter<Row: CanonicalRow> {
     private let workspace: Workspace
     private let csv: CSVWriter
 
-    init(_ workspace: Workspace) throws {
+    /// Writes table `name`, whose rows are `Row`'s (rr.csv's rows make rr_combined.csv).
+    init(_ workspace: Workspace, table name: String = Row.fileName) throws {
         self.workspace = workspace
-        csv = try CSVWriter(path: try workspace.output(Row.fileName), header: Row.header)
+        csv = try CSVWriter(path: try workspace.output(name), header: Row.header)
     }
 
     public func append(_ row: Row) throws {

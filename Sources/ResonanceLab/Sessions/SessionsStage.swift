@@ -37,7 +37,7 @@ public struct SessionsStage: Stage {
     public var engines: [String] { ["rr", "sessions"] }
     public var perSubject: Bool { true }
     public var reads: [String] {
-        [Play.fileName, HRSample.fileName, RRInterval.fileName, HRVSample.fileName, SleepEpisode.fileName, Workout.fileName,
+        [Play.fileName, HRSample.fileName, RRInterval.fileName, CombinedRR.fileName, HRVSample.fileName, SleepEpisode.fileName, Workout.fileName,
          HRVRow.fileName]
     }
     public var writes: [String] { [SessionRow.fileName, SessionPlayRow.fileName] }
@@ -49,7 +49,7 @@ public struct SessionsStage: Stage {
         ws.session?.record(setting: HRVOptions.artifactSetting, "\(artifacts.method.rawValue) (\(artifacts.origin))")
         let c = SessionConstants(registry: context.registry), clock = LocalClock(zone: timeZone), plausible = context.registry.rr
         // The tables are indexed two at a time: R-R (the largest) beside the others.
-        let (rr, (playIndex, hr, sdnn, sleep, workouts)) = try Parallel.both(jobs: context.jobs, { try ws.subjectIndex(RRInterval.self, jobs: context.jobs) }, {
+        let (rr, (playIndex, hr, sdnn, sleep, workouts)) = try Parallel.both(jobs: context.jobs, { try ws.analysisRRIndex(jobs: context.jobs) }, {
             (try ws.subjectIndex(Play.self), try ws.subjectIndex(HRSample.self), try ws.subjectIndex(HRVSample.self),
              try ws.subjectIndex(SleepEpisode.self), try ws.subjectIndex(Workout.self))
         })

@@ -30,7 +30,7 @@ public struct StressTuningData: TuningProblem {
     public init() {}
 
     /// The tables the windows come from.
-    public static let reads = [Manifest.fileName, LabelInterval.fileName, HRSample.fileName, RRInterval.fileName]
+    public static let reads = [Manifest.fileName, LabelInterval.fileName, HRSample.fileName, RRInterval.fileName, CombinedRR.fileName]
 
     /// Windows of every subject with stress and baseline labels. The signals depend on
     /// the engine's window-count constants of `engine` (held fixed while tuning) only.

@@ -75,8 +75,10 @@ public enum StressWindows {
         let wanted = Set(scored)
         let hr = Dictionary(uniqueKeysWithValues: SubjectSeries.hr(try ws.readSeries(HRSample.self))
             .filter { wanted.contains($0.subject) }.map { ($0.subject, $0) })
-        let rr = Dictionary(uniqueKeysWithValues: SubjectSeries.rr(try ws.readSeries(RRInterval.self), plausible: options.rr)
-            .filter { wanted.contains($0.subject) }.map { ($0.subject, $0) })
+        let rrIndex = try ws.analysisRRIndex()
+        let rr = Dictionary(uniqueKeysWithValues: try scored.filter(rrIndex.contains).map {
+            ($0, SubjectSeries.rr(try rrIndex.series(RRInterval.self, of: $0), plausible: options.rr))
+        })
         let protocolTasks = try taskNames(ws)
         return try Parallel.map(scored, jobs: jobs) { subject in
             cut(subject: subject, labels: bySubject[subject] ?? [], hr: hr[subject], rr: rr[subject],

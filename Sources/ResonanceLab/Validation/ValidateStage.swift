@@ -18,7 +18,7 @@ public struct ValidateStage: Stage {
     public var engines: [String] { ["hrv", "rr", "stress", "state", "trend", "readiness"] }
     public var perSubject: Bool { false }
     public var reads: [String] {
-        [Manifest.fileName, HRSample.fileName, RRInterval.fileName, Reject.fileName, LabelInterval.fileName,
+        [Manifest.fileName, HRSample.fileName, RRInterval.fileName, CombinedRR.fileName, Reject.fileName, LabelInterval.fileName,
          HRVRow.fileName, SessionRow.fileName, SessionPlayRow.fileName, SongEffectRow.fileName, PersonaEffectRow.fileName,
          PlantedEffect.fileName, DailyRow.fileName, HRVSample.fileName] + BreathingAnalysis.reads + DJAnalysis.reads
             + BeatAnalysis.reads

@@ -21,3 +21,21 @@ final class MITBIHBeatDetectionTests: XCTestCase {
         XCTAssertLessThan(abs(offsets[offsets.count / 2]), 0.005)
     }
 }
+
+extension MITBIHBeatDetectionTests {
+    /// The beats stage reads record 100 in chunks of 5 minutes on two cores: the same
+    /// 2,273 beats at the same times (to the microsecond) as one pass over the record.
+    func testChunkedDetectionEqualsOnePassOverTheRecord() throws {
+        let (ws, _) = try importSources([try datasetsRoot() + "/mitdb"])
+        let store = try WaveformStore(ws)
+        let lead = try XCTUnwrap(store.segments.first { $0.channel == "mlii" })
+        let whole = ECGPeaks.detect(try store.physical(lead), rateHz: lead.rateHz).peaks
+        var timing = DetectionTiming()
+        let chunked = try BeatKind.ecg.detect(lead, store: store, registry: .defaults, jobs: 2, timing: &timing)
+        XCTAssertEqual(BeatChunks(rateHz: lead.rateHz, constants: .defaults).span, 108_000)
+        XCTAssertEqual(chunked.positions.count, 2273)
+        XCTAssertEqual(chunked.positions.count, whole.count)
+        for (a, b) in zip(chunked.positions, whole) { XCTAssertEqual(a, b, accuracy: 1e-6) }
+        XCTAssertEqual(timing.ecgSamples, 650_000)
+    }
+}

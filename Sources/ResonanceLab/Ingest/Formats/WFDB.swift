@@ -192,16 +192,11 @@ enum WFDB {
             }
             let recording = sink.waveforms.begin(subject: sink.subjectName(subject), source: source, startMs: start.ms,
                                                  rateHz: header.rateHz, file: input.display, channels: channels)
-            guard let data = FileManager.default.contents(atPath: input.path) else {
-                throw CSVError.cannotOpen(path: input.path, reason: "cannot read file")
-            }
-            let bytes = data.count > first.byteOffset ? Array(data[first.byteOffset...]) : []
             let width = header.signals.count
             let invalid = invalidSample[first.format] ?? Int64.min
-            var samples = decode(bytes, format: first.format)
-            let whole = samples.count / width
+            let stored = try storedBytes(input.path, from: first.byteOffset)
+            let whole = decode(stored, format: first.format) / width
             let frames = min(whole, header.frames ?? whole)
-            samples.removeLast(samples.count - frames * width)
             var run: (first: Int, count: Int)?
             var frame = [WaveformCodec.Fixed](repeating: WaveformCodec.Fixed(whole: 0, decimals: 0), count: width)
             let exact = [Bool](repeating: false, count: width)
@@ -213,10 +208,9 @@ enum WFDB {
                                     : "invalid samples (WFDB's invalid-sample code): \(r.count) frames, \(r.first + 1)–\(r.first + r.count)",
                                 raw: "frame \(r.first + 1)", count: r.count)
             }
-            for f in 0..<frames {
+            try forEachFrame(input.path, from: first.byteOffset, format: first.format, width: width, frames: frames) { f, samples in
                 var valid = true
-                for k in 0..<width {
-                    let v = samples[f * width + k]
+                for (k, v) in zip(0..<width, samples) {
                     if v == invalid { valid = false }
                     frame[k].whole = v
                 }
@@ -239,13 +233,47 @@ enum WFDB {
             if let declared = header.frames, declared != frames {
                 sink.warn(file, "the header declares \(declared) frames, the file holds \(whole): \(frames) read")
             }
-            if whole * width != decode(bytes.count, format: first.format) {
+            if whole * width != decode(stored, format: first.format) {
                 sink.note(file, "trailing bytes after the last whole frame: not read")
             }
             try sink.endSource(input, rowsRead: frames)
         }
 
-        /// Every sample of a signal file in storage order (frame by frame).
+        /// The bytes of a signal file from `offset` on.
+        static func storedBytes(_ path: String, from offset: Int) throws -> Int {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            guard let size else { throw CSVError.cannotOpen(path: path, reason: "cannot read file") }
+            return max(0, size - offset)
+        }
+
+        /// Calls `body` with each of the first `frames` frames (its index and its `width`
+        /// samples) of a signal file, read a few hundred kilobytes at a time so that a day
+        /// of Holter data never sits in memory whole.
+        static func forEachFrame(_ path: String, from offset: Int, format: Int, width: Int, frames: Int,
+                                 _ body: (Int, ArraySlice<Int64>) throws -> Void) throws {
+            guard frames > 0 else { return }
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw CSVError.cannotOpen(path: path, reason: "cannot read file")
+            }
+            defer { try? handle.close() }
+            try handle.seek(toOffset: UInt64(offset))
+            // Whole 212 sample pairs (3 bytes) and 16-bit samples (2 bytes) in each read.
+            let chunkBytes = 6 << 17
+            var pending: [Int64] = []
+            var next = 0
+            while next < frames, let data = try handle.read(upToCount: chunkBytes), !data.isEmpty {
+                pending += decode([UInt8](data), format: format)
+                var at = 0
+                while next < frames, pending.count - at >= width {
+                    try body(next, pending[at..<at + width])
+                    at += width
+                    next += 1
+                }
+                pending.removeFirst(at)
+            }
+        }
+
+        /// Every sample of a signal file's bytes in storage order (frame by frame).
         static func decode(_ bytes: [UInt8], format: Int) -> [Int64] {
             var out: [Int64] = []
             switch format {

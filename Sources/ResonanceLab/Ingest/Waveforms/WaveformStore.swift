@@ -48,7 +48,7 @@ public struct WaveformStore {
     public func physical(_ segment: WaveformSegment) throws -> [Double] {
         var out: [Double] = []
         out.reserveCapacity(segment.samples)
-        try forEachSample(of: segment) { out.append(($0.value - segment.baseline) / segment.gain) }
+        try forEachSample(of: segment) { out.append(segment.physical($0)) }
         return out
     }
 }

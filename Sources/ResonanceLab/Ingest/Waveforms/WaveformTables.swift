@@ -34,6 +34,12 @@ public struct WaveformSegment: Equatable, Sendable {
 
     /// Seconds from `startMs` to sample `j` of this segment.
     public func secondsFromStart(_ j: Int) -> Double { Double(firstSample + j) / rateHz }
+
+    /// A stored sample in physical units: `(stored − baseline) / gain`.
+    public func physical(_ sample: WaveformCodec.Fixed) -> Double { Self.physical(sample, gain: gain, baseline: baseline) }
+
+    @inline(__always)
+    static func physical(_ sample: WaveformCodec.Fixed, gain: Double, baseline: Double) -> Double { (sample.value - baseline) / gain }
 }
 
 extension WaveformSegment: CanonicalRow {
