@@ -1,15 +1,20 @@
 # %% [markdown]
 # ## Helpers
 #
-# Reading the workspace's tidy tables and the report's `validation.json`, and saving
-# figures reproducibly: PNG at 150 dpi and SVG, with no dates or random ids in the files
-# (`svg.hashsalt` fixed, `Date`/`Creator` metadata off), so a rerun gives the same bytes.
-# Each figure is listed in `figures/figures.json` with its title and the report that
-# embeds it. Nothing here computes an index: the figures draw the toolkit's outputs.
+# Reading the workspace's tidy tables, its raw signals (through `resonance waveforms`) and
+# the report's `validation.json`, and saving figures reproducibly: PNG at 150 dpi and
+# SVG, with no dates or random ids in the files (`svg.hashsalt` fixed, `Date`/`Creator`
+# metadata off), so a rerun gives the same bytes. Each figure is listed in
+# `figures/figures.json` with its title and the report that embeds it; a figure that
+# cannot be drawn is listed with a one-sentence note instead, which the report shows in
+# its place. Nothing here computes an index: the figures draw the toolkit's outputs.
 
 # %%
 import json
 import os
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -49,6 +54,19 @@ def read_table(name, times=()):
     return df
 
 
+def read_waveform(subject, channel):
+    """One channel of a subject's raw signal as `resonance waveforms` writes it: a
+    DataFrame of `time_unix_s` and `value` (in the channel's unit), its segments in order.
+    The executable is $RESONANCE_BIN (scripts/notebooks.py sets it from `--bin`), else
+    `resonance` on the PATH."""
+    binary = os.environ.get("RESONANCE_BIN") or shutil.which("resonance")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "waveform.csv"
+        subprocess.run([binary, "waveforms", str(WS), "--subject", subject, "--channel", channel, "--out", str(out),
+                        "--quiet"], check=True)
+        return pd.read_csv(out, usecols=["time_unix_s", "value"], dtype=float)
+
+
 def read_validation():
     """validation.json of the report folder as {section key: data}, or {} when absent.
     A section is keyed by its `key` when it has one, else by its title."""
@@ -74,15 +92,26 @@ def save(fig, name, title, report="validation.md"):
     plt.close(fig)
 
 
+def note(name, sentence, report="validation.md"):
+    """In place of figure NAME, which cannot be drawn here: print the one-sentence reason
+    and list it for `report`, which shows it where the figure would be."""
+    for suffix in (".png", ".svg"):
+        (FIG_DIR / f"{name}{suffix}").unlink(missing_ok=True)
+    print(sentence)
+    FIGURES.append({"name": name, "note": sentence, "report": report})
+
+
 def write_figure_list():
-    """figures/figures.json: the figures this notebook drew, in order."""
+    """figures/figures.json: the figures this notebook drew (or the notes in their place),
+    in order."""
     path = FIG_DIR / "figures.json"
     previous = json.loads(path.read_text()) if path.exists() else []
     names = {f["name"] for f in FIGURES}
     merged = [f for f in previous if f["name"] not in names] + FIGURES
     path.write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n")
     for f in FIGURES:
-        print(f"{f['name']}.png  {f['width_px']}×{f['height_px']} px  {f['title']}")
+        print(f"{f['name']}: {f['note']}" if "note" in f else
+              f"{f['name']}.png  {f['width_px']}×{f['height_px']} px  {f['title']}")
 
 
 def grid(n, columns=4, width=12.0, row_height=2.2):

@@ -53,6 +53,158 @@ for finding in [f"{s['table']} is stale: {s['reason']}" for s in AUDIT.get("stal
     print("NOTE:", finding)
 
 # %% [markdown]
+# ## Beats on the raw waveforms
+#
+# What the beat detectors saw (`beats.csv` on the signals of `waveforms.csv`, read back
+# with `resonance waveforms`): for each subject and channel that beats were detected on
+# (an ECG lead, a pulse wave), two 15-s strips of the raw signal with each detected beat
+# marked at its fiducial point (R peak, pulse foot), coloured by its quality (correlation
+# with the template of the recent beats) and filled where the interval it closes is
+# reliable, hollow where not; under each strip, where the subject wore an accelerometer,
+# the magnitude of its acceleration. Right, the worst stretch: centred on the beat whose
+# surrounding 15 s have the lowest mean quality. Left, a typical one: centred on the beat
+# of median quality among those at least 15 s from the worst one's centre. Beats without
+# a template (quality 0, fewer than 5 beats in the 10 s before them, as at a recording's
+# start) take no part in either choice; a strip that would overhang the recording's end
+# is moved inside it. At most six subject × channel rows: with more, the six spread
+# evenly over their share of reliable beats, from the lowest to the highest.
+
+# %%
+from matplotlib.lines import Line2D
+
+STRIP_S = 15
+MAX_QC_ROWS = 6
+QUALITY_CMAP = matplotlib.colors.LinearSegmentedColormap.from_list(
+    "quality", [(0, "#c0392b"), (0.4, "#e67e22"), (0.7, "#2ca25f"), (1, "#1f4e79")])
+QUALITY_NORM = matplotlib.colors.Normalize(vmin=0.5, vmax=1.0)
+
+
+def strip_centres(t, q):
+    """The centres (unix s) of the typical and the worst strip of one channel's beats at
+    times t with qualities q, in that order: the median-quality beat of those at least
+    STRIP_S from the worst (of all, when none is), and the beat whose ±STRIP_S/2 holds the
+    lowest mean quality (ties: the earliest); beats of quality 0 left out."""
+    judged = q != 0
+    t, q = (t[judged], q[judged]) if judged.any() else (t, q)
+    lo = np.searchsorted(t, t - STRIP_S / 2, side="left")
+    hi = np.searchsorted(t, t + STRIP_S / 2, side="right")
+    sums = np.concatenate([[0.0], np.cumsum(q)])
+    worst = t[int(np.argmin((sums[hi] - sums[lo]) / (hi - lo)))]
+    apart = np.abs(t - worst) >= STRIP_S
+    t, q = (t[apart], q[apart]) if apart.any() else (t, q)
+    order = np.lexsort((t, q))
+    return t[order[len(order) // 2]], worst
+
+
+def qc_rows(beats, waveforms):
+    """The (subject, channel) pairs to draw — those with beats and samples, ECG before
+    pulse wave per subject; at most MAX_QC_ROWS, spread over their share of reliable
+    beats — and how many pairs there are."""
+    held = set(zip(waveforms["subject"], waveforms["channel"]))
+    ecg = set(beats.loc[beats["fiducial"] == "r_peak", "channel"])
+    shares = beats.groupby(["subject", "channel"])["reliable"].mean()
+    pairs = sorted(((s, c, share) for (s, c), share in shares.items() if (s, c) in held),
+                   key=lambda p: (p[0], p[1] not in ecg, p[1]))
+    total = len(pairs)
+    if total > MAX_QC_ROWS:
+        ranked = sorted(pairs, key=lambda p: (p[2], p[0], p[1]))
+        keep = {ranked[i][:2] for i in np.linspace(0, total - 1, MAX_QC_ROWS).round().astype(int)}
+        pairs = [p for p in pairs if p[:2] in keep]
+    return [(s, c) for s, c, _ in pairs], total
+
+
+def strip_span(wave, centre):
+    """The STRIP_S seconds around `centre`, moved inside the recording where it would
+    overhang an end."""
+    first, last = wave["time_unix_s"].iloc[0], wave["time_unix_s"].iloc[-1]
+    lo = max(first, min(centre - STRIP_S / 2, last - STRIP_S))
+    return lo, lo + STRIP_S
+
+
+def draw_strip(ax, wave, beats_, span, t0, label):
+    """The raw signal over `span` (unix s) and its beats, time since t0."""
+    lo, hi = span
+    w = wave[(wave["time_unix_s"] >= lo) & (wave["time_unix_s"] <= hi)]
+    t, x = w["time_unix_s"].to_numpy(), w["value"].to_numpy()
+    step = np.median(np.diff(t)) if len(t) > 1 else 1.0
+    ax.plot(*broken(t - t0, x, np.concatenate([[False], np.diff(t) > 1.5 * step])), lw=0.7, color="#4d4d4d")
+    b = beats_[(beats_["t"] >= lo) & (beats_["t"] <= hi)]
+    y = np.interp(b["t"], t, x) if len(t) else np.zeros(len(b))
+    colours = QUALITY_CMAP(QUALITY_NORM(b["quality"].clip(lower=0)))
+    reliable = b["reliable"].to_numpy(dtype=bool)
+    ax.scatter(b["t"][reliable] - t0, y[reliable], s=28, c=colours[reliable], edgecolors=colours[reliable],
+               linewidths=1.2, zorder=3)
+    ax.scatter(b["t"][~reliable] - t0, y[~reliable], s=28, facecolors="white", edgecolors=colours[~reliable],
+               linewidths=1.4, zorder=3)
+    ax.set_xlim(lo - t0, hi - t0)
+    ax.set_title(f"{label}: {len(b)} beats, {int(reliable.sum())} reliable, median quality "
+                 f"{b['quality'].median():.2f}", fontsize=8)
+    ax.tick_params(labelsize=7)
+
+
+beats = read_table("beats.csv", times=("timestamp",))
+waveforms = read_table("waveforms.csv")
+rows = []
+if waveforms is not None and beats is not None:
+    beats["t"] = beats["timestamp"].astype("int64") / 1e9
+    rows, pairs_with_beats = qc_rows(beats, waveforms)
+if waveforms is None:
+    note("beats_qc", "No beats QC figure: this workspace holds no raw waveforms (`waveforms.csv`), "
+                     "so no beats were detected in one.")
+elif not rows:
+    note("beats_qc", "No beats QC figure: no beat was detected in this workspace's raw waveforms "
+                     "(`beats.csv`, which `resonance beats` writes, is missing or lists none).")
+else:
+    held = set(zip(waveforms["subject"], waveforms["channel"]))
+    units = waveforms.drop_duplicates(["subject", "channel"]).set_index(["subject", "channel"])["unit"]
+    worn = {s for s, _ in rows if all((s, c) in held for c in ("acc_x", "acc_y", "acc_z"))}
+    ratios = [r for s, _ in rows for r in ([3, 1] if s in worn else [3])]
+    fig = plt.figure(figsize=(14, 0.75 * sum(ratios) + 1.6), layout="constrained")
+    grid_ = fig.add_gridspec(len(ratios), 2, height_ratios=ratios)
+    k = 0
+    for subject, channel in rows:
+        wave = read_waveform(subject, channel)
+        t0 = wave["time_unix_s"].iloc[0]
+        b = beats[(beats["subject"] == subject) & (beats["channel"] == channel)].sort_values("t")
+        motion = None
+        if subject in worn:
+            acc = [read_waveform(subject, c) for c in ("acc_x", "acc_y", "acc_z")]
+            scale = 1 / 64 if units[(subject, "acc_x")] == "1/64 g" else 1
+            motion = pd.DataFrame({"time_unix_s": acc[0]["time_unix_s"],
+                                   "value": scale * np.sqrt(sum(a["value"] ** 2 for a in acc))})
+        motion_axes = []
+        for column, (centre, what) in enumerate(zip(strip_centres(b["t"].to_numpy(), b["quality"].to_numpy()),
+                                                    ["typical (median-quality beat)", "worst (lowest mean quality)"])):
+            span = strip_span(wave, centre)
+            ax = fig.add_subplot(grid_[k, column])
+            draw_strip(ax, wave, b, span, t0, f"{subject} {channel}, {what}")
+            ax.set_ylabel(f"{channel} ({units[(subject, channel)]})", fontsize=8)
+            if motion is not None:
+                ax.tick_params(labelbottom=False)
+                ax = fig.add_subplot(grid_[k + 1, column], sharex=ax, sharey=motion_axes[0] if motion_axes else None)
+                motion_axes.append(ax)
+                m = motion[(motion["time_unix_s"] >= span[0]) & (motion["time_unix_s"] <= span[1])]
+                ax.plot(m["time_unix_s"] - t0, m["value"], lw=0.6, color="#7b3294")
+                ax.set_ylabel("|acc| (g)", fontsize=7)
+                ax.tick_params(labelsize=6)
+            ax.set_xlabel("time since the recording's start (s)", fontsize=7)
+        k += 2 if motion is not None else 1
+    handles = [Line2D([], [], color="#4d4d4d", lw=0.7, label="raw signal"),
+               Line2D([], [], ls="", marker="o", ms=6, color="#1f4e79", label="beat, reliable interval (filled)"),
+               Line2D([], [], ls="", marker="o", ms=6, mfc="white", mec="#1f4e79", mew=1.4,
+                      label="beat, unreliable interval (hollow)")]
+    if worn:
+        handles.append(Line2D([], [], color="#7b3294", lw=0.6, label="accelerometer magnitude (g)"))
+    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize=8, frameon=False)
+    fig.colorbar(matplotlib.cm.ScalarMappable(norm=QUALITY_NORM, cmap=QUALITY_CMAP), ax=fig.axes, extend="min",
+                 shrink=min(1, 6 / len(ratios)), label="beat quality (template correlation r)")
+    shown = f"{len(rows)} of {pairs_with_beats} subject × channel pairs" if len(rows) < pairs_with_beats else \
+        f"{len(rows)} subject × channel pair{'s' if len(rows) > 1 else ''}"
+    fig.suptitle(f"Detected beats on the raw waveforms, {STRIP_S}-s strips: typical and worst stretch ({shown})")
+    save(fig, "beats_qc", f"Detected beats on the raw waveforms, typical and worst {STRIP_S}-s stretch per subject and "
+                          "channel, coloured by quality")
+
+# %% [markdown]
 # ## HRV per subject
 #
 # Tachogram: the cleaned NN series against time since the subject's first beat, beats the

@@ -3,16 +3,19 @@
     notebooks.py --bin BIN --workspace WS --report-dir DIR [--kind validation ...]
 
 For each kind: `resonance export-notebook` writes DIR/notebooks/<kind>.ipynb, nbclient
-executes it unchanged (the project's virtualenv kernel, no timing metadata), the executed
-notebook replaces it and nbconvert writes DIR/notebooks/<kind>.html. The notebooks save
-DIR/figures/*.png (150 dpi) and *.svg and list them in DIR/figures/figures.json; this
-script then embeds them (`![title](figures/NAME.png)`) in the Markdown report each names,
-between marker comments so a rerun replaces them. SOURCE_DATE_EPOCH defaults to 0.
+executes it unchanged (the project's virtualenv kernel, no timing metadata, RESONANCE_BIN
+set to BIN for the figures that read raw signals), the executed notebook replaces it and
+nbconvert writes DIR/notebooks/<kind>.html. The notebooks save DIR/figures/*.png (150 dpi)
+and *.svg and list them in DIR/figures/figures.json, with a one-sentence note in place of
+a figure they cannot draw; this script then embeds them (`![title](figures/NAME.png)`, or
+the note) in the Markdown report each names, between marker comments so a rerun replaces
+them. SOURCE_DATE_EPOCH defaults to 0.
 Prints the wall time of each notebook.
 """
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -62,7 +65,8 @@ def embed(report_dir):
         text = md.read_text()
         if BEGIN in text and END in text:
             text = text[:text.index(BEGIN)].rstrip("\n") + "\n" + text[text.index(END) + len(END):].lstrip("\n")
-        block = "\n".join(f"![{f['title']}](figures/{f['name']}.png)\n" for f in items)
+        block = "\n".join(f"{f['note']}\n" if "note" in f else f"![{f['title']}](figures/{f['name']}.png)\n"
+                          for f in items)
         text = text.rstrip("\n") + f"\n\n{BEGIN}\n## Figures\n\n{block}{END}\n"
         tmp = md.with_suffix(".md.tmp")
         tmp.write_text(text)
@@ -78,6 +82,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=1800, help="per cell, seconds")
     args = ap.parse_args()
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+    os.environ["RESONANCE_BIN"] = os.path.abspath(shutil.which(args.bin) or args.bin)
     args.report_dir.mkdir(parents=True, exist_ok=True)
     total = sum(run(args.bin, args.workspace, args.report_dir, kind, args.timeout)
                 for kind in args.kind or ["validation"])

@@ -1,8 +1,9 @@
 """Every notebook of notebooks-export/ executed on the synthetic sample workspace and a
 7-day persona workspace, as `make notebooks` runs them: no cell may fail, every expected
 figure must exist as a valid 150 dpi PNG of the size its figure was drawn at and must not
-be blank, and the exported notebooks must be valid nbformat that jupytext reads the same
-way from the sources.
+be blank (or, where it cannot be drawn, a one-sentence note must stand in its place), and
+the exported notebooks must be valid nbformat that jupytext reads the same way from the
+sources.
 
 RESONANCE_BIN names the resonance executable (default .build/release/resonance)."""
 import json
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = os.environ.get("RESONANCE_BIN", str(ROOT / ".build/release/resonance"))
 WORK = ROOT / "build/notebooks-test"
 
-SAMPLE_FIGURES = {"hrv_subject", "hrv_tachograms", "hrv_psd", "hrv_poincare", "stress_protocol_hr", "stress_auc",
+SAMPLE_FIGURES = {"beats_qc", "hrv_subject", "hrv_tachograms", "hrv_psd", "hrv_poincare", "stress_protocol_hr", "stress_auc",
                   "stress_roc", "stress_scores", "coherence"}
 PERSONA_VALIDATION_FIGURES = {"song_effects_forest", "effects_vs_truth", "listener_sensitivity", "dj_rank_of_played"}
 PERSONAS = ["CardiacRehab", "CollegeStudent", "MeditationPractitioner", "NewMom", "NightShiftNurse",
@@ -46,7 +47,7 @@ def sample():
     ws, report = WORK / "sample", WORK / "reports/sample"
     resonance("import", str(ROOT / "datasets/sample"), "--out", str(ws))
     resonance("hrv", str(ws), "--nn-out", str(ws / "hrv_nn.csv"), "--psd-out", str(ws / "hrv_psd.csv"))
-    for stage in ["coherence", "sessions", "effects"]:
+    for stage in ["beats", "coherence", "sessions", "effects"]:
         resonance(stage, str(ws))
     resonance("validate", str(ws), "--report-dir", str(report))
     run_notebooks(ws, report, "validation", "tuning")
@@ -75,8 +76,18 @@ def dj_simulation():
     return ws, report
 
 
+def listed(report):
+    return json.loads((report / "figures/figures.json").read_text())
+
+
 def figure_list(report):
-    return {f["name"]: f for f in json.loads((report / "figures/figures.json").read_text())}
+    """The figures drawn, by name."""
+    return {f["name"]: f for f in listed(report) if "note" not in f}
+
+
+def notes(report):
+    """The notes standing in for figures that could not be drawn, by figure name."""
+    return {f["name"]: f["note"] for f in listed(report) if "note" in f}
 
 
 def check_png(report, figure):
@@ -112,6 +123,21 @@ def test_persona_figures(personas):
     assert expected <= set(figures), expected - set(figures)
     for figure in figures.values():
         check_png(report, figure)
+
+
+def test_beats_qc_figure_where_beats_were_detected_and_a_note_where_no_waveforms(sample, personas):
+    """The sample's pulse wave gives the beats QC figure; the persona workspace, which
+    holds no raw waveforms, gets the sentence saying so in the figure's place, in the
+    notebook's output and in validation.md."""
+    assert "beats_qc" in figure_list(sample[1]) and "beats_qc" not in notes(sample[1])
+    _, report = personas
+    sentence = notes(report).get("beats_qc")
+    assert sentence and sentence.startswith("No beats QC figure: this workspace holds no raw waveforms")
+    assert not (report / "figures/beats_qc.png").exists()
+    assert f"\n{sentence}\n" in (report / "validation.md").read_text()
+    nb = nbformat.read(report / "notebooks/validation.ipynb", as_version=4)
+    printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    assert sentence in printed
 
 
 def test_dj_simulation_figures(dj_simulation):

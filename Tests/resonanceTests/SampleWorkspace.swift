@@ -12,16 +12,18 @@ enum ClassFolder {
     }
 }
 
-/// The synthetic sample (`datasets/sample`): S01 with E4 files and Stress-Predict
-/// labels, S02 with Apple Health, Apple Music and a generic heart-rate CSV.
+/// The synthetic sample (`datasets/sample`): S01 with E4 files (a pulse wave and an
+/// accelerometer among them) and Stress-Predict labels, S02 with Apple Health, Apple
+/// Music and a generic heart-rate CSV.
 enum Sample {
     static let path = repositoryRoot + "/datasets/sample"
-    static let files = 7
+    static let files = 9
     static let subjects = 2
     /// The files' data lines: labels 1800, HR 1800 (after 2 header lines), IBI 1608
-    /// (after 1), tags 4, Apple Music 13, Apple Health 8 of 9 (its step-count row is an
-    /// unused record type, counted in the manifest, not a row read), heart.csv 242.
-    static let rows = 1800 + 1800 + 1608 + 4 + 13 + 8 + 242
+    /// (after 1), tags 4, BVP 19200 and ACC 9600 (300 s at 64 and 32 Hz, after 2),
+    /// Apple Music 13, Apple Health 8 of 9 (its step-count row is an unused record type,
+    /// counted in the manifest, not a row read), heart.csv 242.
+    static let rows = 1800 + 1800 + 1608 + 4 + 19200 + 9600 + 13 + 8 + 242
     /// 360 of S01's HR values lie outside 20–250 bpm; Apple Music and heart.csv have
     /// one bad row each.
     static let rejected = 360 + 2

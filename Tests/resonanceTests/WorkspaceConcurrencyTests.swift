@@ -24,7 +24,7 @@ final class WorkspaceConcurrencyTests: XCTestCase {
             XCTAssertEqual(try resonance(stage, reference, "--quiet", "--jobs", "1").status, ExitStatus.success)
         }
         let expected = try readManifest(reference).tables
-        XCTAssertEqual(expected.count, 14, "10 imported tables and 4 outputs")
+        XCTAssertEqual(expected.count, 16, "12 imported tables (waveforms.csv and waveforms.bin among them) and 4 outputs")
         for round in 0..<Self.rounds {
             let ws = dir + "/round\(round)"
             try FileManager.default.copyItem(atPath: template, toPath: ws)

@@ -59,6 +59,29 @@ final class BeatsStageTests: XCTestCase {
         XCTAssertGreaterThan(still.filter(\.reliable).count, still.count - 2)
     }
 
+    /// The synthetic sample's pulse wave (datasets/sample/S01/BVP.csv and ACC.csv, written
+    /// by scripts/sample_pulse_wave.py): over its first 300 s the pulse feet lie at the
+    /// beats of S01's IBI.csv, and the wrist moves from 180 to 190 s. Every IBI.csv beat
+    /// outside the burst is found within 50 ms; no interval inside it is reliable.
+    func testTheSamplePulseWaveGivesTheBeatsOfItsIBIFile() throws {
+        let (ws, _) = try importSources([PipelineTests.sample])
+        try BeatsStage().runCommitted(ws, StageContext())
+        let start = 1_699_999_990.0
+        func seconds(_ ms: Int64) -> Double { Double(ms) / 1000 - start }
+        let onsets = try ws.read(DetectedBeat.self).filter { $0.subject == "S01" && $0.channel == "bvp" }
+        let detected = onsets.map { seconds($0.timestampMs) }
+        let ibi = try ws.read(RRInterval.self).filter { $0.subject == "S01" }.map { seconds($0.timestampMs) }.filter { $0 < 300 }
+        XCTAssertEqual(ibi.count, 294)
+        let still = ibi.filter { $0 < 179.5 || $0 >= 190.5 }
+        XCTAssertEqual(BeatMatch.match(detected: detected, reference: still, window: 0.050).falseNegatives, 0)
+        XCTAssertGreaterThanOrEqual(BeatMatch.match(detected: detected, reference: ibi, window: 0.050).sensitivity ?? 0, 0.97)
+        let inBurst = onsets.filter { seconds($0.timestampMs) >= 180 && seconds($0.timestampMs) < 190 }
+        XCTAssertGreaterThanOrEqual(inBurst.count, 15)
+        XCTAssertFalse(inBurst.contains(where: \.reliable))
+        XCTAssertGreaterThanOrEqual(inBurst.filter { ($0.motionG ?? 0) > 0.05 }.count, inBurst.count - 1)
+        XCTAssertGreaterThan(Double(onsets.filter(\.reliable).count) / Double(onsets.count), 0.9)
+    }
+
     func testReliableIntervalsNeedGoodBeatsPlausibleAndNearTheRecentMedian() {
         let c = BeatQualityConstants.defaults
         let times = [0, 1, 2, 3, 4, 5, 5.5, 6.5, 7.5]
