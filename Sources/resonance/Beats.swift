@@ -14,13 +14,17 @@ struct Beats: ParsableCommand {
             then each pulse's foot; constants ppg_beats). Each beat gets its correlation with \
             the template of the last 10 s of beats, the wrist's motion where an accelerometer \
             was worn, and whether the interval ending at it is reliable (constants \
-            beat_quality). A gap in a waveform is never bridged. A workspace without \
+            beat_quality). A gap in a waveform is never bridged. Each recording is read in \
+            5-minute chunks that run on every core (--jobs). Where the workspace holds \
+            waveforms, rr_combined.csv gets rr.csv's intervals and the reliable detected ones \
+            where the device gave none: hrv, coherence, sessions, breathing assess, dj replay \
+            and the stress protocol then read it in rr.csv's place. A workspace without \
             waveforms gives a beats.csv with its header only.
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Workspace folder (reads waveforms.csv and waveforms.bin, writes beats.csv).", valueName: "workspace"))
+    @Argument(help: ArgumentHelp("Workspace folder (reads waveforms.csv, waveforms.bin and rr.csv; writes beats.csv and rr_combined.csv).", valueName: "workspace"))
     var workspace: String
 
     @Flag(help: "Print the detectors' time (filtering included, samples already in memory) on stderr, in ms.")

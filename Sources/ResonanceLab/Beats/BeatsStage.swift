@@ -71,8 +71,9 @@ public struct BeatsStage: Stage {
     public var reads: [String] { [WaveformSegment.fileName, WaveformSegment.samplesFileName, RRInterval.fileName] }
     public var writes: [String] { [DetectedBeat.fileName, CombinedRR.fileName] }
 
-    /// Writes `beats.csv`, and where the workspace holds waveforms `rr_combined.csv`
-    /// (`CombinedRR`): rr.csv's subjects in their order, then those with waveforms alone.
+    /// Writes `beats.csv`, and where the workspace holds waveforms (`waveforms.bin`)
+    /// `rr_combined.csv` (`CombinedRR`): rr.csv's subjects in their order, then those with
+    /// waveforms alone.
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let store = try WaveformStore(ws)
         var subjects: [String] = []
@@ -81,7 +82,9 @@ public struct BeatsStage: Stage {
             if bySubject[s.subject] == nil { subjects.append(s.subject) }
             bySubject[s.subject, default: []].append(s)
         }
-        let rr = store.segments.isEmpty ? nil : try ws.subjectIndex(RRInterval.self)
+        // waveforms.bin, not a subject's segments, says the workspace holds waveforms: every
+        // shard of a split has it whole, so every shard writes the table.
+        let rr = ws.exists(WaveformSegment.samplesFileName) ? try ws.subjectIndex(RRInterval.self) : nil
         let combined = try rr.map { _ in try ws.writer(RRInterval.self, table: CombinedRR.fileName) }
         let counter = context.progress.counter("beats: subjects", total: subjects.count)
         let table = try ws.writer(DetectedBeat.self)
