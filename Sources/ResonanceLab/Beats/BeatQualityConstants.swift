@@ -28,6 +28,8 @@ public struct BeatQualityConstants: EngineConstants, Equatable {
                      source: "choice: an interval within 30 % of the median of the last 9 detected intervals; tuned on Stress-Predict S02–S13 (20–25 % tripled the RMSSD error)"),
         ConstantSpec("interval_median_beats", 9, unit: "beats", range: 3...31,
                      source: "choice: the running median's length, the current interval included"),
+        ConstantSpec("summary_min_intervals", 5, unit: "intervals", range: 2...60,
+                     source: "choice: beat_segments.csv gives a segment's mean heart rate (and RMSSD) from at least 5 reliable intervals (successive differences); Munoz et al. 2015 found RMSSD from 10 s of beats valid"),
         ConstantSpec("chunk_s", 300, unit: "s", range: 60...3600,
                      source: "choice: a recording is detected in chunks of 5 min, each owning the beats it places in its span, so memory stays bounded and chunks run on every core"),
         ConstantSpec("chunk_lead_s", 15, unit: "s", range: 5...120,
@@ -44,6 +46,8 @@ public struct BeatQualityConstants: EngineConstants, Equatable {
     public let templateS, beatBeforeS, beatAfterS, correlationMin, motionMaxG, motionWindowS: Double
     public let intervalMinS, intervalMaxS, intervalTolerance: Double
     public let chunkS, chunkLeadS, chunkTailS: Double
+    /// Reliable intervals (and successive differences) a segment's summary indices need (a whole number).
+    public let summaryMinIntervals: Double
     /// Counts of beats and intervals (whole numbers).
     public let templateMinBeats, intervalMedianBeats: Double
 
@@ -57,5 +61,6 @@ public struct BeatQualityConstants: EngineConstants, Equatable {
         intervalTolerance = try c["interval_tolerance"]
         intervalMedianBeats = try c["interval_median_beats"]
         chunkS = try c["chunk_s"]; chunkLeadS = try c["chunk_lead_s"]; chunkTailS = try c["chunk_tail_s"]
+        summaryMinIntervals = try c["summary_min_intervals"]
     }
 }

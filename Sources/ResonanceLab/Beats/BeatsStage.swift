@@ -69,7 +69,7 @@ public struct BeatsStage: Stage {
     public var engines: [String] { ["ecg_beats", "ppg_beats", "beat_quality", "rr"] }
     public var perSubject: Bool { true }
     public var reads: [String] { [WaveformSegment.fileName, WaveformSegment.samplesFileName, RRInterval.fileName] }
-    public var writes: [String] { [DetectedBeat.fileName, CombinedRR.fileName] }
+    public var writes: [String] { [DetectedBeat.fileName, BeatSegment.fileName, CombinedRR.fileName] }
 
     /// Writes `beats.csv`, and where the workspace holds waveforms (`waveforms.bin`)
     /// `rr_combined.csv` (`CombinedRR`): rr.csv's subjects in their order, then those with
@@ -87,16 +87,17 @@ public struct BeatsStage: Stage {
         let rr = ws.exists(WaveformSegment.samplesFileName) ? try ws.subjectIndex(RRInterval.self) : nil
         let combined = try rr.map { _ in try ws.writer(RRInterval.self, table: CombinedRR.fileName) }
         let counter = context.progress.counter("beats: subjects", total: subjects.count)
-        let table = try ws.writer(DetectedBeat.self)
+        let table = try ws.writer(DetectedBeat.self), summaries = try ws.writer(BeatSegment.self)
         var total = DetectionTiming()
         // One subject at a time, each recording's chunks on every core.
         for subject in (rr?.subjects ?? []) + subjects.filter({ !(rr?.contains($0) ?? false) }) {
             var rows: [DetectedBeat] = []
             if let segments = bySubject[subject] {
-                let notes: [String]
-                (rows, notes) = try Self.beats(of: segments, store: store, registry: context.registry,
-                                               jobs: context.jobs, timing: &total)
+                let (found, summary, notes) = try Self.beats(of: segments, store: store, registry: context.registry,
+                                                             jobs: context.jobs, timing: &total)
+                rows = found
                 try table.append(try Workspace.encode(rows))
+                try summaries.append(try Workspace.encode(summary))
                 for note in notes { context.progress.note(note) }
                 counter.tick()
             }
@@ -107,16 +108,19 @@ public struct BeatsStage: Stage {
         }
         timings?(total)
         try table.commit()
+        try summaries.commit()
         try combined?.commit()
         context.progress.note("beats: wrote \(table.rows) row(s) to \(ws.file(DetectedBeat.fileName))"
             + (combined.map { ", \($0.rows) R-R interval(s) to \(ws.file(CombinedRR.fileName))" } ?? ""))
     }
 
-    /// One subject's beats: those of its preferred ECG lead, then of its pulse wave.
+    /// One subject's beats: those of its preferred ECG lead, then of its pulse wave, and
+    /// a summary of each segment they come from.
     static func beats(of segments: [WaveformSegment], store: WaveformStore, registry: ConstantsRegistry, jobs: Int,
-                      timing: inout DetectionTiming) throws -> ([DetectedBeat], [String]) {
+                      timing: inout DetectionTiming) throws -> ([DetectedBeat], [BeatSegment], [String]) {
         let channels = segments.map(\.channel)
         var rows: [DetectedBeat] = []
+        var summaries: [BeatSegment] = []
         var notes: [String] = []
         let motion = try Motion(segments.filter { $0.channel.hasPrefix("acc_") }, store: store,
                                 windowS: registry.beatQuality.motionWindowS)
@@ -129,6 +133,7 @@ public struct BeatsStage: Stage {
                 let times = positions.map { startS + segment.secondsFromStart(0) + $0 / segment.rateHz }
                 let moved = times.map { motion.sd(at: $0) }
                 let ok = BeatQuality.reliable(times: times, quality: quality, motion: moved, constants: registry.beatQuality)
+                let first = rows.count
                 for i in times.indices {
                     let interval = i > 0 ? ((times[i] - times[i - 1]) * 1_000_000).rounded() / 1000 : nil
                     rows.append(DetectedBeat(
@@ -137,6 +142,8 @@ public struct BeatsStage: Stage {
                         quality: (quality[i] * 1_000_000).rounded() / 1_000_000, motionG: moved[i].map { ($0 * 1_000_000).rounded() / 1_000_000 },
                         reliable: ok[i]))
                 }
+                summaries.append(BeatSegment.summary(of: segment, source: "\(segment.source):\(kind.detector)",
+                                                     beats: rows[first...], constants: registry.beatQuality))
                 found += times.count
                 reliable += ok.filter { $0 }.count
             }
@@ -145,7 +152,7 @@ public struct BeatsStage: Stage {
                     + "(noise, or no \(kind == .ecg ? "ECG" : "pulse") in the signal)")
             }
         }
-        return (rows, notes)
+        return (rows, summaries, notes)
     }
 }
 
