@@ -73,6 +73,9 @@ enum FormatLayout {
         case .wfdb: return "a WFDB signal file (<record>.dat, format 212 or 16) with its header <record>.hea beside it"
         case .wfdbAnnotations: return "a WFDB annotation file (<record>.atr, MIT format) with its header <record>.hea beside it"
         case .bidmc: return "a header 'Time [s], RESP, PLETH, V, AVR, II' (BIDMC signals CSV)"
+        case .polarSignal:
+            return "a header 'Phone timestamp;sensor timestamp [ns];' then 'timestamp [ms];ecg [uV]' (ECG), "
+                + "'channel 0;channel 1;channel 2;ambient' (PPG) or 'X [mg];Y [mg];Z [mg]' (ACC), as Polar Sensor Logger writes them"
         }
     }
 

@@ -231,6 +231,7 @@ public enum Importer {
         case .wfdb: return WFDB.Signals.self
         case .wfdbAnnotations: return WFDB.Annotations.self
         case .bidmc: return BIDMC.self
+        case .polarSignal: return PolarSignal.self
         }
     }
 }

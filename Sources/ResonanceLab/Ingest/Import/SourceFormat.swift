@@ -76,6 +76,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case wfdbAnnotations = "wfdb-annotations"
     /// BIDMC PPG and Respiration Dataset signals CSV (`bidmc_NN_Signals.csv`).
     case bidmc = "bidmc"
+    /// Polar Sensor Logger raw channels: `…_ECG.txt`, `…_PPG.txt`, `…_ACC.txt`.
+    case polarSignal = "polar-signal"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -138,6 +140,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if lower == "hr.csv" && numericFirst { return .e4HR }
         if E4Signal.layout(path: path) != nil, header.allSatisfy({ NumberParsing.double($0) != nil }) { return .e4Signal }
         if BIDMC.matches(header: header) { return .bidmc }
+        if PolarSignal.layout(header: header) != nil { return .polarSignal }
         if header.count == 2, NumberParsing.double(header[0]) != nil,
            header[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI" { return .e4IBI }
         if !columns.isDisjoint(with: ["song_name", "content_name"])

@@ -97,6 +97,13 @@ final class WaveformSink {
             frames += 1
         }
 
+        /// A break in the source's own clock (a jump in its sample times): every channel's
+        /// segment ends, and the next frame is `frame` (never an earlier one).
+        func skip(to frame: Int) {
+            endSegments()
+            frames = max(frames, frame)
+        }
+
         fileprivate func endSegments() {
             for k in channels.indices {
                 guard let done = channels[k].end() else { continue }
