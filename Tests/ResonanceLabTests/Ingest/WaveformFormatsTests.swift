@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
+import ZIPFoundation
 @testable import ResonanceLab
 
-/// Polar Sensor Logger's raw channels, from fixtures
+/// Polar Sensor Logger's raw channels and Apple Health ECGs, from fixtures
 /// written here in the layouts their readers cite.
 final class WaveformFormatsTests: XCTestCase {
     /// Imports `sources` with the options `configure` sets.
@@ -147,5 +148,133 @@ final class WaveformFormatsTests: XCTestCase {
         let still = r.filter { Double($0.timestampMs) / 1000 - start < 29 }, moving = r.filter { Double($0.timestampMs) / 1000 - start > 35 }
         XCTAssertEqual(Set(still.map(\.motionG)), [0])
         XCTAssertTrue(moving.allSatisfy { ($0.motionG ?? 0) > 0.05 && ($0.motionG ?? 1) < 0.2 }, "\(moving.map(\.motionG))")
+    }
+
+    // MARK: - Apple Health ECG
+
+    /// The metadata block of an ECG as the Health app writes it in English.
+    static let englishHead = "Name,Jane Doe\nDate of Birth,\"14 Jul 1975\"\nRecorded Date,2024-03-01 09:10:00 +0100\n"
+        + "Classification,Sinus Rhythm\nSymptoms,\nSoftware Version,1.90\nDevice,\"Watch6,1\"\nSample Rate,512 hertz\n\n\n"
+        + "Lead,Lead I\nUnit,µV\n\n\n"
+    /// One in Portuguese: its voltages written with the decimal comma.
+    static let portugueseHead = "Nome,Jane Doe\nData de Nascimento,\"14 Jul 1975\"\nData de Registo,2024-03-02 10:00:00 +0000\n"
+        + "Classificação,Ritmo sinusal\nSintomas,\nVersão do software,1.90\nDispositivo,\"Watch6,1\"\nTaxa de amostragem,512 hertz\n\n\n"
+        + "Derivação,Derivação I\nUnidade,µV\n\n\n"
+    static let english = englishHead + "-265.868\n-271.819\n12\n0.5\n1203.25\n"
+    /// Lines 15–20: four samples, then one written with a point and one that is no number.
+    static let portuguese = portugueseHead + "-265,868\n-271,819\n12\n0,5\n12.5\nabc\n"
+    /// Keys in a language the table does not hold: found by their values' shape and place.
+    static let italian = "Nome,Jane Doe\nData di nascita,\"14 Jul 1975\"\nData di registrazione,2024-03-03 07:00:00 +0100\n"
+        + "Classificazione,Ritmo sinusale\nSintomi,\nVersione software,1.90\nDispositivo,\"Watch6,1\"\n"
+        + "Frequenza di campionamento,512 hertz\n\nDerivazione,Derivazione I\nUnità,µV\n\n1,5\n-2,25\n"
+
+    /// No file of the workspace holds the name or the date of birth, in any table, note,
+    /// reject or `waveforms.bin`.
+    private func assertNothingPersonal(_ ws: Workspace, file: StaticString = #filePath, line: UInt = #line) throws {
+        let files = try XCTUnwrap(FileManager.default.subpaths(atPath: ws.path))
+        XCTAssertTrue(files.contains("waveforms.bin"), "\(files)", file: file, line: line)
+        for name in files {
+            let data = try Data(contentsOf: URL(fileURLWithPath: ws.path + "/" + name))
+            for needle in ["Jane", "Doe", "14 Jul", "1975"] {
+                XCTAssertNil(data.range(of: Data(needle.utf8)), "\(name) holds '\(needle)'", file: file, line: line)
+            }
+        }
+    }
+
+    /// An unpacked export's ECG folder: English, Portuguese (`-265,868` is −265.868 µV)
+    /// and Italian keys; each file one segment at its recorded date, the separator and the
+    /// classification noted, nothing of the person in the workspace.
+    func testAppleECGFolderReadsEachLocaleAndItsDecimalSeparator() throws {
+        let dir = try makeTempDir() + "/apple_health_export"
+        try writeFixture(Self.english, to: dir + "/electrocardiograms/ecg_2024-03-01.csv")
+        try writeFixture(Self.portuguese, to: dir + "/electrocardiograms/ecg_2024-03-02.csv")
+        try writeFixture(Self.italian, to: dir + "/electrocardiograms/ecg_2024-03-03.csv")
+        let (ws, m) = try importSources([dir])
+        assertAccounting(m)
+        XCTAssertEqual(m.sources.map(\.format), ["apple-health-ecg", "apple-health-ecg", "apple-health-ecg"])
+        XCTAssertEqual(m.sources.map(\.rowsRead), [5, 6, 2])
+        XCTAssertEqual(m.sources.map(\.rejected), [0, 2, 0])
+        XCTAssertEqual(m.subjects.map(\.subject), ["apple_health_export"])
+        let store = try WaveformStore(ws)
+        XCTAssertEqual(store.segments.map(\.channel), ["ecg", "ecg", "ecg"])
+        XCTAssertEqual(store.segments.map(\.unit), ["µV", "µV", "µV"])
+        XCTAssertEqual(store.segments.map(\.source), ["apple_health", "apple_health", "apple_health"])
+        XCTAssertEqual(store.segments.map(\.rateHz), [512, 512, 512])
+        XCTAssertEqual(store.segments.map(\.startMs),
+                       [ms("2024-03-01T08:10:00Z"), ms("2024-03-02T10:00:00Z"), ms("2024-03-03T06:00:00Z")])
+        XCTAssertEqual(try store.physical(store.segments[0]), [-265.868, -271.819, 12, 0.5, 1203.25])
+        XCTAssertEqual(try store.physical(store.segments[1]), [-265.868, -271.819, 12, 0.5])
+        XCTAssertEqual(try store.physical(store.segments[2]), [1.5, -2.25])
+        let rejects = try ws.read(Reject.self)
+        XCTAssertEqual(rejects.map(\.line), [19])
+        XCTAssertEqual(rejects.map(\.reason), ["unparsable or non-finite samples: 2 rows, lines 19–20"])
+        XCTAssertEqual(rejects.map(\.raw), ["12.5"])
+        XCTAssertTrue(m.sources[0].notes.contains("apple_health_export/electrocardiograms/ecg_2024-03-01.csv: ECG recorded "
+            + "2024-03-01T08:10:00.000Z, 512.0 Hz, µV, Lead I, classification 'Sinus Rhythm'; samples on lines 15–19; "
+            + "decimal separator '.' (4 lines with a point, 0 such as -265,868)"), "\(m.sources[0].notes)")
+        XCTAssertTrue(m.sources[1].notes.contains { $0.hasSuffix("2024-03-02T10:00:00.000Z, 512.0 Hz, µV, Derivação I, "
+            + "classification 'Ritmo sinusal'; samples on lines 15–20; decimal separator ',' (3 lines such as -265,868, 1 with a point)") },
+                      "\(m.sources[1].notes)")
+        XCTAssertTrue(m.sources[2].notes.contains { $0.hasSuffix("2024-03-03T06:00:00.000Z, 512.0 Hz, µV, Derivazione I, "
+            + "classification 'Ritmo sinusale'; samples on lines 13–14; decimal separator ',' (2 lines such as -265,868, 0 with a point)") },
+                      "\(m.sources[2].notes)")
+        try assertNothingPersonal(ws)
+    }
+
+    /// An ECG without its sample rate: a one-line error naming file and line, and in a
+    /// folder a failed file whose first line (the name) is never shown.
+    func testAppleECGWithoutASampleRateIsAnErrorThatShowsNothingOfThePerson() throws {
+        let dir = try makeTempDir() + "/apple_health_export"
+        let path = try writeFixture("Name,Jane Doe\nDate of Birth,\"14 Jul 1975\"\nRecorded Date,2024-03-01 09:10:00 +0100\n\n1.5\n",
+                                    to: dir + "/electrocardiograms/ecg_2024-03-09.csv")
+        try writeFixture(Self.english, to: dir + "/electrocardiograms/ecg_2024-03-01.csv")
+        XCTAssertThrowsError(try importSources([path])) {
+            XCTAssertEqual("\($0)", "\(path):1:0: Apple Health ECG: no sample rate line (e.g. 'Sample Rate,512 hertz')")
+        }
+        let (ws, m) = try importSources([dir])
+        XCTAssertEqual(m.sources.map(\.format), ["apple-health-ecg", "apple-health-ecg"])
+        XCTAssertEqual(m.sources[1].failure,
+                       "\(path):1:0: Apple Health ECG: no sample rate line (e.g. 'Sample Rate,512 hertz')")
+        try assertNothingPersonal(ws)
+        XCTAssertThrowsError(try importSources([path], format: .e4Signal)) {
+            XCTAssertTrue("\($0)".hasSuffix("found an Apple Health ECG, whose first line is not shown (it names the person)"), "\($0)")
+        }
+    }
+
+    /// `export.zip` holding `export.xml` and three ECGs, one without its metadata: the
+    /// archive is one source whose rows are the export's and the two readable ECGs'; the
+    /// third is a warning naming its entry; nothing of the person in the workspace.
+    func testAppleECGInsideExportZipIsReadWithTheExport() throws {
+        let dir = try makeTempDir() + "/carla"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let zip = dir + "/export.zip"
+        let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .create)
+        let folder = "apple_health_export/electrocardiograms/"
+        for (name, text) in [("apple_health_export/export.xml", AppleHealthXMLTests.export), (folder + "ecg_2024-03-01.csv", Self.english),
+                             (folder + "ecg_2024-03-02.csv", Self.portuguese),
+                             (folder + "ecg_2024-03-09.csv", "Name,Jane Doe\nDate of Birth,\"14 Jul 1975\"\n")] {
+            let data = Data(text.utf8)
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { at, size in
+                data.subdata(in: Int(at)..<Int(at) + size)
+            }
+        }
+        var warnings: [String] = []
+        let (ws, m) = try importWith([zip]) { $0.warning = { warnings.append($0) } }
+        assertAccounting(m)
+        XCTAssertEqual(m.sources.map(\.format), ["apple-health-zip"])
+        // export.xml: 9 read, 7 accepted, 2 rejected; the ECGs 5 + 6, two of them rejected.
+        XCTAssertEqual([m.sources[0].rowsRead, m.sources[0].accepted, m.sources[0].rejected], [20, 16, 4])
+        let store = try WaveformStore(ws)
+        XCTAssertEqual(store.segments.map(\.file), ["carla/export.zip/\(folder)ecg_2024-03-01.csv", "carla/export.zip/\(folder)ecg_2024-03-02.csv"])
+        XCTAssertEqual(store.segments.map(\.subject), ["carla", "carla"])
+        XCTAssertEqual(try store.physical(store.segments[1]).first, -265.868)
+        XCTAssertEqual(try ws.read(HRSample.self).map(\.bpm), [62])
+        let warning = "carla/export.zip: ECG recording not read: \(folder)ecg_2024-03-09.csv:1:0: Apple Health ECG: no sample rate "
+            + "line (e.g. 'Sample Rate,512 hertz')"
+        XCTAssertEqual(warnings, [warning])
+        XCTAssertTrue(m.sources[0].notes.contains("read 2 of 3 ECG recordings (ecg_*.csv) in the archive; the lines of their "
+            + "samples are their entry's"), "\(m.sources[0].notes)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ws.path).filter { $0.hasSuffix(".tmp") }, [])
+        try assertNothingPersonal(ws)
     }
 }

@@ -76,6 +76,9 @@ enum FormatLayout {
         case .polarSignal:
             return "a header 'Phone timestamp;sensor timestamp [ns];' then 'timestamp [ms];ecg [uV]' (ECG), "
                 + "'channel 0;channel 1;channel 2;ambient' (PPG) or 'X [mg];Y [mg];Z [mg]' (ACC), as Polar Sensor Logger writes them"
+        case .appleHealthECG:
+            return "an Apple Health ECG (electrocardiograms/ecg_*.csv): metadata lines with 'Recorded Date' and "
+                + "'Sample Rate,512 hertz', then one voltage per line"
         }
     }
 
@@ -119,8 +122,12 @@ enum FormatLayout {
         return fits ? nil : "found \(firstLine(path))"
     }
 
-    /// The first line of a file as it is, quoted and cut to 80 characters.
+    /// The first line of a file as it is, quoted and cut to 80 characters; not an Apple
+    /// Health ECG's, which names the person.
     static func firstLine(_ path: String) -> String {
+        if AppleHealthECG.hasItsName(path) || AppleHealthECG.matches(path: path) {
+            return "an Apple Health ECG, whose first line is not shown (it names the person)"
+        }
         let head = CSVPeek.headText(path: path, count: 512)
         let line = head.prefix { $0 != "\n" && $0 != "\r" }
         return line.isEmpty ? "an empty first line" : "first line \(excerpt(String(line)))"

@@ -187,7 +187,7 @@ public enum Importer {
 
     /// Errors that stop the whole import even in a folder: accounting errors are defects
     /// of the importer, and the subject limit holds for the import, not for one file.
-    private static func stopsImport(_ error: Error) -> Bool {
+    static func stopsImport(_ error: Error) -> Bool {
         switch error {
         case ImportError.accounting, ImportError.tooManySubjects: return true
         default: return false
@@ -232,6 +232,7 @@ public enum Importer {
         case .wfdbAnnotations: return WFDB.Annotations.self
         case .bidmc: return BIDMC.self
         case .polarSignal: return PolarSignal.self
+        case .appleHealthECG: return AppleHealthECG.self
         }
     }
 }

@@ -78,6 +78,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case bidmc = "bidmc"
     /// Polar Sensor Logger raw channels: `…_ECG.txt`, `…_PPG.txt`, `…_ACC.txt`.
     case polarSignal = "polar-signal"
+    /// Apple Health ECG recording (`electrocardiograms/ecg_*.csv`).
+    case appleHealthECG = "apple-health-ecg"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -141,6 +143,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if E4Signal.layout(path: path) != nil, header.allSatisfy({ NumberParsing.double($0) != nil }) { return .e4Signal }
         if BIDMC.matches(header: header) { return .bidmc }
         if PolarSignal.layout(header: header) != nil { return .polarSignal }
+        if header.count <= 2, NumberParsing.double(header[0]) == nil, AppleHealthECG.matches(path: path) { return .appleHealthECG }
         if header.count == 2, NumberParsing.double(header[0]) != nil,
            header[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI" { return .e4IBI }
         if !columns.isDisjoint(with: ["song_name", "content_name"])
@@ -174,6 +177,9 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             return .kubiosRR
         }
         if GenericCSV.Columns(header: header) != nil { return .genericCSV }
+        // Apple's name for an ECG whose layout is not read: its reader says why, and its
+        // first line (the person's name) is never shown as an unknown file's.
+        if AppleHealthECG.hasItsName(path) { return .appleHealthECG }
         let ext = (lower as NSString).pathExtension
         if ["txt", "rr", ""].contains(ext) || lower.contains("_rr") {
             if numericFirst { return EliteHRV.localStartMs(fileName: name) == nil ? .physionetRR : .eliteHRV }

@@ -37,6 +37,16 @@ struct SampleRows {
         try accept(into: sink)
     }
 
+    /// A row of one channel whose sample the reader parsed itself (`parsed`; nil when it
+    /// cannot be read, `column` then names where).
+    mutating func row(_ record: CSVRecord, parsed: (fixed: WaveformCodec.Fixed, rounded: Bool)?, column: Int,
+                      into sink: ImportSink) throws {
+        guard let parsed else { return unreadable(record, column: column) }
+        fixed[0] = parsed.fixed
+        rounded[0] = parsed.rounded
+        try accept(into: sink)
+    }
+
     private mutating func accept(into sink: ImportSink) throws {
         try flushRejected(into: sink)
         recording.frame(fixed, rounded: rounded)

@@ -10,7 +10,8 @@ public struct WaveformSegment: Equatable, Sendable {
     /// `bvp`, `acc_x`, `eda`, `ecg_mlii`, … (docs/tables.md, waveforms.csv).
     public var channel: String
     public var unit: String
-    /// The device or database format: `e4`, `wfdb`, `bidmc`, `polar-sensor-logger`.
+    /// The device or database format: `e4`, `wfdb`, `bidmc`, `polar-sensor-logger`,
+    /// `apple_health`.
     public var source: String
     /// The source file's first sample, epoch ms.
     public var startMs: Int64
