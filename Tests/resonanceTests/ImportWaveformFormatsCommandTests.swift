@@ -1,9 +1,30 @@
 import Foundation
 import XCTest
 
-/// `resonance import` of raw waveforms as a user runs it: Polar Sensor Logger files read
-/// twice to the same bytes (docs/import.md).
+/// `resonance import` of raw waveforms as a user runs it: a waveform CSV timed by
+/// `--rate`, and Polar Sensor Logger files read twice to the same bytes (docs/import.md).
 final class ImportWaveformFormatsCommandTests: XCTestCase {
+    /// `--rate` is in the help with its unit, is checked before anything is read, and
+    /// times a CSV without a time column from `--start`; `waveforms` writes the samples back.
+    func testWaveformCSVAtTheRateGiven() throws {
+        let dir = try makeTempDir()
+        try writeFixture("ECG [mV],Resp\n0.12,512\n0.15,515\n-0.05,519\n", to: dir + "/P1/chest.csv")
+        try assertHelp(["import"], usage: "resonance import", options: ["--rate <hz>", "in Hz (samples per second)"])
+        assertUsageError(try resonance("import", dir + "/P1", "--out", dir + "/bad", "--rate", "0"),
+                         "--rate: a sample rate in Hz within 1/86400–1000000 Hz, got 0.0.")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/bad"), "a usage error writes nothing")
+
+        let run = try resonance("import", dir + "/P1", "--out", dir + "/ws", "--rate", "250", "--start", "2024-03-01T08:00:00Z")
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        let samples = try resonance("waveforms", dir + "/ws", "--channel", "ecg")
+        XCTAssertEqual(samples.status, ExitStatus.success, samples.stderr)
+        XCTAssertEqual(samples.stdout, "subject,channel,time_unix_s,value\nP1,ecg,1709280000.000000,0.12\n"
+            + "P1,ecg,1709280000.004000,0.15\nP1,ecg,1709280000.008000,-0.05\n")
+        let list = try resonance("waveforms", dir + "/ws", "--list")
+        XCTAssertTrue(list.stdout.contains("P1,resp,a.u.,waveform-csv,2024-03-01T08:00:00.000Z,0,250.0,3,"), list.stdout)
+    }
+
     /// Polar Sensor Logger ECG and accelerometer files (`;`-separated, the phone's local
     /// time in --tz): detected, read on the sensor clock, and the same bytes on a second run.
     func testPolarSensorLoggerFilesImportTheSameBytesTwice() throws {

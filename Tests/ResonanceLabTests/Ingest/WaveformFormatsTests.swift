@@ -3,7 +3,7 @@ import XCTest
 import ZIPFoundation
 @testable import ResonanceLab
 
-/// Polar Sensor Logger's raw channels and Apple Health ECGs, from fixtures
+/// Polar Sensor Logger's raw channels, Apple Health ECGs and waveform CSVs, from fixtures
 /// written here in the layouts their readers cite.
 final class WaveformFormatsTests: XCTestCase {
     /// Imports `sources` with the options `configure` sets.
@@ -276,5 +276,77 @@ final class WaveformFormatsTests: XCTestCase {
             + "samples are their entry's"), "\(m.sources[0].notes)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: ws.path).filter { $0.hasSuffix(".tmp") }, [])
         try assertNothingPersonal(ws)
+    }
+
+    // MARK: - Waveform CSV
+
+    /// `--rate` times a file without a time column from `--start`; units from the header
+    /// (`a.u.` without one); bad rows are a counted run, a wider row a reject of its own.
+    func testWaveformCSVAtAGivenRate() throws {
+        let path = try writeFixture("ECG [mV],Resp\n0.12,512\n0.15,515\nnan,514\n0.11,\n0.2,520\n0.3,521,9\n0.31,522\n",
+                                    to: try makeTempDir() + "/P5/chest.csv")
+        let (ws, m) = try importWith([path]) {
+            $0.rateHz = 250
+            $0.startMs = ms("2024-03-01T08:00:00Z")
+        }
+        assertAccounting(m)
+        XCTAssertEqual(m.sources.map(\.format), ["waveform-csv"])
+        XCTAssertEqual([m.sources[0].rowsRead, m.sources[0].accepted, m.sources[0].rejected], [7, 4, 3])
+        XCTAssertEqual(try ws.read(Reject.self).map(\.reason), ["unparsable or non-finite samples: 2 rows, lines 4–5",
+                                                                "3 fields but the header names 2"])
+        let store = try WaveformStore(ws)
+        let ecg = store.segments.filter { $0.channel == "ecg" }
+        XCTAssertEqual(Set(store.segments.map(\.channel)), ["ecg", "resp"])
+        XCTAssertEqual(store.segments.first { $0.channel == "resp" }?.unit, "a.u.")
+        XCTAssertEqual(ecg.map(\.unit), ["mV", "mV", "mV"])
+        XCTAssertEqual(ecg.map(\.firstSample), [0, 4, 6])
+        XCTAssertEqual(ecg.map(\.rateHz), [250, 250, 250])
+        XCTAssertEqual(ecg.map(\.startMs), Array(repeating: ms("2024-03-01T08:00:00Z"), count: 3))
+        XCTAssertEqual(try ecg.flatMap { try store.physical($0) }, [0.12, 0.15, 0.2, 0.31])
+        XCTAssertTrue(m.sources[0].notes.contains("no absolute time: sample k at start + k / rate; anchored at "
+            + "2024-03-01T08:00:00.000Z (--start)"), "\(m.sources[0].notes)")
+
+        XCTAssertThrowsError(try importSources([path])) {
+            XCTAssertEqual("\($0)", "\(path):1:0: waveform CSV: no time column: give the rate with --rate HZ, or name the time "
+                + "column with --time-column")
+        }
+    }
+
+    /// A time column in seconds since `--start` gives the rate (the mean of its steps) and
+    /// its gaps; an ISO time column is read in `--tz`. A time that does not move forward,
+    /// or is no time, is rejected and the next row keeps its own time.
+    func testWaveformCSVTimeColumnGivesTheRateAndItsGaps() throws {
+        let dir = try makeTempDir()
+        let times = ["0.000", "0.004", "0.008", "0.012", "0.100", "0.104", "0.104", "0.112", "abc", "0.120"]
+        try writeFixture("Time [s],PPG\n" + times.enumerated().map { "\($1),\($0 + 1)" }.joined(separator: "\n") + "\n",
+                         to: dir + "/P6/finger.csv")
+        try writeFixture("timestamp,ecg_ii [uV]\n" + (0..<5).map { "2024-03-01T10:00:00.\(String(format: "%03d", $0 * 4)),\($0 * 10)" }
+            .joined(separator: "\n") + "\n", to: dir + "/P7/lead.csv")
+        let (ws, m) = try importWith([dir + "/P6", dir + "/P7"]) {
+            $0.startMs = ms("2024-03-01T08:00:00Z")
+            $0.timeZone = TimeZone(identifier: "Europe/Berlin")
+        }
+        assertAccounting(m)
+        XCTAssertEqual(m.sources.map(\.format), ["waveform-csv", "waveform-csv"])
+        XCTAssertEqual([m.sources[0].rowsRead, m.sources[0].accepted, m.sources[0].rejected], [10, 8, 2])
+        let rejects = try ws.read(Reject.self)
+        XCTAssertEqual(rejects.map(\.line), [8, 10])
+        XCTAssertEqual(rejects.map(\.column), [1, 1])
+        XCTAssertEqual(rejects.map(\.reason), ["time not after the previous row's", "unparsable time"])
+        let store = try WaveformStore(ws)
+        let ppg = store.segments.filter { $0.subject == "P6" }
+        XCTAssertEqual(ppg.map(\.channel), ["ppg", "ppg", "ppg", "ppg"])
+        XCTAssertEqual(ppg.map(\.rateHz), [250, 250, 250, 250])
+        XCTAssertEqual(ppg.map(\.firstSample), [0, 25, 28, 30])
+        XCTAssertEqual(ppg.map(\.samples), [4, 2, 1, 1])
+        XCTAssertEqual(ppg.first?.startMs, ms("2024-03-01T08:00:00Z"))
+        XCTAssertEqual(try ppg.flatMap { try store.physical($0) }, [1, 2, 3, 4, 5, 6, 8, 10])
+        XCTAssertTrue(m.sources[0].notes.contains("1 gap in the time column (a step over 1.5 sample periods): a new segment after each"),
+                      "\(m.sources[0].notes)")
+        let lead = try XCTUnwrap(store.segments.first { $0.subject == "P7" })
+        XCTAssertEqual([lead.channel, lead.unit], ["ecg_ii", "uV"])
+        XCTAssertEqual(lead.rateHz, 250)
+        XCTAssertEqual(lead.samples, 5)
+        XCTAssertEqual(lead.startMs, ms("2024-03-01T09:00:00Z"), "10:00 in Berlin")
     }
 }

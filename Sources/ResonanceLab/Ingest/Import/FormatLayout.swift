@@ -79,6 +79,8 @@ enum FormatLayout {
         case .appleHealthECG:
             return "an Apple Health ECG (electrocardiograms/ecg_*.csv): metadata lines with 'Recorded Date' and "
                 + "'Sample Rate,512 hertz', then one voltage per line"
+        case .waveformCSV:
+            return "a header naming numeric signal columns, and a time column or --rate HZ"
         }
     }
 

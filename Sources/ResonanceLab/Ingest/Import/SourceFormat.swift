@@ -80,6 +80,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case polarSignal = "polar-signal"
     /// Apple Health ECG recording (`electrocardiograms/ecg_*.csv`).
     case appleHealthECG = "apple-health-ecg"
+    /// A waveform in a CSV: numeric signal columns, and a time column or `--rate`.
+    case waveformCSV = "waveform-csv"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -177,6 +179,7 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             return .kubiosRR
         }
         if GenericCSV.Columns(header: header) != nil { return .genericCSV }
+        if WaveformCSV.matches(header: header) { return .waveformCSV }
         // Apple's name for an ECG whose layout is not read: its reader says why, and its
         // first line (the person's name) is never shown as an unknown file's.
         if AppleHealthECG.hasItsName(path) { return .appleHealthECG }

@@ -53,6 +53,8 @@ struct ReadSettings {
     /// `--start`: epoch ms at which clockless R-R series (PhysioNet, Kubios, Polar
     /// Flow text) begin; nil anchors them at the epoch.
     var startMs: Int64?
+    /// `--rate`: the sample rate (Hz) of a waveform CSV read without its times.
+    var rateHz: Double?
     var mapping = ColumnMapping()
 }
 
