@@ -31,9 +31,10 @@ enum FuzzTarget: Equatable {
 
     /// Import formats without a target of their own (each target costs `make test` its
     /// seconds): a WFDB signal file is fixed-width binary in which every byte pattern is
-    /// a sample, and BIDMC's rows go through the sample reader `format-e4-signal` fuzzes;
-    /// both are covered by unit tests and by the detect target.
-    static let formatsWithoutTarget: Set<SourceFormat> = [.wfdb, .bidmc]
+    /// a sample, and the rows of BIDMC, Polar Sensor Logger signals, Apple Health ECGs
+    /// and waveform CSVs go through the sample reader `format-e4-signal` fuzzes; all are
+    /// covered by unit tests and by the detect target.
+    static let formatsWithoutTarget: Set<SourceFormat> = [.wfdb, .bidmc, .polarSignal, .appleHealthECG, .waveformCSV]
 
     var rawValue: String {
         switch self {
@@ -71,6 +72,8 @@ enum FuzzTarget: Equatable {
         .googleFit: "2024-03-01.csv", .healthAutoExportCSV: "HealthAutoExport-2024-03-01-2024-03-31.csv",
         .fitbitRestingHR: "resting_heart_rate-2024-03-01.json", .dailyMetrics: "daily_metrics.csv",
         .e4Signal: "BVP.csv", .wfdb: "100.dat", .wfdbAnnotations: "100.atr", .bidmc: "bidmc_01_Signals.csv",
+        .polarSignal: "Polar_H10_1A2B3C4D_20240301_080000_ECG.txt", .appleHealthECG: "ecg_2024-03-01.csv",
+        .waveformCSV: "waveform.csv",
     ]
 
     static func fileName(_ format: SourceFormat) -> String { fileNames[format] ?? "input.csv" }

@@ -77,9 +77,14 @@ struct ImportArguments: ParsableArguments {
     var rrStamp: RRStamp = .auto
 
     @Option(help: ArgumentHelp(
-        "Start of clockless R-R series (PhysioNet, Kubios, Polar Flow text; Elite HRV files take theirs from the name), ISO 8601 with zone, e.g. 2024-03-01T08:00:00Z (default: the epoch).",
+        "Start of clockless R-R series (PhysioNet, Kubios, Polar Flow text; Elite HRV files take theirs from the name) and waveforms (BIDMC, a waveform CSV at --rate or with numeric times), ISO 8601 with zone, e.g. 2024-03-01T08:00:00Z (default: the epoch).",
         valueName: "time"))
     var start: String?
+
+    @Option(help: ArgumentHelp(
+        "Sample rate of a waveform CSV without a time column, in Hz (samples per second), e.g. 250: sample k at --start + k / rate.",
+        valueName: "hz"))
+    var rate: Double?
 
     @Option(help: ArgumentHelp(
         "When the exports were made, ISO 8601 with zone, e.g. 2024-03-01T08:00:00Z: records dated after it are rejected (an Apple Health export.xml is judged by its own ExportDate).",
@@ -129,6 +134,9 @@ struct ImportArguments: ParsableArguments {
         if let exportedAt, Timestamp.parseISO(exportedAt)?.hasZone != true {
             throw ValidationError("--exported-at: '\(exportedAt)' is not an ISO 8601 time with a zone (e.g. 2024-03-01T08:00:00Z).")
         }
+        if let rate, !WaveformSegment.rateRangeHz.contains(rate) {
+            throw ValidationError("--rate: a sample rate in Hz within \(WaveformSegment.rateRangeText), got \(rate).")
+        }
         if maxSubjects < 1 { throw ValidationError("--max-subjects: at least 1, got \(maxSubjects).") }
         if let delimiter {
             let allowed = delimiter == "\\t" ? true : delimiter.count == 1 && delimiter.first?.asciiValue != nil
@@ -143,6 +151,7 @@ struct ImportArguments: ParsableArguments {
         options.subjectFromName = subjectFromName
         options.rrStamp = rrStamp
         options.startMs = start.flatMap { Timestamp.parseISO($0)?.ms }
+        options.rateHz = rate
         options.exportedAtMs = exportedAt.flatMap { Timestamp.parseISO($0)?.ms }
         options.columns = ColumnMapping(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) },
                                         time: timeColumn, bpm: bpmColumn, rr: rrColumn,

@@ -129,8 +129,8 @@ public enum ExportArchiveFixtures {
     /// An Apple Health export folder made 2019-06-17 10:21:02 −0700 (`ExportDate`): two
     /// heart-rate records (62 and 64 bpm at 08:00:00 and 08:00:30 −0700 on June 16th), a
     /// step count of 800 that day, one dated 2030-01-06 (after the export), a body
-    /// temperature (a type not read); `export_cda.xml`, an electrocardiogram and a workout
-    /// route beside it.
+    /// temperature (a type not read); `export_cda.xml`, an electrocardiogram (two samples
+    /// at 512 Hz) and a workout route beside it.
     public static func writeAppleHealthExport(_ root: String) throws {
         try writeFixture("""
             <?xml version="1.0" encoding="UTF-8"?>
@@ -150,7 +150,8 @@ public enum ExportArchiveFixtures {
             """, to: root + "/export.xml")
         try writeFixture("<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"></ClinicalDocument>\n",
                          to: root + "/export_cda.xml")
-        try writeFixture("Name,Ana\nDate of Birth,\"Apr 2, 1985\"\nRecorded Date,2019-06-16 08:00:00 -0700\nClassification,Sinus Rhythm\n",
+        try writeFixture("Name,Ana\nDate of Birth,\"Apr 2, 1985\"\nRecorded Date,2019-06-16 08:00:00 -0700\nClassification,Sinus Rhythm\n"
+                         + "Symptoms,\nSoftware Version,1.70\nDevice,\"Watch4,1\"\nSample Rate,512 hertz\n\n\nLead,Lead I\nUnit,µV\n\n\n-12.5\n30.25\n",
                          to: root + "/electrocardiograms/ecg_2019-06-16.csv")
         try writeFixture("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"></gpx>\n", to: root + "/workout-routes/route_2019-06-16.gpx")
     }

@@ -44,8 +44,8 @@ public enum BeatChannels {
     /// ECG leads by preference: MIT-BIH's modified lead II first, then lead II (the
     /// monitoring lead with the tallest R wave in most people), then any other lead.
     public static let ecgLeads = ["mlii", "ii", "ecg", "ekg", "i", "iii", "v5", "v", "v1", "v2", "v3", "v4", "v6", "avr", "avl", "avf"]
-    /// Pulse-wave channels: the E4's `bvp`, BIDMC's `pleth`.
-    public static let pulseWaves = ["bvp", "pleth", "ppg"]
+    /// Pulse-wave channels: the E4's `bvp`, BIDMC's `pleth`, Polar's first PPG channel `ppg0`.
+    public static let pulseWaves = ["bvp", "pleth", "ppg", "ppg0"]
 
     /// The preferred channel of `kinds` among `channels`, or nil.
     static func chosen(_ channels: [String], from kinds: [String]) -> String? {
@@ -249,7 +249,7 @@ public struct DetectionTiming: Sendable {
 }
 
 /// The wrist's motion: the SD of the accelerometer's magnitude (g) over a trailing window,
-/// from the `acc_x`, `acc_y`, `acc_z` segments of a recording (E4: 1/64 g a unit).
+/// from the `acc_x`, `acc_y`, `acc_z` segments of a recording (E4: 1/64 g a unit; Polar: mg).
 struct Motion {
     private var pieces: [(startS: Double, rateHz: Double, sum: [Double], squares: [Double])] = []
     private let windowS: Double
@@ -267,7 +267,7 @@ struct Motion {
         for key in order {
             guard let axes = grouped[key], axes.count == 3, Set(axes.map(\.samples)).count == 1 else { continue }
             let values = try axes.map { try store.physical($0) }
-            let scale = axes[0].unit == "1/64 g" ? 1.0 / 64 : 1
+            let scale = axes[0].unit == "1/64 g" ? 1.0 / 64 : axes[0].unit == "mg" ? 0.001 : 1
             var sum = [0.0], squares = [0.0]
             for i in 0..<axes[0].samples {
                 let m = (values[0][i] * values[0][i] + values[1][i] * values[1][i] + values[2][i] * values[2][i]).squareRoot() * scale

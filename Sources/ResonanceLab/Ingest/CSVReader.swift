@@ -74,6 +74,9 @@ public enum CSVError: Error, CustomStringConvertible, Equatable {
 /// with its mark converted to UTF-8).
 public final class CSVReader {
     public let path: String
+    /// What errors call the file (`path` unless given: an archive's entry read from a
+    /// temporary file is named as the entry).
+    public let name: String
     public let chunkSize: Int
     public let delimiter: UInt8
     /// When set, only these bytes of the file are read, as if they were the whole file
@@ -91,8 +94,9 @@ public final class CSVReader {
     public struct NeedsWholeFile: Error {}
 
     public init(path: String, chunkSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ","),
-                byteRange: Range<Int>? = nil, rangeFirstLine: Int? = nil) {
+                byteRange: Range<Int>? = nil, rangeFirstLine: Int? = nil, name: String? = nil) {
         self.path = path
+        self.name = name ?? path
         self.chunkSize = chunkSize
         self.delimiter = delimiter
         self.byteRange = byteRange
@@ -143,11 +147,11 @@ public final class CSVReader {
 
     /// Calls `body` for every record in file order. Empty lines are skipped.
     public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
-        let text = try TextFile(path: path, byteRange: byteRange)
+        let text = try TextFile(path: path, name: name, byteRange: byteRange)
 
         var parser = csv_parser()
         guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) == 0 else {
-            throw CSVError.outOfMemory(path: path, line: 0)
+            throw CSVError.outOfMemory(path: name, line: 0)
         }
         defer { csv_free(&parser) }
         csv_set_delim(&parser, delimiter)
@@ -258,9 +262,9 @@ public final class CSVReader {
 
     private func fail(_ parser: inout csv_parser, state: ParseState, line: Int) throws -> Never {
         if csv_error(&parser) == CSV_ENOMEM || csv_error(&parser) == CSV_ETOOBIG {
-            throw CSVError.outOfMemory(path: path, line: line)
+            throw CSVError.outOfMemory(path: name, line: line)
         }
-        throw CSVError.malformedQuote(path: path, line: line, column: state.fieldCount + 1)
+        throw CSVError.malformedQuote(path: name, line: line, column: state.fieldCount + 1)
     }
 }
 

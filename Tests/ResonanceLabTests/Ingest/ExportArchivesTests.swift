@@ -119,7 +119,7 @@ final class ExportArchivesTests: XCTestCase {
         let exports: [(String, (String) throws -> Void, [Int])] = [
             ("DI_CONNECT", ExportArchiveFixtures.writeGarminExport, [1, 1, 2]),
             ("listenbrainz_ana", ExportArchiveFixtures.writeListenBrainzExport, [2, 2]),
-            ("apple_health_export", ExportArchiveFixtures.writeAppleHealthExport, [4]),
+            ("apple_health_export", ExportArchiveFixtures.writeAppleHealthExport, [4, 2]),
             ("Spotify Extended Streaming History", ExportArchiveFixtures.writeSpotifyExtendedHistory, [2, 0]),
         ]
         for (name, write, rowsRead) in exports {
@@ -143,7 +143,8 @@ final class ExportArchivesTests: XCTestCase {
         try ExportArchiveFixtures.writeAppleHealthExport(root)
         let (ws, m) = try importSources([root])
         assertAccounting(m)
-        XCTAssertEqual(paths(m), ["apple_health_export/export.xml apple-health-xml 4/3/1"])
+        XCTAssertEqual(paths(m), ["apple_health_export/export.xml apple-health-xml 4/3/1",
+                                  "apple_health_export/electrocardiograms/ecg_2019-06-16.csv apple-health-ecg 2/2/0"])
         XCTAssertEqual(m.sources[0].unusedRecords, ["HKQuantityTypeIdentifierBodyTemperature": 1])
         XCTAssertTrue(m.sources[0].notes.contains("export made 2019-06-17T17:21:02.000Z (ExportDate): records dated after it rejected"),
                       "\(m.sources[0].notes)")
@@ -151,7 +152,6 @@ final class ExportArchivesTests: XCTestCase {
             "1 record dated after the export was made (2019-06-17T17:21:02.000Z, ExportDate): rejected (see rejects.csv)"))
         XCTAssertEqual(m.exportRoots?.map(\.subject), ["apple_health_export"])
         XCTAssertEqual(m.skipped, [
-            SkippedFile(path: "apple_health_export/electrocardiograms/ecg_2019-06-16.csv", reason: "not in a known format (first line: 'Name,Ana')"),
             SkippedFile(path: "apple_health_export/export_cda.xml", reason: "Apple Health clinical records (export_cda.xml, HL7 CDA documents): not read"),
             SkippedFile(path: "apple_health_export/workout-routes/route_2019-06-16.gpx", reason: "unknown extension .gpx"),
         ])

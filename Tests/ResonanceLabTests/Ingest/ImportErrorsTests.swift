@@ -40,7 +40,7 @@ final class ImportErrorsTests: XCTestCase {
         XCTAssertEqual(message, "\(path): unknown format (columns found: 'alpha', 'beta'; formats known: "
             + "csv, e4-hr, e4-ibi, e4-tags, physionet-rr, elite-hrv, apple-music, apple-health, stress-predict-labels, canonical, "
             + "polar-sensor-logger, hrv-logger, kubios-rr, spotify-extended, spotify-account, lastfm, apple-health-xml, apple-health-zip, fitbit-hr, fitbit-hrv, embrace-plus, rr-text, song-features, "
-            + "youtube-music, listenbrainz, samsung-hr, withings-hr, polar-flow, whoop, health-auto-export, oura, garmin, google-fit, health-auto-export-csv, fitbit-resting-hr, daily-metrics, e4-signal, wfdb, wfdb-annotations, bidmc; or name the columns with --time-column and --bpm-column or --rr-column)")
+            + "youtube-music, listenbrainz, samsung-hr, withings-hr, polar-flow, whoop, health-auto-export, oura, garmin, google-fit, health-auto-export-csv, fitbit-resting-hr, daily-metrics, e4-signal, wfdb, wfdb-annotations, bidmc, polar-signal, apple-health-ecg, waveform-csv; or name the columns with --time-column and --bpm-column or --rr-column)")
     }
 
     func testMalformedQuoteNamesFileLineColumnAndLeavesNoTables() throws {

@@ -43,12 +43,13 @@ enum AppleHealthXML: FormatAdapter {
     }
 
     static func read(_ input: SourceInput, into sink: ImportSink) throws {
-        try read(input, xmlPath: input.path, into: sink)
+        try sink.endSource(input, rowsRead: try readRows(input, xmlPath: input.path, into: sink))
     }
 
     /// Reads the export from `xmlPath` (the file itself, or an archive's entry
-    /// decompressed to a temporary file); errors name `input.path`.
-    static func read(_ input: SourceInput, xmlPath: String, into sink: ImportSink) throws {
+    /// decompressed to a temporary file); errors name `input.path`. Returns the rows
+    /// read; the caller ends the source.
+    static func readRows(_ input: SourceInput, xmlPath: String, into sink: ImportSink) throws -> Int {
         let text = try TextFile(path: xmlPath, name: input.path)
         let handler = Handler(input: input, sink: sink)
         var sax = xmlSAXHandler()
@@ -98,7 +99,7 @@ enum AppleHealthXML: FormatAdapter {
         sink.note(input.file, "Record types read: heart rate, HRV SDNN (with its beat-to-beat list), sleep analysis; per day: "
             + "resting heart rate, heart-rate recovery, VO2 max, steps, exercise time, active energy, walking heart rate, "
             + "body mass, height; Workout elements; the Me element's date of birth and biological sex")
-        try sink.endSource(input, rowsRead: handler.rows)
+        return handler.rows
     }
 
     /// The parser's error as one line naming file, line and column.

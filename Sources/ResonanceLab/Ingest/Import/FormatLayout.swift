@@ -73,6 +73,14 @@ enum FormatLayout {
         case .wfdb: return "a WFDB signal file (<record>.dat, format 212 or 16) with its header <record>.hea beside it"
         case .wfdbAnnotations: return "a WFDB annotation file (<record>.atr, MIT format) with its header <record>.hea beside it"
         case .bidmc: return "a header 'Time [s], RESP, PLETH, V, AVR, II' (BIDMC signals CSV)"
+        case .polarSignal:
+            return "a header 'Phone timestamp;sensor timestamp [ns];' then 'timestamp [ms];ecg [uV]' (ECG), "
+                + "'channel 0;channel 1;channel 2;ambient' (PPG) or 'X [mg];Y [mg];Z [mg]' (ACC), as Polar Sensor Logger writes them"
+        case .appleHealthECG:
+            return "an Apple Health ECG (electrocardiograms/ecg_*.csv): metadata lines with 'Recorded Date' and "
+                + "'Sample Rate,512 hertz', then one voltage per line"
+        case .waveformCSV:
+            return "a header naming numeric signal columns, and a time column or --rate HZ"
         }
     }
 
@@ -116,8 +124,12 @@ enum FormatLayout {
         return fits ? nil : "found \(firstLine(path))"
     }
 
-    /// The first line of a file as it is, quoted and cut to 80 characters.
+    /// The first line of a file as it is, quoted and cut to 80 characters; not an Apple
+    /// Health ECG's, which names the person.
     static func firstLine(_ path: String) -> String {
+        if AppleHealthECG.hasItsName(path) || AppleHealthECG.matches(path: path) {
+            return "an Apple Health ECG, whose first line is not shown (it names the person)"
+        }
         let head = CSVPeek.headText(path: path, count: 512)
         let line = head.prefix { $0 != "\n" && $0 != "\r" }
         return line.isEmpty ? "an empty first line" : "first line \(excerpt(String(line)))"

@@ -17,6 +17,8 @@ public enum Importer {
         public var rrStamp: RRStamp = .auto
         /// Epoch ms where clockless R-R series begin (default: the epoch).
         public var startMs: Int64?
+        /// Sample rate (Hz) of a waveform CSV read without its times (`--rate`).
+        public var rateHz: Double?
         /// When the exports were made (`--exported-at`, epoch ms): records dated after it
         /// are rejected. An export that states its own time (Apple Health's `ExportDate`)
         /// is judged by that instead.
@@ -164,7 +166,8 @@ public enum Importer {
     private static func input(_ plan: PlannedFile, format: SourceFormat, file: Int32, options: Options) -> SourceInput {
         let times = TimeFieldParser(local: options.timeZone.map(LocalTime.init(zone:)),
                                     format: format == .genericCSV ? options.columns.timeFormat : nil)
-        let settings = ReadSettings(rrStamp: options.rrStamp, startMs: options.startMs, mapping: options.columns)
+        let settings = ReadSettings(rrStamp: options.rrStamp, startMs: options.startMs, rateHz: options.rateHz,
+                                    mapping: options.columns)
         return SourceInput(path: plan.path, display: plan.display, subject: plan.subject ?? "", group: plan.group,
                            file: file, times: times, delimiter: plan.delimiter, format: format, settings: settings)
     }
@@ -187,7 +190,7 @@ public enum Importer {
 
     /// Errors that stop the whole import even in a folder: accounting errors are defects
     /// of the importer, and the subject limit holds for the import, not for one file.
-    private static func stopsImport(_ error: Error) -> Bool {
+    static func stopsImport(_ error: Error) -> Bool {
         switch error {
         case ImportError.accounting, ImportError.tooManySubjects: return true
         default: return false
@@ -231,6 +234,9 @@ public enum Importer {
         case .wfdb: return WFDB.Signals.self
         case .wfdbAnnotations: return WFDB.Annotations.self
         case .bidmc: return BIDMC.self
+        case .polarSignal: return PolarSignal.self
+        case .appleHealthECG: return AppleHealthECG.self
+        case .waveformCSV: return WaveformCSV.self
         }
     }
 }

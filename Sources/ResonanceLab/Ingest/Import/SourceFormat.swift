@@ -76,6 +76,12 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     case wfdbAnnotations = "wfdb-annotations"
     /// BIDMC PPG and Respiration Dataset signals CSV (`bidmc_NN_Signals.csv`).
     case bidmc = "bidmc"
+    /// Polar Sensor Logger raw channels: `…_ECG.txt`, `…_PPG.txt`, `…_ACC.txt`.
+    case polarSignal = "polar-signal"
+    /// Apple Health ECG recording (`electrocardiograms/ecg_*.csv`).
+    case appleHealthECG = "apple-health-ecg"
+    /// A waveform in a CSV: numeric signal columns, and a time column or `--rate`.
+    case waveformCSV = "waveform-csv"
 
     /// Field separator of a file: `;` or tab when its first line has one of them
     /// and no comma (Polar Sensor Logger, Kubios), else a comma.
@@ -138,6 +144,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         if lower == "hr.csv" && numericFirst { return .e4HR }
         if E4Signal.layout(path: path) != nil, header.allSatisfy({ NumberParsing.double($0) != nil }) { return .e4Signal }
         if BIDMC.matches(header: header) { return .bidmc }
+        if PolarSignal.layout(header: header) != nil { return .polarSignal }
+        if header.count <= 2, NumberParsing.double(header[0]) == nil, AppleHealthECG.matches(path: path) { return .appleHealthECG }
         if header.count == 2, NumberParsing.double(header[0]) != nil,
            header[1].trimmingCharacters(in: .whitespaces).uppercased() == "IBI" { return .e4IBI }
         if !columns.isDisjoint(with: ["song_name", "content_name"])
@@ -171,6 +179,10 @@ public enum SourceFormat: String, CaseIterable, Sendable {
             return .kubiosRR
         }
         if GenericCSV.Columns(header: header) != nil { return .genericCSV }
+        if WaveformCSV.matches(header: header) { return .waveformCSV }
+        // Apple's name for an ECG whose layout is not read: its reader says why, and its
+        // first line (the person's name) is never shown as an unknown file's.
+        if AppleHealthECG.hasItsName(path) { return .appleHealthECG }
         let ext = (lower as NSString).pathExtension
         if ["txt", "rr", ""].contains(ext) || lower.contains("_rr") {
             if numericFirst { return EliteHRV.localStartMs(fileName: name) == nil ? .physionetRR : .eliteHRV }

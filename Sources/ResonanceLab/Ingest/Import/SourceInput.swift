@@ -29,12 +29,16 @@ struct SourceInput {
                 return try header(record, seen - 1)
             }
             if let sink, headerLines > 0, record.count > width {
-                return try sink.reject(file, record, column: width + 1,
-                                       reason: "\(record.count) fields but the header names \(width)")
+                return try sink.reject(file, record, column: width + 1, reason: SourceInput.widerRow(record.count, width))
             }
             try body(record)
         }
         return max(0, seen - headerLines)
+    }
+
+    /// The reject reason of a data row with `count` fields under a header of `width`.
+    static func widerRow(_ count: Int, _ width: Int) -> String {
+        "\(count) fields but the header names \(width)"
     }
 
     /// Calls `body` on the first `count` records (header included), then stops.
@@ -49,6 +53,8 @@ struct ReadSettings {
     /// `--start`: epoch ms at which clockless R-R series (PhysioNet, Kubios, Polar
     /// Flow text) begin; nil anchors them at the epoch.
     var startMs: Int64?
+    /// `--rate`: the sample rate (Hz) of a waveform CSV read without its times.
+    var rateHz: Double?
     var mapping = ColumnMapping()
 }
 

@@ -20,10 +20,9 @@ final class WaveformSink {
     /// First bytes of `waveforms.bin`: the format and its version.
     static let magic = Array("RLWAVE1\n".utf8)
     static let fileName = WaveformSegment.samplesFileName
-    /// Sampling rates a waveform may have, Hz: a sample a day up to 1 MHz (ECG is
-    /// recorded at 125–10,000 Hz, skin temperature at 1–4 Hz).
-    static let rateRangeHz: ClosedRange<Double> = 1.0 / 86_400...1_000_000
-    static let rateRangeText = "1/86400–1000000 Hz"
+    /// Sampling rates a waveform may have (`WaveformSegment.rateRangeHz`).
+    static let rateRangeHz = WaveformSegment.rateRangeHz
+    static let rateRangeText = WaveformSegment.rateRangeText
 
     /// Where `waveforms.bin` is staged; nil keeps nothing (an in-memory import).
     private let path: String?
@@ -95,6 +94,13 @@ final class WaveformSink {
         func gap() {
             endSegments()
             frames += 1
+        }
+
+        /// A break in the source's own clock (a jump in its sample times): every channel's
+        /// segment ends, and the next frame is `frame` (never an earlier one).
+        func skip(to frame: Int) {
+            endSegments()
+            frames = max(frames, frame)
         }
 
         fileprivate func endSegments() {

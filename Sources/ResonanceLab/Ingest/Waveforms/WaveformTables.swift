@@ -10,7 +10,8 @@ public struct WaveformSegment: Equatable, Sendable {
     /// `bvp`, `acc_x`, `eda`, `ecg_mlii`, … (docs/tables.md, waveforms.csv).
     public var channel: String
     public var unit: String
-    /// The device or database format: `e4`, `wfdb`, `bidmc`.
+    /// The device or database format: `e4`, `wfdb`, `bidmc`, `polar-sensor-logger`,
+    /// `apple_health`, `waveform-csv`.
     public var source: String
     /// The source file's first sample, epoch ms.
     public var startMs: Int64
@@ -31,6 +32,11 @@ public struct WaveformSegment: Equatable, Sendable {
     public var roundedSamples: Int
     /// The source file, as the manifest names it.
     public var file: String
+
+    /// Sampling rates a waveform may have, Hz: a sample a day up to 1 MHz (ECG is
+    /// recorded at 125–10,000 Hz, skin temperature at 1–4 Hz).
+    public static let rateRangeHz: ClosedRange<Double> = 1.0 / 86_400...1_000_000
+    public static let rateRangeText = "1/86400–1000000 Hz"
 
     /// Seconds from `startMs` to sample `j` of this segment.
     public func secondsFromStart(_ j: Int) -> Double { Double(firstSample + j) / rateHz }
