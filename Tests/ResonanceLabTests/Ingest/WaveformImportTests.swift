@@ -93,6 +93,23 @@ final class WaveformImportTests: XCTestCase {
         XCTAssertEqual(m.subjects.first?.start, "2022-02-07T09:27:41.000Z")
     }
 
+    /// A row wider than the header (E4 and BIDMC) is rejected as a gap: the samples after
+    /// it keep their frame, so their times, instead of moving one sample earlier.
+    func testAWiderRowIsAGapThatKeepsTheLaterSamplesTimes() throws {
+        let dir = try makeTempDir()
+        try writeFixture("1644226061\n64\n1\n2\n3,4\n5\n6\n", to: dir + "/S01/BVP.csv")
+        try writeFixture("Time [s], RESP, PLETH, V, AVR, II\n0,1,2,3,4,5\n0.008,1,2,3,4,5\n0.016,1,2,3,4,5,6\n0.024,1,2,3,4,5\n",
+                         to: dir + "/bidmc_01_Signals.csv")
+        for (source, line) in [(dir + "/S01/BVP.csv", 5), (dir + "/bidmc_01_Signals.csv", 4)] {
+            let (ws, m) = try importSources([source])
+            assertAccounting(m)
+            XCTAssertEqual(m.sources[0].rejected, 1, source)
+            XCTAssertEqual(try ws.read(Reject.self).map(\.line), [line], source)
+            let firsts = try WaveformStore(ws).segments.map(\.firstSample)
+            XCTAssertEqual(Set(firsts), [0, 3], source)
+        }
+    }
+
     /// Byte offsets past 2^31 read back (a cohort's waveforms.bin can pass 2 GB); one that
     /// points past the file's end is an error naming the row, not a trap.
     func testSegmentOffsetsPast2GiBReadAndOutOfRangeOnesAreErrors() throws {

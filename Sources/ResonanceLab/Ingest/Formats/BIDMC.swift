@@ -50,8 +50,9 @@ enum BIDMC: FormatAdapter {
             let started = sink.waveforms.begin(subject: sink.subjectName(subject), source: source, startMs: start, rateHz: rateHz,
                                                file: input.display, channels: channels.map { WaveformSink.Channel(name: $0, unit: "a.u.") })
             recording = started
-            rows = SampleRows(recording: started, file: file, fields: Array(1...channels.count))
-        }, rejectingWiderRowsInto: sink) { record in
+            // A row wider than the header is rejected as a gap, so later samples keep their times.
+            rows = SampleRows(recording: started, file: file, fields: Array(1...channels.count), width: record.count)
+        }) { record in
             if let t = record.double(0), let frame = recording?.frames { lastTime = (record.line, t, frame) }
             try rows?.row(record, into: sink)
         }

@@ -41,8 +41,9 @@ enum E4Signal: FormatAdapter {
                 subject: sink.subjectName(subject), source: E4.source, startMs: startMs, rateHz: rateHz, file: input.display,
                 channels: layout.channels.map { WaveformSink.Channel(name: $0, unit: layout.unit) })
             recording = started
-            rows = SampleRows(recording: started, file: file, fields: Array(layout.channels.indices))
-        }, rejectingWiderRowsInto: sink) { record in
+            // A row wider than the header is rejected as a gap, so later samples keep their times.
+            rows = SampleRows(recording: started, file: file, fields: Array(layout.channels.indices), width: record.count)
+        }) { record in
             guard rows != nil else {
                 throw ImportError.badMetadata(path: input.path, line: record.line, column: 1, message: "E4 file without its two header lines")
             }
