@@ -1,5 +1,6 @@
 # `make evidence-stress-protocol`: the stress section's scoring protocol on Stress-Predict
-# at full size (docs/methods.md, Stress scoring protocol): import, `resonance validate`,
+# at full size (docs/methods.md, Stress scoring protocol): import, `resonance beats` (so the
+# pulse wave's reliable beats fill where IBI.csv has none, rr_combined.csv), `resonance validate`,
 # then scripts/stress_protocol.py writes the measured table evidence/measured/stress_protocol.md
 # (included by docs/validation.md) and the figure docs/figures/stress_protocol_roc.png.
 # Every Stress-Predict subject is development data (mk/heldout.json, verdict
@@ -14,6 +15,7 @@ evidence-stress-protocol: build venv
 	if [ ! -d "$$sp" ]; then echo "evidence-stress-protocol: no $$sp (set RESONANCE_DATASETS), skipped" >&2; exit 0; fi; \
 	rm -rf $(STRESS_PROTOCOL_WORK) && mkdir -p $(STRESS_PROTOCOL_WORK) $(MEASURED) && \
 	$(BIN) import "$$sp" --quiet --out $(STRESS_PROTOCOL_WORK)/ws && \
+	$(BIN) beats $(STRESS_PROTOCOL_WORK)/ws --quiet && \
 	$(BIN) validate $(STRESS_PROTOCOL_WORK)/ws --quiet --report-dir $(STRESS_PROTOCOL_WORK)/report && \
 	$(PY) scripts/stress_protocol.py $(STRESS_PROTOCOL_WORK)/report/validation.json \
 	  --table $(MEASURED)/stress_protocol.md --figure $(STRESS_PROTOCOL_FIGURE) --command "make evidence-stress-protocol"
