@@ -10,6 +10,10 @@ struct BeatChunks {
     /// C, the lead and the tail, samples.
     let span, lead, tail: Int
 
+    /// Chunks decoded and then detected together on `jobs` cores: four a core, so that a
+    /// half-hour record (six chunks) is one batch and the cores wait on each other once.
+    static func batch(jobs: Int) -> Int { 4 * max(1, jobs) }
+
     struct Chunk {
         /// The segment's sample index of `samples[0]`.
         let first: Int

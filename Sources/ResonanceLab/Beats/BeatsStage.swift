@@ -180,7 +180,7 @@ enum BeatKind {
                   jobs: Int, elapsed: inout UInt64) throws -> Int {
         guard self == .pulse else { return 1 }
         var vote = 0.0
-        try chunks.forEachBatch(of: segment, store: store, batch: 2 * max(1, jobs)) { batch in
+        try chunks.forEachBatch(of: segment, store: store, batch: BeatChunks.batch(jobs: jobs)) { batch in
             let started = DispatchTime.now().uptimeNanoseconds
             vote += try Parallel.map(batch, jobs: jobs) {
                 PPGOnsets.polarityVote($0.samples, rateHz: segment.rateHz, constants: registry.ppgBeats)
@@ -206,7 +206,7 @@ enum BeatKind {
         var positions: [Double] = [], quality: [Double] = []
         var elapsed: UInt64 = 0
         let polarity = try polarity(segment, chunks: chunks, store: store, registry: registry, jobs: jobs, elapsed: &elapsed)
-        try chunks.forEachBatch(of: segment, store: store, batch: 2 * max(1, jobs)) { batch in
+        try chunks.forEachBatch(of: segment, store: store, batch: BeatChunks.batch(jobs: jobs)) { batch in
             let started = DispatchTime.now().uptimeNanoseconds
             let found = try Parallel.map(batch, jobs: jobs) {
                 fiducialPoints($0.samples, rateHz: segment.rateHz, registry: registry, polarity: polarity)
