@@ -35,6 +35,9 @@ from scipy.signal import butter, lfilter
 warnings.filterwarnings("ignore")
 import neurokit2 as nk  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(__file__))
+from beats_stress_predict import print_and_write  # noqa: E402
+
 SNRS_DB = [12, 6, 0]
 SEEDS = {"baseline wander": 101, "motion": 202, "white": 303}
 WINDOW_S = 0.150
@@ -206,11 +209,7 @@ def main():
               f"memory, filtering included) {det_s * 1000:.1f} ms; NeuroKit2 `ecg_clean` + `ecg_peaks` in process "
               f"{nk_s * 1000:.1f} ms: {nk_s / det_s:.1f}× faster. The whole `resonance beats` process (reading and "
               f"verifying the workspace, template quality, writing beats.csv): {ours_s * 1000:.1f} ms.\n")
-    text = table + timing
-    print(text)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text)
+    print_and_write(table + timing, a.out)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from scipy.signal import resample_poly
 
 sys.path.insert(0, os.path.dirname(__file__))
 from beats_bench import match, pct  # noqa: E402
+from beats_stress_predict import print_and_write  # noqa: E402
 from timed_run import measure  # noqa: E402
 
 RATE_HZ = 512
@@ -118,10 +119,7 @@ def main():
             + f"\n{n:,} samples at {RATE_HZ} Hz ({HOURS} h; holter.dat {dat_mb:.1f} MB, waveforms.bin {bin_mb:.1f} MB); "
             f"{len(times):,} beats, Se {pct(tp, fn)} %, +P {pct(tp, fp)} % against {len(reference):,} reference beats; "
             f"import + beats {imported.wall + beats.wall:.1f} s wall, peak {max(imported.rss_mb, beats.rss_mb):.0f} MB.\n")
-    print(text)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text)
+    print_and_write(text, a.out)
 
 
 if __name__ == "__main__":

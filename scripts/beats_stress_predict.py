@@ -30,6 +30,14 @@ import pandas as pd
 TOL_S = 0.050
 
 
+def print_and_write(text, path):
+    """Prints the Markdown `text`; with a `path` (--out), writes it there too."""
+    print(text)
+    if path:
+        with open(path, "w") as f:
+            f.write(text)
+
+
 def seconds(column):
     return (pd.to_datetime(column, utc=True) - pd.Timestamp(0, tz="UTC")).dt.total_seconds().to_numpy()
 
@@ -151,11 +159,7 @@ def main():
     lines.append(f"Pooled over subjects: |HR − HR.csv| median {np.median(pooled_hr):.2f} bpm on {len(pooled_hr)} pulse-only "
                  f"windows; |RMSSD − IBI.csv's| median {np.median(pooled_rm):.2f} ms on {len(pooled_rm)} windows, "
                  f"{np.median(pooled_grid):.2f} ms on {len(pooled_grid)} with the onsets on IBI.csv's sample grid.")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text)
+    print_and_write("\n".join(lines) + "\n", a.out)
 
 
 if __name__ == "__main__":
