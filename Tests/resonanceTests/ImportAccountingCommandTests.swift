@@ -71,7 +71,8 @@ final class ImportAccountingCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 3, run.stderr)
         XCTAssertEqual(run.stdout, "")
         XCTAssertEqual(run.stderr.split(separator: "\n").map(String.init), [
-            "warning: study/P1/heart.csv: no rows accepted: 3 rows read, all rejected (top reason: bpm outside 20–250, 3 rows; see rejects.csv)",
+            "warning: study/P1/heart.csv: no rows accepted: 3 rows read, all rejected (top reason: bpm outside 20–250, 3 rows; "
+                + "the first, line 2: 2024-03-01T08:00:00Z,300; see rejects.csv)",
             "error: 1 of 2 files gave no accepted row (see manifest.json; --allow-empty accepts them)",
         ])
         let hr = try String(contentsOfFile: dir + "/ws/hr.csv", encoding: .utf8)
@@ -85,6 +86,31 @@ final class ImportAccountingCommandTests: XCTestCase {
         let single = try resonance("import", dir + "/study/P1/heart.csv", "--out", dir + "/ws3", "--quiet")
         XCTAssertEqual(single.status, 3, single.stderr)
         XCTAssertTrue(single.stderr.hasPrefix("warning: P1/heart.csv: no rows accepted: 3 rows read"), single.stderr)
+    }
+
+    /// A semicolon file with day-first times: naming the columns is enough to choose the
+    /// generic reader; the warning shows the first rejected line as the file has it and
+    /// points at --time-format, which reads it; `rejects.csv`'s `raw` is that line.
+    func testNamedColumnsChooseTheGenericReaderAndAnUnreadTimePointsAtTimeFormat() throws {
+        let dir = try makeTempDir()
+        let path = try writeFixture("Zeit;Puls\n31/01/2024 08:00:00;72\n31/01/2024 08:00:01;73\n", to: dir + "/herz.csv")
+        for separator in [";", "\t"] {
+            let file = try writeFixture(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+                .replacingOccurrences(of: ";", with: separator), to: dir + "/sep\(separator == ";" ? "semicolon" : "tab")/herz.csv")
+            let run = try resonance("import", file, "--out", dir + "/ws-\(separator.utf8.first ?? 0)", "--quiet",
+                                    "--time-column", "Zeit", "--bpm-column", "Puls")
+            XCTAssertEqual(run.status, 3, run.stderr)
+            XCTAssertTrue(run.stderr.contains("herz.csv: no rows accepted: 2 rows read, all rejected (top reason: "
+                + "unparsable time, 2 rows; the first, line 2: 31/01/2024 08:00:00\(separator)72; give the time column's layout "
+                + "with --time-format"), run.stderr)
+            let rejects = try String(contentsOfFile: dir + "/ws-\(separator.utf8.first ?? 0)/rejects.csv", encoding: .utf8)
+            XCTAssertTrue(rejects.contains("31/01/2024 08:00:00\(separator)72"), rejects)
+            XCTAssertFalse(rejects.contains("31/01/2024 08:00:00,72"), rejects)
+        }
+        let read = try resonance("import", path, "--out", dir + "/ws", "--quiet", "--time-column", "Zeit", "--bpm-column", "Puls",
+                                 "--time-format", "dd/MM/yyyy HH:mm:ss", "--tz", "UTC")
+        XCTAssertEqual(read.status, ExitStatus.success, read.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/ws/hr.csv", encoding: .utf8).split(separator: "\n").count, 1 + 2)
     }
 
     func testForcedFormatThatDoesNotFitNamesTheExpectedHeader() throws {

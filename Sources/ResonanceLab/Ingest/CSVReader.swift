@@ -11,6 +11,8 @@ public struct CSVRecord {
     let base: UnsafePointer<UInt8>
     let starts: UnsafeBufferPointer<Int>
     let lengths: UnsafeBufferPointer<Int>
+    /// The file's field separator, which `raw` joins the fields with.
+    var delimiter = UInt8(ascii: ",")
 
     public var count: Int { starts.count }
 
@@ -36,8 +38,9 @@ public struct CSVRecord {
     /// All fields as strings.
     public var strings: [String] { (0..<count).map(string) }
 
-    /// The record re-joined with commas, for `rejects.csv`'s `raw` column.
-    public var raw: String { strings.joined(separator: ",") }
+    /// The record re-joined with the file's separator, for `rejects.csv`'s `raw` column: the
+    /// line as the file has it when no field was quoted.
+    public var raw: String { strings.joined(separator: String(UnicodeScalar(delimiter))) }
 
     /// Field `i` as a finite Double, or nil when empty, unparsable or not finite.
     public func double(_ i: Int) -> Double? {
@@ -147,6 +150,15 @@ public final class CSVReader {
 
     /// Calls `body` for every record in file order. Empty lines are skipped.
     public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
+        let separator = delimiter
+        try parseRecords { record in
+            var record = record
+            record.delimiter = separator
+            try body(record)
+        }
+    }
+
+    private func parseRecords(_ body: (CSVRecord) throws -> Void) throws {
         let text = try TextFile(path: path, name: name, byteRange: byteRange)
 
         var parser = csv_parser()

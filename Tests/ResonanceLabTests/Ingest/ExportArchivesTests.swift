@@ -289,7 +289,7 @@ final class ExportArchivesTests: XCTestCase {
         XCTAssertEqual(m.skipped, [SkippedFile(path: "study/P1/a/b/c/d/e/f/g/h",
                                                reason: "folder more than 8 levels below the imported folder: not read (import it on its own)")])
         // The walk stops at its bound of files and folders with an error naming the folder.
-        var layout = DatasetLayout(forcedFormat: nil, subject: nil, naming: try SubjectNaming(pattern: nil), delimiter: nil,
+        var layout = DatasetLayout(forcedFormat: nil, mapping: ColumnMapping(), subject: nil, naming: try SubjectNaming(pattern: nil), delimiter: nil,
                                    strict: false, progress: { _ in })
         layout.entryLimit = 9
         XCTAssertThrowsError(try layout.plan(root)) { error in

@@ -73,7 +73,8 @@ final class ImportAccountingTests: XCTestCase {
         options.warning = { warnings.append($0) }
         let m = try Importer.run(sources: [root], workspace: Workspace(path: try makeTempDir() + "/ws"), options: options)
         XCTAssertEqual(m.sources.map(Importer.gaveNoRows), [true, false, true])
-        let expected = "no rows accepted: 3 rows read, all rejected (top reason: bpm outside 20–250, 2 rows; see rejects.csv)"
+        let expected = "no rows accepted: 3 rows read, all rejected (top reason: bpm outside 20–250, 2 rows; "
+            + "the first, line 2: 2024-03-01T08:00:00Z,300; see rejects.csv)"
         XCTAssertEqual(warnings, ["study/P1/hr.csv: " + expected, "study/P3/hr.csv: no rows accepted: 0 rows read"])
         XCTAssertTrue(m.sources[0].notes.contains(expected), "\(m.sources[0].notes)")
         // The stage commits the rest and ends with the partial-failure error, unless allowEmpty.

@@ -51,6 +51,8 @@ public struct DatasetLayout {
     static let unreadShown = 10
 
     var forcedFormat: SourceFormat?
+    /// The columns named on the command line (`SourceFormat.detect(path:delimiter:naming:)`).
+    var mapping: ColumnMapping
     var subject: String?
     var naming: SubjectNaming
     /// `--delimiter`, else sniffed per file.
@@ -66,9 +68,9 @@ public struct DatasetLayout {
     var entryLimit = DatasetLayout.maxEntries
     private var entriesSeen = 0
 
-    init(forcedFormat: SourceFormat?, subject: String?, naming: SubjectNaming, delimiter: UInt8?, strict: Bool,
-         progress: @escaping (String) -> Void) {
-        self.forcedFormat = forcedFormat; self.subject = subject; self.naming = naming
+    init(forcedFormat: SourceFormat?, mapping: ColumnMapping, subject: String?, naming: SubjectNaming, delimiter: UInt8?,
+         strict: Bool, progress: @escaping (String) -> Void) {
+        self.forcedFormat = forcedFormat; self.mapping = mapping; self.subject = subject; self.naming = naming
         self.delimiter = delimiter; self.strict = strict; self.progress = progress
     }
 
@@ -142,7 +144,7 @@ public struct DatasetLayout {
         let format: SourceFormat
         let separator = delimiter ?? SourceFormat.delimiter(path: path)
         do {
-            format = try forcedFormat ?? SourceFormat.detect(path: path, delimiter: separator)
+            format = try forcedFormat ?? SourceFormat.detect(path: path, delimiter: separator, naming: mapping)
         } catch let ImportError.unknownFormat(_, columns) where inFolder {
             skip(display, SkipReason.unknown(path: path, columns: columns))
             return nil

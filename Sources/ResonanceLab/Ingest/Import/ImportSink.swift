@@ -71,6 +71,8 @@ final class ImportSink {
     private var markers: [Marker] = []
     /// Rejected rows per source and reason (for the warning on a file without accepted rows).
     private var rejectReasons: [[String: Int]] = []
+    /// Per source file, its first rejected row: line and the raw excerpt `rejects.csv` holds.
+    private var firstRejects: [(line: Int, raw: String)?] = []
     /// Song features and the songs played, matched when the import ends; the songs
     /// played are collected only when `matchesSongFeatures` (the import has a features file).
     private var features = SongFeatureImport()
@@ -144,6 +146,7 @@ final class ImportSink {
         exportMade = exportedAtMs.map { ($0, "--exported-at") }
         sources.append(SourceFile(path: display, sha256: "", format: format))
         rejectReasons.append([:])
+        firstRejects.append(nil)
         if workspace != nil { digests.start(sources.count - 1, path: path) }
         return Int32(sources.count - 1)
     }
@@ -264,6 +267,7 @@ final class ImportSink {
         sources[Int(file)].rejected += count
         rejectReasons[Int(file)][reason, default: 0] += count
         let excerpt = ImportSink.excerpt(raw)
+        if firstRejects[Int(file)] == nil { firstRejects[Int(file)] = (line, excerpt) }
         guard let rejects else { return }
         rejects.field(sources[Int(file)].path); rejects.field(line); rejects.field(column)
         rejects.field(reason); rejects.field(excerpt)
@@ -535,8 +539,12 @@ final class ImportSink {
         guard Importer.gaveNoRows(s) else { return nil }
         guard s.rowsRead > 0 else { return "no rows accepted: 0 rows read" }
         let top = rejectReasons[Int(file)].sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first
+        let first = firstRejects[Int(file)].map { "; the first, line \($0.line): \($0.raw)" } ?? ""
+        // A time the generic reader cannot read may be in a layout --time-format names.
+        let hint = top?.key == "unparsable time" && s.format == SourceFormat.genericCSV.rawValue
+            ? "; give the time column's layout with --time-format, e.g. --time-format 'dd/MM/yyyy HH:mm:ss'" : ""
         return "no rows accepted: \(s.rowsRead) rows read, all rejected (top reason: \(top?.key ?? "none"), "
-            + "\(top?.value ?? 0) rows; see rejects.csv)"
+            + "\(top?.value ?? 0) rows\(first)\(hint); see rejects.csv)"
     }
 
     /// Renames every finished table to its name in the staging folder.

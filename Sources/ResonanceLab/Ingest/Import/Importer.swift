@@ -66,7 +66,7 @@ public enum Importer {
             try session.commit()
             return manifest
         }
-        var layout = DatasetLayout(forcedFormat: options.format, subject: options.subject,
+        var layout = DatasetLayout(forcedFormat: options.format, mapping: options.columns, subject: options.subject,
                                    naming: try SubjectNaming(pattern: options.subjectFromName),
                                    delimiter: options.columns.delimiter?.asciiValue, strict: options.strict,
                                    progress: options.progress)
@@ -178,7 +178,7 @@ public enum Importer {
     /// run, with no file system work beyond reading `path`.
     public static func readInMemory(_ path: String, options: Options = Options()) throws -> SourceFile {
         let delimiter = options.columns.delimiter?.asciiValue ?? SourceFormat.delimiter(path: path)
-        let format = try options.format ?? SourceFormat.detect(path: path, delimiter: delimiter)
+        let format = try options.format ?? SourceFormat.detect(path: path, delimiter: delimiter, naming: options.columns)
         let plan = PlannedFile(path: path, display: path, format: format, subject: options.subject ?? "subject",
                                group: nil, delimiter: delimiter)
         let sink = ImportSink.inMemory(registry: options.registry)

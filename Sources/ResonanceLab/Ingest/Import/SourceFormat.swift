@@ -94,6 +94,18 @@ public enum SourceFormat: String, CaseIterable, Sendable {
     }
 
     /// Detects the format from the file name and its first records.
+    /// `detect`, except that a file no format claims is read by the generic reader when
+    /// `mapping` names its time column and a bpm or R-R column (`--time-column` with
+    /// `--bpm-column` or `--rr-column`) and the header has that time column: naming the
+    /// columns says which reader is meant.
+    static func detect(path: String, delimiter: UInt8, naming mapping: ColumnMapping) throws -> SourceFormat {
+        do {
+            return try detect(path: path, delimiter: delimiter)
+        } catch ImportError.unknownFormat(_, let columns) where mapping.namesTime(in: columns) {
+            return .genericCSV
+        }
+    }
+
     static func detect(path: String, delimiter: UInt8 = UInt8(ascii: ",")) throws -> SourceFormat {
         let name = (path as NSString).lastPathComponent
         let lower = name.lowercased()

@@ -80,6 +80,13 @@ public struct ColumnMapping: Equatable, Sendable {
     var isEmpty: Bool { self == ColumnMapping() }
 
     /// Index of the header column `name` names, exactly or loosely.
+    /// Whether the time column and a bpm or R-R column are named, and `header` has that
+    /// time column.
+    func namesTime(in header: [String]) -> Bool {
+        guard let time, bpm != nil || rr != nil else { return false }
+        return Self.index(of: time, in: header) != nil
+    }
+
     static func index(of name: String, in header: [String]) -> Int? {
         header.firstIndex(of: name)
             ?? header.firstIndex { ColumnName.normalized($0) == ColumnName.normalized(name) }
