@@ -42,7 +42,7 @@ public enum CombinedRR {
     /// The time rr.csv's plausible intervals cover (each from its beat less its interval
     /// to its beat, ms), as disjoint ranges in time order.
     static func covered(by device: [RRInterval], plausible: RRConstants) -> [Range<Double>] {
-        let spans = device.filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs }
+        let spans = device.filter { plausible.isPlausible($0.rrMs) }
             .map { Double($0.timestampMs) - $0.rrMs..<Double($0.timestampMs) }
             .sorted { $0.lowerBound < $1.lowerBound }
         var out: [Range<Double>] = []

@@ -241,8 +241,9 @@ enum WFDB {
 
         /// The bytes of a signal file from `offset` on.
         static func storedBytes(_ path: String, from offset: Int) throws -> Int {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-            guard let size else { throw CSVError.cannotOpen(path: path, reason: "cannot read file") }
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
+                throw CSVError.cannotOpen(path: path, reason: "cannot read file")
+            }
             return max(0, size - offset)
         }
 
