@@ -11,6 +11,10 @@ SWIFT_SOURCES := $(shell find Sources -name '*.swift' -o -name '*.modulemap' -o 
 RESONANCE_DATASETS ?= $(abspath $(wildcard ../shared/datasets))
 export RESONANCE_DATASETS
 
+# The scripts' shared modules (docs/development.md, Scripts), importable by every script
+# a recipe runs, whichever folder it is in.
+export PYTHONPATH := $(CURDIR)/scripts$(if $(PYTHONPATH),:$(PYTHONPATH))
+
 # Stage-specific targets add themselves to these lists from mk/*.mk.
 BENCH_TARGETS :=
 TEST_EXTRA_TARGETS :=
