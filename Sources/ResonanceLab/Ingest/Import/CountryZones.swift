@@ -30,7 +30,8 @@ enum CountryZones {
         guard let (top, most) = countries.min(by: { $0.value.plays != $1.value.plays ? $0.value.plays > $1.value.plays : $0.key < $1.key })
         else { return nil }
         let total = countries.values.reduce(0) { $0 + $1.plays }
-        let seen = "\(subject): conn_country \(top) on \(most.plays == total ? "all \(total)" : "\(most.plays) of \(total)") plays"
+        let share = most.plays < total ? "\(most.plays) of \(total) plays" : total == 1 ? "its one play" : "all \(total) plays"
+        let seen = "\(subject): conn_country \(top) on \(share)"
         let days = most.days.sorted().map { Date(timeIntervalSince1970: Double($0) / 1000) }
         guard let zone = single(top, on: days) else {
             guard given == nil else { return nil }
