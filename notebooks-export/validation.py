@@ -4,11 +4,13 @@
 # The figures of one workspace's validation report: HRV per subject (tachogram, Welch
 # PSD, Poincaré plot), NSR vs CHF when the PhysioNet groups are present, heart rate across
 # a labelled stress protocol (and the stress engine's ROC once `validation.json` holds
-# it), coherence over time, the song effects, breathing, and the AI DJ. Every number drawn is read from the
-# workspace's tables (`hrv.csv`, `hrv_nn.csv`, `hrv_psd.csv`, `coherence.csv`,
-# `song_effects.csv`, `persona_effects.csv`, `truth.csv`, `hr.csv`, `labels.csv`, the
-# breathing and `dj_*` tables) or from
-# the report's `validation.json`; the notebook computes no index of its own.
+# it), daily resting heart rate and HRV, coherence over time, the song effects with the
+# heart rate around song starts and the listening sessions, breathing, and the AI DJ.
+# Every number drawn is read from the workspace's tables (`hrv.csv`, `hrv_nn.csv`,
+# `hrv_psd.csv`, `coherence.csv`, `song_effects.csv`, `persona_effects.csv`, `truth.csv`,
+# `hr.csv`, `labels.csv`, `daily.csv`, `plays.csv`, `sessions.csv`, `session_plays.csv`,
+# the breathing and `dj_*` tables) or from the report's `validation.json`; the notebook
+# computes no index of its own.
 #
 # `hrv_nn.csv` and `hrv_psd.csv` come from `resonance hrv WS --nn-out WS/hrv_nn.csv
 # --psd-out WS/hrv_psd.csv` (as `make validate` runs it); without them the tachogram,
@@ -342,6 +344,83 @@ if HAVE_BEATS:
         save(fig, name, f"{title}, all subjects")
 
 # %% [markdown]
+# ## Daily resting heart rate and HRV
+#
+# Each subject's resting heart rate and HRV (SDNN) per local day, as `resonance daily`
+# writes them in `daily.csv`, on a date axis over that subject's own days: a subject
+# recorded for a week in 2017 and one recorded for a month in 2021 each get an axis of
+# their own. The line breaks where days are missing. A trend needs two days: subjects
+# with a single day of values (a recording shorter than a day) are left out and counted,
+# and when no subject has two, a sentence says so in the figure's place. At most twelve
+# subjects, those with the most days; a measure no subject has is not drawn.
+
+# %%
+import matplotlib.dates as mdates
+
+MAX_TREND_SUBJECTS = 12
+TRENDS = [("resting_hr", "resting HR (bpm)", "#c0392b"), ("hrv_sdnn", "HRV SDNN (ms)", "#1f4e79")]
+
+
+def date_axis(ax, days):
+    """A date axis over `days` (datetimes), padded by half a day or 3 % of the span: a
+    tick per day over short spans, else concise automatic ticks."""
+    lo, hi = days.min(), days.max()
+    pad = max(pd.Timedelta(hours=12), (hi - lo) * 0.03)
+    ax.set_xlim(lo - pad, hi + pad)
+    span = (hi - lo).days
+    locator = mdates.DayLocator(interval=max(1, span // 7 + 1)) if span <= 14 else \
+        mdates.AutoDateLocator(minticks=3, maxticks=7)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+
+
+def draw_days(ax, d, column, colour):
+    """One subject's daily `column` against the date, broken over missing days."""
+    v = d.dropna(subset=[column])
+    gap = np.concatenate([[False], np.diff(v["day"].to_numpy()) > np.timedelta64(1, "D")])
+    ax.plot(*broken(mdates.date2num(v["day"]), v[column], gap), "-o", ms=3, lw=1.1, color=colour)
+
+
+daily = read_table("daily.csv")
+trends = [t for t in TRENDS if daily is not None and t[0] in daily.columns and daily[t[0]].notna().any()]
+with_values = daily.dropna(subset=[c for c, _, _ in trends], how="all") if trends else None
+if with_values is None or with_values.empty:
+    note("daily_trends", "No daily trend figure: `daily.csv` holds no day with a resting heart rate or an HRV "
+                         "(SDNN) value; `resonance daily` writes them from a day's heart rate, R-R intervals or "
+                         "the export's own daily values.")
+else:
+    with_values = with_values.assign(day=pd.to_datetime(with_values["date"], format="%Y-%m-%d")).sort_values("day")
+    days_per_subject = with_values.groupby("subject")["day"].nunique().sort_values(ascending=False, kind="stable")
+    several = days_per_subject[days_per_subject >= 2]
+    if several.empty:
+        note("daily_trends", f"No daily trend figure: each of the {len(days_per_subject)} subjects with a resting "
+                             "heart rate or HRV day in `daily.csv` has one such day only (recordings shorter than a "
+                             "day), and a trend needs two.")
+    else:
+        shown = sorted(several.index[:MAX_TREND_SUBJECTS])
+        fig, axes = plt.subplots(len(shown), len(trends), figsize=(5.5 * len(trends) + 1, 0.6 + 2.1 * len(shown)),
+                                 squeeze=False, layout="constrained")
+        for row, subject in zip(axes, shown):
+            d = with_values[with_values["subject"] == subject]
+            for ax, (column, label, colour) in zip(row, trends):
+                days = int(d[column].notna().sum())
+                if days:
+                    draw_days(ax, d, column, colour)
+                else:
+                    ax.text(0.5, 0.5, f"no {label.split(' (')[0]} day", transform=ax.transAxes, ha="center",
+                            va="center", fontsize=8, color="grey")
+                date_axis(ax, d["day"])
+                ax.set_ylabel(label, fontsize=8)
+                ax.tick_params(labelsize=7)
+                ax.set_title(f"{subject}: {days} day{'s' if days != 1 else ''}, "
+                             f"{d['day'].min():%Y-%m-%d} – {d['day'].max():%Y-%m-%d}", fontsize=8)
+        left_out = [f"{len(several) - len(shown)} more with fewer days"] if len(several) > len(shown) else []
+        left_out += [f"{len(days_per_subject) - len(several)} with a single day"] if len(days_per_subject) > len(several) else []
+        fig.suptitle(f"Resting heart rate and HRV (SDNN) per local day: {len(shown)} subject{'s' if len(shown) != 1 else ''}"
+                     + (f" ({'; '.join(left_out)} left out)" if left_out else ""))
+        save(fig, "daily_trends", "Resting heart rate and HRV (SDNN) per subject and local day")
+
+# %% [markdown]
 # ## NSR vs CHF
 #
 # The whole-recording (≈ 24 h) SDNN and SDANN of each subject, one dot per subject over a
@@ -390,9 +469,12 @@ else:
 # ## Stress protocol
 #
 # Heart rate of each labelled subject across the protocol, stress intervals of
-# `labels.csv` shaded. When `validation.json` carries the stress engine's scoring, the
-# ROC curves of its pooled windows (engine and naive heart-rate scores), the AUCs with
-# 95 % CIs and the engine score's distribution by label follow.
+# `labels.csv` shaded. When `validation.json` carries the stress engine's scoring: the
+# ROC curves of its pooled windows — the engine and the naive heart-rate scores, and
+# beside them every score of the held-out protocol's primary analysis, named by its own
+# label — then the AUCs with the 95 % intervals `validation.json` gives (bootstraps over
+# subjects: none with a single subject, which the figure says), and the engine score's
+# distribution by label.
 
 # %%
 hr = read_table("hr.csv", times=("timestamp",))
@@ -424,46 +506,89 @@ if hr is not None and labels is not None:
         save(fig, "stress_protocol_hr", "Heart rate per subject across the protocol, stress intervals shaded")
 
 # %%
-def roc_curves(node, path=()):
-    """(name, points, auc) for every `roc` list of [fpr, tpr] pairs under node."""
-    if isinstance(node, dict):
-        if isinstance(node.get("roc"), list) and node["roc"]:
-            auc = next((node[k] for k in ("auc", "pooled") if isinstance(node.get(k), (int, float))), None)
-            yield " / ".join(path) or "engine", np.array(node["roc"], dtype=float), auc
-        for key, value in sorted(node.items()):
-            if key != "roc":
-                yield from roc_curves(value, path + (key,))
+SCORE_NAMES = {"engine": "stress engine", "naive_hr": "naive: window HR",
+               "naive_hr_centred": "naive: window HR centred on the subject's mean"}
+
+
+def score_name(key, node):
+    """A score's readable name: its own `label` in validation.json, else the known names."""
+    return node.get("label") or SCORE_NAMES.get(key, key.replace("_", " "))
+
+
+def roc_panel(ax, legend_ax, entries, title):
+    """ROC curves of `entries` — (name, node with `roc` and `pooled`) — best AUC first,
+    their legend in `legend_ax` under the panel: ten colours, then the same dashed."""
+    colours = plt.get_cmap("tab10")
+    for k, (name, node) in enumerate(sorted(entries, key=lambda e: -e[1].get("pooled", 0))):
+        points = np.asarray(node["roc"], dtype=float)
+        ax.plot(points[:, 0], points[:, 1], lw=1.5 if k < 3 else 1.0, color=colours(k % 10), ls="-" if k < 10 else "--",
+                label=f"{name}: AUC {node['pooled']:.3f}")
+    ax.plot([0, 1], [0, 1], color="grey", ls=":", lw=0.8, label="chance")
+    # A little room past 0 and 1, so that a perfect curve shows beside the spines.
+    ax.set_xlim(-0.015, 1.015)
+    ax.set_ylim(-0.015, 1.015)
+    ax.set_aspect("equal")
+    ax.set_xlabel("false-positive rate (baseline window called stress)")
+    ax.set_ylabel("true-positive rate (stress window called stress)")
+    ax.set_title(title, fontsize=9)
+    legend_ax.axis("off")
+    legend_ax.legend(*ax.get_legend_handles_labels(), loc="upper center", fontsize=7, frameon=False)
 
 
 stress = V.get("stress") or V.get("Stress scoring")
 if stress:
-    curves = list(roc_curves(stress))
-    if curves:
-        names = {"auc / engine": "stress engine", "auc / naive_hr": "naive: window HR",
-                 "auc / naive_hr_centred": "naive: HR centred on the subject mean"}
-        roc_figure([(names.get(name, name) + (f": AUC {auc:.3f}" if auc is not None else ""), points)
-                    for name, points, auc in curves],
-                   "stress_roc", "Stress engine: ROC on the labelled windows", "baseline window called stress",
-                   "stress window called stress", "ROC of the stress engine on labelled windows")
-    aucs = {name: a for name, a in stress.get("auc", {}).items() if isinstance(a, dict) and "pooled" in a}
+    headline = [(score_name(k, a), a) for k, a in sorted((stress.get("auc") or {}).items())
+                if isinstance(a, dict) and a.get("roc") and "pooled" in a]
+    protocol = ((stress.get("protocol") or {}).get("primary") or {}).get("scores") or {}
+    compared = [(score_name(k, a), a) for k, a in sorted(protocol.items())
+                if isinstance(a, dict) and a.get("roc") and "pooled" in a]
+    panels = [p for p in [(headline, "the engine and the naive heart-rate rules, pooled windows"),
+                          (compared, "every score of the held-out protocol (primary analysis)")] if p[0]]
+    if panels:
+        entries_ = max(len(entries) for entries, _ in panels) + 1
+        legend_in = 0.16 * entries_ + 0.2
+        fig = plt.figure(figsize=(6.2 * len(panels), 6.2 + legend_in), layout="constrained")
+        grid_ = fig.add_gridspec(2, len(panels), height_ratios=[6.2, legend_in])
+        for k, (entries, title) in enumerate(panels):
+            roc_panel(fig.add_subplot(grid_[0, k]), fig.add_subplot(grid_[1, k]), entries, title)
+        fig.suptitle("Stress scoring: ROC on the labelled windows")
+        save(fig, "stress_roc", "ROC of the stress engine and the compared scores on labelled windows")
+
+    aucs = [(score_name(k, a), a) for k, a in sorted((stress.get("auc") or {}).items())
+            if isinstance(a, dict) and "pooled" in a]
     if aucs:
-        fig, ax = plt.subplots(figsize=(8, 1.2 + 0.7 * len(aucs)), layout="constrained")
-        for k, (name, a) in enumerate(sorted(aucs.items())):
-            for offset, kind, colour in [(-0.12, "pooled", "#1f4e79"), (0.12, "subject", "#d95f0e")]:
-                value = a.get(kind) if kind == "pooled" else a.get("subject_median")
-                lo, hi = a.get(f"{kind}_ci_low"), a.get(f"{kind}_ci_high")
+        fig, ax = plt.subplots(figsize=(9, 1.9 + 0.75 * len(aucs)), layout="constrained")
+        without = []
+        for k, (name, a) in enumerate(aucs):
+            for offset, kind, colour, what in [(-0.14, "pooled", "#1f4e79", "pooled windows"),
+                                               (0.14, "subject", "#d95f0e", "median over subjects")]:
+                value = a.get("pooled" if kind == "pooled" else "subject_median")
                 if value is None:
                     continue
-                err = [[value - lo], [hi - value]] if lo is not None and hi is not None else None
-                ax.errorbar(value, k + offset, xerr=err, fmt="o", color=colour, capsize=3,
-                            label=("pooled windows" if kind == "pooled" else "median over subjects") if k == 0 else None)
+                lo, hi = a.get(f"{kind}_ci_low"), a.get(f"{kind}_ci_high")
+                has_ci = lo is not None and hi is not None
+                if not has_ci:
+                    without.append(f"{name} ({what})")
+                ax.errorbar(value, k + offset, xerr=[[value - lo], [hi - value]] if has_ci else None, fmt="o",
+                            color=colour, mfc=colour if has_ci else "white", capsize=3, clip_on=False,
+                            label=what if k == 0 else None)
+                ax.annotate(f"{value:.2f}", (value, k + offset), xytext=(0, 5), textcoords="offset points",
+                            ha="center", fontsize=7, color=colour)
         ax.axvline(0.5, color="grey", ls="--", lw=0.8)
-        ax.set_yticks(range(len(aucs)), sorted(aucs))
-        ax.set_xlim(0, 1)
-        ax.set_xlabel("AUC, stress vs baseline windows (95 % CI)")
-        ax.set_title("Stress scoring: AUC of the engine and of the naive heart-rate rules")
-        ax.legend(loc="lower right", fontsize=8)
-        save(fig, "stress_auc", "Stress scoring AUCs with 95 % CIs")
+        ax.set_yticks(range(len(aucs)), [name for name, _ in aucs])
+        ax.set_ylim(-0.6, len(aucs) - 0.4)
+        ax.set_xlim(0, 1.03)
+        ax.set_xticks(np.linspace(0, 1, 6))
+        ax.set_xlabel("AUC, stress vs baseline windows (bars: 95 % CI; hollow: no interval)")
+        subjects_ = max((a.get("subjects") or 0 for _, a in aucs), default=0)
+        why = ("\nno 95 % intervals: validation.json's resample subjects, and there is one" if without and subjects_ < 2
+               else "")
+        ax.set_title(f"Stress scoring: AUC of the engine and of the naive heart-rate rules ({subjects_} "
+                     f"subject{'s' if subjects_ != 1 else ''}){why}")
+        fig.legend(loc="outside lower center", ncol=2, fontsize=8, frameon=False)
+        if without:
+            print("no 95 % interval in validation.json for:", "; ".join(without))
+        save(fig, "stress_auc", "Stress scoring AUCs with 95 % CIs where validation.json gives them")
 
     # The engine score of the pooled windows by label, as validation.json bins it: each
     # label's share of its windows per bin (the labels have different window counts),
@@ -545,28 +670,65 @@ if coherence is not None:
 # %% [markdown]
 # ## Song effects
 #
-# A forest plot of the songs with the largest and smallest estimated effects on heart
-# rate and RMSSD (mixed model, 95 % intervals, songs aggregated over contexts). For
-# synthetic personas with `truth.csv`: each model's estimate against the planted effect,
-# with the identity line, and each listener's estimated sensitivity against the planted one.
+# A forest plot of the songs the mixed model estimated away from its prior, named by
+# title and artist: each song's effect on heart rate and RMSSD over all contexts, with its
+# 95 % interval. A song whose plays carried too little heart rate is shrunk to the prior
+# mean (`shrinkage` near 1 in `song_effects.csv`): its estimate and interval are the
+# prior's, the same for every such song, so it says nothing of the song and is left
+# out, as the figure's title counts. At most the 10 lowest and the 10 highest estimates.
+# Then the heart rate around the starts of the two songs with the lowest and the highest
+# estimated effect on heart rate, every play of each as the change from the median of
+# the 5 minutes before its start; and each subject's listening sessions, each from its
+# start to its end at its UTC hour of the day, coloured by the context the sessions
+# stage gave it (from the listener's local hours: sessions at night in UTC labelled by
+# another zone's hours show a missing `--tz`). For synthetic personas with `truth.csv`: each model's
+# estimate against the planted effect, with the identity line, and each listener's
+# estimated sensitivity against the planted one.
 
 # %%
+SHRUNK = 0.99  # shrinkage from which a song's estimate is the prior's
+METRIC_TITLES = {"delta_hr_bpm": "Δ heart rate (bpm)", "delta_rmssd_ms": "Δ RMSSD (ms)"}
 effects = read_table("song_effects.csv")
-if effects is not None:
-    songs = effects[(effects["context"] == "any") & effects["ci_low"].notna() & effects["ci_high"].notna()]
-    metrics = [m for m in ["delta_hr_bpm", "delta_rmssd_ms"] if m in set(songs["metric"])]
-    plays = read_table("plays.csv")
-    titles_by_song = {} if plays is None else {
-        song: f"{title} – {artist}" for song, title, artist in
-        plays.drop_duplicates("song_id")[["song_id", "title", "artist"]].itertuples(index=False)}
-    if metrics:
-        fig, axes = plt.subplots(1, len(metrics), figsize=(6 * len(metrics), 7.5), layout="constrained", squeeze=False)
-        titles = {"delta_hr_bpm": "Δ heart rate (bpm)", "delta_rmssd_ms": "Δ RMSSD (ms)"}
+plays = read_table("plays.csv")
+
+
+def song_names(effects, plays):
+    """{song_id: 'title – artist'}: song_effects.csv's own columns, else the first play's."""
+    source = effects if effects is not None and {"title", "artist"} <= set(effects.columns) else plays
+    if source is None:
+        return {}
+    named = source.drop_duplicates("song_id")[["song_id", "title", "artist"]].fillna("")
+    return {song: f"{title} – {artist}" if artist else title or song for song, title, artist in named.itertuples(index=False)}
+
+
+def shorten(text, n=34):
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+NAMES = song_names(effects, plays)
+NO_PLAYS = "this workspace holds no plays (`plays.csv`: import a listening history)."
+mixed = None if effects is None else effects[(effects["context"] == "any") & (effects["model"] == "mixed")
+                                             & effects["ci_low"].notna() & effects["ci_high"].notna()]
+if plays is None:
+    note("song_effects_forest", f"No song-effect forest: {NO_PLAYS}")
+elif mixed is None or mixed.empty:
+    note("song_effects_forest", "No song-effect forest: `song_effects.csv` holds no mixed-model estimate with an "
+                                "interval (run `resonance effects` on a workspace with plays and heart rate).")
+else:
+    metrics = [m for m in METRIC_TITLES if m in set(mixed["metric"])]
+    estimated = mixed[mixed["metric"].isin(metrics) & (mixed["shrinkage"] < SHRUNK)]
+    if estimated.empty:
+        songs_ = mixed[mixed["metric"].isin(metrics)]["song_id"].nunique()
+        note("song_effects_forest", f"No song-effect forest: the mixed model shrank all {songs_} songs' effects on "
+                                    f"heart rate and RMSSD to the prior (shrinkage ≥ {SHRUNK}): their plays do not tell "
+                                    "them apart (too few plays with heart rate per song for the differences between "
+                                    "songs), so each estimate and interval is the prior's.")
+    else:
+        metrics = [m for m in metrics if m in set(estimated["metric"])]
+        fig, axes = plt.subplots(1, len(metrics), figsize=(6.5 * len(metrics), 7.5), layout="constrained", squeeze=False)
         for ax, metric in zip(axes[0], metrics):
-            m = songs[(songs["metric"] == metric) & (songs["model"] == "mixed")]
-            if m.empty:
-                m = songs[songs["metric"] == metric]
-            m = m.sort_values(["estimate", "song_id"])
+            every = mixed[mixed["metric"] == metric]
+            m = estimated[estimated["metric"] == metric].sort_values(["estimate", "song_id"])
             shown = pd.concat([m.head(10), m.tail(10)]).drop_duplicates("song_id") if len(m) > 20 else m
             y = np.arange(len(shown))
             ax.errorbar(shown["estimate"], y, xerr=[shown["estimate"] - shown["ci_low"], shown["ci_high"] - shown["estimate"]],
@@ -574,13 +736,118 @@ if effects is not None:
             ax.axvline(0, color="grey", lw=0.8)
             if len(m) > 20:
                 ax.axhline(9.5, color="grey", ls=":", lw=0.8)
-            names = [f"{titles_by_song.get(song, song)[:32]}  (n={int(n)})" for song, n in zip(shown["song_id"], shown["plays"])]
-            ax.set_yticks(y, names, fontsize=7)
-            ax.set_xlabel(f"{titles[metric]}, estimate with 95 % CI")
-            ax.set_title(f"{titles[metric]}: {'bottom and top 10 of ' if len(m) > 20 else ''}{len(m)} songs "
-                         f"({m['model'].iloc[0]} model)")
-        fig.suptitle("Song effects per song (all contexts)")
-        save(fig, "song_effects_forest", "Forest plot of the top and bottom song effects with 95 % CIs")
+            ax.set_yticks(y, [f"{shorten(NAMES.get(s, s))}  (n={int(n)})" for s, n in zip(shown["song_id"], shown["plays"])],
+                          fontsize=7)
+            ax.set_xlabel(f"{METRIC_TITLES[metric]}, estimate with 95 % CI")
+            left_out = len(every) - len(m)
+            ax.set_title(f"{METRIC_TITLES[metric]}: {'lowest and highest 10 of ' if len(m) > 20 else ''}{len(m)} songs "
+                         "estimated\n" + (f"({left_out} of {len(every)} shrunk to the prior left out)" if left_out else
+                                          "(none shrunk to the prior)"), fontsize=9)
+        fig.suptitle("Song effects of the mixed model, over all contexts")
+        save(fig, "song_effects_forest", "Forest plot of the song effects estimated away from the prior, 95 % CIs")
+
+# %%
+BEFORE_MIN, AFTER_MIN = 5, 10
+session_plays = read_table("session_plays.csv", times=("started_at",))
+hr_by_subject = {} if hr is None else {
+    s: (g["timestamp"].astype("int64").to_numpy() / 1e9, g["bpm"].to_numpy())
+    for s, g in hr.dropna(subset=["timestamp"]).sort_values("timestamp").groupby("subject", sort=False)}
+
+
+def hr_around(play):
+    """(minutes since the play's start, HR − the median HR of the minutes before it) of
+    one play, or None without heart rate on both sides of the start."""
+    if play.subject not in hr_by_subject:
+        return None
+    t, bpm = hr_by_subject[play.subject]
+    start = play.started_at.value / 1e9
+    lo, hi = np.searchsorted(t, [start - 60 * BEFORE_MIN, start + 60 * AFTER_MIN], side="left")
+    minutes, values = (t[lo:hi] - start) / 60, bpm[lo:hi]
+    if not (minutes < 0).any() or not (minutes >= 0).any():
+        return None
+    return minutes, values - np.median(values[minutes < 0])
+
+
+hr_metric = None if mixed is None else mixed[mixed["metric"] == "delta_hr_bpm"]
+ranked = None if hr_metric is None else hr_metric[hr_metric["shrinkage"] < SHRUNK].sort_values(["estimate", "song_id"])
+if plays is None:
+    note("song_hr_around_start", f"No heart rate around song starts: {NO_PLAYS}")
+elif not hr_by_subject:
+    note("song_hr_around_start", "No heart rate around song starts: this workspace holds no heart rate (`hr.csv`).")
+elif ranked is None or ranked.empty or session_plays is None:
+    note("song_hr_around_start", "No heart rate around song starts: no song's effect on heart rate was estimated "
+                                 "away from the prior (see the song-effect forest's note).")
+else:
+    chosen = [("lowest", ranked.iloc[0])] + ([("highest", ranked.iloc[-1])] if len(ranked) > 1 else [])
+    fig, axes = plt.subplots(1, len(chosen), figsize=(6 * len(chosen), 4.6), sharey=True, layout="constrained",
+                             squeeze=False)
+    grid_min = np.arange(-BEFORE_MIN, AFTER_MIN + 0.25, 0.5)
+    for ax, (which, song) in zip(axes[0], chosen):
+        its_plays = session_plays[session_plays["song_id"] == song["song_id"]]
+        traces = [tr for tr in (hr_around(p) for p in its_plays.itertuples(index=False)) if tr is not None]
+        on_grid = []
+        for t, delta in traces:
+            ax.plot(t, delta, lw=0.5, alpha=0.35, color="#7f7f7f")
+            on_grid.append(np.interp(grid_min, t, delta, left=np.nan, right=np.nan))
+        if on_grid:
+            ax.plot(grid_min, np.nanmedian(np.vstack(on_grid), axis=0), lw=2, color="#c0392b",
+                    label=f"median of {len(traces)} plays")
+            ax.legend(loc="upper left", fontsize=8)
+        ax.axvline(0, color="black", lw=0.8)
+        ax.axhline(0, color="grey", lw=0.6, ls="--")
+        ax.set_xlim(-BEFORE_MIN, AFTER_MIN)
+        ax.set_xlabel("minutes since the song's start")
+        ax.set_title(f"{which} estimated ΔHR: {shorten(NAMES.get(song['song_id'], song['song_id']), 46)}\n"
+                     f"estimate {song['estimate']:+.2f} bpm [{song['ci_low']:+.2f}, {song['ci_high']:+.2f}] from "
+                     f"{int(song['plays'])} plays\ndrawn: the {len(traces)} of its {len(its_plays)} plays with heart rate "
+                     "around the start", fontsize=8)
+    axes[0][0].set_ylabel("HR − median HR of the 5 min before (bpm)")
+    fig.suptitle("Heart rate around the starts of the songs with the lowest and highest estimated effect on heart rate")
+    save(fig, "song_hr_around_start", "Heart rate around the starts of the songs with the lowest and highest estimated "
+                                      "effect on heart rate")
+
+# %%
+CONTEXT_COLOURS = {"morning": "#fdae61", "commute": "#abd9e9", "work": "#2c7bb6", "relaxation": "#1a9641",
+                   "preSleep": "#5e3c99", "workout": "#d7191c"}
+MAX_SESSION_SUBJECTS = 8
+listening = read_table("sessions.csv", times=("start", "end"))
+if plays is None:
+    note("sessions_over_time", f"No sessions figure: {NO_PLAYS}")
+elif listening is None:
+    note("sessions_over_time", "No sessions figure: `sessions.csv` lists no listening session (run `resonance "
+                               "sessions` on a workspace with plays).")
+else:
+    per_subject = listening.groupby("subject").size().sort_values(ascending=False, kind="stable")
+    shown = sorted(per_subject.index[:MAX_SESSION_SUBJECTS])
+    fig, axes = plt.subplots(len(shown), 1, figsize=(11, 0.9 + 2.3 * len(shown)), squeeze=False, layout="constrained")
+    for ax, subject in zip(axes[:, 0], shown):
+        s_ = listening[listening["subject"] == subject]
+        start = s_["start"].dt.tz_localize(None)
+        day = start.dt.floor("D")
+        hour = (start - day).dt.total_seconds() / 3600
+        length = ((s_["end"] - s_["start"]).dt.total_seconds() / 3600).fillna(0).clip(lower=0.1)
+        for context in [c for c in CONTEXT_COLOURS if c in set(s_["context"])] + \
+                       sorted(set(s_["context"]) - set(CONTEXT_COLOURS)):
+            k = (s_["context"] == context).to_numpy()
+            ax.bar(day[k] + pd.Timedelta(hours=2), np.minimum(length[k], 24 - hour[k]), bottom=hour[k], width=20 / 24,
+                   align="edge", color=CONTEXT_COLOURS.get(context, "#999999"), label=context)
+        date_axis(ax, pd.concat([day, day + pd.Timedelta(days=1)]))
+        ax.set_ylim(24, 0)
+        ax.set_yticks([0, 6, 12, 18, 24])
+        ax.set_ylabel("hour of the day (UTC)", fontsize=8)
+        ax.set_title(f"{subject}: {len(s_)} session{'s' if len(s_) != 1 else ''} over {day.nunique()} "
+                     f"day{'s' if day.nunique() != 1 else ''}", fontsize=8)
+        ax.tick_params(labelsize=7)
+    handles = {}
+    for ax in axes[:, 0]:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
+    fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=len(handles), fontsize=8,
+               frameon=False, title="session context, from the listener's local hours (a play's offset, else --tz, "
+                                    "else UTC)", title_fontsize=8)
+    extra = f" ({len(shown)} of {len(per_subject)} subjects, those with the most)" if len(per_subject) > len(shown) else ""
+    fig.suptitle(f"Listening sessions over time: each session from its start to its end, by context{extra}")
+    save(fig, "sessions_over_time", "Listening sessions per subject over the days and hours, by context")
 
 # %%
 truth = read_table("truth.csv")

@@ -15,8 +15,8 @@ struct ExportNotebook: ParsableCommand {
             REPORT_DIR to absolute paths. The notebook reads the workspace's tables and the \
             report folder's validation.json, and saves its figures to REPORT_DIR/figures \
             (PNG at 150 dpi and SVG). The sources are found with --sources, else in the \
-            nearest notebooks-export/ above the resonance executable, else above the working \
-            directory. Writes DIR/<kind>.ipynb; the same inputs give the same bytes.
+            nearest notebooks-export/ above the resonance executable (its real path, however \
+            PATH or a symlink named it), else above the working directory. Writes DIR/<kind>.ipynb; the same inputs give the same bytes.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -44,7 +44,10 @@ struct ExportNotebook: ParsableCommand {
 
     func run() throws {
         do {
-            let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+            // The file the system ran, whatever PATH entry or symlink named it; argument 0
+            // where /proc is not mounted.
+            let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let executable = URL(fileURLWithPath: running).resolvingSymlinksInPath().deletingLastPathComponent().path
             let cwd = FileManager.default.currentDirectoryPath
             guard let dir = sources ?? NotebookExport.locateSources(from: [executable, cwd]) else {
                 throw ValidationError("no notebooks-export/ folder above \(executable) or \(cwd); pass --sources DIR")

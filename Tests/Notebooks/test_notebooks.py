@@ -6,6 +6,7 @@ the exported notebooks must be valid nbformat that jupytext reads the same way f
 sources.
 
 RESONANCE_BIN names the resonance executable (default .build/release/resonance)."""
+import csv
 import json
 import os
 import subprocess
@@ -22,8 +23,9 @@ BIN = os.environ.get("RESONANCE_BIN", str(ROOT / ".build/release/resonance"))
 WORK = ROOT / "build/notebooks-test"
 
 SAMPLE_FIGURES = {"beats_qc", "hrv_subject", "hrv_tachograms", "hrv_psd", "hrv_poincare", "stress_protocol_hr", "stress_auc",
-                  "stress_roc", "stress_scores", "coherence"}
-PERSONA_VALIDATION_FIGURES = {"song_effects_forest", "effects_vs_truth", "listener_sensitivity", "dj_rank_of_played"}
+                  "stress_roc", "stress_scores", "coherence", "sessions_over_time"}
+PERSONA_VALIDATION_FIGURES = {"song_effects_forest", "effects_vs_truth", "listener_sensitivity", "dj_rank_of_played",
+                              "daily_trends", "song_hr_around_start", "sessions_over_time"}
 PERSONAS = ["CardiacRehab", "CollegeStudent", "MeditationPractitioner", "NewMom", "NightShiftNurse",
             "RemoteDeveloper", "SeniorFit", "StressedExecutive", "WeekendWarrior", "YoungAthlete"]
 
@@ -39,6 +41,8 @@ def run_notebooks(workspace, report, *kinds):
         cmd += ["--kind", kind]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "SOURCE_DATE_EPOCH": "0"})
     assert done.returncode == 0, done.stderr[-4000:]
+    # The kernel runs over Unix-socket IPC: no warning of unencrypted TCP.
+    assert "without encryption" not in done.stderr, done.stderr[-4000:]
     return done.stdout
 
 
@@ -47,7 +51,7 @@ def sample():
     ws, report = WORK / "sample", WORK / "reports/sample"
     resonance("import", str(ROOT / "datasets/sample"), "--out", str(ws))
     resonance("hrv", str(ws), "--nn-out", str(ws / "hrv_nn.csv"), "--psd-out", str(ws / "hrv_psd.csv"))
-    for stage in ["beats", "coherence", "sessions", "effects"]:
+    for stage in ["beats", "coherence", "sessions", "effects", "daily"]:
         resonance(stage, str(ws))
     resonance("validate", str(ws), "--report-dir", str(report))
     run_notebooks(ws, report, "validation", "tuning")
@@ -138,6 +142,38 @@ def test_beats_qc_figure_where_beats_were_detected_and_a_note_where_no_waveforms
     nb = nbformat.read(report / "notebooks/validation.ipynb", as_version=4)
     printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert sentence in printed
+
+
+def test_figures_the_sample_cannot_give_say_why(sample):
+    """The sample's subjects each have one day of daily values, and the mixed model shrinks
+    its three songs fully to the prior: the trend, the forest and the heart rate around
+    song starts are each replaced by the sentence saying so, in validation.md too; its one
+    listening session is drawn."""
+    _, report = sample
+    said = notes(report)
+    assert said["daily_trends"].startswith("No daily trend figure: each of the 2 subjects with a resting heart rate")
+    assert said["song_effects_forest"].startswith("No song-effect forest: the mixed model shrank all 3 songs' effects")
+    assert said["song_hr_around_start"].startswith("No heart rate around song starts: no song's effect on heart rate")
+    text = (report / "validation.md").read_text()
+    for name in ("daily_trends", "song_effects_forest", "song_hr_around_start"):
+        assert name not in figure_list(report) and not (report / f"figures/{name}.png").exists()
+        assert f"\n{said[name]}\n" in text
+    assert "](figures/sessions_over_time.png)" in text
+
+
+def test_song_figures_name_the_songs(personas):
+    """song_effects.csv names each song by the title and artist of its first play, and the
+    song figures are drawn where the songs were estimated away from the prior."""
+    ws, report = personas
+    with open(ws / "song_effects.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    with open(ws / "plays.csv", newline="") as f:
+        first = {}
+        for play in csv.DictReader(f):
+            first.setdefault(play["song_id"], (play["title"], play["artist"]))
+    assert rows and all((r["title"], r["artist"]) == first[r["song_id"]] for r in rows)
+    assert all(r["title"] for r in rows)
+    assert {"song_effects_forest", "song_hr_around_start"} <= set(figure_list(report))
 
 
 def test_dj_simulation_figures(dj_simulation):

@@ -56,4 +56,61 @@ final class ImportServiceExportsCommandTests: XCTestCase {
         XCTAssertTrue(try String(contentsOfFile: dir + "/ws2/hr.csv", encoding: .utf8)
             .contains("p1,2024-03-02T07:00:00.000Z,100.0,polar_flow\n"))
     }
+
+    /// Spotify's times are UTC: the plays' conn_country proposes a zone on stderr, even
+    /// with --quiet (a country of one clock: its zone; of several: none), says nothing
+    /// when --tz keeps that clock and warns when it does not; the plays keep no offset.
+    func testSpotifyConnCountryProposesAZoneOnStderr() throws {
+        let dir = try makeTempDir()
+        func history(_ country: String) -> String {
+            """
+            [{"ts": "2024-03-01T18:03:20Z", "ms_played": 200000, "conn_country": "\(country)",
+              "master_metadata_track_name": "River", "master_metadata_album_artist_name": "Joni Mitchell",
+              "spotify_track_uri": "spotify:track:r1", "reason_end": "trackdone", "skipped": false},
+             {"ts": "2024-03-01T18:07:00Z", "ms_played": 200000, "conn_country": "\(country)",
+              "master_metadata_track_name": "Carey", "master_metadata_album_artist_name": "Joni Mitchell",
+              "spotify_track_uri": "spotify:track:c3", "reason_end": "trackdone", "skipped": false}]
+            """
+        }
+        let india = try writeFixture(history("IN"), to: dir + "/in/Streaming_History_Audio_2024.json")
+        let states = try writeFixture(history("US"), to: dir + "/us/Streaming_History_Audio_2024.json")
+        func importing(_ path: String, _ extra: String...) throws -> CommandRun {
+            let run = try resonance(["import", path, "--subject", "P1", "--out", try makeTempDir() + "/ws", "--quiet"] + extra)
+            XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+            return run
+        }
+        let unsaid = "without it, session contexts, time slots and days are read in UTC"
+        XCTAssertEqual(try importing(india).stderr,
+                       "warning: P1: conn_country IN on all 2 plays proposes --tz Asia/Kolkata; \(unsaid)\n")
+        XCTAssertEqual(try importing(india, "--tz", "Asia/Kolkata").stderr, "")
+        XCTAssertEqual(try importing(india, "--tz", "Europe/Berlin").stderr,
+                       "warning: P1: conn_country IN on all 2 plays proposes Asia/Kolkata, not --tz Europe/Berlin, which is kept\n")
+        XCTAssertEqual(try importing(states).stderr, "warning: P1: conn_country US on all 2 plays, a country of 29 zones: "
+            + "no zone to propose; without --tz, session contexts, time slots and days are read in UTC\n")
+        XCTAssertEqual(try importing(states, "--tz", "America/Chicago").stderr, "")
+
+        let ws = dir + "/ws"
+        XCTAssertEqual(try resonance("import", india, "--subject", "P1", "--out", ws, "--quiet").status, ExitStatus.success)
+        let plays = try String(contentsOfFile: ws + "/plays.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(plays.count, 3)
+        XCTAssertTrue(plays.dropFirst().allSatisfy { $0.hasSuffix(",") }, "utc_offset_min stays empty: \(plays)")
+        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: ws + "/manifest.json"))) as? [String: Any])
+        let notes = (manifest["sources"] as? [[String: Any]])?.first?["notes"] as? [String] ?? []
+        XCTAssertTrue(notes.contains("conn_country of the plays: IN 2"), "\(notes)")
+    }
+
+    /// Times without a zone read as UTC for want of --tz are said on stderr as well as in
+    /// the manifest, unless --quiet; with --tz nothing is said.
+    func testTimesWithoutAZoneReadAsUTCAreSaidOnStderr() throws {
+        let dir = try makeTempDir()
+        let path = try writeFixture("timestamp,bpm\n2024-03-01T08:00:00,61\n2024-03-01T08:00:05,62\n", to: dir + "/P1/heart.csv")
+        let run = try resonance("import", path, "--out", dir + "/ws")
+        XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
+        XCTAssertEqual(run.stderr, "import: times without a zone read as UTC (no --tz given) in P1/heart.csv\n")
+        let zoned = try resonance("import", path, "--out", dir + "/ws2", "--tz", "Europe/Berlin")
+        XCTAssertEqual(zoned.status, ExitStatus.success, zoned.stderr)
+        XCTAssertEqual(zoned.stderr, "")
+        XCTAssertEqual(try resonance("import", path, "--out", dir + "/ws3", "--quiet").stderr, "")
+    }
 }

@@ -3,8 +3,8 @@
     notebooks.py --bin BIN --workspace WS --report-dir DIR [--kind validation ...]
 
 For each kind: `resonance export-notebook` writes DIR/notebooks/<kind>.ipynb, nbclient
-executes it unchanged (the project's virtualenv kernel, no timing metadata, RESONANCE_BIN
-set to BIN for the figures that read raw signals), the executed notebook replaces it and
+executes it unchanged (the project's virtualenv kernel over Unix-socket IPC, no timing
+metadata, RESONANCE_BIN set to BIN for the figures that read raw signals), the executed notebook replaces it and
 nbconvert writes DIR/notebooks/<kind>.html. The notebooks save DIR/figures/*.png (150 dpi)
 and *.svg and list them in DIR/figures/figures.json, with a one-sentence note in place of
 a figure they cannot draw; this script then embeds them (`![title](figures/NAME.png)`, or
@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,6 +29,7 @@ def run(bin_, workspace, report_dir, kind, timeout):
     import nbformat
     from nbclient import NotebookClient
     from nbconvert import HTMLExporter
+    from traitlets.config import Config
 
     out = report_dir / "notebooks"
     subprocess.run([bin_, "export-notebook", str(workspace), "--out", str(out), "--report-dir", str(report_dir),
@@ -35,9 +37,15 @@ def run(bin_, workspace, report_dir, kind, timeout):
     path = out / f"{kind}.ipynb"
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
+    # The kernel talks to nbclient over Unix sockets (IPC) in a private folder, not over
+    # unencrypted TCP; the sockets' path is absolute, as the kernel runs in `out`.
+    config = Config()
+    config.KernelManager.transport = "ipc"
     start = time.monotonic()
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
-                   resources={"metadata": {"path": str(out)}}).execute()
+    with tempfile.TemporaryDirectory(prefix="kernel-") as sockets:
+        config.KernelManager.ip = os.path.join(sockets, "ipc")
+        NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, config=config,
+                       resources={"metadata": {"path": str(out)}}).execute()
     seconds = time.monotonic() - start
     nbformat.write(nb, path)
     html, _ = HTMLExporter().from_notebook_node(nb)

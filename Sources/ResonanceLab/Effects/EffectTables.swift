@@ -37,6 +37,9 @@ public struct EffectEstimate: Equatable, Sendable {
 public struct SongEffectRow: Equatable, Sendable {
     public var model: String
     public var songId: String
+    /// The song's title and artist, from its first play in `plays.csv` (`EffectsStage`).
+    public var title = ""
+    public var artist = ""
     /// A `ListeningContext` raw value, or `any` for the song aggregate.
     public var context: String
     public var metric: String
@@ -76,10 +79,11 @@ public struct PlaylistEffectRow: Equatable, Sendable {
 
 extension SongEffectRow: CanonicalRow {
     public static let fileName = "song_effects.csv"
-    public static let header = ["model", "song_id", "context", "metric", "estimate", "se", "ci_low", "ci_high", "plays",
-                                "calm", "energy", "focus", "mood_lift", "confidence", "shrinkage", "listeners", "familiarity"]
+    public static let header = ["model", "song_id", "title", "artist", "context", "metric", "estimate", "se", "ci_low", "ci_high",
+                                "plays", "calm", "energy", "focus", "mood_lift", "confidence", "shrinkage", "listeners",
+                                "familiarity"]
     public func write(to w: CSVWriter) {
-        w.field(model); w.field(songId); w.field(context); w.field(metric)
+        w.field(model); w.field(songId); w.field(title); w.field(artist); w.field(context); w.field(metric)
         effect.write(to: w); w.field(plays)
         w.field(scores?.calm); w.field(scores?.energy); w.field(scores?.focus); w.field(scores?.moodLift)
         w.field(confidence); w.field(shrinkage); w.field(listeners); w.field(familiarity)
@@ -89,7 +93,8 @@ extension SongEffectRow: CanonicalRow {
         let focus = try r.optionalDouble("focus"), mood = try r.optionalDouble("mood_lift")
         var scores: PlayScores?
         if let calm, let energy, let focus, let mood { scores = PlayScores(calm: calm, energy: energy, focus: focus, moodLift: mood) }
-        self.init(model: try r.string("model"), songId: try r.string("song_id"), context: try r.string("context"),
+        self.init(model: try r.string("model"), songId: try r.string("song_id"), title: try r.string("title"),
+                  artist: try r.string("artist"), context: try r.string("context"),
                   metric: try r.string("metric"), effect: try EffectEstimate(r),
                   plays: try r.count("plays"), scores: scores, confidence: try r.optionalDouble("confidence"),
                   shrinkage: try r.optionalDouble("shrinkage"), listeners: try r.count("listeners"),

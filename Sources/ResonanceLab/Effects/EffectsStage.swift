@@ -4,7 +4,8 @@ public enum EffectModel: String, CaseIterable, Sendable {
 }
 
 /// Song, listener and playlist effects from the per-play physiology of
-/// `session_plays.csv` (docs/methods.md, Effects): a pure function of that table and the constants.
+/// `session_plays.csv` (docs/methods.md, Effects): a pure function of that table and the constants;
+/// each song row named by the title and artist of `plays.csv`.
 /// Plays without physiology nearby stay in (behaviour: skip, listen, the product's
 /// score without biometrics) but are left out of the ΔHR / ΔRMSSD fits.
 public struct EffectsStage: Stage {
@@ -18,10 +19,10 @@ public struct EffectsStage: Stage {
     }
 
     public var name: String { "effects" }
-    public var version: String { "1.1.0" }
+    public var version: String { "1.2.0" }
     public var engines: [String] { ["impact", "mixed_model", "sessions", "song_effect"] }
     public var perSubject: Bool { false }
-    public var reads: [String] { [SessionPlayRow.fileName] }
+    public var reads: [String] { [SessionPlayRow.fileName, Play.fileName] }
     public var writes: [String] { [SongEffectRow.fileName, PersonaEffectRow.fileName, PlaylistEffectRow.fileName] }
 
     /// Needs `session_plays.csv`: an error naming it when `sessions` has not run.
@@ -40,12 +41,27 @@ public struct EffectsStage: Stage {
             context.progress.note("effects: \(selection.metric.rawValue) onset \(selection.description)")
         }
         // Each model's rows in turn, never concatenated: the tables can be as long as the plays.
-        try ws.write(out.lazy.flatMap(\.songs))
+        let names = try Self.songNames(ws)
+        try ws.write(out.lazy.flatMap(\.songs).map { row in
+            var named = row
+            if let name = names[row.songId] { (named.title, named.artist) = name }
+            return named
+        })
         try ws.write(out.lazy.flatMap(\.personas))
         try ws.write(out.lazy.flatMap(\.playlists))
         func rows(_ count: (EffectTables) -> Int) -> Int { out.reduce(0) { $0 + count($1) } }
         context.progress.note("effects: \(plays.count) plays → \(rows { $0.songs.count }) song, \(rows { $0.personas.count }) "
             + "persona and \(rows { $0.playlists.count }) playlist rows (\(models.map(\.rawValue).joined(separator: "+")))")
+    }
+
+    /// The title and artist of each song, as its first play in `plays.csv` gives them
+    /// (none without that table).
+    static func songNames(_ ws: Workspace) throws -> [String: (title: String, artist: String)] {
+        var names: [String: (title: String, artist: String)] = [:]
+        try ws.forEachRow(Play.self) { play in
+            if names[play.songId] == nil { names[play.songId] = (play.title, play.artist) }
+        }
+        return names
     }
 
     /// Each model's tables, in `models` order (`+` joins them).

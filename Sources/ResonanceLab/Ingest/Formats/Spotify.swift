@@ -19,7 +19,9 @@ import Foundation
 /// `Streaming_History_Video_*.json` are valid records of kinds the toolkit does not use:
 /// counted per kind in the manifest (`unusedRecords`), not rows read. An entry without
 /// a track name that is none of these is rejected. The media duration is not in these
-/// files and stays empty.
+/// files and stays empty. The times are UTC and name no zone of the listener; the
+/// extended history's `conn_country` of each play is counted (a manifest note) and
+/// proposes a zone on stderr (`CountryZones.advice`), never adopted.
 enum Spotify: FormatAdapter {
     static let skipReasons: Set<String> = ["fwdbtn", "backbtn"]
 
@@ -46,6 +48,7 @@ enum Spotify: FormatAdapter {
         let video = (input.path as NSString).lastPathComponent.lowercased().contains("video")
         var rows = 0, zeroLength = 0
         var unused: [String: Int] = [:]
+        var countries: [String: Int] = [:]
         try JSONArrayReader(path: input.path).forEachObject { object, line in
             func reject(_ reason: String) throws {
                 try sink.reject(file, line: line, column: 0, reason: reason, raw: JSONText.compact(object))
@@ -81,8 +84,16 @@ enum Spotify: FormatAdapter {
                 endReason: reasonEnd, skipped: skipped)
             try sink.play(play, subject: subject, file: file)
             sink.accept(file)
+            if let country = object["conn_country"] as? String, !country.isEmpty {
+                countries[country, default: 0] += 1
+                sink.playCountry(country, subject: input.subject, startMs: start)
+            }
         }
         sink.setUnused(file, unused)
+        if !countries.isEmpty {
+            let counts = countries.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            sink.note(file, "conn_country of the plays: " + counts.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
         sink.note(file, "\(endKey) is the end of the play: started_at = \(endKey) − \(msKey)")
         if zeroLength > 0 {
             sink.note(file, "\(zeroLength) play\(zeroLength == 1 ? "" : "s") of \(msKey) 0 (heard 0 %): skipped")

@@ -151,6 +151,14 @@ final class ImportSink {
         return Int32(sources.count - 1)
     }
 
+    /// The countries of each subject's plays where the export names them (Spotify's
+    /// `conn_country`), for `CountryZones.advice`.
+    private(set) var playCountries: [String: [String: CountryPlays]] = [:]
+
+    func playCountry(_ country: String, subject: String, startMs: Int64) {
+        playCountries[subject, default: [:]][country, default: CountryPlays()].add(startMs)
+    }
+
     /// A note that is also a warning on stderr (prefixed with the file's path).
     func warn(_ file: Int32, _ text: String) {
         note(file, text)

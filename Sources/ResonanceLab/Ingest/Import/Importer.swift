@@ -100,6 +100,11 @@ public enum Importer {
             }
             for warning in sink.warnings[warningsBefore...] { options.warning(warning) }
         }
+        for (subject, countries) in sink.playCountries.sorted(by: { $0.key < $1.key }) {
+            if let advice = CountryZones.advice(subject: subject, countries: countries, given: options.timeZone) {
+                options.warning(advice)
+            }
+        }
         let warningsBefore = sink.warnings.count
         let manifest = try sink.finish(timezone: options.timeZone?.identifier ?? "UTC", registry: options.registry,
                                        skipped: layout.skipped, exportRoots: layout.exportRoots)
@@ -108,6 +113,7 @@ public enum Importer {
             options.notice("import: \(skipped.count) file\(skipped.count == 1 ? "" : "s") skipped (see manifest.json)")
         }
         if let unused = unusedNotice(manifest.sources) { options.notice(unused) }
+        if let naive = naiveUTCNotice(manifest.sources) { options.notice(naive) }
         try sink.commit()
         session.replacement = manifest
         return manifest
@@ -160,6 +166,18 @@ public enum Importer {
         let more = kinds.count > unusedKindsShown ? ", \(kinds.count - unusedKindsShown) more kinds" : ""
         return "import: \(total == 1 ? "1 record of a kind" : "\(total) records of kinds") the toolkit does not use, counted "
             + "and not read: \(shown)\(more) (see unusedRecords in manifest.json)"
+    }
+
+    /// The one line naming the files whose times without a zone were read as UTC for want
+    /// of --tz (at most three, then how many more), those whose format warned of its UTC
+    /// reading itself left out; nil when there are none.
+    static func naiveUTCNotice(_ sources: [SourceFile]) -> String? {
+        let utc = TimeFieldParser.utcNote
+        let files = sources.filter { s in s.notes.contains(utc) && !s.notes.contains { $0 != utc && $0.contains("read as UTC") } }
+            .map(\.path)
+        guard !files.isEmpty else { return nil }
+        let named = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? " and \(files.count - 3) more" : "")
+        return "import: times without a zone read as UTC (no --tz given) in \(named)"
     }
 
     /// How the adapter of `format` sees a planned file.

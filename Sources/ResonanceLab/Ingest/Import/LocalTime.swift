@@ -121,11 +121,14 @@ final class TimeFieldParser {
         return (seconds * 1000 + frac, hasZone)
     }
 
+    /// The manifest note of a file whose zone-less times were read as UTC (no --tz).
+    static let utcNote = "naive local times read as UTC (no --tz given)"
+
     /// Manifest note on how zone-less times were read, when there were any.
     func zoneNote() -> String? {
         guard sawNaive else { return nil }
         if let local { return "naive local times read in \(local.zone.identifier) (--tz)" }
-        return "naive local times read as UTC (no --tz given)"
+        return Self.utcNote
     }
 }
 
