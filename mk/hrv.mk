@@ -1,9 +1,9 @@
 # HRV and coherence stages: hrv.csv and coherence.csv in every validated workspace,
 # the NeuroKit2 cross-check (part of `make test`) and the HRV benchmark (part of `make bench`).
 TEST_EXTRA_TARGETS += crosscheck
-BENCH_TARGETS += bench-hrv
+BENCH_TARGETS += bench-hrv bench-speed-flag
 
-.PHONY: crosscheck bench-hrv
+.PHONY: crosscheck bench-hrv bench-speed-flag
 
 # The cost of bounds and overflow checks: the same sources built with -Ounchecked (passed
 # on the command line, into their own scratch folder) are timed beside the release build
@@ -19,3 +19,14 @@ crosscheck: venv build
 
 bench-hrv: venv build $(OUNCHECKED_BIN)
 	$(PY) scripts/bench/hrv_bench.py --bin $(BIN) --ounchecked-bin $(OUNCHECKED_BIN) --work build/bench
+
+# What SWIFT_SPEED_FLAGS buy (docs/development.md, Building): the same sources built
+# without them, into their own scratch folder, timed beside the release build on the
+# personas over 90 days; the outputs must match.
+CHECKED_BIN := .build-checked/release/resonance
+$(CHECKED_BIN): $(SWIFT_SOURCES) | $(DEPS_STAMP)
+	$(SWIFT) build -c release --product resonance --scratch-path .build-checked
+	@touch $@
+
+bench-speed-flag: build $(CHECKED_BIN)
+	python3 scripts/bench/bench_speed_flag.py --bin $(BIN) --checked-bin $(CHECKED_BIN) --work build/bench/speed-flag
