@@ -25,3 +25,12 @@ TEST_EXTRA_TARGETS += evidence-check
 evidence-check: build
 	@python3 scripts/checks/evidence_check.py --make '$(MAKE)' --table $(EVIDENCE_TABLE) \
 	  --test-targets $(TEST_EXTRA_TARGETS)
+
+# `make evidence-tables-test` (in `make test`, about a second): the table writers
+# alarm_table.py, dj_worlds.py and pacer_worlds.py on small inputs with outputs worked by
+# hand (scripts/checks/evidence_tables_check.py).
+TEST_EXTRA_TARGETS += evidence-tables-test
+
+.PHONY: evidence-tables-test
+evidence-tables-test:
+	@python3 scripts/checks/evidence_tables_check.py
