@@ -16,7 +16,8 @@ alone. Kinds:
     evidence:VERDICT   the verdict's development and evaluation seeds from the held-out
                        registry (mk/heldout.json) and its latest evaluation in the
                        ledger (evidence/ledger.csv): seeds, commit, date, result file
-                       and digest, or that none is recorded yet
+                       and digest, the compiler and Package.resolved's digest when
+                       the row has them, or that none is recorded yet
     heldout:VERDICT    the table of the verdict's latest evaluation run: the ledger row's
                        result file when it is Markdown, else the .md beside it, after
                        checking that the result file still has the SHA-256 the ledger
@@ -121,8 +122,14 @@ def evidence_block(name, ctx):
                                                                   " (no evaluation wired)"))
     else:
         r = rows[-1]
+        # Rows from before the compiler and package columns have them empty.
+        build = ""
+        if r.get("swift"):
+            packages = r.get("packages") or "none"
+            build = (f", built with {r['swift']}, " +
+                     ("no Package.resolved" if packages == "none" else f"Package.resolved SHA-256 `{packages[:12]}…`"))
         lines.append(f"- latest evaluation: {r['date']}, seeds {r['seeds']}, commit `{r['commit'][:12]}`, "
-                     f"`{r['result']}` (SHA-256 `{r['sha256'][:12]}…`); {len(rows)} recorded")
+                     f"`{r['result']}` (SHA-256 `{r['sha256'][:12]}…`){build}; {len(rows)} recorded")
     return lines
 
 
