@@ -25,7 +25,9 @@ alone. Kinds:
     measured:NAME      a table of measured numbers: the Markdown fragment
                        evidence/measured/NAME.md, which the make target that measures it
                        writes (`make evidence` runs every such target; mk/evidence.mk); a
-                       fragment no block includes is an error, so none goes stale unseen
+                       fragment no block includes is an error, so none goes stale unseen,
+                       unless a ledger row names it as its result (a heldout block shows
+                       it)
 
 A new kind is one function taking (name, Context) and returning the block's lines,
 entered in GENERATORS.
@@ -165,10 +167,12 @@ def measured_block(name, ctx):
 
 
 def measured_orphans(root, included):
-    """The fragments in evidence/measured/ that no measured block includes."""
+    """The fragments in evidence/measured/ that no measured block includes, leaving out
+    those a ledger row names as its result (a heldout block shows them)."""
     folder = os.path.join(root, MEASURED)
     names = sorted(n[:-3] for n in os.listdir(folder) if n.endswith(".md")) if os.path.isdir(folder) else []
-    return [n for n in names if n not in included]
+    results = {os.path.normpath(r["result"]) for r in heldout.read_ledger(os.path.join(root, heldout.LEDGER))}
+    return [n for n in names if n not in included and os.path.join(MEASURED, n + ".md") not in results]
 
 
 # kind → generator(name, Context) → the block's lines (without the blank lines that
