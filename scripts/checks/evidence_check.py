@@ -3,6 +3,7 @@
 
     evidence_check.py --make MAKE --table mk/evidence.tsv --test-targets TARGET...
     evidence_check.py --make MAKE --table mk/evidence.tsv --update-small
+    evidence_check.py --fragment NAME FILE [--update-small]
 
 Each line of the table names a measuring target and how it is checked:
 - compare: the targets run in one make, with MEASURED and EVIDENCE_WORK in a folder of
@@ -17,6 +18,10 @@ Each line of the table names a measuring target and how it is checked:
   fragments there instead (`make evidence-small`);
 - elsewhere: the named test target (one of --test-targets, those `make test` runs) runs
   the generator small: `Test Case 'evidence.a_b.elsewhere' failed` if it is not one.
+  That target compares what it wrote with its small fragment through --fragment: FILE
+  against evidence/measured/small/NAME.md, `Test Case 'evidence.NAME.small'`, or with
+  --update-small FILE copied there (--update-small runs the target with
+  EVIDENCE_SMALL=--update-small, which its recipe passes on).
 A malformed line fails as `evidence.table`. Exits 1 on any failure. Standard library only.
 """
 import argparse
@@ -133,10 +138,30 @@ def update_small(make, target, variables, work):
     if not os.path.exists(written):
         print(f"evidence_check: {target} wrote no {name}.md:\n{output}", file=sys.stderr)
         return False
+    return keep_small(name, written)
+
+
+def update_elsewhere(make, target, work):
+    """The test target run so that it writes its small fragment; True if it succeeded."""
+    ok, output = run_make(make, [target], os.path.join(work, "elsewhere"), ["EVIDENCE_SMALL=--update-small"])
+    print("\n".join(line for line in output.splitlines() if line.startswith("evidence_check: wrote"))
+          if ok else f"evidence_check: {target} failed:\n{output}")
+    return ok
+
+
+def keep_small(name, written):
     os.makedirs(SMALL, exist_ok=True)
     shutil.copyfile(written, os.path.join(SMALL, name + ".md"))
     print(f"evidence_check: wrote {os.path.join(SMALL, name + '.md')}")
     return True
+
+
+def fragment(name, written, update):
+    """--fragment: a test target's small output against (or, updating, into) its small fragment."""
+    if update:
+        return keep_small(name, written)
+    return compare_fragment(f"{name}.small", os.path.join(SMALL, name + ".md"), written, "its test target", "",
+                            "run `make evidence-small` and commit the small fragment")
 
 
 def main():
@@ -149,12 +174,19 @@ def main():
                         help="where the runs write, emptied per run (default: %(default)s)")
     parser.add_argument("--update-small", action="store_true",
                         help=f"write the small runs' fragments into {SMALL} instead of checking anything")
+    parser.add_argument("--fragment", nargs=2, metavar=("NAME", "FILE"),
+                        help=f"only compare FILE with {SMALL}/NAME.md (or, with --update-small, write it there)")
     args = parser.parse_args()
+    if args.fragment:
+        return 0 if fragment(*args.fragment, args.update_small) else 1
     rows = read_table(args.table)
     compare = [t for t, check, _ in rows if check == "compare"]
     smalls = [(t, shlex.split(a)) for t, check, a in rows if check == "small"]
     if args.update_small:
-        return 0 if all([update_small(args.make, t, v, args.work) for t, v in smalls]) else 1
+        elsewhere = [a.strip() for _, check, a in rows if check == "elsewhere"]
+        ok = [update_small(args.make, t, v, args.work) for t, v in smalls]
+        ok += [update_elsewhere(args.make, t, args.work) for t in elsewhere]
+        return 0 if all(ok) else 1
 
     failed = 0
     for target, check, elsewhere in rows:
