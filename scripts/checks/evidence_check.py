@@ -150,6 +150,7 @@ def update_elsewhere(make, target, work):
 
 
 def keep_small(name, written):
+    """`written` copied over the committed small fragment NAME.md."""
     os.makedirs(SMALL, exist_ok=True)
     shutil.copyfile(written, os.path.join(SMALL, name + ".md"))
     print(f"evidence_check: wrote {os.path.join(SMALL, name + '.md')}")
@@ -159,6 +160,9 @@ def keep_small(name, written):
 def fragment(name, written, update):
     """--fragment: a test target's small output against (or, updating, into) its small fragment."""
     if update:
+        if not os.path.exists(written):
+            print(f"evidence_check: no {written} to keep as {name}.md", file=sys.stderr)
+            return False
         return keep_small(name, written)
     return compare_fragment(f"{name}.small", os.path.join(SMALL, name + ".md"), written, "its test target", "",
                             "run `make evidence-small` and commit the small fragment")
