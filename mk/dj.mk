@@ -3,7 +3,7 @@
 # no and strong relation between planted features and effects.
 DJ_WS ?= build/work/dj
 
-.PHONY: dj-simulate dj-worlds dj-tune evidence-dj-worlds dj-evaluate bench-dj bench-dj-replay
+.PHONY: dj-simulate dj-worlds dj-tune evidence-dj-tune evidence-dj-worlds dj-evaluate bench-dj bench-dj-replay
 dj-simulate: build
 	$(BIN) dj simulate --out $(DJ_WS)/feature-relation-0.5
 	$(BIN) dj simulate --out $(DJ_WS)/feature-relation-0 --feature-relation 0
@@ -51,6 +51,15 @@ dj-tune: build
 	done
 	$(BIN) tune $(addprefix $(DJ_TUNE_WORK)/,$(DJ_TUNE_WORLDS)) --engine ranking --cv kfold:5 --budget 30 --force \
 	  --out $(DJ_TUNE_WORK)/ranking.json --report-dir $(DJ_TUNE_WORK)/report
+
+# docs/dj.md, Worlds: what `make dj-tune` changed and how it did on held-out personas,
+# from its tuning receipt (the objective, the verdict and the table of changed constants).
+evidence-dj-tune: dj-tune
+	@mkdir -p $(MEASURED); \
+	{ echo "Measured by \`make evidence-dj-tune\` (\`make dj-tune\`: \`tune --engine ranking\` on the worlds" \
+	    "$(DJ_TUNE_WORLDS), development seeds $(DJ_TUNE_SEEDS)); from its tuning receipt:"; echo; \
+	  awk '/^## Evidence/ { exit } /^Objective:/ || (f && !/^## /) { print } /^## Verdict/ { f = 1 }' \
+	    $(DJ_TUNE_WORK)/report/tuning.md; } | cat -s > $(MEASURED)/dj_tune.md.tmp && mv $(MEASURED)/dj_tune.md.tmp $(MEASURED)/dj_tune.md
 
 evidence-dj-worlds: dj-tune
 	$(MAKE) dj-worlds DJ_TUNED=$(DJ_TUNE_WORK)/ranking.json DJ_WORLDS_OUT=$(MEASURED)/dj_worlds.md

@@ -18,10 +18,25 @@ evidence: build
 	$(MAKE) docs-blocks
 
 # `make evidence-check` (in `make test`) checks the generators themselves, as the table
-# says (scripts/checks/evidence_check.py, one `Test Case 'evidence.NAME'` line each).
+# says (scripts/checks/evidence_check.py, one `Test Case 'evidence.NAME'` line each): a
+# compare target's fragment against evidence/measured/NAME.md, a small run's against
+# evidence/measured/small/NAME.md. `make evidence-small` rewrites the small fragments;
+# commit them with the change that moved them.
 TEST_EXTRA_TARGETS += evidence-check
 
-.PHONY: evidence-check
+.PHONY: evidence-check evidence-small
 evidence-check: build
 	@python3 scripts/checks/evidence_check.py --make '$(MAKE)' --table $(EVIDENCE_TABLE) \
 	  --test-targets $(TEST_EXTRA_TARGETS)
+
+evidence-small: build
+	@python3 scripts/checks/evidence_check.py --make '$(MAKE)' --table $(EVIDENCE_TABLE) --update-small
+
+# `make evidence-tables-test` (in `make test`, about a second): the table writers
+# alarm_table.py, dj_worlds.py and pacer_worlds.py on small inputs with outputs worked by
+# hand (scripts/checks/evidence_tables_check.py).
+TEST_EXTRA_TARGETS += evidence-tables-test
+
+.PHONY: evidence-tables-test
+evidence-tables-test:
+	@python3 scripts/checks/evidence_tables_check.py

@@ -3,9 +3,9 @@
 # per verdict its development seeds, which the tuning and selection targets (alarms,
 # effect-robustness, their smoke tests in `make test`) read through HELDOUT_SEEDS, and
 # its evaluation seeds, which only `make evaluate VERDICT=name` runs: from a tree whose
-# code (Sources scripts mk Makefile Package.swift) is committed, else a one-line refusal
-# and exit 2; it appends verdict, seeds, commit, date and the result file's SHA-256 to
-# evidence/ledger.csv. DRY_RUN=1 checks the tree and prints what would run.
+# code (Sources scripts mk Makefile Package.swift requirements.txt) is committed, else a
+# one-line refusal and exit 2; it appends verdict, seeds, commit, date, the result file's
+# SHA-256, the Swift compiler and the SHA-256 of Package.resolved to evidence/ledger.csv. DRY_RUN=1 checks the tree and prints what would run.
 # `heldout-test` (part of `make test`) checks the registry, the refusal and the ledger
 # row in a temporary git repository with a fake verdict, in about a second.
 HELDOUT := python3 scripts/lib/heldout.py

@@ -30,6 +30,11 @@ evidence-effect-robustness:
 	$(MAKE) effect-robustness ROBUSTNESS_MARKDOWN=$(MEASURED)/effect_robustness_development.md \
 	  ROBUSTNESS_CAPTION='Development seeds $(ROBUSTNESS_SEEDS) (the held-out registry), the ten personas × 30 days per law × strength × seed; `make evidence-effect-robustness` writes this table.'
 
+# Its table must equal the committed small fragment evidence/measured/small/effect_robustness.md
+# byte for byte (`make evidence-small` rewrites it: EVIDENCE_SMALL=--update-small).
+EVIDENCE_SMALL ?=
 test-effect-robustness: build venv
 	@$(PY) scripts/evidence/effect_robustness.py --self-test
-	$(PY) scripts/evidence/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/ci --strengths severe --seeds $(ROBUSTNESS_CI_SEEDS) --days 15 --check
+	$(PY) scripts/evidence/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/ci --strengths severe --seeds $(ROBUSTNESS_CI_SEEDS) --days 15 --check \
+	  --markdown $(ROBUSTNESS_WORK)/ci/effect_robustness.md
+	@python3 scripts/checks/evidence_check.py --fragment effect_robustness $(ROBUSTNESS_WORK)/ci/effect_robustness.md $(EVIDENCE_SMALL)

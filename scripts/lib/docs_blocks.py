@@ -16,7 +16,8 @@ alone. Kinds:
     evidence:VERDICT   the verdict's development and evaluation seeds from the held-out
                        registry (mk/heldout.json) and its latest evaluation in the
                        ledger (evidence/ledger.csv): seeds, commit, date, result file
-                       and digest, or that none is recorded yet
+                       and digest, the compiler and Package.resolved's digest when
+                       the row has them, or that none is recorded yet
     heldout:VERDICT    the table of the verdict's latest evaluation run: the ledger row's
                        result file when it is Markdown, else the .md beside it, after
                        checking that the result file still has the SHA-256 the ledger
@@ -24,7 +25,9 @@ alone. Kinds:
     measured:NAME      a table of measured numbers: the Markdown fragment
                        evidence/measured/NAME.md, which the make target that measures it
                        writes (`make evidence` runs every such target; mk/evidence.mk); a
-                       fragment no block includes is an error, so none goes stale unseen
+                       fragment no block includes is an error, so none goes stale unseen,
+                       unless a ledger row names it as its result (a heldout block shows
+                       it)
 
 A new kind is one function taking (name, Context) and returning the block's lines,
 entered in GENERATORS.
@@ -121,8 +124,14 @@ def evidence_block(name, ctx):
                                                                   " (no evaluation wired)"))
     else:
         r = rows[-1]
+        # Rows from before the compiler and package columns have them empty.
+        build = ""
+        if r.get("swift"):
+            packages = r.get("packages") or "none"
+            build = (f", built with {r['swift']}, " +
+                     ("no Package.resolved" if packages == "none" else f"Package.resolved SHA-256 `{packages[:12]}…`"))
         lines.append(f"- latest evaluation: {r['date']}, seeds {r['seeds']}, commit `{r['commit'][:12]}`, "
-                     f"`{r['result']}` (SHA-256 `{r['sha256'][:12]}…`); {len(rows)} recorded")
+                     f"`{r['result']}` (SHA-256 `{r['sha256'][:12]}…`){build}; {len(rows)} recorded")
     return lines
 
 
@@ -158,10 +167,12 @@ def measured_block(name, ctx):
 
 
 def measured_orphans(root, included):
-    """The fragments in evidence/measured/ that no measured block includes."""
+    """The fragments in evidence/measured/ that no measured block includes, leaving out
+    those a ledger row names as its result (a heldout block shows them)."""
     folder = os.path.join(root, MEASURED)
     names = sorted(n[:-3] for n in os.listdir(folder) if n.endswith(".md")) if os.path.isdir(folder) else []
-    return [n for n in names if n not in included]
+    results = {os.path.normpath(r["result"]) for r in heldout.read_ledger(os.path.join(root, heldout.LEDGER))}
+    return [n for n in names if n not in included and os.path.join(MEASURED, n + ".md") not in results]
 
 
 # kind → generator(name, Context) → the block's lines (without the blank lines that

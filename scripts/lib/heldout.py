@@ -11,12 +11,16 @@ command writes (docs/methods.md, Held-out protocol).
         refuses (one line, exit 2) unless `git status --porcelain` is empty for the code
         (CODE_PATHS); runs the verdict's command on its evaluation seeds only; appends one
         row to evidence/ledger.csv: verdict, seeds, commit, date (UTC), result file and its
-        SHA-256. --dry-run checks the tree and prints the command and the row without
-        running or appending anything.
+        SHA-256, the Swift compiler (`swift --version`'s first line) and the SHA-256 of
+        Package.resolved (the resolved packages, which git ignores; `none` without it).
+        --dry-run checks the tree and prints the command and the row without running or
+        appending anything.
     heldout.py --self-test
         in a temporary git repository, with a fake verdict: the refusal on a dirty tree
-        (of the script and of `make evaluate`), the ledger rows, the evidence and heldout doc blocks, and that development and evaluation seeds never overlap in the
-        registry; one `Test Case` line per check
+        (of the script and of `make evaluate`) and on a changed requirements.txt, the
+        ledger rows with their compiler and packages (an older row's empty too), the
+        evidence and heldout doc blocks, and that development and evaluation seeds never
+        overlap in the registry; one `Test Case` line per check
 
 --registry and --ledger (relative to --root) point elsewhere, for tests. Standard
 library only.
@@ -34,10 +38,15 @@ import tempfile
 
 REGISTRY = "mk/heldout.json"
 LEDGER = "evidence/ledger.csv"
-LEDGER_HEADER = ["verdict", "seeds", "commit", "date", "result", "sha256"]
-# What makes a result: the code and the build. A change anywhere here must be committed
-# before an evaluation runs, so that the commit in the ledger is the code that ran.
-CODE_PATHS = ["Sources", "scripts", "mk", "Makefile", "Package.swift"]
+# Columns are only ever added at the end; rows older than a column leave it empty.
+LEDGER_HEADER = ["verdict", "seeds", "commit", "date", "result", "sha256", "swift", "packages"]
+# What makes a result: the code, the build and the Python packages the scripts import. A
+# change anywhere here must be committed before an evaluation runs, so that the commit in
+# the ledger is the code that ran. (workflow/ runs the stages on a cluster; no
+# evaluation runs it.) What git does not hold, the compiler and the resolved Swift
+# packages, the ledger row records.
+CODE_PATHS = ["Sources", "scripts", "mk", "Makefile", "Package.swift", "requirements.txt"]
+RESOLVED = "Package.resolved"
 
 
 class Refused(Exception):
@@ -78,18 +87,41 @@ def sha256(path):
     return h.hexdigest()
 
 
-def ledger_row(name, seeds, commit, date, result, digest):
+def swift_version():
+    """The first line of `swift --version`, or `none` without a compiler on the path."""
+    try:
+        done = subprocess.run(["swift", "--version"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    except OSError:
+        return "none"
+    lines = done.stdout.strip().splitlines()
+    return lines[0].strip() if done.returncode == 0 and lines else "none"
+
+
+def packages_digest(root):
+    """The SHA-256 of the resolved Swift packages (Package.resolved), or `none`."""
+    path = os.path.join(root, RESOLVED)
+    return sha256(path) if os.path.isfile(path) else "none"
+
+
+def ledger_row(name, seeds, commit, date, result, digest, swift, packages):
     return {"verdict": name, "seeds": " ".join(map(str, seeds)), "commit": commit,
-            "date": date, "result": result, "sha256": digest}
+            "date": date, "result": result, "sha256": digest, "swift": swift, "packages": packages}
 
 
 def append(path, row):
-    new = not os.path.exists(path) or os.path.getsize(path) == 0
+    """Appends the row; a ledger written before the last columns were added is rewritten
+    first with the current header, its rows' new columns empty."""
+    rows = read_ledger(path)
+    with_header = os.path.exists(path) and os.path.getsize(path) > 0
+    if with_header:
+        with open(path, encoding="utf-8", newline="") as f:
+            with_header = next(csv.reader(f), []) == LEDGER_HEADER
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "a", encoding="utf-8", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=LEDGER_HEADER, lineterminator="\n")
-        if new:
+    with open(path, "a" if with_header else "w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=LEDGER_HEADER, restval="", lineterminator="\n")
+        if not with_header:
             w.writeheader()
+            w.writerows(rows)
         w.writerow(row)
 
 
@@ -113,8 +145,8 @@ def evaluate(root, name, registry=REGISTRY, ledger=LEDGER, dry_run=False, out=sy
     argv = command(spec, seeds)
     if dry_run:
         print("evaluate: would run: " + " ".join(argv), file=out)
-        print("evaluate: would append: " + ",".join(ledger_row(name, seeds, commit, "DATE", spec["result"], "SHA256").values()),
-              file=out)
+        row = ledger_row(name, seeds, commit, "DATE", spec["result"], "SHA256", swift_version(), packages_digest(root))
+        print("evaluate: would append: " + ",".join(row.values()), file=out)
         return None
     subprocess.run(argv, cwd=root, check=True)
     if dirty(root) != changes:
@@ -123,7 +155,7 @@ def evaluate(root, name, registry=REGISTRY, ledger=LEDGER, dry_run=False, out=sy
     if not os.path.isfile(result):
         raise Refused(f"the evaluation of '{name}' wrote no {spec['result']}; nothing recorded")
     row = ledger_row(name, seeds, commit, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                     spec["result"], sha256(result))
+                     spec["result"], sha256(result), swift_version(), packages_digest(root))
     append(os.path.join(root, ledger), row)
     print(f"evaluate: {name} on {row['seeds']} at {commit[:12]}: {spec['result']} recorded in {ledger}", file=out)
     return row
@@ -166,7 +198,10 @@ def self_test(here_root):
             f.write("include mk/heldout.mk\n")
         env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
                    GIT_COMMITTER_EMAIL="t@t")
-        for args in (["init", "-q"], ["add", "scripts", "mk", "Makefile"], ["commit", "-q", "-m", "fixture"]):
+        with open(os.path.join(tmp, "requirements.txt"), "w") as f:
+            f.write("numpy==2.0.0\n")
+        for args in (["init", "-q"], ["add", "scripts", "mk", "Makefile", "requirements.txt"],
+                     ["commit", "-q", "-m", "fixture"]):
             subprocess.run(["git", *args], cwd=tmp, check=True, env=env, stdout=subprocess.DEVNULL)
         script = [sys.executable, os.path.join(tmp, "scripts", "lib", "heldout.py"), "--root", tmp]
 
@@ -185,6 +220,14 @@ def self_test(here_root):
               and not os.path.exists(os.path.join(tmp, "out", "result.txt")), f"exit {p.returncode}, stderr {p.stderr!r}")
         subprocess.run(["git", "checkout", "-q", "--", "scripts"], cwd=tmp, check=True)
 
+        # A changed Python requirement changes results too.
+        with open(os.path.join(tmp, "requirements.txt"), "a") as f:
+            f.write("pandas==2.0.0\n")
+        p = subprocess.run(script + ["evaluate", "fake", "--dry-run"], capture_output=True, text=True)
+        check("evaluate_refuses_changed_requirements", p.returncode == 2 and "requirements.txt" in p.stderr,
+              f"exit {p.returncode}, stderr {p.stderr!r}")
+        subprocess.run(["git", "checkout", "-q", "--", "requirements.txt"], cwd=tmp, check=True)
+
         # An untracked file under mk/ counts as a change too.
         open(os.path.join(tmp, "mk", "new.mk"), "w").close()
         p = subprocess.run(script + ["evaluate", "fake", "--dry-run"], capture_output=True, text=True)
@@ -197,10 +240,18 @@ def self_test(here_root):
               and not os.path.exists(os.path.join(tmp, "out", "result.txt")), f"exit {p.returncode}: {p.stderr}")
 
         # Clean tree: runs on the evaluation seeds only and appends one row per run; the
-        # second run after a commit that changes the evaluation seeds to 9.
+        # second run after a commit that changes the evaluation seeds to 9, and with a
+        # Package.resolved (the first has none). The ledger held a row from before the
+        # compiler and package columns: it keeps its values, the new columns empty.
+        os.makedirs(os.path.join(tmp, os.path.dirname(LEDGER)))
+        with open(os.path.join(tmp, LEDGER), "w") as f:
+            f.write("verdict,seeds,commit,date,result,sha256\nold,1,abc,2026-01-01T00:00:00Z,out/old.txt,def\n")
+        resolved = '{"pins": [], "version": 3}\n'
         heads, digests = [], []
         for seeds in ([7, 8], [9]):
             if seeds == [9]:
+                with open(os.path.join(tmp, RESOLVED), "w") as f:
+                    f.write(resolved)
                 path = os.path.join(tmp, "mk", "heldout.json")
                 with open(path) as f:
                     registry = json.load(f)
@@ -211,17 +262,24 @@ def self_test(here_root):
             heads.append(git(tmp, "rev-parse", "HEAD").strip())
             digests.append(hashlib.sha256(("seeds " + ",".join(map(str, seeds)) + "\n").encode()).hexdigest())
             p = subprocess.run(script + ["evaluate", "fake"], capture_output=True, text=True)
-        rows = read_ledger(os.path.join(tmp, LEDGER))
-        header = ""
-        if os.path.exists(os.path.join(tmp, LEDGER)):
-            with open(os.path.join(tmp, LEDGER)) as f:
-                header = f.readline().strip()
+        old, *rows = read_ledger(os.path.join(tmp, LEDGER))
+        with open(os.path.join(tmp, LEDGER)) as f:
+            header = f.readline().strip()
         ok = (p.returncode == 0 and header == ",".join(LEDGER_HEADER) and len(rows) == 2
               and [r["seeds"] for r in rows] == ["7 8", "9"] and [r["commit"] for r in rows] == heads
               and [r["sha256"] for r in rows] == digests
               and all(r["verdict"] == "fake" and r["result"] == "out/result.txt"
                       and len(r["date"]) == 20 and r["date"].endswith("Z") for r in rows))
         check("evaluate_appends_ledger_row", ok, f"exit {p.returncode} {p.stderr}; header {header!r}; rows {rows}")
+        swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.split("\n")[0].strip() \
+            if shutil.which("swift") else "none"
+        check("ledger_row_compiler_and_packages",
+              [r["swift"] for r in rows] == [swift, swift] and swift.startswith(("Swift version", "none"))
+              and [r["packages"] for r in rows] == ["none", hashlib.sha256(resolved.encode()).hexdigest()],
+              f"swift {swift!r}; rows {rows}")
+        check("ledger_keeps_older_rows",
+              old == {"verdict": "old", "seeds": "1", "commit": "abc", "date": "2026-01-01T00:00:00Z",
+                      "result": "out/old.txt", "sha256": "def", "swift": "", "packages": ""}, f"{old}")
 
         # The docs' blocks, rendered by docs_blocks.py as `make docs-blocks` runs it: the
         # evidence block shows the latest row, the heldout block the latest result's table,
@@ -239,7 +297,9 @@ def self_test(here_root):
             lines = f.read().split("\n")
         check("evidence_block_latest_row",
               p.returncode == 0
-              and any(heads[1][:12] in l and "seeds 9," in l and digests[1][:12] in l and "2 recorded" in l for l in lines)
+              and any(heads[1][:12] in l and "seeds 9," in l and digests[1][:12] in l and "2 recorded" in l
+                      and f"built with {swift}, " in l and f"Package.resolved SHA-256 `{rows[1]['packages'][:12]}" in l
+                      for l in lines)
               and "- evaluation seeds: 9" in lines and "- development seeds: 1" in lines, p.stderr + "\n".join(lines))
         check("heldout_block_table", "| seed | value |\n|---|---|\n| 9 | 1 |" in "\n".join(lines), "\n".join(lines))
         with open(os.path.join(tmp, "out", "result.txt"), "a", encoding="utf-8") as f:
