@@ -13,7 +13,7 @@ export RESONANCE_DATASETS
 
 # The scripts' shared modules (docs/development.md, Scripts), importable by every script
 # a recipe runs, whichever folder it is in.
-export PYTHONPATH := $(CURDIR)/scripts$(if $(PYTHONPATH),:$(PYTHONPATH))
+export PYTHONPATH := $(CURDIR)/scripts/lib$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 # Stage-specific targets add themselves to these lists from mk/*.mk.
 BENCH_TARGETS :=
@@ -117,7 +117,7 @@ clean:
 # song effects are recovered.
 DATASET ?=
 validate: build
-	@set -e; for ds in $$(scripts/datasets.sh "$(DATASET)"); do \
+	@set -e; for ds in $$(scripts/lib/datasets.sh "$(DATASET)"); do \
 	  name=$$(basename "$$ds"); \
 	  echo "== $$name ($$ds)" >&2; \
 	  $(BIN) run "$$ds" --out "build/work/$$name" --report-dir "reports/$$name" --figure-tables; \

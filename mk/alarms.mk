@@ -11,7 +11,7 @@
 # is validated with the default and the tuned constants, and reports/alarms/alarms.md
 # pools them per signal and method with 95 % intervals from a crossed bootstrap over
 # persona profiles and seeds, and names the method recommended on those seeds
-# (scripts/alarm_table.py).
+# (scripts/evidence/alarm_table.py).
 #
 # `make evidence-alarms` runs `make alarms` on the development seeds and writes its table
 # as evidence/measured/alarms.md, the block docs/validation.md includes.
@@ -55,7 +55,7 @@ alarms: build
 	  done; \
 	  [ -z "$$dirs" ] || args="$$args $$c=$${dirs#,}"; \
 	done; \
-	mkdir -p $(dir $(ALARMS_TABLE)); python3 scripts/alarm_table.py $$args > $(ALARMS_TABLE).tmp; mv $(ALARMS_TABLE).tmp $(ALARMS_TABLE); \
+	mkdir -p $(dir $(ALARMS_TABLE)); python3 scripts/evidence/alarm_table.py $$args > $(ALARMS_TABLE).tmp; mv $(ALARMS_TABLE).tmp $(ALARMS_TABLE); \
 	echo "alarms: wrote $(ALARMS_TABLE)" >&2
 
 .PHONY: evidence-alarms

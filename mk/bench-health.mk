@@ -4,4 +4,4 @@ BENCH_TARGETS += bench-health
 
 .PHONY: bench-health
 bench-health: build venv
-	$(PY) scripts/bench_health.py $(BIN) $(abspath $(PY))
+	$(PY) scripts/bench/bench_health.py $(BIN) $(abspath $(PY))

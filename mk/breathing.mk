@@ -6,7 +6,7 @@ BENCH_TARGETS += bench-breathing
 
 .PHONY: bench-breathing
 bench-breathing: build
-	python3 scripts/bench_breathing.py $(BIN) build/bench/breathing
+	python3 scripts/bench/bench_breathing.py $(BIN) build/bench/breathing
 
 # `make pacer-worlds`: every pacer strategy in every simulated world (docs/methods.md,
 # Breathing, "Simulated breathers") on the pacer verdict's development seeds of
@@ -22,6 +22,6 @@ EVIDENCE_SMOKE += 'evidence-pacer-worlds PACER_SEEDS=0,1 PACER_WORK=$(EVIDENCE_W
 
 .PHONY: pacer-worlds evidence-pacer-worlds
 pacer-worlds: build
-	python3 scripts/pacer_worlds.py $(BIN) --work $(PACER_WORK) --seeds $(PACER_SEEDS) --markdown $(PACER_MD) --json $(PACER_JSON)
+	python3 scripts/evidence/pacer_worlds.py $(BIN) --work $(PACER_WORK) --seeds $(PACER_SEEDS) --markdown $(PACER_MD) --json $(PACER_JSON)
 
 evidence-pacer-worlds: pacer-worlds

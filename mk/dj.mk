@@ -11,7 +11,7 @@ dj-simulate: build
 
 # Every policy on every world (docs/dj.md, Worlds): `dj simulate --world W` on the seeds
 # DJ_SEEDS (consecutive; default the development seeds of mk/heldout.json), then
-# scripts/dj_worlds.py tables each policy − random at the shared decision points. With
+# scripts/evidence/dj_worlds.py tables each policy − random at the shared decision points. With
 # DJ_TUNED (a tuned ranking constants file, `make dj-tune`), every world again under it:
 # the tuned DJ − the default DJ at the same decisions.
 DJ_WORLDS := planted genre nonlinear taste none
@@ -33,7 +33,7 @@ dj-worlds: build
 	      --world $$w $(DJ_SIZE) --out $(DJ_WORLDS_WORK)/tuned-$$w || exit 1; \
 	  fi; \
 	done
-	python3 scripts/dj_worlds.py --out $(DJ_WORLDS_OUT) --json $(DJ_WORLDS_JSON) \
+	python3 scripts/evidence/dj_worlds.py --out $(DJ_WORLDS_OUT) --json $(DJ_WORLDS_JSON) \
 	  --command "make dj-worlds DJ_SEEDS='$(DJ_SEEDS)'$(if $(DJ_TUNED), DJ_TUNED=$(DJ_TUNED))" \
 	  $(if $(DJ_TUNED),--tuned-worlds "$(DJ_TUNE_WORLDS)" $(foreach w,$(DJ_WORLDS),--tuned $(w)=$(DJ_WORLDS_WORK)/tuned-$(w))) \
 	  $(addprefix $(DJ_WORLDS_WORK)/,$(DJ_WORLDS))
@@ -73,7 +73,7 @@ bench-dj: build
 # once by mk/effects.mk), against its 60 s budget on 2 cores.
 BENCH_TARGETS += bench-dj-replay
 bench-dj-replay: build venv effects-workload
-	@$(PY) scripts/bench_dj_replay.py $(BIN) $(EFFECTS_BENCH_WS)
+	@$(PY) scripts/bench/bench_dj_replay.py $(BIN) $(EFFECTS_BENCH_WS)
 
 # The held-out evaluation (`make evaluate VERDICT=dj`, mk/heldout.json): the ranking tuned
 # on the development worlds and seeds, then every world on the evaluation seeds.

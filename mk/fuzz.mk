@@ -45,16 +45,16 @@ fuzz-build: | $(DEPS_STAMP)
 	$(call fuzz_build,.build-fuzz,release)
 
 fuzz: fuzz-build
-	scripts/fuzz.sh run $(FUZZ_BIN) build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	scripts/checks/fuzz.sh run $(FUZZ_BIN) build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 fuzz-corpus: fuzz-build
-	scripts/fuzz.sh merge $(FUZZ_BIN) build/fuzz $(FUZZ_TARGETS)
+	scripts/checks/fuzz.sh merge $(FUZZ_BIN) build/fuzz $(FUZZ_TARGETS)
 
 fuzz-replay: build-tests
-	scripts/fuzz.sh replay $(REPLAY_BIN) $(FUZZ_TARGETS)
+	scripts/checks/fuzz.sh replay $(REPLAY_BIN) $(FUZZ_TARGETS)
 
 fuzz-ci-build: | $(DEPS_STAMP)
 	$(call fuzz_build,.build-fuzz-ci,$(FUZZ_CI_CONFIG))
 
 fuzz-ci: fuzz-replay fuzz-ci-build
-	FUZZ_SEEDS=0 scripts/fuzz.sh run $(FUZZ_CI_BIN) build/fuzz-ci $(FUZZ_CI_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_SEEDS=0 scripts/checks/fuzz.sh run $(FUZZ_CI_BIN) build/fuzz-ci $(FUZZ_CI_SECONDS) $(FUZZ_TARGETS)

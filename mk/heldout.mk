@@ -8,7 +8,7 @@
 # evidence/ledger.csv. DRY_RUN=1 checks the tree and prints what would run.
 # `heldout-test` (part of `make test`) checks the registry, the refusal and the ledger
 # row in a temporary git repository with a fake verdict, in about a second.
-HELDOUT := python3 scripts/heldout.py
+HELDOUT := python3 scripts/lib/heldout.py
 # $(call HELDOUT_SEEDS,verdict,development|evaluation|ci[,--csv])
 HELDOUT_SEEDS = $(shell $(HELDOUT) seeds $(1) $(2) $(3))
 VERDICT ?=

@@ -15,7 +15,7 @@ $(OUNCHECKED_BIN): $(SWIFT_SOURCES) | $(DEPS_STAMP)
 
 # Skips (and passes) when RESONANCE_DATASETS is unset.
 crosscheck: venv build
-	$(PY) scripts/hrv_crosscheck.py --bin $(BIN) --work build/crosscheck
+	$(PY) scripts/checks/hrv_crosscheck.py --bin $(BIN) --work build/crosscheck
 
 bench-hrv: venv build $(OUNCHECKED_BIN)
-	$(PY) scripts/hrv_bench.py --bin $(BIN) --ounchecked-bin $(OUNCHECKED_BIN) --work build/bench
+	$(PY) scripts/bench/hrv_bench.py --bin $(BIN) --ounchecked-bin $(OUNCHECKED_BIN) --work build/bench

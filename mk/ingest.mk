@@ -6,7 +6,7 @@ PREVIOUS_BIN ?=
 
 .PHONY: bench-ingest
 bench-ingest: build venv
-	$(PY) scripts/bench_ingest.py $(BIN) $(abspath $(PY)) $(PREVIOUS_BIN)
+	$(PY) scripts/bench/bench_ingest.py $(BIN) $(abspath $(PY)) $(PREVIOUS_BIN)
 
 # Health Auto Export benchmark: `resonance import` of a generated 100 MB HAE JSON
 # (BENCH_HAE_MB to change) against a json.load peer: MB/s and peak RSS of each (Python
@@ -15,4 +15,4 @@ BENCH_TARGETS += bench-hae
 
 .PHONY: bench-hae
 bench-hae: build
-	python3 scripts/bench_hae.py $(BIN) python3
+	python3 scripts/bench/bench_hae.py $(BIN) python3

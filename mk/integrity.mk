@@ -7,4 +7,4 @@ BENCH_TARGETS += bench-verify
 
 .PHONY: bench-verify
 bench-verify: build
-	python3 scripts/bench_verify.py $(BIN) build/bench/verify
+	python3 scripts/bench/bench_verify.py $(BIN) build/bench/verify

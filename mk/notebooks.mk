@@ -9,14 +9,14 @@
 # missing workspace is validated first.
 # `make notebooks-test` (part of `make test`) runs every notebook on the synthetic
 # sample and a 7-day persona workspace and checks the figures (Tests/Notebooks).
-NOTEBOOKS_RUN = $(PY) scripts/notebooks.py --bin $(BIN)
+NOTEBOOKS_RUN = $(PY) scripts/lib/notebooks.py --bin $(BIN)
 # `make tune` reports, one folder per dataset: the tuning notebook runs where one exists.
 NOTEBOOKS_TUNING = $(or $(TUNE_REPORTS),reports/tuning)
 TEST_EXTRA_TARGETS += notebooks-test
 
 .PHONY: notebooks notebooks-run notebooks-test
 notebooks: build venv
-	@missing=""; for ds in $$(scripts/datasets.sh "$(DATASET)"); do \
+	@missing=""; for ds in $$(scripts/lib/datasets.sh "$(DATASET)"); do \
 	  [ -f "reports/$$(basename "$$ds")/validation.json" ] || missing=1; done; \
 	[ -z "$(DATASET)" ] && [ ! -f $(PERSONAS_REPORTS)/validation.json ] && missing=1; \
 	if [ -n "$$missing" ]; then $(MAKE) --no-print-directory validate DATASET="$(DATASET)"; \
@@ -24,7 +24,7 @@ notebooks: build venv
 
 notebooks-run: build venv
 	@set -e; export SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-0}; \
-	for ds in $$(scripts/datasets.sh "$(DATASET)"); do name=$$(basename "$$ds"); \
+	for ds in $$(scripts/lib/datasets.sh "$(DATASET)"); do name=$$(basename "$$ds"); \
 	  $(NOTEBOOKS_RUN) --workspace build/work/$$name --report-dir reports/$$name --kind validation; \
 	  tuned=$(NOTEBOOKS_TUNING)/$$name; \
 	  if [ -f $$tuned/tuning.md ]; then $(NOTEBOOKS_RUN) --workspace build/work/$$name --report-dir $$tuned --kind tuning; fi; \

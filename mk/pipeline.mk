@@ -7,4 +7,4 @@ RUN_CHECK_DATASETS ?= datasets/sample
 
 .PHONY: check-run
 check-run: build
-	scripts/run_vs_stages.sh $(BIN) build/check-run $(RUN_CHECK_DATASETS)
+	scripts/checks/run_vs_stages.sh $(BIN) build/check-run $(RUN_CHECK_DATASETS)

@@ -24,7 +24,7 @@ EVIDENCE_TARGETS += evidence-effect-robustness
 .PHONY: effect-robustness test-effect-robustness evidence-effect-robustness
 effect-robustness: build venv
 	@mkdir -p $(ROBUSTNESS_REPORTS)
-	$(PY) scripts/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/full --seeds $(ROBUSTNESS_SEEDS) --onset-variants \
+	$(PY) scripts/evidence/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/full --seeds $(ROBUSTNESS_SEEDS) --onset-variants \
 	  --caption '$(ROBUSTNESS_CAPTION)' \
 	  --markdown $(ROBUSTNESS_MARKDOWN) --json $(ROBUSTNESS_REPORTS)/effect_robustness.json
 
@@ -33,5 +33,5 @@ evidence-effect-robustness:
 	  ROBUSTNESS_CAPTION='Development seeds $(ROBUSTNESS_SEEDS) (the held-out registry), the ten personas × 30 days per law × strength × seed; `make evidence-effect-robustness` writes this table.'
 
 test-effect-robustness: build venv
-	@$(PY) scripts/effect_robustness.py --self-test
-	$(PY) scripts/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/ci --strengths severe --seeds $(ROBUSTNESS_CI_SEEDS) --days 15 --check
+	@$(PY) scripts/evidence/effect_robustness.py --self-test
+	$(PY) scripts/evidence/effect_robustness.py $(BIN) --work $(ROBUSTNESS_WORK)/ci --strengths severe --seeds $(ROBUSTNESS_CI_SEEDS) --days 15 --check

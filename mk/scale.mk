@@ -1,6 +1,6 @@
 # ---- scale -------------------------------------------------------------------
 # `make bench-scale` (part of `make bench`): every stage and `personas generate` on
-# workspaces from the sample to 100 person-years and 10,000 subjects (scripts/bench_scale.py),
+# workspaces from the sample to 100 person-years and 10,000 subjects (scripts/bench/bench_scale.py),
 # each a process under GNU time (wall, CPU, peak memory), with --jobs 2 and again with
 # --jobs 1, their outputs compared byte for byte with the SHA-256 pinned in
 # evidence/scale_digests.json (docs/scaling.md). SCALE_WORKSPACES chooses the workspaces;
@@ -16,13 +16,13 @@ SCALE_DIGESTS := evidence/scale_digests.json
 
 .PHONY: bench-scale test-scale scale-record
 bench-scale: build
-	python3 scripts/bench_scale.py --bin $(BIN) --work build/bench/scale --workspaces $(SCALE_WORKSPACES) \
+	python3 scripts/bench/bench_scale.py --bin $(BIN) --work build/bench/scale --workspaces $(SCALE_WORKSPACES) \
 	  --digests $(SCALE_DIGESTS) --check --jobs-check --table build/bench/scale.md
 
 test-scale: build
-	python3 scripts/bench_scale.py --bin $(BIN) --work build/test-scale --workspaces sample,personas-30 \
+	python3 scripts/bench/bench_scale.py --bin $(BIN) --work build/test-scale --workspaces sample,personas-30 \
 	  --digests $(SCALE_DIGESTS) --check --jobs-check
 
 scale-record: build
-	python3 scripts/bench_scale.py --bin $(BIN) --work build/bench/scale --workspaces $(SCALE_WORKSPACES) \
+	python3 scripts/bench/bench_scale.py --bin $(BIN) --work build/bench/scale --workspaces $(SCALE_WORKSPACES) \
 	  --digests $(SCALE_DIGESTS) --record --jobs-check

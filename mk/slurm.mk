@@ -1,6 +1,6 @@
 # ---- Slurm -------------------------------------------------------------------------
 # `make test-slurm [DATASET=PATH] [SHARDS=N]`: the workflow of `make validate-workflow`
-# on a real, single-node Slurm cluster started on this machine (scripts/slurm_test.sh):
+# on a real, single-node Slurm cluster started on this machine (scripts/checks/slurm_test.sh):
 # munged, slurmctld and slurmd from Debian's slurm-wlm and munge, with a generated key
 # and slurm.conf, no cgroups; every rule's job goes through sbatch
 # (snakemake-executor-plugin-slurm). Prints the Slurm job ids, then compares the finished
@@ -16,4 +16,4 @@ deps-slurm:
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(SLURM_DEBIAN_PACKAGES)"
 
 test-slurm: build venv deps-slurm
-	scripts/slurm_test.sh $(BIN) $(SNAKEMAKE) $(SLURM_WORK) $(SHARDS) $$(scripts/datasets.sh "$(DATASET)")
+	scripts/checks/slurm_test.sh $(BIN) $(SNAKEMAKE) $(SLURM_WORK) $(SHARDS) $$(scripts/lib/datasets.sh "$(DATASET)")

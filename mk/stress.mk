@@ -1,7 +1,7 @@
 # `make evidence-stress-protocol`: the stress section's scoring protocol on Stress-Predict
 # at full size (docs/methods.md, Stress scoring protocol): import, `resonance beats` (so the
 # pulse wave's reliable beats fill where IBI.csv has none, rr_combined.csv), `resonance validate`,
-# then scripts/stress_protocol.py writes the measured table evidence/measured/stress_protocol.md
+# then scripts/evidence/stress_protocol.py writes the measured table evidence/measured/stress_protocol.md
 # (included by docs/validation.md) and the figure docs/figures/stress_protocol_roc.png.
 # Every Stress-Predict subject is development data (mk/heldout.json, verdict
 # stress_tuning); the nested leave-one-subject-out folds are the held-out estimate.
@@ -17,7 +17,7 @@ evidence-stress-protocol: build venv
 	$(BIN) import "$$sp" --quiet --out $(STRESS_PROTOCOL_WORK)/ws && \
 	$(BIN) beats $(STRESS_PROTOCOL_WORK)/ws --quiet && \
 	$(BIN) validate $(STRESS_PROTOCOL_WORK)/ws --quiet --report-dir $(STRESS_PROTOCOL_WORK)/report && \
-	$(PY) scripts/stress_protocol.py $(STRESS_PROTOCOL_WORK)/report/validation.json \
+	$(PY) scripts/evidence/stress_protocol.py $(STRESS_PROTOCOL_WORK)/report/validation.json \
 	  --table $(MEASURED)/stress_protocol.md --figure $(STRESS_PROTOCOL_FIGURE) --command "make evidence-stress-protocol"
 
 EVIDENCE_TARGETS += evidence-stress-protocol

@@ -1,6 +1,6 @@
 # ---- tests -----------------------------------------------------------------
 # `make test` runs its stages TEST_JOBS at a time (default: one per core), each timed by
-# scripts/stage.py: one line per stage with its wall and CPU time and the machine's load
+# scripts/lib/stage.py: one line per stage with its wall and CPU time and the machine's load
 # before and after, and a table of every stage, slowest first, at the end (also in
 # build/stages.tsv), so that a stage that grows shows in the next run. The stages: the
 # test build (the release build with testing enabled, shared with the tool), the Python
@@ -21,13 +21,13 @@ test-stages:
 	@mkdir -p build && rm -f $(STAGES_LEDGER)
 	@$(MAKE) --no-print-directory $(DEPS_STAMP)
 	@status=0; $(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(addprefix stage-,$(TEST_STAGES)) || status=$$?; \
-	python3 scripts/stage.py $(STAGES_LEDGER) --summary; exit $$status
+	python3 scripts/lib/stage.py $(STAGES_LEDGER) --summary; exit $$status
 
 # One timed stage: the target of the same name, in a make of its own (sharing the job
 # slots). Not phony: make looks up pattern rules only for targets that are not. Which
 # stage waits for which is set in the Makefile, once every mk file has added its own.
 stage-%:
-	+@python3 scripts/stage.py $(STAGES_LEDGER) $* -- $(MAKE) --no-print-directory $*
+	+@python3 scripts/lib/stage.py $(STAGES_LEDGER) $* -- $(MAKE) --no-print-directory $*
 
 # The tool and the tests in one release build (the flags of `build`, so the sources
 # compile once); the stamp is newer than every source and test file.
@@ -43,9 +43,9 @@ $(TESTS_STAMP): $(SWIFT_SOURCES) $(TEST_SOURCES) | $(DEPS_STAMP)
 test-simulations: build-tests
 	$(SWIFT) test $(SWIFT_BUILD_FLAGS) --skip-build --disable-swift-testing --filter $(SIMULATION_TESTS)
 
-# The `deps` recipe against stub dpkg-query, apt-get, sudo and id (scripts/deps_test.sh).
+# The `deps` recipe against stub dpkg-query, apt-get, sudo and id (scripts/checks/deps_test.sh).
 test-deps:
-	@scripts/deps_test.sh
+	@scripts/checks/deps_test.sh
 
 # The fast loop for one change: the incremental test build, then only the tests whose
 # names match FILTER (XCTest's --filter: a class, Class/testMethod, or a regular

@@ -34,7 +34,7 @@ STRESS_EVALUATION_SUBJECTS = $(call HELDOUT_SEEDS,stress_tuning,evaluation)
 tune-stress: build
 	@if [ -n "$(strip $(STRESS_EVALUATION_SUBJECTS))" ]; then \
 	  echo "tune-stress: mk/heldout.json declares evaluation subjects ($(STRESS_EVALUATION_SUBJECTS)); tuning would see them" >&2; exit 2; fi
-	@set -e; for ds in $$(scripts/datasets.sh "$(DATASET)"); do \
+	@set -e; for ds in $$(scripts/lib/datasets.sh "$(DATASET)"); do \
 	  name=$$(basename "$$ds"); ws=build/work/$$name; out=$(TUNE_REPORTS)/$$name; \
 	  $(BIN) import "$$ds" --out "$$ws" --quiet; \
 	  if ! grep -q ',stress$$' "$$ws/labels.csv" 2>/dev/null; then echo "tune: $$name has no stress labels, skipped" >&2; continue; fi; \
@@ -44,7 +44,7 @@ tune-stress: build
 	    --out "$$out/stress.json" --report-dir "$$out" || rc=$$?; \
 	  if [ $$rc -eq 0 ]; then \
 	    $(BIN) validate "$$ws" --quiet --constants "$$out/stress.json" --report-dir "$$out/tuned"; \
-	    python3 scripts/tune_compare.py "$$out/default/validation.json" "$$out/tuned/validation.json" > "$$out/comparison.md"; \
+	    python3 scripts/evidence/tune_compare.py "$$out/default/validation.json" "$$out/tuned/validation.json" > "$$out/comparison.md"; \
 	    echo "tune: $$out/comparison.md" >&2; \
 	  elif [ $$rc -eq 3 ]; then echo "tune: $$name: defaults kept (see $$out/tuning.md)" >&2; \
 	  else exit $$rc; fi; \
@@ -65,7 +65,7 @@ tune-song-effect: build
 	$(BIN) effects --quiet "$$ws" --model ema; \
 	$(BIN) validate "$$ws" --quiet --report-dir "$$out/default"; \
 	if [ $$rc -eq 0 ]; then \
-	  python3 scripts/tune_compare.py --engine song_effect "$$out/default/validation.json" "$$out/tuned/validation.json" \
+	  python3 scripts/evidence/tune_compare.py --engine song_effect "$$out/default/validation.json" "$$out/tuned/validation.json" \
 	    > "$$out/comparison.md"; \
 	  echo "tune: $$out/comparison.md" >&2; \
 	elif [ $$rc -eq 3 ]; then echo "tune: personas: song_effect defaults kept (see $$out/tuning.md)" >&2; \
@@ -75,7 +75,7 @@ tune-song-effect: build
 # one-line errors and exit codes (separate processes on a synthetic labelled workspace and
 # on a four-day persona workspace for --engine song_effect).
 tune-cli-test: build
-	python3 scripts/tune_cli_test.py --bin $(BIN) --work build/tune-cli-test
+	python3 scripts/checks/tune_cli_test.py --bin $(BIN) --work build/tune-cli-test
 
 # `tune --engine stress --budget 500` on Stress-Predict against its 60 s budget, with the
 # time per candidate evaluation (skipped without the shared datasets); then

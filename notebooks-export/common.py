@@ -57,7 +57,7 @@ def read_table(name, times=()):
 def read_waveform(subject, channel):
     """One channel of a subject's raw signal as `resonance waveforms` writes it: a
     DataFrame of `time_unix_s` and `value` (in the channel's unit), its segments in order.
-    The executable is $RESONANCE_BIN (scripts/notebooks.py sets it from `--bin`), else
+    The executable is $RESONANCE_BIN (scripts/lib/notebooks.py sets it from `--bin`), else
     `resonance` on the PATH."""
     binary = os.environ.get("RESONANCE_BIN") or shutil.which("resonance")
     with tempfile.TemporaryDirectory() as tmp:

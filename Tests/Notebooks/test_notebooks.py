@@ -33,7 +33,7 @@ def resonance(*args):
 
 
 def run_notebooks(workspace, report, *kinds):
-    cmd = [sys.executable, str(ROOT / "scripts/notebooks.py"), "--bin", BIN, "--workspace", str(workspace),
+    cmd = [sys.executable, str(ROOT / "scripts/lib/notebooks.py"), "--bin", BIN, "--workspace", str(workspace),
            "--report-dir", str(report)]
     for kind in kinds:
         cmd += ["--kind", kind]

@@ -60,7 +60,7 @@ final class BeatsStageTests: XCTestCase {
     }
 
     /// The synthetic sample's pulse wave (datasets/sample/S01/BVP.csv and ACC.csv, written
-    /// by scripts/sample_pulse_wave.py): over its first 300 s the pulse feet lie at the
+    /// by scripts/data/sample_pulse_wave.py): over its first 300 s the pulse feet lie at the
     /// beats of S01's IBI.csv, and the wrist moves from 180 to 190 s. Every IBI.csv beat
     /// outside the burst is found within 50 ms; no interval inside it is reliable.
     func testTheSamplePulseWaveGivesTheBeatsOfItsIBIFile() throws {

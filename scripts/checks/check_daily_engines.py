@@ -2,7 +2,7 @@
 written from the specification with numpy/pandas, checked against the stress,
 readiness, anomaly and flags columns that `resonance` wrote into daily.csv.
 
-Usage: python scripts/check_daily_engines.py WS/daily.csv
+Usage: python scripts/checks/check_daily_engines.py WS/daily.csv
 Prints one `Test Case '...' passed|failed` line per output column; exit 1 on failure.
 Default constants only (the registry defaults the product specification gives).
 """

@@ -2,9 +2,9 @@
 # Runs the Makefile's `deps` recipe against stub `dpkg-query`, `apt-get`, `sudo` and
 # `id` on a PATH that holds nothing else but `env`, `grep`, `find`, `mkdir` and `touch`, and checks
 # the exact commands it runs. Prints one XCTest-style `Test Case` line per case and
-# exits non-zero when any case fails. Usage: scripts/deps_test.sh [MAKEFILE_DIR]
+# exits non-zero when any case fails. Usage: scripts/checks/deps_test.sh [MAKEFILE_DIR]
 set -uo pipefail
-repo=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+repo=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 make_bin=$(command -v make)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/deps-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

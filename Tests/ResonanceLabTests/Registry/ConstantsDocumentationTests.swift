@@ -3,7 +3,7 @@ import XCTest
 @testable import ResonanceLab
 
 /// The project's docs stay in step with the registry: every engine's constants table is
-/// a generated block (`<!-- BEGIN generated constants:NAME -->`, scripts/docs_blocks.py)
+/// a generated block (`<!-- BEGIN generated constants:NAME -->`, scripts/lib/docs_blocks.py)
 /// on the page of its product under docs/engines/, with every constant's default, unit,
 /// range and source; and nothing in the sources or docs points at a document outside the
 /// repository.

@@ -52,7 +52,7 @@ def write_workspace(path, subjects=6, delta=3.0, sd=3.0, seed=7):
         f.write("\n".join(hr) + "\n")
     with open(os.path.join(path, "labels.csv"), "w", encoding="utf-8") as f:
         f.write("\n".join(labels) + "\n")
-    write_manifest(path, "generator: scripts/tune_cli_test.py")
+    write_manifest(path, "generator: scripts/checks/tune_cli_test.py")
 
 
 def run(binary, *args):
@@ -69,7 +69,7 @@ def check_missing_table(args, ws, kept, missing, engine):
     folder = os.path.join(args.work, f"{engine}-without-{missing}")
     os.makedirs(folder)
     shutil.copy(os.path.join(ws, kept), folder)
-    write_manifest(folder, f"generator: scripts/tune_cli_test.py, {missing} left out")
+    write_manifest(folder, f"generator: scripts/checks/tune_cli_test.py, {missing} left out")
     out = os.path.join(args.work, f"{engine}-none.json")
     e = run(args.bin, "tune", folder, "--engine", engine, "--out", out)
     lines = e.stderr.strip().splitlines()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scaling table of sharded runs on this machine (make bench-shards).
 
-On a cohort workspace (scripts/cohort_workload.py): one `resonance run -w` on every
+On a cohort workspace (scripts/data/cohort_workload.py): one `resonance run -w` on every
 core as the reference, then for each shard count k the path the workflow
 (workflow/Snakefile) takes: `resonance shard` into k shards, the per-subject stages on
 each shard as its own process (as many at once as there are cores, the cores shared out
@@ -60,7 +60,7 @@ def main():
     ap.add_argument("--shards", default="1,2,4", help="shard counts (default 1,2,4)")
     ap.add_argument("--cores", type=int, default=2, help="cores to use at once (default 2)")
     args = ap.parse_args()
-    config = yaml.safe_load(open(Path(__file__).resolve().parent.parent / "workflow" / "config.yaml"))
+    config = yaml.safe_load(open(Path(__file__).resolve().parent.parent.parent / "workflow" / "config.yaml"))
     shard_stages, merged_stages = config["shard_stages"], config["merged_stages"]
     cores = args.cores
     work = args.work

@@ -170,7 +170,7 @@ def main():
     empty = np.full(len(kinds), "")
     write_csv(os.path.join(a.out, "truth.csv"), "kind,subject,entity,metric,value,start,end",
               [kinds, subjects, song_ids, metrics, values, empty, empty])
-    write_manifest(a.out, "generator: scripts/effects_workload.py " + " ".join(sys.argv[1:]))
+    write_manifest(a.out, "generator: scripts/data/effects_workload.py " + " ".join(sys.argv[1:]))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`resonance dj replay` on the effects workload (1,000,000 plays, 50,000 songs, 1,000
-listeners; scripts/effects_workload.py), target ≤ 60 s wall on 2 cores. `resonance
+listeners; scripts/data/effects_workload.py), target ≤ 60 s wall on 2 cores. `resonance
 sessions` runs first (not timed), so the replay reads this binary's sessions. Prints
 wall and CPU seconds, peak memory and the decisions written. Standard library only.
 

@@ -150,9 +150,9 @@ def self_test(here_root):
               f"{name}: development {sorted(dev)}, evaluation {sorted(ev)}, ci {sorted(ci)}")
 
     with tempfile.TemporaryDirectory(prefix="heldout-test.") as tmp:
-        os.makedirs(os.path.join(tmp, "scripts"))
+        os.makedirs(os.path.join(tmp, "scripts", "lib"))
         os.makedirs(os.path.join(tmp, "mk"))
-        shutil.copy(os.path.abspath(__file__), os.path.join(tmp, "scripts", "heldout.py"))
+        shutil.copy(os.path.abspath(__file__), os.path.join(tmp, "scripts", "lib", "heldout.py"))
         with open(os.path.join(tmp, "mk", "heldout.json"), "w") as f:
             json.dump({"verdicts": {"fake": {
                 "unit": "seed", "development": [1], "evaluation": [7, 8],
@@ -168,10 +168,10 @@ def self_test(here_root):
                    GIT_COMMITTER_EMAIL="t@t")
         for args in (["init", "-q"], ["add", "scripts", "mk", "Makefile"], ["commit", "-q", "-m", "fixture"]):
             subprocess.run(["git", *args], cwd=tmp, check=True, env=env, stdout=subprocess.DEVNULL)
-        script = [sys.executable, os.path.join(tmp, "scripts", "heldout.py"), "--root", tmp]
+        script = [sys.executable, os.path.join(tmp, "scripts", "lib", "heldout.py"), "--root", tmp]
 
         # Dirty code: a one-line refusal, exit 2, nothing run, no ledger.
-        with open(os.path.join(tmp, "scripts", "heldout.py"), "a") as f:
+        with open(os.path.join(tmp, "scripts", "lib", "heldout.py"), "a") as f:
             f.write("# changed\n")
         p = subprocess.run(script + ["evaluate", "fake"], capture_output=True, text=True)
         check("evaluate_refuses_dirty_tree",
@@ -248,7 +248,7 @@ def self_test(here_root):
 
 
 def main():
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", default=here)
     ap.add_argument("--registry", default=REGISTRY)

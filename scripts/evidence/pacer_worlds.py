@@ -84,7 +84,7 @@ def main():
     lines.append("Bold: the strategy wins that world on that metric (the 95 %% interval over seeds of its "
                  "per-seed difference from the runner-up excludes 0). Seeds %d–%d, 10 personas each%s." %
                  (seeds[0], seeds[-1], ", constants " + os.path.basename(a.constants) if a.constants else ""))
-    lines.append("Made by `make pacer-worlds` (scripts/pacer_worlds.py).")
+    lines.append("Made by `make pacer-worlds` (scripts/evidence/pacer_worlds.py).")
     os.makedirs(os.path.dirname(os.path.abspath(a.markdown)), exist_ok=True)
     tmp = a.markdown + ".tmp"
     with open(tmp, "w") as f:

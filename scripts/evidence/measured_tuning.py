@@ -4,7 +4,7 @@
 Reads what `make tune-song-effect` leaves in its report folder — song_effect.json (the
 leave-one-listener-out search; absent when the tuned constants did not beat the
 defaults) and default/ and tuned/validation.json (the `ema` model's recovery of the
-planted effects, read as scripts/tune_compare.py reads it) — and the receipt of the same
+planted effects, read as scripts/evidence/tune_compare.py reads it) — and the receipt of the same
 search with `--cv kfold:K`, and writes the fragment:
 
     measured_tuning.py --bin BIN --reports DIR --kfold FILE --caption TEXT --out FILE

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fuzz targets of Sources/resonance-fuzz, in three modes:
 #
-#   scripts/fuzz.sh run BIN OUTDIR SECONDS [TARGET...]
+#   scripts/checks/fuzz.sh run BIN OUTDIR SECONDS [TARGET...]
 #     libFuzzer (BIN built with -sanitize=fuzzer) on each target for SECONDS. Each
 #     target starts from the committed corpus (Tests/Fuzz/corpus/TARGET, read only: new
 #     inputs go to OUTDIR/TARGET/corpus) and, unless FUZZ_SEEDS=0, from seeds made of
@@ -9,14 +9,14 @@
 #     executions of this run and, summed over all runs so far (OUTDIR/TARGET/executions
 #     and seconds), the executions, seconds and crashes kept, one `Test Case
 #     'fuzz.TARGET'` line, and a summary table of every target at the end.
-#   scripts/fuzz.sh merge BIN OUTDIR [TARGET...]
+#   scripts/checks/fuzz.sh merge BIN OUTDIR [TARGET...]
 #     rewrites Tests/Fuzz/corpus/TARGET as a small set of inputs that keeps the code
 #     coverage of the committed corpus, OUTDIR/TARGET/corpus and the seeds: libFuzzer's
 #     greedy set cover (-set_cover_merge=1) over edges alone (-use_counters=0: an edge
 #     counts once, not per hit count), which keeps the corpus small enough to review.
 #     Prints per target the edges covered by the last run (OUTDIR/TARGET/last.log), by
 #     all inputs, and by the inputs kept, with the count and size kept.
-#   scripts/fuzz.sh replay BIN [TARGET...]
+#   scripts/checks/fuzz.sh replay BIN [TARGET...]
 #     the regression run: every committed corpus input and every past crash input
 #     (Tests/Fuzz/crashes/TARGET) through BIN built WITHOUT the sanitizer (the release
 #     build's resonance-fuzz), one `Test Case 'fuzz-replay.TARGET'` line per target; a
@@ -25,18 +25,18 @@
 # With no TARGET, every target the binary lists.
 set -euo pipefail
 mode=${1:-}; bin=${2:-}
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 sample=$root/datasets/sample
 committed=$root/Tests/Fuzz/corpus
 crash_inputs=$root/Tests/Fuzz/crashes
 case $mode in
-  run) [ $# -ge 4 ] || { echo "usage: scripts/fuzz.sh run BIN OUTDIR SECONDS [TARGET...]" >&2; exit 2; }
+  run) [ $# -ge 4 ] || { echo "usage: scripts/checks/fuzz.sh run BIN OUTDIR SECONDS [TARGET...]" >&2; exit 2; }
        out=$3; seconds=$4; shift 4 ;;
-  merge) [ $# -ge 3 ] || { echo "usage: scripts/fuzz.sh merge BIN OUTDIR [TARGET...]" >&2; exit 2; }
+  merge) [ $# -ge 3 ] || { echo "usage: scripts/checks/fuzz.sh merge BIN OUTDIR [TARGET...]" >&2; exit 2; }
        out=$3; shift 3 ;;
-  replay) [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh replay BIN [TARGET...]" >&2; exit 2; }
+  replay) [ $# -ge 2 ] || { echo "usage: scripts/checks/fuzz.sh replay BIN [TARGET...]" >&2; exit 2; }
        shift 2 ;;
-  *) echo "usage: scripts/fuzz.sh run|merge|replay BIN ... (see the comment at its top)" >&2; exit 2 ;;
+  *) echo "usage: scripts/checks/fuzz.sh run|merge|replay BIN ... (see the comment at its top)" >&2; exit 2 ;;
 esac
 if [ $# -gt 0 ]; then
   targets=("$@")

@@ -1,7 +1,7 @@
 """Writes the synthetic sample's pulse wave and accelerometer, datasets/sample/S01/BVP.csv
 and ACC.csv, in the Empatica E4 layout, from S01's IBI.csv.
 
-    .venv/bin/python scripts/sample_pulse_wave.py [--sample datasets/sample]
+    .venv/bin/python scripts/data/sample_pulse_wave.py [--sample datasets/sample]
 
 What it plants, over the first 300 s of the session (both files start at IBI.csv's
 start, as an E4 session's do; HR.csv starts 10 s later):
@@ -104,7 +104,7 @@ def accelerometer(t, rng):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sample", type=Path, default=Path(__file__).resolve().parents[1] / "datasets/sample")
+    ap.add_argument("--sample", type=Path, default=Path(__file__).resolve().parents[2] / "datasets/sample")
     args = ap.parse_args()
     folder = args.sample / "S01"
     start, beats = read_ibi(folder / "IBI.csv")

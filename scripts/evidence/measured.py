@@ -1,7 +1,7 @@
 """What the scripts that measure the docs' numbers share (evidence/measured/NAME.md).
 
 A fragment is a caption line saying what was run and which make target writes it, then
-Markdown tables; scripts/docs_blocks.py includes it in the `measured:NAME` block.
+Markdown tables; scripts/lib/docs_blocks.py includes it in the `measured:NAME` block.
 Fragments are byte-identical between runs: numbers are formatted with fixed decimals,
 rows come in a fixed order, and nothing depends on the time, the machine or a path.
 Standard library only.

@@ -47,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 
-import heldout  # scripts/heldout.py: the held-out registry and ledger, read one way
+import heldout  # scripts/lib/heldout.py: the held-out registry and ledger, read one way
 
 MARKER = re.compile(r"^<!-- (BEGIN|END) generated ([a-z_]+):([A-Za-z0-9_.-]+) -->$")
 # A line that looks like a marker but does not parse is an error, never plain text.
@@ -104,7 +104,7 @@ def constants_block(engine, ctx):
 
 def evidence_block(name, ctx):
     """The verdict's seeds from the held-out registry and its latest ledger row (both
-    read as scripts/heldout.py reads them)."""
+    read as scripts/lib/heldout.py reads them)."""
     try:
         spec = heldout.verdict(heldout.load(ctx.root), name)
     except heldout.Refused as e:
@@ -256,7 +256,7 @@ def main():
     mode.add_argument("--check", action="store_true", help="change nothing; one Test Case line per block")
     parser.add_argument("--bin", default=".build/release/resonance",
                         help="the resonance binary (default: %(default)s, from the repository root)")
-    parser.add_argument("--root", default=os.path.dirname(here), help="repository root")
+    parser.add_argument("--root", default=os.path.dirname(os.path.dirname(here)), help="repository root")
     args = parser.parse_args()
     root = os.path.abspath(args.root)
     binary = args.bin if os.path.isabs(args.bin) else os.path.join(root, args.bin)

@@ -52,7 +52,7 @@ for _ in $(seq 50); do [ -S "$socket" ] && break; sleep 0.1; done
 # Memory the node offers: half of this machine's, in MB.
 memory=$(awk '/^MemTotal:/ { print int($2 / 1024 / 2) }' /proc/meminfo)
 cat > "$cluster/slurm.conf" <<EOF
-# Single-node test cluster written by scripts/slurm_test.sh.
+# Single-node test cluster written by scripts/checks/slurm_test.sh.
 ClusterName=resonance
 SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
