@@ -18,7 +18,6 @@ export PYTHONPATH := $(CURDIR)/scripts/lib$(if $(PYTHONPATH),:$(PYTHONPATH))
 # Stage-specific targets add themselves to these lists from mk/*.mk.
 BENCH_TARGETS :=
 TEST_EXTRA_TARGETS :=
-EVIDENCE_TARGETS :=
 
 .PHONY: all deps build build-tests test swift-test venv bench validate clean
 all: build
@@ -65,8 +64,14 @@ build: $(BIN)
 # One release build serves the tool, the fuzz targets' replay and the tests: built with
 # testing enabled (`@testable import` in the test targets), so `make test` builds the
 # sources once. SWIFT_BUILD_FLAGS is the one set of flags every release build here uses:
-# another set would rebuild everything.
-SWIFT_BUILD_FLAGS := -c release -Xswiftc -enable-testing
+# another set would rebuild everything. SWIFT_SPEED_FLAGS leave out the run-time checks
+# of exclusive access (the compiler's static checks stay), which cost the per-subject
+# stages 5–10 % of their CPU time (docs/development.md, Building); they are this
+# repository's own choice, so they live here and not in Package.swift, and a package that
+# depends on this one builds it with its own flags. The debug build that `make fuzz-ci`
+# fuzzes the parsers with keeps the checks.
+SWIFT_SPEED_FLAGS := -Xswiftc -enforce-exclusivity=unchecked
+SWIFT_BUILD_FLAGS := -c release -Xswiftc -enable-testing $(SWIFT_SPEED_FLAGS)
 
 # Touched after the build: SwiftPM leaves a current binary alone, and make must
 # then still see it as newer than the sources.

@@ -4,13 +4,9 @@ import PackageDescription
 // The test code is compiled without the optimiser even in the release build that the
 // tests share with the tool (`make build-tests`): the library they test stays optimised,
 // and the tests' own code, which runs for seconds, compiles in a fraction of the time.
+// Only the test targets carry it, and a package that depends on this one never builds
+// them (docs/development.md, Building).
 let testCode: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
-
-// The library's release build leaves out the run-time checks of exclusive access (the
-// compiler's static checks stay): they cost the per-subject stages 5–10 % of their CPU
-// time (docs/benchmarks.md). The debug build, which `make fuzz-ci` fuzzes the parsers
-// with, keeps them.
-let library: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
     name: "ResonanceLab",
@@ -42,8 +38,7 @@ let package = Package(
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(
             name: "ResonanceLab",
-            dependencies: ["CCSV", "CFFTW", "CLibXML2", "CLibZ", "CCrypto", "CMalloc"],
-            swiftSettings: library
+            dependencies: ["CCSV", "CFFTW", "CLibXML2", "CLibZ", "CCrypto", "CMalloc"]
         ),
         .executableTarget(
             name: "resonance",

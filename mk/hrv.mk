@@ -10,7 +10,7 @@ BENCH_TARGETS += bench-hrv
 # by bench-hrv, which prints the ratio per stage and checks that the outputs match.
 OUNCHECKED_BIN := .build-ounchecked/release/resonance
 $(OUNCHECKED_BIN): $(SWIFT_SOURCES) | $(DEPS_STAMP)
-	$(SWIFT) build -c release --product resonance --scratch-path .build-ounchecked -Xswiftc -Ounchecked
+	$(SWIFT) build -c release --product resonance --scratch-path .build-ounchecked $(SWIFT_SPEED_FLAGS) -Xswiftc -Ounchecked
 	@touch $@
 
 # Skips (and passes) when RESONANCE_DATASETS is unset.
