@@ -59,11 +59,9 @@ alarms: build
 	echo "alarms: wrote $(ALARMS_TABLE)" >&2
 
 .PHONY: evidence-alarms
-EVIDENCE_TARGETS += evidence-alarms
 # ALARMS_EVIDENCE_SEEDS (default: the development seeds) is for `make evidence-check`'s
 # small run only.
 ALARMS_EVIDENCE_SEEDS ?= $(call HELDOUT_SEEDS,alarms,development)
-EVIDENCE_SMOKE += 'evidence-alarms ALARMS_EVIDENCE_SEEDS=1 ALARMS_DAYS=40 ALARMS_BUDGET=20 ALARMS_EVIDENCE_WORK=$(EVIDENCE_WORK)/alarms'
 ALARMS_EVIDENCE_WORK ?= build/work/alarms
 evidence-alarms:
 	@$(MAKE) --no-print-directory alarms ALARMS_TRAIN_SEEDS="$(ALARMS_EVIDENCE_SEEDS)" \

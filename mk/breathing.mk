@@ -17,8 +17,6 @@ PACER_SEEDS ?= $(call HELDOUT_SEEDS,pacer,development,--csv)
 PACER_WORK ?= build/pacer-worlds
 PACER_MD ?= $(MEASURED)/pacer_worlds.md
 PACER_JSON ?= $(PACER_WORK)/pacer_worlds.json
-EVIDENCE_TARGETS += evidence-pacer-worlds
-EVIDENCE_SMOKE += 'evidence-pacer-worlds PACER_SEEDS=0,1 PACER_WORK=$(EVIDENCE_WORK)/pacer-worlds'
 
 .PHONY: pacer-worlds evidence-pacer-worlds
 pacer-worlds: build

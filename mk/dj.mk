@@ -52,8 +52,6 @@ dj-tune: build
 	$(BIN) tune $(addprefix $(DJ_TUNE_WORK)/,$(DJ_TUNE_WORLDS)) --engine ranking --cv kfold:5 --budget 30 --force \
 	  --out $(DJ_TUNE_WORK)/ranking.json --report-dir $(DJ_TUNE_WORK)/report
 
-EVIDENCE_TARGETS += evidence-dj-worlds
-EVIDENCE_SMOKE += 'evidence-dj-worlds DJ_SEEDS=0\ 1 DJ_TUNE_SEEDS=0\ 1 DJ_SIZE=--days\ 3 DJ_TUNE_WORK=$(EVIDENCE_WORK)/dj-tune DJ_WORLDS_WORK=$(EVIDENCE_WORK)/dj-worlds DJ_WORLDS_JSON=$(EVIDENCE_WORK)/dj-worlds/dj-worlds.json'
 evidence-dj-worlds: dj-tune
 	$(MAKE) dj-worlds DJ_TUNED=$(DJ_TUNE_WORK)/ranking.json DJ_WORLDS_OUT=$(MEASURED)/dj_worlds.md
 

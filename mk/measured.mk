@@ -2,11 +2,9 @@
 # The targets that write the measured tables of docs/tuning.md, docs/personas.md,
 # docs/engines/toolkit.md, docs/engines/heart-coach.md and docs/methods.md (Coherence):
 # each `evidence-a-b` writes evidence/measured/a_b.md through a script of
-# scripts/measured_*.py (standard library only), which reads what the `resonance` binary
-# writes (mk/evidence.mk; `make evidence` runs them all). Work files go under
-# EVIDENCE_WORK. The cheap ones are regenerated and compared byte for byte by `make
-# evidence-check` (EVIDENCE_CHECK); the slow ones run there at a small size
-# (EVIDENCE_SMOKE).
+# scripts/evidence/measured_*.py (standard library only), which reads what the `resonance`
+# binary writes; mk/evidence.tsv says how `make evidence-check` checks each. Work files go
+# under EVIDENCE_WORK.
 EVIDENCE_WORK ?= build/evidence
 # The ten personas × 30 days of `make personas` (seed 0), with their sessions: made afresh
 # once per make run; the measurements that change a workspace work on copies.
@@ -24,16 +22,10 @@ WHITE_NOISE_SECONDS ?= 1200
 COHERENCE_RECORDS ?= $(RESONANCE_DATASETS)/physionet-rr/healthy
 COHERENCE_SIM_SEEDS ?= $(call HELDOUT_SEEDS,pacer,development,--csv)
 
-MEASURED_CHEAP := evidence-tune-song-effect evidence-zero-delta-impact evidence-coach-personas \
-  evidence-personas-daily-means evidence-response-law-bounds evidence-coherence-white-noise \
-  evidence-coherence-sampling-simulated
-EVIDENCE_TARGETS += $(MEASURED_CHEAP) evidence-health-event-counts evidence-coherence-sampling-physionet
-EVIDENCE_CHECK += $(MEASURED_CHEAP)
-# Small sizes: one seed over 40 days; the sample export's R-R file for the PhysioNet records.
-EVIDENCE_SMOKE += 'evidence-health-event-counts HEALTH_EVENT_SEEDS=1 HEALTH_EVENT_DAYS=40' \
-  'evidence-coherence-sampling-physionet COHERENCE_RECORDS=datasets/sample/S01/IBI.csv'
 
-.PHONY: evidence-personas-workspace $(MEASURED_CHEAP) evidence-health-event-counts evidence-coherence-sampling-physionet
+.PHONY: evidence-personas-workspace evidence-tune-song-effect evidence-zero-delta-impact evidence-coach-personas \
+  evidence-personas-daily-means evidence-response-law-bounds evidence-health-event-counts \
+  evidence-coherence-white-noise evidence-coherence-sampling-simulated evidence-coherence-sampling-physionet
 evidence-personas-workspace: build
 	@rm -rf $(EVIDENCE_PERSONAS)
 	$(BIN) personas generate --quiet --out $(EVIDENCE_PERSONAS) --days $(PERSONAS_DAYS) --seed $(PERSONAS_SEED)

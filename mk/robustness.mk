@@ -18,8 +18,6 @@ ROBUSTNESS_MARKDOWN ?= $(ROBUSTNESS_REPORTS)/effect_robustness.md
 ROBUSTNESS_CAPTION ?= Seeds $(ROBUSTNESS_SEEDS), the ten personas × 30 days per law × strength × seed.
 BENCH_TARGETS += effect-robustness
 TEST_EXTRA_TARGETS += test-effect-robustness
-# The development table in docs/methods.md (measured:effect_robustness_development).
-EVIDENCE_TARGETS += evidence-effect-robustness
 
 .PHONY: effect-robustness test-effect-robustness evidence-effect-robustness
 effect-robustness: build venv

@@ -20,5 +20,3 @@ evidence-stress-protocol: build venv
 	$(PY) scripts/evidence/stress_protocol.py $(STRESS_PROTOCOL_WORK)/report/validation.json \
 	  --table $(MEASURED)/stress_protocol.md --figure $(STRESS_PROTOCOL_FIGURE) --command "make evidence-stress-protocol"
 
-EVIDENCE_TARGETS += evidence-stress-protocol
-EVIDENCE_CHECK += evidence-stress-protocol

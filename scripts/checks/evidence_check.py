@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
 """Checks the generators of the docs' measured tables (`make evidence-check`, in `make test`).
 
-    evidence_check.py --make MAKE --compare TARGET... [--smoke "'TARGET VAR=VALUE...' ..."]
-                      [--all TARGET...] [--elsewhere TARGET...]
+    evidence_check.py --make MAKE --table mk/evidence.tsv --test-targets TARGET...
 
---compare: the targets run in one make, with MEASURED and EVIDENCE_WORK in a temporary
-folder; each writes the fragment named after it (`evidence-a-b` → a_b.md), which must
-equal evidence/measured/a_b.md byte for byte: one `Test Case 'evidence.a_b' passed` (or
-failed, with a unified diff) line per fragment.
---smoke: slow targets, each quoted with the variables that make it small, each run alone
-into a temporary folder; one passes when make succeeds and its fragment is written:
-`Test Case 'evidence.a_b.small' passed|failed`.
---all / --elsewhere: every target of EVIDENCE_TARGETS must be compared, smoke-tested or
-named as checked by another stage; `Test Case 'evidence.unchecked.TARGET' failed` if not.
-Exits 1 on any failure. Standard library only.
+Each line of the table names a measuring target and how it is checked:
+- compare: the targets run in one make, with MEASURED and EVIDENCE_WORK in a temporary
+  folder; each writes the fragment named after it (`evidence-a-b` → a_b.md), which must
+  equal evidence/measured/a_b.md byte for byte: one `Test Case 'evidence.a_b' passed` (or
+  failed, with a unified diff) line per fragment;
+- small: the target runs alone into a temporary folder with the table's make variables,
+  which make it small; it passes when make succeeds and its fragment is written:
+  `Test Case 'evidence.a_b.small' passed|failed`;
+- elsewhere: the named test target (one of --test-targets, those `make test` runs) runs
+  the generator small: `Test Case 'evidence.a_b.elsewhere' failed` if it is not one.
+A malformed line fails as `evidence.table`. Exits 1 on any failure. Standard library only.
 """
 import argparse
 import difflib
@@ -51,30 +51,47 @@ def read(path):
         return f.read()
 
 
+def read_table(path):
+    """(target, check, arguments) per line of the table; a malformed line raises SystemExit."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            target, check, *rest = line.split("\t") + [""]
+            arguments = rest[0]
+            fragment_name(target)
+            needs_arguments = {"compare": False, "small": None, "elsewhere": True}.get(check, "unknown")
+            if needs_arguments == "unknown" or needs_arguments is not None and needs_arguments != bool(arguments.strip()):
+                raise SystemExit(f"{path}:{number}: expected TARGET<tab>compare|small|elsewhere[<tab>...], got {line!r}")
+            rows.append((target, check, arguments))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--make", default="make", help="the make command (default: %(default)s)")
-    parser.add_argument("--compare", nargs="*", default=[], metavar="TARGET")
-    parser.add_argument("--smoke", default="", metavar="\"'TARGET VAR=VALUE...' ...\"",
-                        help="slow targets at a small size, each quoted with its variables")
-    parser.add_argument("--all", nargs="*", default=[], metavar="TARGET", help="EVIDENCE_TARGETS")
-    parser.add_argument("--elsewhere", nargs="*", default=[], metavar="TARGET",
-                        help="targets whose generator another stage runs at a small size")
+    parser.add_argument("--table", default="mk/evidence.tsv", help="the measuring targets (default: %(default)s)")
+    parser.add_argument("--test-targets", nargs="*", default=[], metavar="TARGET",
+                        help="the targets `make test` runs (TEST_EXTRA_TARGETS)")
     args = parser.parse_args()
-    smokes = [shlex.split(s) for s in shlex.split(args.smoke)]
+    rows = read_table(args.table)
+    compare = [t for t, check, _ in rows if check == "compare"]
+    smokes = [[t, *shlex.split(a)] for t, check, a in rows if check == "small"]
     failed = 0
 
-    checked = set(args.compare) | {s[0] for s in smokes} | set(args.elsewhere)
-    for target in args.all:
-        if target not in checked:
-            failed += 1
-            report(f"unchecked.{target}", False, f"{target}: in EVIDENCE_TARGETS, but neither compared "
-                                                 "(EVIDENCE_CHECK) nor run small (EVIDENCE_SMOKE)")
+    for target, check, elsewhere in rows:
+        if check == "elsewhere":
+            ok = elsewhere in args.test_targets
+            failed += not ok
+            report(f"{fragment_name(target)}.elsewhere", ok,
+                   f"{target}: checked by {elsewhere}, which `make test` does not run")
 
     with tempfile.TemporaryDirectory(prefix="evidence-check.") as tmp:
-        if args.compare:
-            ok, output = run_make(args.make, args.compare, os.path.join(tmp, "compare"))
-            for target in args.compare:
+        if compare:
+            ok, output = run_make(args.make, compare, os.path.join(tmp, "compare"))
+            for target in compare:
                 name = fragment_name(target)
                 written = os.path.join(tmp, "compare", "measured", name + ".md")
                 committed = os.path.join(MEASURED, name + ".md")

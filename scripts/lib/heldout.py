@@ -223,27 +223,30 @@ def self_test(here_root):
                       and len(r["date"]) == 20 and r["date"].endswith("Z") for r in rows))
         check("evaluate_appends_ledger_row", ok, f"exit {p.returncode} {p.stderr}; header {header!r}; rows {rows}")
 
-        # The evidence block of the docs renders the latest row.
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import docs_blocks
-        lines = docs_blocks.evidence_block("fake", docs_blocks.Context(tmp, None))
-        check("evidence_block_latest_row",
-              any(heads[1][:12] in l and "seeds 9," in l and digests[1][:12] in l and "2 recorded" in l for l in lines)
-              and "- evaluation seeds: 9" in lines and "- development seeds: 1" in lines, "\n".join(lines))
-
-        # The heldout block shows the table beside the latest result, and only while the
-        # result is the file the ledger recorded.
+        # The docs' blocks, rendered by docs_blocks.py as `make docs-blocks` runs it: the
+        # evidence block shows the latest row, the heldout block the latest result's table,
+        # and only while the result is the file the ledger recorded.
         with open(os.path.join(tmp, "out", "result.md"), "w", encoding="utf-8") as f:
             f.write("| seed | value |\n|---|---|\n| 9 | 1 |\n")
-        table = docs_blocks.heldout_block("fake", docs_blocks.Context(tmp, None))
-        check("heldout_block_table", table == ["| seed | value |", "|---|---|", "| 9 | 1 |"], "\n".join(table))
+        page = os.path.join(tmp, "README.md")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write("".join(f"<!-- BEGIN generated {k}:fake -->\n<!-- END generated {k}:fake -->\n"
+                            for k in ("evidence", "heldout")))
+        docs_blocks = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "docs_blocks.py"),
+                       "--root", tmp, "--bin", "none"]
+        p = subprocess.run(docs_blocks + ["--write"], capture_output=True, text=True)
+        with open(page, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        check("evidence_block_latest_row",
+              p.returncode == 0
+              and any(heads[1][:12] in l and "seeds 9," in l and digests[1][:12] in l and "2 recorded" in l for l in lines)
+              and "- evaluation seeds: 9" in lines and "- development seeds: 1" in lines, p.stderr + "\n".join(lines))
+        check("heldout_block_table", "| seed | value |\n|---|---|\n| 9 | 1 |" in "\n".join(lines), "\n".join(lines))
         with open(os.path.join(tmp, "out", "result.txt"), "a", encoding="utf-8") as f:
             f.write("changed after the run\n")
-        try:
-            docs_blocks.heldout_block("fake", docs_blocks.Context(tmp, None))
-            check("heldout_block_refuses_a_changed_result", False, "a changed result was shown")
-        except docs_blocks.BlockError as e:
-            check("heldout_block_refuses_a_changed_result", "not the file the ledger row" in str(e), str(e))
+        p = subprocess.run(docs_blocks + ["--check"], capture_output=True, text=True)
+        check("heldout_block_refuses_a_changed_result",
+              p.returncode == 1 and "not the file the ledger row" in p.stdout, p.stdout + p.stderr)
     return 0 if all(results) else 1
 
 
