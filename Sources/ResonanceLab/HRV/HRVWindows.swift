@@ -27,13 +27,6 @@ public struct HRVWindows {
         detrender = Detrender(options.detrending, lambda: options.lambda)
     }
 
-    /// Window starts: from the first beat, every step, while the window fits before the
-    /// last beat, skipping windows that hold no beat (see `WindowPlacement`).
-    public func windowStartsMs() -> [Int64] {
-        WindowPlacement.starts(timesMs: series.timeMs, windowMs: Int64(options.windowSeconds * 1000),
-                               stepMs: Int64(options.stepSeconds * 1000))
-    }
-
     public mutating func rows() throws -> [HRVRow] {
         var out: [HRVRow] = []
         try forEachRow { out.append($0) }

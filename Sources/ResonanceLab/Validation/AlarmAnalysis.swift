@@ -103,11 +103,6 @@ public struct AlarmTally: Equatable, Sendable {
         trueEpisodes + falseEpisodes > 0 ? Double(trueEpisodes) / Double(trueEpisodes + falseEpisodes) : .nan
     }
 
-    /// Share of load blocks with a flagged day; NaN without load blocks.
-    public var loadBlockFlaggedShare: Double {
-        loadBlocks > 0 ? Double(loadBlocksFlagged) / Double(loadBlocks) : .nan
-    }
-
     /// Mean detection delay (days) of detected events of `kind` (all kinds when nil).
     public func meanDelay(_ kind: String? = nil) -> Double {
         let d = kind.map { delays[$0] ?? [] } ?? delays.values.flatMap { $0 }

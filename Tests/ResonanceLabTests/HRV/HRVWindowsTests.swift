@@ -90,7 +90,9 @@ final class HRVWindowsTests: XCTestCase {
         // whole series; the whole row's indices are those of the series as one window.
         var placed = HRVWindows(subject: "s", series: series, options: HRVOptions())
         let window = Int64(HRVOptions().windowSeconds * 1000)
-        let windowed = placed.windowStartsMs().map { placed.row(fromMs: $0, toMs: $0 + window) }
+        let starts = WindowPlacement.starts(timesMs: series.timeMs, windowMs: window,
+                                            stepMs: Int64(HRVOptions().stepSeconds * 1000))
+        let windowed = starts.map { placed.row(fromMs: $0, toMs: $0 + window) }
         XCTAssertEqual(try Workspace.encode(windowed).text(), try Workspace.encode(rows.dropLast()).text())
         let all = NNWindow(series, 0..<series.count)
         let time = HRVTime(all), nonlinear = HRVNonlinear(all)

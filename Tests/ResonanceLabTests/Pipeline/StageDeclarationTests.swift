@@ -4,7 +4,7 @@ import XCTest
 
 /// Each stage's declaration is the one place it is described: the lists derived from it
 /// (per-subject set, pipeline order) and the files that must agree with it (Snakemake
-/// configuration, the tables page, doc references) are checked here.
+/// configuration, the tables page) are checked here.
 final class StageDeclarationTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -86,52 +86,5 @@ final class StageDeclarationTests: XCTestCase {
             out[c.name] = c.range.contains(c.value * 1.01) ? c.value * 1.01 : c.value * 0.99
         }
         return out
-    }
-
-    /// The `docs/….md` paths a text names, in subfolders too (`docs/engines/dj.md`).
-    static func documentReferences(in content: String) throws -> [String] {
-        let pattern = try NSRegularExpression(pattern: "docs/(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_.-]+\\.md")
-        return pattern.matches(in: content, range: NSRange(content.startIndex..., in: content)).compactMap {
-            Range($0.range, in: content).map { String(content[$0]) }
-        }
-    }
-
-    /// The documents a text names that do not exist in the repository.
-    static func missingDocuments(in content: String) throws -> [String] {
-        try documentReferences(in: content).filter {
-            !FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
-        }
-    }
-
-    func testDocumentReferencesReachSubfoldersAndMissingFilesAreFound() throws {
-        XCTAssertEqual(try Self.documentReferences(in: "(docs/engines/dj.md, Ranking) and docs/tables.md; docs/engines/*.md"),
-                       ["docs/engines/dj.md", "docs/tables.md"])
-        // The missing names are spelled in pieces so that the scan of this file does not find them.
-        let missing = ["docs/engines/" + "nowhere.md", "docs/" + "nowhere.md"]
-        XCTAssertEqual(try Self.missingDocuments(in: "docs/engines/dj.md docs/engines.md " + missing.joined(separator: " ")), missing)
-    }
-
-    /// A doc comment, document or help text that names a `docs/….md` names a file that exists.
-    func testEveryReferencedDocumentExists() throws {
-        let fm = FileManager.default
-        var files = ["README.md"]
-        for dir in ["Sources", "docs", "Tests", "scripts", "mk", "notebooks-export", "workflow"] {
-            let base = Self.root.appendingPathComponent(dir).path
-            for case let path as String in fm.enumerator(atPath: base) ?? NSEnumerator() {
-                if [".swift", ".md", ".py", ".mk", ".sh", ".yaml"].contains(where: path.hasSuffix) || path.hasSuffix("Snakefile") {
-                    files.append(dir + "/" + path)
-                }
-            }
-        }
-        files.append("Makefile")
-        var checked = 0
-        for file in files {
-            let content = try text(file)
-            checked += try Self.documentReferences(in: content).count
-            for name in try Self.missingDocuments(in: content) {
-                XCTFail("\(file) names \(name), which does not exist")
-            }
-        }
-        XCTAssertGreaterThan(checked, 50)
     }
 }

@@ -65,7 +65,7 @@ final class AlarmAnalysisTests: XCTestCase {
         XCTAssertEqual(blockOnly.detected, [:])
         XCTAssertEqual(blockOnly.sensitivity(), 0)
         XCTAssertEqual([blockOnly.trueEpisodes, blockOnly.falseEpisodes, blockOnly.loadBlockEpisodes], [0, 0, 1])
-        XCTAssertEqual(blockOnly.loadBlockFlaggedShare, 1)
+        XCTAssertEqual([blockOnly.loadBlocks, blockOnly.loadBlocksFlagged], [1, 1])
     }
 
     /// The analysis reads the flags as `daily.csv` holds them, per subject.
