@@ -107,7 +107,8 @@ struct DJReplayCommand: ParsableCommand {
             of kept sessions only, as the `ema` model learns them; candidates are \
             earlier-played songs (of the play's playlist when it has one) and the song played; \
             hit rates are given with and without the played song added. Reads subjects.csv, \
-            when present, for each listener's age.
+            when present, for each listener's age. Contexts and the usual energy's hours use the \
+            listener's local time: each play's utc_offset_min, else --tz, else UTC (as sessions).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -118,15 +119,23 @@ struct DJReplayCommand: ParsableCommand {
     @Option(help: "State calculation: specification or reference (default specification).")
     var stateVariant: String = "specification"
 
+    @Option(help: ArgumentHelp(
+        "IANA time zone of the listener for plays whose export carries no UTC offset, the zone given to `sessions` (default: UTC).",
+        valueName: "zone"))
+    var tz: String?
+
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
+        if let tz, TimeZone(identifier: tz) == nil {
+            throw ValidationError("--tz: unknown IANA time zone '\(tz)'.")
+        }
         guard StateVariant(rawValue: stateVariant) != nil else {
             throw ValidationError("--state-variant must be one of: \(StateVariant.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
     }
 
     func run() throws {
-        try DJReplayStage(variant: StateVariant(rawValue: stateVariant) ?? .specification)
+        try DJReplayStage(variant: StateVariant(rawValue: stateVariant) ?? .specification, timeZone: tz.flatMap(TimeZone.init(identifier:)))
             .runCommitted(Workspace(path: workspace), try global.context())
     }
 }

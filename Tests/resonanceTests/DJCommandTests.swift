@@ -106,6 +106,43 @@ final class DJReplayCommandTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: dir + "/e/song_features.csv", encoding: .utf8).split(separator: "\n").count, 1 + 200)
     }
 
+    /// Plays without a UTC offset read the listener's zone from `--tz`, as `sessions` does:
+    /// with the same zone, every decision away from a workout has the context `sessions`
+    /// gave its play; without it (UTC, nine hours off Tokyo), some differ.
+    func testReplayReadsLocalTimeFromTheZoneSessionsUse() throws {
+        let ws = try makeTempDir() + "/ws"
+        let generate = try resonance("personas", "generate", "--out", ws, "--days", "2", "--personas", "RemoteDeveloper", "--quiet")
+        XCTAssertEqual(generate.status, ExitStatus.success, generate.stderr)
+        func rows(_ table: String) throws -> [[String: String]] {
+            let lines = try String(contentsOfFile: ws + "/" + table, encoding: .utf8).split(separator: "\n").map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
+            return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(lines[0], $0)) }
+        }
+        // The export's offsets removed: every play takes the zone.
+        let plays = try String(contentsOfFile: ws + "/plays.csv", encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        let offset = try XCTUnwrap(plays.first?.firstIndex(of: "utc_offset_min"))
+        let blanked = plays.enumerated().map { i, f in (i == 0 ? f : f.enumerated().map { $0 == offset ? "" : $1 }).joined(separator: ",") }
+        try (blanked.joined(separator: "\n") + "\n").write(toFile: ws + "/plays.csv", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try resonance("sessions", ws, "--tz", "Asia/Tokyo", "--quiet").status, ExitStatus.success)
+        var sessionContext: [String: String] = [:]
+        for r in try rows("session_plays.csv") { sessionContext[r["play_id"] ?? ""] = r["context"] }
+        func mismatches(_ args: [String]) throws -> Int {
+            let replay = try resonance(["dj", "replay", ws, "--quiet"] + args)
+            XCTAssertEqual(replay.status, ExitStatus.success, replay.stderr)
+            let decisions = try rows("dj_decisions.csv").filter { r in
+                ![r["context"], sessionContext[r["play_id"] ?? ""]].contains { ["workout", "postWorkout"].contains($0 ?? "") }
+            }
+            XCTAssertGreaterThan(decisions.count, 2)
+            return decisions.filter { sessionContext[$0["play_id"] ?? ""] != $0["context"] }.count
+        }
+        XCTAssertEqual(try mismatches(["--tz", "Asia/Tokyo"]), 0)
+        XCTAssertGreaterThan(try mismatches([]), 0)
+        assertUsageError(try resonance("dj", "replay", ws, "--tz", "Mars/Olympus"), "--tz: unknown IANA time zone 'Mars/Olympus'.")
+    }
+
     func testMissingWorkspaceIsAnError() throws {
         let run = try resonance("dj", "replay", try makeTempDir() + "/nothing")
         XCTAssertNotEqual(run.status, 0)

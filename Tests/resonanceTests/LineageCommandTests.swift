@@ -61,7 +61,7 @@ final class LineageCommandTests: XCTestCase {
         let md = try String(contentsOfFile: report + "/validation.md", encoding: .utf8)
         XCTAssertTrue(md.contains("## Lineage"), md)
         XCTAssertTrue(md.contains("daily.csv was made with stress@1.3.0 (\(registry.digest(of: "stress").prefix(12))…), this report runs stress@1.2.0"), md)
-        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.1.0 | bio_age@1.0.0 coaching@1.0.0 daily_inputs@1.2.0 morning_recovery@1.1.0 readiness@2.0.0 stress@1.3.0 trend@1.0.0 zones@2.0.0 |"), md)
+        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.1.0 | bio_age@1.0.0 coaching@1.0.0 daily_inputs@1.2.0 morning_recovery@1.1.0 readiness@2.0.0 stress@1.3.0 trend@2.0.0 zones@2.0.0 |"), md)
         // With the same constants for the report, nothing differs.
         try run("validate", ws, "--report-dir", report, "--constants", tuned)
         let same = try String(contentsOfFile: report + "/validation.md", encoding: .utf8)
@@ -111,7 +111,7 @@ final class LineageCommandTests: XCTestCase {
         // the effects made from them are current too); daily still read the old hrv.csv.
         XCTAssertTrue(md.contains("- **daily.csv is stale: hrv.csv changed since (read "), md)
         XCTAssertFalse(md.contains("session_plays.csv is stale"), md)
-        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.1.0 | bio_age@1.0.0 coaching@1.0.0 daily_inputs@1.2.0 morning_recovery@1.1.0 readiness@2.0.0 stress@1.2.0 trend@1.0.0 zones@2.0.0 | age_years=none; tz=none | stale |"), md)
+        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.1.0 | bio_age@1.0.0 coaching@1.0.0 daily_inputs@1.2.0 morning_recovery@1.1.0 readiness@2.0.0 stress@1.2.0 trend@2.0.0 zones@2.0.0 | age_years=none; tz=none | stale |"), md)
     }
 
     func testSessionsWithoutHRVUseTheDefaultAndSaySo() throws {

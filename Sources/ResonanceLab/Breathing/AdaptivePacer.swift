@@ -68,12 +68,15 @@ public struct AdaptivePacer: Sendable {
         strategy == .hill ? constants.hillDwellSeconds : constants.explorationSeconds / Double(sweepRates.count)
     }
 
-    /// One step: `t` seconds elapsed, the product's `coherence` at it, `hr` all samples so far.
+    /// One step: `t` seconds elapsed, the product's `coherence` at it, `hr` all samples so
+    /// far. The phases go by elapsed time as the product specifies, an edge belonging to
+    /// the earlier phase: calibration while t ≤ `calibration_seconds`, exploration while
+    /// t ≤ calibration + `exploration_seconds`.
     public mutating func update(t: Double, coherence: Double, hr: [Double]) {
         let c = constants
         switch phase {
         case .calibration:
-            guard t >= c.calibrationSeconds else { return }
+            guard t > c.calibrationSeconds else { return }
             phase = .exploration
             rate = strategy == .hill ? rate : sweepRates[0]
             startDwell(t, hr.count)
@@ -81,7 +84,7 @@ public struct AdaptivePacer: Sendable {
             recent.append((t, coherence))
             guard t >= dwellStart + dwellSeconds - 1e-9 else { return }
             scores.append((rate, score(t: t, hr: hr)))
-            let ended = t >= c.calibrationSeconds + c.explorationSeconds - 1e-9
+            let ended = t > c.calibrationSeconds + c.explorationSeconds
             switch strategy {
             case .hill:
                 if scores.count > 1, scores[scores.count - 1].score < scores[scores.count - 2].score {

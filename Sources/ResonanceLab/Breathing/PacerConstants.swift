@@ -2,7 +2,7 @@
 /// what the product specification fixes, and the toolkit's choices for the exploration
 /// and lock rules it leaves open.
 public struct PacerConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "pacer", version: "1.2.0", constants: [
+    public static let spec = EngineSpec(name: "pacer", version: "2.0.0", constants: [
         ConstantSpec("window_samples", 120, unit: "samples", range: 32...100_000, source: "product specification: coherence over the last 120 heart-rate samples (30 s at 4 Hz)"),
         ConstantSpec("step_seconds", 0.25, unit: "s", range: 0.25...60, source: "product specification: coherence recomputed every 0.25 s"),
         ConstantSpec("default_rate_per_min", 5.5, unit: "breaths/min", range: 2...30, source: "product specification: sessions start at 5.5 breaths/min"),

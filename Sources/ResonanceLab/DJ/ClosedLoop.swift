@@ -234,7 +234,7 @@ public struct ClosedLoop: Sendable {
         var plays = l.priorPlays, keptPlays = [Int](repeating: 0, count: n)
         var contextPlays = [Int](repeating: 0, count: n * contexts.count)
         var lastPlayed = [Int64?](repeating: nil, count: n)
-        var patternSum = [Double](repeating: 0, count: 7 * 24), patternCount = [Double](repeating: 0, count: 7 * 24)
+        var pattern = EnergyPattern(constants: state)
         var restingHRs: [Double] = [], sdnns: [Double] = []
         let recencyMs = Int64(ranking.recencyMinutes * 60_000)
         let stepMs = Int64(state.stepSeconds * 1000)
@@ -248,7 +248,6 @@ public struct ClosedLoop: Sendable {
             let plan = schedule(l, day: day, seed: world.seed)
             let workouts = plan.compactMap { $0.workout }.map { (startMs: dayMs + Int64($0.startS * 1000), endMs: dayMs + Int64($0.endS * 1000)) }
             var dayHR: [Double] = [], daySDNN: [Double] = []
-            var pendingSum = [Double](repeating: 0, count: 7 * 24), pendingCount = [Double](repeating: 0, count: 7 * 24)
 
             for (si, session) in plan.enumerated() {
                 let stream = { (name: String) in
@@ -286,18 +285,14 @@ public struct ClosedLoop: Sendable {
                 func context(_ t: Int64) -> DJContext {
                     DJStateEngine.context(at: t, localMs: t, workouts: workouts, state: state, sessions: sessions)
                 }
-                func usualEnergy(_ t: Int64) -> Double? {
-                    let cell = (weekday - 1) * 24 + min(23, Int((t - dayMs) / 3_600_000))
-                    return patternCount[cell] >= state.patternMinStates ? patternSum[cell] / patternCount[cell] : nil
-                }
-                /// The 30-s states up to `t`, for the usual-energy table (committed at the day's end).
+                func cell(_ t: Int64) -> Int { EnergyPattern.cell(weekday: weekday, hour: Int((t - dayMs) / 3_600_000)) }
+                func usualEnergy(_ t: Int64) -> Double? { pattern.usual(cell(t)) }
+                /// The 30-s states up to `t`, for the usual-energy pattern (joined at the day's end).
                 func runTicks(to t: Int64) {
                     while tick <= t {
                         let s = engine.state(at: tick, hr: hr, sdnn: sdnn, baseline: baseline, context: context(tick),
                                              usualEnergy: usualEnergy(tick))
-                        let cell = (weekday - 1) * 24 + min(23, Int((tick - dayMs) / 3_600_000))
-                        pendingSum[cell] += state.energyArousalWeight * s.arousal + state.energyCalmWeight * (1 - s.stress)
-                        pendingCount[cell] += 1
+                        pattern.add(s, cell: cell(tick))
                         tick += stepMs
                     }
                 }
@@ -398,7 +393,7 @@ public struct ClosedLoop: Sendable {
                 }
                 dayHR += hr.map(\.value); daySDNN += sdnn.map(\.value)
             }
-            for i in patternSum.indices { patternSum[i] += pendingSum[i]; patternCount[i] += pendingCount[i] }
+            pattern.endDay()
             if !dayHR.isEmpty { restingHRs.append(Stats.quantile(dayHR, state.restingHRQuantile)) }
             if !daySDNN.isEmpty { sdnns.append(Stats.median(daySDNN)) }
         }

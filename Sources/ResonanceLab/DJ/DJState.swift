@@ -155,13 +155,14 @@ public struct DJStateEngine: Sendable {
     /// the window's R-R, when beats exist) else the latest SDNN sample; minus
     /// `hrv_trend_weight` × the SDNN slope (ms/min) with ≥ 3 samples, clamped again;
     /// confidence min(1, n/5), n the SDNN samples of the window (0 when only beats
-    /// exist). Empty: 0.5, confidence 0.
+    /// exist; in the reference variant 0.5 with a recent SDNN sample, else 0). Empty:
+    /// 0.5, confidence 0.
     public func stress(_ sdnn: ArraySlice<TimedSample>, beatSDNNMs: Double? = nil,
                        baseline b: PersonalBaseline) -> (value: Double, confidence: Double) {
         func map(_ v: Double) -> Double { b.sdnnMs > 0 ? clamp(1 - c.hrvStressSlope * v / b.sdnnMs, 0...1) : c.emptyStress }
         if variant == .reference {
             guard let v = beatSDNNMs ?? sdnn.last?.value else { return (map(c.referenceEmptySDNN), 0) }
-            return (map(v), c.referenceSourceConfidence)
+            return (map(v), sdnn.isEmpty ? 0 : c.referenceSourceConfidence)
         }
         guard let current = beatSDNNMs ?? sdnn.last?.value else { return (c.emptyStress, 0) }
         var s = map(current)
@@ -259,5 +260,45 @@ public struct DJStateEngine: Sendable {
         // The clock contexts share their names with the sessions' contexts.
         let clock = ListeningContext.of(startMs: now, endMs: now, localStartMs: localMs, workouts: [], constants: sessions)
         return DJContext(rawValue: clock.rawValue) ?? .relaxation
+    }
+}
+
+/// The listener's usual energy per weekday and local hour (docs/engines/dj.md, State):
+/// the mean unblended energy, 0.6·arousal + 0.4·(1 − stress), of the 30-s states of
+/// earlier days in the cell, once `pattern_min_states` of them exist. A state is added
+/// to the day in progress, whose states join the pattern at `endDay()`.
+struct EnergyPattern {
+    private static let cells = 7 * 24
+    private var sum = [Double](repeating: 0, count: cells), count = [Double](repeating: 0, count: cells)
+    private var daySum = [Double](repeating: 0, count: cells), dayCount = [Double](repeating: 0, count: cells)
+    let constants: StateConstants
+
+    init(constants: StateConstants) {
+        self.constants = constants
+    }
+
+    /// The cell of ISO weekday `weekday` (1 Monday … 7 Sunday) and clock hour `hour` (at most 23).
+    static func cell(weekday: Int, hour: Int) -> Int { (weekday - 1) * 24 + min(23, hour) }
+
+    /// The cell of a local wall-clock time (epoch-style ms).
+    static func cell(localMs: Int64) -> Int {
+        cell(weekday: Timestamp.isoWeekday(localMs), hour: Int(Timestamp.floorDivMod(localMs, 86_400_000).1 / 3_600_000))
+    }
+
+    /// The usual energy of `cell`, or nil before `pattern_min_states` earlier states.
+    func usual(_ cell: Int) -> Double? {
+        count[cell] >= constants.patternMinStates ? sum[cell] / count[cell] : nil
+    }
+
+    /// Adds the state `s` to the day in progress.
+    mutating func add(_ s: DJState, cell: Int) {
+        daySum[cell] += constants.energyArousalWeight * s.arousal + constants.energyCalmWeight * (1 - s.stress)
+        dayCount[cell] += 1
+    }
+
+    /// Ends the day in progress: its states join the pattern.
+    mutating func endDay() {
+        for i in sum.indices { sum[i] += daySum[i]; count[i] += dayCount[i] }
+        daySum = [Double](repeating: 0, count: Self.cells); dayCount = [Double](repeating: 0, count: Self.cells)
     }
 }

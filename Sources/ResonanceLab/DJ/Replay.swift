@@ -158,11 +158,11 @@ public struct DJReplay: Sendable {
         var learner = SongLearner(constants: songEffect, contexts: ListeningContext.allCases.count)
         // Per playlist, its earlier-played songs (a set, and in the order they joined it).
         var playlistMembers: [String: (set: Set<String>, order: [String])] = [:]
-        var patternSum = [Double](repeating: 0, count: 7 * 24), patternCount = [Double](repeating: 0, count: 7 * 24)
+        let stepMs = Int64(state.stepSeconds * 1000)
+        var usualEnergy = ReplayEnergyPattern(constants: state, stepMs: stepMs, lookbackMs: lookbackMs)
         var previous: DJState?
         var session: (id: String, songs: [SongSound]) = ("", [])
         var out = Output(learner: learner)
-        let stepMs = Int64(state.stepSeconds * 1000)
         var baselineOf: (day: Int64, baseline: PersonalBaseline)?
         for p in plays {
             let day = Timestamp.floorDivMod(p.startedAtMs, dayMs).0
@@ -175,16 +175,18 @@ public struct DJReplay: Sendable {
             }
             let baseline = baselineOf?.baseline ?? .fallback(state)
             let tick = Timestamp.floorDivMod(p.startedAtMs, stepMs).0 * stepMs
-            let localMs = p.startedAtMs + Int64(offsets[p.playId] ?? 0) * 60_000
+            let offsetMs = Int64(offsets[p.playId] ?? 0) * 60_000
+            let localMs = p.startedAtMs + offsetMs
             let ctx = DJStateEngine.context(at: tick, localMs: localMs, workouts: workouts, state: state, sessions: sessions)
-            let cell = (Timestamp.isoWeekday(localMs) - 1) * 24 + min(23, Int(Timestamp.floorDivMod(localMs, dayMs).1 / 3_600_000))
-            let usual = patternCount[cell] >= state.patternMinStates ? patternSum[cell] / patternCount[cell] : nil
+            // The earlier play's states up to this decision count first: they precede it.
+            try usualEnergy.count(before: tick, physiology: &physiology, engine: engine)
+            let usual = usualEnergy.usual(localMs: localMs)
             try physiology.hold(fromMs: tick - lookbackMs, throughMs: tick)
-            let beats = DJStateEngine.window(physiology.rr, endingAt: tick, seconds: state.hrvWindowSeconds).map(\.value)
-            let beatSDNN = beats.count >= 2 ? Stats.sd(beats) : nil
-            let s = engine.state(at: tick, hr: physiology.hr, sdnn: physiology.sdnn, beatSDNNMs: beatSDNN, baseline: baseline, context: ctx,
-                                 usualEnergy: usual, previous: previous)
+            let s = engine.state(at: tick, hr: physiology.hr, sdnn: physiology.sdnn,
+                                 beatSDNNMs: physiology.beatSDNN(endingAt: tick, seconds: state.hrvWindowSeconds), baseline: baseline,
+                                 context: ctx, usualEnergy: usual, previous: previous)
             previous = s
+            usualEnergy.decided(s, endMs: p.endedAtMs, offsetMs: offsetMs, baseline: baseline)
             if session.id != p.sessionId { session = (p.sessionId, []) }
             let hour = Double(Timestamp.floorDivMod(localMs, dayMs).1) / 3_600_000
             let sound = learned[p.songId]?.sound ?? features[p.songId]
@@ -241,13 +243,67 @@ public struct DJReplay: Sendable {
             if playlistMembers[p.playlist, default: ([], [])].set.insert(p.songId).inserted {
                 playlistMembers[p.playlist]?.order.append(p.songId)
             }
-            patternSum[cell] += state.energyArousalWeight * s.arousal + state.energyCalmWeight * (1 - s.stress)
-            patternCount[cell] += 1
             session.songs.append(sound)
         }
         out.learner = learner
         out.songOrder = order
         return out
+    }
+}
+
+/// The replay's usual energy (docs/engines/dj.md, State): the 30-s states of each play,
+/// at its decision and every tick after it up to the play's end or the next play's
+/// decision, at the play's local time; a local day's states join the pattern once a
+/// later day's state or decision comes.
+struct ReplayEnergyPattern {
+    private var pattern: EnergyPattern
+    private let constants: StateConstants
+    private let stepMs: Int64, lookbackMs: Int64
+    /// The local day in progress.
+    private var day: Int64?
+    /// The play whose later ticks are still to be counted: its last counted tick, its
+    /// end, its UTC offset (ms), baseline and context.
+    private var open: (tick: Int64, endMs: Int64, offsetMs: Int64, baseline: PersonalBaseline, context: DJContext)?
+
+    init(constants: StateConstants, stepMs: Int64, lookbackMs: Int64) {
+        pattern = EnergyPattern(constants: constants)
+        self.constants = constants; self.stepMs = stepMs; self.lookbackMs = lookbackMs
+    }
+
+    /// Ends the day in progress when `localMs` falls on a later one.
+    private mutating func reach(_ localMs: Int64) {
+        let d = Timestamp.floorDivMod(localMs, ReplayPhysiology.dayMs).0
+        if let day, d > day { pattern.endDay() }
+        day = max(day ?? d, d)
+    }
+
+    /// The usual energy at the local time `localMs` of a decision.
+    mutating func usual(localMs: Int64) -> Double? {
+        reach(localMs)
+        return pattern.usual(EnergyPattern.cell(localMs: localMs))
+    }
+
+    /// Counts a play's decision state `s` (unless its tick was counted already) and
+    /// keeps the play open for its later ticks.
+    mutating func decided(_ s: DJState, endMs: Int64, offsetMs: Int64, baseline: PersonalBaseline) {
+        if open.map({ s.tMs > $0.tick }) ?? true { pattern.add(s, cell: EnergyPattern.cell(localMs: s.tMs + offsetMs)) }
+        open = (max(s.tMs, open?.tick ?? s.tMs), endMs, offsetMs, baseline, s.context)
+    }
+
+    /// Counts the open play's states at its ticks before `limitMs`, up to its end.
+    mutating func count(before limitMs: Int64, physiology: inout ReplayPhysiology, engine: DJStateEngine) throws {
+        guard var play = open else { return }
+        while play.tick + stepMs < limitMs, play.tick + stepMs <= play.endMs {
+            play.tick += stepMs
+            let t = play.tick
+            try physiology.hold(fromMs: t - lookbackMs, throughMs: t)
+            let s = engine.state(at: t, hr: physiology.hr, sdnn: physiology.sdnn,
+                                 beatSDNNMs: physiology.beatSDNN(endingAt: t, seconds: constants.hrvWindowSeconds),
+                                 baseline: play.baseline, context: play.context)
+            reach(t + play.offsetMs)
+            pattern.add(s, cell: EnergyPattern.cell(localMs: t + play.offsetMs))
+        }
+        open = play
     }
 }
 
@@ -358,13 +414,15 @@ extension DJReplay {
 /// `resonance dj replay WS`: the DJ's decision at every logged play (docs/dj.md, Replay).
 public struct DJReplayStage: Stage {
     public var variant: StateVariant
+    /// The listener's zone for plays without a UTC offset (`--tz`), as `SessionsStage`'s.
+    public var timeZone: TimeZone?
 
-    public init(variant: StateVariant = .specification) {
-        self.variant = variant
+    public init(variant: StateVariant = .specification, timeZone: TimeZone? = nil) {
+        self.variant = variant; self.timeZone = timeZone
     }
 
     public var name: String { "dj replay" }
-    public var version: String { "1.0.0" }
+    public var version: String { "1.1.0" }
     public var reads: [String] {
         [SessionPlayRow.fileName, Play.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, CombinedRR.fileName, Workout.fileName,
          SongFeatureRow.fileName, SubjectRow.fileName]
@@ -387,14 +445,16 @@ public struct DJReplayStage: Stage {
         var birthYears: [String: Int] = [:]
         for r in try ws.readIfPresent(SubjectRow.self) ?? [] { if let y = r.birthYear { birthYears[r.subject] = y } }
         let replay = DJReplay(registry: context.registry, variant: variant)
+        let clock = LocalClock(zone: timeZone)
         // Listeners in byte order, each read and replayed in its worker.
         let subjects = sessionPlays.subjects.sorted(by: SubjectOrder.precedes)
         let decisions = try ws.writer(DJDecisionRow.self), receipts = try ws.writer(DJReceiptRow.self)
         var tally = DJReplay.SummaryTally()
         try Parallel.forEach(subjects, jobs: context.jobs, { subject -> ([DJReplay.SummaryTally.Entry], EncodedRows, EncodedRows) in
             let mine = try sessionPlays.rows(SessionPlayRow.self, of: subject)
+            // Each play's UTC offset by the sessions' clock: its own, else the zone's, else 0.
             var own: [String: Int] = [:]
-            for p in try playIndex.rows(Play.self, of: subject) { if let o = p.utcOffsetMin { own[p.playId] = o } }
+            for p in try playIndex.rows(Play.self, of: subject) { own[p.playId] = Int((clock.localMs(p) - p.startedAtMs) / 60_000) }
             let sdnnSamples = try sdnn.rows(HRVSample.self, of: subject)
                 .compactMap { s in s.sdnnMs.map { TimedSample(tMs: s.timestampMs, value: $0) } }.sorted { $0.tMs < $1.tMs }
             let workoutSpans = try workouts.rows(Workout.self, of: subject).map { ($0.startMs, $0.endMs) }

@@ -60,6 +60,12 @@ struct ReplayPhysiology {
         return ReplayPhysiology(hr: [], sdnn: sdnn, rr: [], restingByDay: resting, streams: streams)
     }
 
+    /// The SDNN (ms) of the R-R held in the `seconds` up to `tickMs`; nil below 2 intervals.
+    func beatSDNN(endingAt tickMs: Int64, seconds: Double) -> Double? {
+        let beats = DJStateEngine.window(rr, endingAt: tickMs, seconds: seconds).map(\.value)
+        return beats.count >= 2 ? Stats.sd(beats) : nil
+    }
+
     /// Holds the heart rate and R-R of (fromMs, throughMs]; `fromMs` never goes back.
     mutating func hold(fromMs: Int64, throughMs: Int64) throws {
         guard let hrStream, let rrStream else { return }

@@ -3,7 +3,7 @@
 /// context, and the music need that follows from them (product specification, state
 /// estimation and need inference; the simpler reference variant is `StateVariant.reference`).
 public struct StateConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "state", version: "2.1.0", constants: [
+    public static let spec = EngineSpec(name: "state", version: "3.0.0", constants: [
         ConstantSpec("max_hr_intercept", 220, unit: "bpm", range: 100...300, source: "product specification: max = 220 − age"),
         ConstantSpec("max_hr_age_slope", 1, unit: "bpm/year", range: 0...5, source: "product specification: max = 220 − age"),
         ConstantSpec("hrv_stress_slope", 0.6, unit: "1/ratio", range: 0...10, source: "product specification: stress = clamp(1 − 0.6·HRV/baseline)"),

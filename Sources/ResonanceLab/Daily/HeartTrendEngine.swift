@@ -40,7 +40,7 @@ public struct TrendResult: Equatable, Sendable {
 ///   thresholds being registry constants.
 /// - stress pattern: RHR z ≥ 1.5, HRV z ≤ −1.5 and 1-minute recovery z ≤ −1.5.
 /// - week over week: (mean RHR of the 7 days ending today − mean of the 28 days before
-///   that week) / SD of those 28 days; |z| ≥ 1.5 is significant.
+///   that week) / SD of those 28 days; |z| > 1.5 is significant.
 /// - consecutive elevation: RHR > mean + 2σ of the week-over-week baseline on 3 or
 ///   more consecutive measured days, a gap over 1.5 days between measurements
 ///   breaking the streak.
@@ -197,8 +197,8 @@ public struct HeartTrendEngine: Sendable {
         if let a = combined?.value, a >= c.anomalyFlagZ { flags.append("anomaly") }
         if regression { flags.append("regression") }
         if pattern { flags.append("stress_pattern") }
-        if let w = weekZ, w >= c.weekSignificantZ { flags.append("rhr_week_up") }
-        if let w = weekZ, w <= -c.weekSignificantZ { flags.append("rhr_week_down") }
+        if let w = weekZ, w > c.weekSignificantZ { flags.append("rhr_week_up") }
+        if let w = weekZ, w < -c.weekSignificantZ { flags.append("rhr_week_down") }
         if alert { flags.append("consecutive_elevation") }
 
         return TrendResult(anomaly: combined?.value, restingHRZ: zs["resting_hr"], hrvZ: zs["hrv"],

@@ -1,7 +1,7 @@
 /// Heart trend (anomaly, regression, stress pattern, week-over-week and consecutive
 /// elevation of the product's heart-health coach; docs/engines/heart-coach.md, Trend).
 public struct TrendConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "trend", version: "1.0.0", constants: [
+    public static let spec = EngineSpec(name: "trend", version: "2.0.0", constants: [
         ConstantSpec("baseline_days", 28, unit: "days", range: 2...365, source: "trailing 28-day personal baseline before the day (choice, as the week-over-week baseline)"),
         ConstantSpec("min_baseline_days", 7, unit: "days", range: 2...365, source: "fewest baseline days for a robust z (choice)"),
         ConstantSpec("mad_scale", 1.4826, unit: "factor", range: 0.0001...100, source: "MAD × 1.4826 estimates σ for normal data (Rousseeuw & Croux 1993)"),

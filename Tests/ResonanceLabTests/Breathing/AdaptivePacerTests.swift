@@ -10,12 +10,13 @@ final class AdaptivePacerTests: XCTestCase {
     }
 
     /// On a noiseless Gaussian resonance curve the amplitude sweep's log-parabola finds the
-    /// peak: locked within one 0.1/min step of it, wherever it is planted.
+    /// peak: locked within one 0.1/min step of it, wherever it is planted, at the end of
+    /// the sweep's last dwell (exploration from the first step after 120 s: 300.25 s).
     func testAmplitudeStrategyLocksWithinOneStepOfANoiselessPeak() {
         for planted in [4.6, 4.85, 5.3, 5.75, 6.2, 6.65, 6.95] {
             let s = SimulatedSession.run(world(planted: planted), strategy: .amplitude, registry: registry, noise: 1, noiseless: true)
             XCTAssertEqual(s.lockedRateBpm, planted, accuracy: 0.1 + 1e-9, "planted \(planted)")
-            XCTAssertEqual(s.lockSeconds, 300, accuracy: 1e-9)
+            XCTAssertEqual(s.lockSeconds, 300.25, accuracy: 1e-9)
         }
     }
 
@@ -40,19 +41,21 @@ final class AdaptivePacerTests: XCTestCase {
     func testPacerPhasesFollowTheProductsDurations() {
         let c = registry.pacer
         var pacer = AdaptivePacer(strategy: .sweep, constants: c, sampleHz: 4)
-        pacer.update(t: 119.75, coherence: 0.5, hr: [])
+        // Calibration while the elapsed time is at most 120 s, 120 included.
+        pacer.update(t: 120, coherence: 0.5, hr: [])
         XCTAssertEqual(pacer.phase, .calibration)
         XCTAssertEqual(pacer.rate, 5.5)
-        pacer.update(t: 120, coherence: 0.5, hr: [])
+        pacer.update(t: 120.25, coherence: 0.5, hr: [])
         XCTAssertEqual(pacer.phase, .exploration)
         XCTAssertEqual(pacer.sweepRates, [4.5, 5.0, 5.5, 6.0, 6.5, 7.0])
         XCTAssertEqual(pacer.rate, 4.5)
-        var t = 120.0
+        // Six 30 s dwells from 120.25 s: the lock at 300.25 s.
+        var t = 120.25
         while pacer.phase == .exploration, t < 400 {
             t += 0.25
             pacer.update(t: t, coherence: pacer.rate == 6.5 ? 0.9 : 0.5, hr: [])
         }
-        XCTAssertEqual(pacer.lockedAt ?? 0, 300, accuracy: 1e-9)
+        XCTAssertEqual(pacer.lockedAt ?? 0, 300.25, accuracy: 1e-9)
         // Scores 0.5, 0.9, 0.5 around 6.5: a symmetric parabola, vertex at 6.5.
         XCTAssertEqual(pacer.rate, 6.5, accuracy: 1e-9)
     }

@@ -23,13 +23,14 @@ final class PacerTuningTests: XCTestCase {
         XCTAssertEqual(newMom, Stats.mean(rows.filter { $0.persona == "NewMom" }.map { abs($0.errorBpm) }), accuracy: 1e-12)
         XCTAssertTrue(problem.value(.correlation, .defaults, on: [0]).isNaN)
         // A candidate's constants reach the replay: with 60 s hill dwells the hill climber
-        // can only lock at the end of a dwell, 180, 240 or 300 s into the session.
+        // can only lock at the end of a dwell, 180.25, 240.25 or 300.25 s into the session
+        // (exploration starts at the first step after 120 s).
         let slow = try ConstantsRegistry.defaults.replacing("pacer", with: ["hill_dwell_seconds": 60])
         XCTAssertTrue(problem.value(.lockedRateError, slow, on: [0, 1]).isFinite)
         var errors: [Double] = []
         for session in problem.sessions.joined() {
             let s = SimulatedSession.run(session.world, strategy: session.strategy, registry: slow, noise: session.noise)
-            if session.strategy == .hill { XCTAssertTrue([180, 240, 300].contains(s.lockSeconds), "\(s.lockSeconds)") }
+            if session.strategy == .hill { XCTAssertTrue([180.25, 240.25, 300.25].contains(s.lockSeconds), "\(s.lockSeconds)") }
             errors.append(abs(s.lockedRateBpm - session.world.plantedRateBpm))
         }
         // The candidate's objective is the mean |error| of the sessions re-run under it.

@@ -6,27 +6,40 @@ import XCTest
 /// (docs/engines.md, Conformance). Where an expectation contradicts the specification's
 /// own formula, the test asserts the formula's value and says so.
 final class AIDJConformanceTests: XCTestCase {
-    let state = StateEngine()
+    let engine = DJStateEngine()
     let impact = ImpactConstants.defaults
     let learning = SongEffectConstants.defaults
     let sessions = SessionConstants.defaults
 
     // MARK: State engine (real-time state)
 
-    func testArousalAtRestingHRIsLow() throws {
-        // Expectation: resting 60, max 180, HR 60 → 0.0 ± 0.1 (max 180 = 220 − 40).
-        XCTAssertEqual(try XCTUnwrap(state.arousal(hrBpm: 60, restingHRBpm: 60, age: 40)), 0, accuracy: 0.1)
+    /// The DJ's state at t = 0 from ten HR samples 30 s apart at `bpm` (a flat trend,
+    /// arousal confidence 1) and five SDNN samples a minute apart at `sdnn` (stress
+    /// confidence 1), against resting HR 60, an SDNN baseline of 50 ms and `age`.
+    func state(hr bpm: Double? = nil, sdnn: Double? = nil, age: Double = 40) -> DJState {
+        let hr = bpm.map { v in (0..<10).map { TimedSample(tMs: Int64($0 - 9) * 30_000, value: v) } } ?? []
+        let hrv = sdnn.map { v in (0..<5).map { TimedSample(tMs: Int64($0 - 4) * 60_000, value: v) } } ?? []
+        return engine.state(at: 0, hr: hr, sdnn: hrv, baseline: PersonalBaseline(restingHRBpm: 60, sdnnMs: 50, age: age),
+                            context: .relaxation)
     }
 
-    func testArousalAtMaxHRIsHigh() throws {
-        XCTAssertEqual(try XCTUnwrap(state.arousal(hrBpm: 180, restingHRBpm: 60, age: 40)), 1, accuracy: 0.1)
+    func testArousalAtRestingHRIsLow() {
+        // Expectation: resting 60, max 180, HR 60 → 0.0 (max 180 = 220 − 40): (60 − 60)/120 = 0.
+        let s = state(hr: 60)
+        XCTAssertEqual(s.arousal, 0, accuracy: 1e-12)
+        XCTAssertEqual(s.arousalConfidence, 1, accuracy: 1e-12)
+    }
+
+    func testArousalAtMaxHRIsHigh() {
+        // (180 − 60)/120 = 1, and half-way, (120 − 60)/120 = 0.5.
+        XCTAssertEqual(state(hr: 180).arousal, 1, accuracy: 1e-12)
+        XCTAssertEqual(state(hr: 120).arousal, 0.5, accuracy: 1e-12)
     }
 
     /// The DJ state production runs (DJStateEngine, `dj replay` and `dj simulate`) at age
     /// 70, where max = 220 − age (150) and 208 − 0.7·age (159) differ: resting 60, HR 120
     /// → (120 − 60)/(150 − 60) = 0.667, not 60/99 = 0.606; at HR 150 the top, 1.
     func testProductionArousalUsesTwoTwentyMinusAgeWhereTheFormulasDiffer() throws {
-        let engine = DJStateEngine()
         let b = PersonalBaseline(restingHRBpm: 60, sdnnMs: 50, age: 70)
         func arousal(_ bpm: Double) -> Double { engine.arousal([TimedSample(tMs: 0, value: bpm)][...], baseline: b).value }
         XCTAssertEqual(arousal(120), 60.0 / 90, accuracy: 1e-12)
@@ -35,23 +48,25 @@ final class AIDJConformanceTests: XCTestCase {
         XCTAssertEqual(arousal(60), 0, accuracy: 1e-12)
     }
 
-    func testHighHRVGivesLowStress() throws {
-        // HRV 80 against a 50 ms baseline: 1 − 0.6·1.6 = 0.04 < 0.3.
-        XCTAssertLessThan(try XCTUnwrap(state.stress(hrvMs: 80, baselineHRVMs: 50)), 0.3)
+    func testHighHRVGivesLowStress() {
+        // Expectation: HRV 80 against a 50 ms baseline reads below 0.3: 1 − 0.6·1.6 = 0.04.
+        let s = state(sdnn: 80)
+        XCTAssertEqual(s.stress, 0.04, accuracy: 1e-12)
+        XCTAssertEqual(s.stressConfidence, 1, accuracy: 1e-12)
     }
 
-    func testStressAtBaselineHRVIs0_4() throws {
-        XCTAssertEqual(try XCTUnwrap(state.stress(hrvMs: 50, baselineHRVMs: 50)), 0.4, accuracy: 1e-12)
+    func testStressAtBaselineHRVIs0_4() {
+        XCTAssertEqual(state(sdnn: 50).stress, 0.4, accuracy: 1e-12)
     }
 
-    func testStressAtOneAndAHalfTimesBaselineIs0_1() throws {
-        XCTAssertEqual(try XCTUnwrap(state.stress(hrvMs: 75, baselineHRVMs: 50)), 0.1, accuracy: 1e-12)
+    func testStressAtOneAndAHalfTimesBaselineIs0_1() {
+        XCTAssertEqual(state(sdnn: 75).stress, 0.1, accuracy: 1e-12)
     }
 
-    func testStressAtHalfBaselineFollowsTheFormulaNotTheComment() throws {
+    func testStressAtHalfBaselineFollowsTheFormulaNotTheComment() {
         // Contradiction: the mapping's comment says ratio 0.5 → 0.8; its formula
         // 1 − 0.6·0.5 gives 0.7. The formula's value is asserted.
-        XCTAssertEqual(try XCTUnwrap(state.stress(hrvMs: 25, baselineHRVMs: 50)), 0.7, accuracy: 1e-12)
+        XCTAssertEqual(state(sdnn: 25).stress, 0.7, accuracy: 1e-12)
     }
 
     func testWorkoutOverlapGivesWorkoutContext() {
@@ -63,24 +78,38 @@ final class AIDJConformanceTests: XCTestCase {
 
     // MARK: Learning store
 
-    func testSkippedPlayDecreasesCalm() {
-        // A song learned at calm 0.7, skipped at 20 % heard with ΔHRV −5: HRV only, late skip:
-        // calm = 0.5 + 0.8·(−0.5) + (0.2 − 0.5)·0.2 − 0.15 = −0.11 → 0; EMA 0.7 → 0.7 − 0.4·0.7 = 0.42.
-        var st = EMAState(constants: learning)
-        st.scores.calm = 0.7
-        let s = Impact.of(hrDeltaBpm: nil, hrvDeltaMs: -5, listenFraction: 0.2, skipped: true, constants: impact)
-        EMALearner.update(&st, scores: s, hrDeltaBpm: nil, rmssdDeltaMs: -5, skipped: true, constants: learning)
-        XCTAssertLessThan(st.scores.calm, 0.7)
-        XCTAssertEqual(st.scores.calm, 0.42, accuracy: 1e-12)
+    /// A kept play of 200 s heard for `fraction`, with its HR and HRV (RMSSD of R-R)
+    /// at the start and the end, as the sessions stage writes it.
+    func keptPlay(heard fraction: Double, skipped: Bool = false, hr: (Double, Double)? = nil, hrv: (Double, Double)? = nil) -> SessionPlayRow {
+        SessionPlayRow(subject: "u", sessionId: "u-1", playId: "p", songId: "a",
+                       biometrics: WindowBiometrics(hrStart: hr?.0, hrEnd: hr?.1, hrvStart: hrv?.0, hrvEnd: hrv?.1,
+                                                    hrvSource: hrv == nil ? "" : "rr", notes: []),
+                       quality: "ok", playlist: "", startedAtMs: 0, endedAtMs: 200_000, playedS: 200 * fraction,
+                       listenFraction: fraction, skipped: skipped, context: "relaxation", timeSlot: "evening")
     }
 
-    func testFullListenWithRisingHRVIncreasesCalm() {
-        // 95 % heard, ΔHRV +10: calm = 0.5 + 0.8·1 + 0.09 = 1.39 → 1; EMA 0.5 → 0.7.
-        var st = EMAState(constants: learning)
-        let s = Impact.of(hrDeltaBpm: nil, hrvDeltaMs: 10, listenFraction: 0.95, skipped: false, constants: impact)
-        EMALearner.update(&st, scores: s, hrDeltaBpm: nil, rmssdDeltaMs: 10, skipped: false, constants: learning)
-        XCTAssertGreaterThan(st.scores.calm, 0.5)
+    /// What the product's learner holds for the song after `plays`, in order.
+    func learned(_ plays: [SessionPlayRow]) throws -> EMAState {
+        var learner = SongLearner(constants: learning, contexts: 1)
+        for p in plays { learner.learn(LearnedPlay(p, impact: impact), song: 0, context: 0) }
+        return try XCTUnwrap(learner.state(song: 0, context: 0))
+    }
+
+    func testSkippedPlayDecreasesCalm() throws {
+        // A full listen with ΔHRV +10 first takes calm from 0.5 to 0.7 (next test). Then
+        // a skip at 20 % heard with ΔHRV −5, HRV only, a late skip:
+        // calm = 0.5 + 0.8·(−0.5) + (0.2 − 0.5)·0.2 − 0.15 = −0.11 → 0; EMA 0.7 → 0.7 − 0.4·0.7 = 0.42.
+        let st = try learned([keptPlay(heard: 0.95, hrv: (40, 50)), keptPlay(heard: 0.2, skipped: true, hrv: (40, 35))])
+        XCTAssertEqual(st.scores.calm, 0.42, accuracy: 1e-12)
+        XCTAssertEqual(st.plays, 2)
+    }
+
+    func testFullListenWithRisingHRVIncreasesCalm() throws {
+        // 95 % heard, ΔHRV +10: calm = 0.5 + 0.8·1 + 0.09 = 1.39 → 1; EMA 0.5 → 0.7. The
+        // toolkit's EMA of the raw ΔRMSSD beside it, from 0: 0.4·10 = 4.
+        let st = try learned([keptPlay(heard: 0.95, hrv: (40, 50))])
         XCTAssertEqual(st.scores.calm, 0.7, accuracy: 1e-12)
+        XCTAssertEqual(st.rmssdDelta, 4, accuracy: 1e-12)
     }
 
     // MARK: Backfill: impact score
@@ -200,14 +229,12 @@ final class AIDJConformanceTests: XCTestCase {
         XCTAssertEqual((0..<7).map { EMALearner.alpha(after: $0, constants: learning) }, [0.4, 0.4, 0.4, 0.4, 0.4, 0.2, 0.2])
     }
 
-    func testConfidenceCappedAt0_7WithoutBiometrics() {
-        var st = EMAState(constants: learning)
-        let x = PlayScores(calm: 0.5, energy: 0.5, focus: 0.5, moodLift: 0.5)
-        for _ in 0..<20 {
-            EMALearner.update(&st, scores: x, hrDeltaBpm: 0, rmssdDeltaMs: nil, skipped: false,
-                              biometrics: Impact.hasBiometrics(hrDeltaBpm: 0, hrvDeltaMs: nil, constants: impact), constants: learning)
-        }
+    func testConfidenceCappedAt0_7WithoutBiometrics() throws {
+        // Twenty full listens whose HR does not change (ΔHR exactly 0) and without HRV:
+        // no biometric signal, so confidence stops at 0.7.
+        let st = try learned(Array(repeating: keptPlay(heard: 1, hr: (70, 70)), count: 20))
         XCTAssertEqual(st.confidence, 0.7, accuracy: 1e-12)
+        XCTAssertEqual(st.plays, 20)
     }
 
     func testEffectsStartAtHalf() {

@@ -33,9 +33,15 @@ final class AIDJDecisionConformanceTests: XCTestCase {
     }
 
     func testHighStressPrefersLowBPM() {
-        // Arousal 0.7, energy 0.5, stress 0.8, need calm: target 75 − 10 = 65 BPM.
+        // Expectation: a pick under 100 BPM. Arousal 0.7, energy 0.5, stress 0.8, need
+        // calm: target 60 + 0.5·30 = 75, − 10 for arousal above 0.6 = 65 BPM. Without
+        // history or song energy every other term is equal, so the 65-BPM song (BPM match
+        // 1) is picked.
         let s = state(.calm, arousal: 0.7, stress: 0.8, energy: 0.5)
-        XCTAssertLessThan(pick(s, songs: mockSongs()).bpm ?? 999, 100)
+        XCTAssertEqual(ranker.targetBPM(s, hour: 14), 65, accuracy: 1e-12)
+        let top = pick(s, songs: mockSongs())
+        XCTAssertEqual(top.songId, "m01")
+        XCTAssertEqual(top.bpm, 65)
     }
 
     func testRecentlyPlayedSongIsAvoided() {

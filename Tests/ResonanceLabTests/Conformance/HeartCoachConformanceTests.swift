@@ -27,6 +27,9 @@ final class HeartCoachConformanceTests: XCTestCase {
 
     func testSleepPeaksAtEightHours() {
         XCTAssertEqual(readiness.sleepScore(hours: 8), 100, accuracy: 1e-12)
+        // One σ (1.5 h) either side: 100·e^−0.5 = 60.653.
+        XCTAssertEqual(readiness.sleepScore(hours: 6.5), 100 * exp(-0.5), accuracy: 1e-9)
+        XCTAssertEqual(readiness.sleepScore(hours: 9.5), 100 * exp(-0.5), accuracy: 1e-9)
     }
 
     func testRecoveryDropOfTenIsZeroAndFortyIsHundred() {
@@ -90,6 +93,9 @@ final class HeartCoachConformanceTests: XCTestCase {
 
     func testLogisticIsFiftyAtItsCentre() {
         XCTAssertEqual(stress.sigmoid(50), 50, accuracy: 1e-12)
+        // Five points either side, slope 0.08 per point: 100/(1 + e^∓0.4) = 59.869 and 40.131.
+        XCTAssertEqual(stress.sigmoid(55), 100 / (1 + exp(-0.4)), accuracy: 1e-9)
+        XCTAssertEqual(stress.sigmoid(45), 100 / (1 + exp(0.4)), accuracy: 1e-9)
     }
 
     /// Away from the centre the slope shows: 100/(1 + e^∓0.8) = 68.997 at 60 and 31.003 at
@@ -116,10 +122,15 @@ final class HeartCoachConformanceTests: XCTestCase {
         XCTAssertEqual(stress.score(StressSignals(rhrPercentAbove: 5, hrvZ: 0)) ?? .nan, stress.sigmoid(52), accuracy: 1e-12)
     }
 
-    func testCoefficientOfVariationStableAndUnstable() {
-        let stable = stress.points(StressSignals(sdnnCV: 0.1)).stability?.points
-        let unstable = stress.points(StressSignals(sdnnCV: 0.35)).stability?.points
-        XCTAssertEqual(stable, 40); XCTAssertEqual(unstable, 100)
+    func testCoefficientOfVariationStableAndUnstable() throws {
+        func points(_ cv: Double) throws -> Double { try XCTUnwrap(stress.points(StressSignals(sdnnCV: cv)).stability?.points) }
+        XCTAssertEqual(try points(0.1), 40); XCTAssertEqual(try points(0.35), 100)
+        // The ramp between: 40 at CV 0.15, 100 at 0.30, so 40 + 60·(0.05/0.15) = 60 at 0.20
+        // and 70 half-way.
+        XCTAssertEqual(try points(0.15), 40, accuracy: 1e-9)
+        XCTAssertEqual(try points(0.2), 60, accuracy: 1e-9)
+        XCTAssertEqual(try points(0.225), 70, accuracy: 1e-9)
+        XCTAssertEqual(try points(0.3), 100, accuracy: 1e-9)
     }
 
     // MARK: Trend
@@ -136,6 +147,18 @@ final class HeartCoachConformanceTests: XCTestCase {
         let r = trend.assess(day(0, rhr: 66, hrv: 40), history: ArraySlice(baseline()))
         XCTAssertEqual(try XCTUnwrap(r.anomaly), (6 / (1.4826 * 2) + 10 / (1.4826 * 5)) / 2, accuracy: 1e-9)
         XCTAssertTrue(r.flags.contains("anomaly"))
+
+        // The toolkit's departure: every higher-is-better input is negated, not HRV alone.
+        // 1-minute recovery 24 bpm against median 30, MAD 2, and VO2 max 36 against median
+        // 42, MAD 2: z = −6/(1.4826·2) = −2.0235 each; weights 0.20 and 0.20, negated:
+        // anomaly = (0.2·2.0235 + 0.2·2.0235)/0.4 = +2.0235, worse than usual.
+        let history = baseline().map { d -> DailySnapshot in
+            var d = d; d.restingHRBpm = nil; d.hrvSDNNMs = nil; d.vo2Max = d.day % 2 == 0 ? 40 : 44; return d
+        }
+        var today = day(0, rec: 24); today.vo2Max = 36
+        let declined = trend.assess(today, history: ArraySlice(history))
+        XCTAssertEqual(try XCTUnwrap(declined.anomaly), 6 / (1.4826 * 2), accuracy: 1e-9)
+        XCTAssertTrue(declined.flags.contains("anomaly"))
     }
 
     func testRegressionFiresOnRisingRHRWithTheProductsConstant() throws {
@@ -178,6 +201,22 @@ final class HeartCoachConformanceTests: XCTestCase {
         let r = trend.assess(day(0, rhr: 64), history: ArraySlice(history))
         XCTAssertEqual(try XCTUnwrap(r.weekRestingHRZ), 4 / Stats.sd(baseline().compactMap(\.restingHRBpm)), accuracy: 1e-9)
         XCTAssertTrue(r.flags.contains("rhr_week_up"))
+
+        // The boundary: the specification's "> 1.5" is significant, 1.5 itself is not. 17
+        // baseline days in the 28 before the week (8 at 58, 8 at 62, one at 60: mean 60, SD
+        // √(16·4/16) = 2); a week at 63 gives z = 3/2 = 1.5 exactly, at 57 −1.5; one day
+        // 0.07 bpm higher, z = 1.505.
+        let base = (0..<17).map { i in day(-7 - 1 - i, rhr: i == 0 ? 60 : i % 2 == 0 ? 58 : 62) }.reversed()
+        func weekAt(_ rhr: Double, today: Double) -> TrendResult {
+            trend.assess(day(0, rhr: today), history: ArraySlice(Array(base) + (1...6).reversed().map { day(-$0, rhr: rhr) }))
+        }
+        let up = weekAt(63, today: 63), down = weekAt(57, today: 57)
+        XCTAssertEqual(try XCTUnwrap(up.weekRestingHRZ), 1.5)
+        XCTAssertEqual(try XCTUnwrap(down.weekRestingHRZ), -1.5)
+        XCTAssertFalse(up.flags.contains("rhr_week_up"))
+        XCTAssertFalse(down.flags.contains("rhr_week_down"))
+        XCTAssertEqual(try XCTUnwrap(weekAt(63, today: 63.07).weekRestingHRZ), 0.07 / 7 / 2 + 1.5, accuracy: 1e-9)
+        XCTAssertTrue(weekAt(63, today: 63.07).flags.contains("rhr_week_up"))
     }
 
     func testThreeConsecutiveElevatedDaysRaiseTheAlert() {

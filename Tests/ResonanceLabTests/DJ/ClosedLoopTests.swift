@@ -2,7 +2,7 @@ import XCTest
 @testable import ResonanceLab
 
 /// The closed-loop simulation: planted features track effects as asked, every policy
-/// meets the same world, the oracle has no regret, and results do not depend on jobs.
+/// meets the same world, and results do not depend on jobs.
 final class ClosedLoopTests: XCTestCase {
     func small() -> DJSimulationOptions {
         var o = DJSimulationOptions()
@@ -46,25 +46,15 @@ final class ClosedLoopTests: XCTestCase {
             XCTAssertEqual(byNeed.decisions, byDay.decisions, "\(policy)")
             XCTAssertEqual(byNeed.regret, byDay.regret, accuracy: 1e-9, "\(policy)")
             XCTAssertEqual(byNeed.planted, byDay.planted, accuracy: 1e-9, "\(policy)")
-            // Regret is the best song's fulfilment minus the pick's: never negative.
-            for need in tally.needs[p] { XCTAssertGreaterThanOrEqual(need.regret, -1e-9, "\(policy)") }
         }
         XCTAssertEqual(Set(perPolicy).count, 1, "same sessions and songs per session under every policy: \(perPolicy)")
         XCTAssertGreaterThan(perPolicy[0], 0)
         // At the shared decision points (the random policy's trajectory) every policy
-        // picks once per decision; regret's best song is over the whole library, so no
-        // policy's regret is negative, and the oracle (best of the songs not played
-        // within the hour) has at most the regret of random and most-played there.
+        // picks once per decision.
         let random = DJPolicy.allCases.firstIndex(of: .random) ?? 0
         let oracle = DJPolicy.allCases.firstIndex(of: .oracle) ?? 0
         for (p, policy) in DJPolicy.allCases.enumerated() {
             XCTAssertEqual(tally.shared[p].map(\.decisions), tally.needs[random].map(\.decisions), "\(policy)")
-            for (n, need) in tally.shared[p].enumerated() {
-                XCTAssertGreaterThanOrEqual(need.regret, -1e-9, "\(policy)")
-                if policy == .random || policy == .mostPlayed {
-                    XCTAssertLessThanOrEqual(tally.shared[oracle][n].regret, need.regret + 1e-9, "\(policy)")
-                }
-            }
         }
         XCTAssertEqual(tally.shared[random], tally.needs[random].map { t in
             var s = NeedTally(); s.decisions = t.decisions; s.planted = t.planted; s.regret = t.regret; return s

@@ -83,13 +83,18 @@ final class DJStateTests: XCTestCase {
     }
 
     /// Stress confidence counts SDNN samples (min(1, n/5)): beats without a sample give
-    /// the stress with confidence 0, not 1/5.
+    /// the stress with confidence 0, not 1/5. The reference variant's 0.5 needs a recent
+    /// SDNN sample too.
     func testStressConfidenceCountsSDNNSamplesOnly() {
         let beatsOnly = engine.stress([][...], beatSDNNMs: 50, baseline: fallback)
         XCTAssertEqual(beatsOnly.value, 0.4, accuracy: 1e-12)
         XCTAssertEqual(beatsOnly.confidence, 0)
         XCTAssertEqual(engine.stress([sample(10, 40), sample(20, 40)][...], beatSDNNMs: 50, baseline: fallback).confidence, 0.4,
                        accuracy: 1e-12)
+        let referenceBeatsOnly = reference.stress([][...], beatSDNNMs: 50, baseline: fallback)
+        XCTAssertEqual(referenceBeatsOnly.value, 0.4, accuracy: 1e-12)
+        XCTAssertEqual(referenceBeatsOnly.confidence, 0)
+        XCTAssertEqual(reference.stress([sample(10, 40)][...], beatSDNNMs: 50, baseline: fallback).confidence, 0.5)
     }
 
     func testEnergyBlendsTowardTheUsualEnergy() {

@@ -147,6 +147,34 @@ final class ReplayTests: XCTestCase {
             subject: "L", sdnn: sdnn, plausible: plausible, restingQuantile: 0.05)) { XCTAssertTrue($0 is OutOfOrder, "\($0)") }
     }
 
+    /// The usual energy counts the 30-s states of earlier days' plays, each from its
+    /// decision to its end. Monday (t0's day, 14:00): ten 2.5-min plays 3 min apart at HR
+    /// 75 (6 states each), then at 14:40 a 5-min play at HR 100 (11 states); without SDNN
+    /// stress is 0.5, so a state's energy is 0.6·(HR − 60)/130 + 0.2: e75 = 0.26923,
+    /// e100 = 0.38462. The 14:40 play has 60 states of the same day in its hour but no
+    /// usual energy: its energy is e100. A week later at 14:00, HR 100: 0.8·e100 + 0.2·u,
+    /// u = (60·e75 + 11·e100)/71.
+    func testUsualEnergyCountsEarlierDaysThirtySecondStates() throws {
+        let week: Int64 = 7 * 86_400_000
+        func at(_ startMs: Int64, _ seconds: Int64, _ i: Int) -> SessionPlayRow {
+            var p = play(i, song: "s\(i)", hrDelta: 0)
+            p.startedAtMs = startMs; p.endedAtMs = startMs + seconds * 1000
+            return p
+        }
+        let plays = (0..<10).map { at(t0 + Int64($0) * 180_000, 150, $0) } + [at(t0 + 2_400_000, 300, 10), at(t0 + week, 150, 11)]
+        let monday = (0..<720).map { i -> TimedSample in
+            let t = t0 - 600_000 + Int64(i) * 5000
+            return TimedSample(tMs: t, value: t > t0 + 2_100_000 ? 100 : 75)
+        }
+        let nextMonday = (0..<240).map { TimedSample(tMs: t0 + week - 600_000 + Int64($0) * 5000, value: 100) }
+        let rows = try DJReplay(registry: .defaults).listener(plays: plays, hr: monday + nextMonday, sdnn: [], workouts: [],
+                                                                features: [:], offsets: [:]).decisions
+        let e75 = 0.6 * 15 / 130 + 0.2, e100 = 0.6 * 40 / 130 + 0.2
+        XCTAssertEqual(rows[0].energy, e75, accuracy: 1e-12)
+        XCTAssertEqual(rows[10].energy, e100, accuracy: 1e-12, "states of the same day do not count")
+        XCTAssertEqual(rows[11].energy, 0.8 * e100 + 0.2 * (60 * e75 + 11 * e100) / 71, accuracy: 1e-12)
+    }
+
     func testCandidatesAreEarlierSongsAndThePlayedOne() throws {
         let rows = try replay([play(0, song: "a", hrDelta: -4), play(1, song: "b", hrDelta: 3), play(2, song: "a", hrDelta: -2)])
         XCTAssertEqual(rows.map(\.candidates), [1, 2, 2])
