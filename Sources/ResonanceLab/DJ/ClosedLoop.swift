@@ -223,181 +223,9 @@ public struct ClosedLoop: Sendable {
     /// One policy on one listener's days (tally with a single policy row; on the random
     /// policy's trajectory, `shared` holds every policy's pick at its decisions).
     func run(_ l: SimulatedListener, world: SimulatedWorld, policy: DJPolicy) -> ClosedLoopTally {
-        var tally = ClosedLoopTally(days: options.days)
-        let engine = DJStateEngine(constants: state, variant: options.variant)
-        let rankers = [RankingEngine(constants: ranking), RankingEngine(constants: effectOnly)]
-        let contexts = ListeningContext.allCases
-        let n = l.library.count
-        let songs = world.catalogue.songs
-        let sounds = l.library.map { world.sounds[$0] }
-        var learner = SongLearner(constants: songEffect, contexts: contexts.count)
-        var plays = l.priorPlays, keptPlays = [Int](repeating: 0, count: n)
-        var contextPlays = [Int](repeating: 0, count: n * contexts.count)
-        var lastPlayed = [Int64?](repeating: nil, count: n)
-        var pattern = EnergyPattern(constants: state)
-        var restingHRs: [Double] = [], sdnns: [Double] = []
-        let recencyMs = Int64(ranking.recencyMinutes * 60_000)
-        let stepMs = Int64(state.stepSeconds * 1000)
-        let minSessionMs = Double(sessions.minSessionMs) / 1000
-
-        for day in 0..<options.days {
-            let dayMs = Int64(options.firstDay + day) * 86_400_000
-            let weekday = Timestamp.isoWeekday(dayMs)
-            let baseline = PersonalBaseline.from(dailyRestingHR: restingHRs, dailySDNN: sdnns, age: Double(l.profile.age),
-                                                 constants: state)
-            let plan = schedule(l, day: day, seed: world.seed)
-            let workouts = plan.compactMap { $0.workout }.map { (startMs: dayMs + Int64($0.startS * 1000), endMs: dayMs + Int64($0.endS * 1000)) }
-            var dayHR: [Double] = [], daySDNN: [Double] = []
-
-            for (si, session) in plan.enumerated() {
-                let stream = { (name: String) in
-                    SeededRandom(seed: DJStreams.seed(world.seed, "listener", l.index, "day", day, "session", si, name))
-                }
-                var body = stream("body"), chance = stream("play"), own = stream(policy.rawValue)
-                var hr: [TimedSample] = [], sdnn: [TimedSample] = []
-                var responses: [MusicResponse] = []
-                var noise = 0.0
-                var nextHR = session.startS - Self.warmupS, nextSDNN = nextHR
-                func ms(_ s: Double) -> Int64 { dayMs + Int64((s * 1000).rounded()) }
-                func lift(_ t: Double) -> Double {
-                    guard let w = session.workout, t > w.startS else { return 0 }
-                    let on = w.liftBpm * (1 - exp(-(min(t, w.endS) - w.startS) / 60))
-                    return t <= w.endS ? on : on * exp(-(t - w.endS) / 300)
-                }
-                func advance(to t: Double) {
-                    while nextHR <= t {
-                        noise = 0.95 * noise + body.normal()
-                        var music = 0.0
-                        for r in responses { music += r.value(at: nextHR).hrBpm }
-                        let bpm = l.profile.restingHRBpm + session.hrOffsetBpm + lift(nextHR) + music + noise
-                        hr.append(TimedSample(tMs: ms(nextHR), value: max(30, bpm)))
-                        nextHR += Self.hrStepS
-                    }
-                    while nextSDNN <= t {
-                        var music = 0.0
-                        for r in responses { music += r.value(at: nextSDNN).rmssdMs }
-                        let v = l.profile.sdnnMs * session.sdnnFactor * (1 - 0.5 * min(1, lift(nextSDNN) / 60)) + music + 2 * body.normal()
-                        sdnn.append(TimedSample(tMs: ms(nextSDNN), value: max(5, v)))
-                        nextSDNN += Self.sdnnStepS
-                    }
-                }
-                var tick = (ms(session.startS - Self.warmupS) / stepMs + 1) * stepMs
-                func context(_ t: Int64) -> DJContext {
-                    DJStateEngine.context(at: t, localMs: t, workouts: workouts, state: state, sessions: sessions)
-                }
-                func cell(_ t: Int64) -> Int { EnergyPattern.cell(weekday: weekday, hour: Int((t - dayMs) / 3_600_000)) }
-                func usualEnergy(_ t: Int64) -> Double? { pattern.usual(cell(t)) }
-                /// The 30-s states up to `t`, for the usual-energy pattern (joined at the day's end).
-                func runTicks(to t: Int64) {
-                    while tick <= t {
-                        let s = engine.state(at: tick, hr: hr, sdnn: sdnn, baseline: baseline, context: context(tick),
-                                             usualEnergy: usualEnergy(tick))
-                        pattern.add(s, cell: cell(tick))
-                        tick += stepMs
-                    }
-                }
-                var t = session.startS
-                var history: [SongSound] = []
-                var previous: DJState?
-                // The session's plays, learned at its end under its context (the DJ
-                // context of its first song, mapped to a session context).
-                var sessionContext: Int?
-                var learnedLater: [(song: Int, play: LearnedPlay)] = []
-                for _ in 0..<options.songsPerSession {
-                    advance(to: t)
-                    runTicks(to: ms(t))
-                    let stateTick = tick - stepMs
-                    let now = ms(t)
-                    let ctx = context(stateTick)
-                    let lc = contexts.firstIndex(of: ranking.learningContext(ctx)) ?? 0
-                    if sessionContext == nil { sessionContext = lc }
-                    let s = engine.state(at: stateTick, hr: hr, sdnn: sdnn, baseline: baseline, context: ctx,
-                                         usualEnergy: usualEnergy(stateTick), previous: previous)
-                    previous = s
-                    let hour = Double(now - dayMs) / 3_600_000
-                    let eligible = (0..<n).filter { i in lastPlayed[i].map { now - $0 >= recencyMs } ?? true }
-                    let pool = eligible.isEmpty ? Array(0..<n) : eligible
-                    // Regret's best song: over every song the DJ may pick (recency is a
-                    // penalty of its score, not a filter), so regret is never negative.
-                    let fulfil = (0..<n).map { needFulfilment(s.need, deltaHRBpm: l.effectHR[$0]) }
-                    let best = fulfil.max() ?? 0
-                    let skipDraw = chance.uniform(), cutDraw = chance.uniform()
-                    func pick(_ who: DJPolicy, _ random: inout SeededRandom) -> Int {
-                        switch who {
-                        case .random: return pool[random.int(in: 0...(pool.count - 1))]
-                        case .mostPlayed: return pool.max { plays[$0] != plays[$1] ? plays[$0] < plays[$1] : $0 > $1 } ?? 0
-                        case .oracle: return pool.max { fulfil[$0] != fulfil[$1] ? fulfil[$0] < fulfil[$1] : $0 > $1 } ?? 0
-                        case .dj, .learnedEffect:
-                            let ranker = rankers[who == .dj ? 0 : 1]
-                            let scores = (0..<n).map { i in
-                                ranker.score(sounds[i], memory: SongMemory(inContext: learner.state(song: i, context: lc),
-                                                                           anyContext: learner.anyContext(song: i), plays: plays[i],
-                                                                           contextPlays: contextPlays[i * contexts.count + lc],
-                                                                           contextKnownPlays: keptPlays[i], lastPlayedMs: lastPlayed[i]),
-                                             state: s, hour: hour, now: now)
-                            }
-                            return ranker.order(sounds, scores: scores, session: history).first?.index ?? 0
-                        }
-                    }
-                    let ni = MusicNeed.allCases.firstIndex(of: s.need) ?? 3
-                    let chosen = pick(policy, &own)
-                    if policy == .random {
-                        // The other policies draw nothing: only random picks at random.
-                        for (p, other) in DJPolicy.allCases.enumerated() {
-                            let i = other == policy ? chosen : pick(other, &own)
-                            var one = NeedTally()
-                            one.decisions = 1
-                            one.planted = l.effectHR[i]
-                            one.regret = best - fulfil[i]
-                            tally.shared[p][ni].add(one)
-                        }
-                    }
-                    let song = songs[l.library[chosen]]
-                    let skipped = skipDraw < l.skipProbability[chosen]
-                    let duration = skipped ? 30 + 30 * cutDraw : song.durationS
-                    responses.removeAll { $0.endS + 100 < t }
-                    responses.append(MusicResponse(startS: t, endS: t + duration, durationS: song.durationS,
-                                                   deltaHRBpm: l.effectHR[chosen], deltaRMSSDMs: l.effectRMSSD[chosen]))
-                    advance(to: t + duration)
-                    runTicks(to: ms(t + duration))
-                    let during = DJStateEngine.window(hr, endingAt: ms(t + duration), seconds: duration)
-                    let first = during.prefix { $0.tMs <= ms(t + 30) }.map(\.value)
-                    let last = during.filter { $0.tMs > ms(t + duration - 30) }.map(\.value)
-                    let measuredHR = first.isEmpty || last.isEmpty ? nil : Stats.median(last) - Stats.median(first)
-                    let sdnnDuring = DJStateEngine.window(sdnn, endingAt: ms(t + duration), seconds: duration)
-                    let measuredSDNN = sdnnDuring.count >= 2 ? (sdnnDuring.last?.value ?? 0) - (sdnnDuring.first?.value ?? 0) : nil
-                    learnedLater.append((chosen, LearnedPlay(hrDeltaBpm: measuredHR, hrvDeltaMs: measuredSDNN, hrvFromRR: false,
-                                                             listenFraction: duration / song.durationS, skipped: skipped,
-                                                             impact: impact)))
-                    plays[chosen] += 1; lastPlayed[chosen] = now
-
-                    var one = NeedTally()
-                    one.decisions = 1
-                    if let measuredHR { one.realised = measuredHR; one.realisedCount = 1 }
-                    one.planted = l.effectHR[chosen]
-                    one.regret = best - fulfil[chosen]
-                    one.skips = skipped ? 1 : 0
-                    if let a = history.last?.bpm, let b = sounds[chosen].bpm { one.bpmStep = abs(a - b); one.bpmStepCount = 1 }
-                    tally.needs[0][ni].add(one)
-                    tally.days[0][day].add(one)
-                    history.append(sounds[chosen])
-                    t += duration + 2
-                }
-                // A session shorter than the minimum (first start to last end) is dropped
-                // and teaches nothing, as the sessions stage drops it.
-                if let sc = sessionContext, t - 2 - session.startS >= minSessionMs {
-                    for (i, play) in learnedLater {
-                        learner.learn(play, song: i, context: sc)
-                        keptPlays[i] += 1; contextPlays[i * contexts.count + sc] += 1
-                    }
-                }
-                dayHR += hr.map(\.value); daySDNN += sdnn.map(\.value)
-            }
-            pattern.endDay()
-            if !dayHR.isEmpty { restingHRs.append(Stats.quantile(dayHR, state.restingHRQuantile)) }
-            if !daySDNN.isEmpty { sdnns.append(Stats.median(daySDNN)) }
-        }
-        return tally
+        var loop = PolicyLoop(self, listener: l, world: world, policy: policy)
+        for day in 0..<options.days { loop.live(day: day) }
+        return loop.tally
     }
 
     /// Every seed: per seed, the listeners' tallies summed in listener order (`jobs`
@@ -413,5 +241,297 @@ public struct ClosedLoop: Sendable {
             out.append((seed, total))
         }
         return out
+    }
+}
+
+/// One session's simulated heart: HR every `hrStepS` and SDNN every `sdnnStepS` from
+/// `warmupS` before the session's start — the resting level with the session's offset
+/// and SDNN factor, the workout's lift, the responses to the songs heard, and noise.
+struct SessionHeart {
+    let profile: PersonaProfile
+    let plan: ListeningSessionPlan
+    let dayMs: Int64
+    var body: SeededRandom
+    var hr: [TimedSample] = [], sdnn: [TimedSample] = []
+    var responses: [MusicResponse] = []
+    private var noise = 0.0
+    private var nextHR: Double, nextSDNN: Double
+
+    init(profile: PersonaProfile, plan: ListeningSessionPlan, dayMs: Int64, body: SeededRandom) {
+        self.profile = profile; self.plan = plan; self.dayMs = dayMs; self.body = body
+        nextHR = plan.startS - ClosedLoop.warmupS; nextSDNN = nextHR
+    }
+
+    /// Epoch ms of `s` seconds after the day's midnight.
+    func ms(_ s: Double) -> Int64 { dayMs + Int64((s * 1000).rounded()) }
+
+    /// The workout's HR lift at `t` (bpm): rising with τ = 1 min, decaying with τ = 5 min after it.
+    func lift(_ t: Double) -> Double {
+        guard let w = plan.workout, t > w.startS else { return 0 }
+        let on = w.liftBpm * (1 - exp(-(min(t, w.endS) - w.startS) / 60))
+        return t <= w.endS ? on : on * exp(-(t - w.endS) / 300)
+    }
+
+    /// The samples up to `t` (s after midnight): HR with AR(1) noise (0.95), SDNN with white noise.
+    mutating func advance(to t: Double) {
+        while nextHR <= t {
+            noise = 0.95 * noise + body.normal()
+            var music = 0.0
+            for r in responses { music += r.value(at: nextHR).hrBpm }
+            let bpm = profile.restingHRBpm + plan.hrOffsetBpm + lift(nextHR) + music + noise
+            hr.append(TimedSample(tMs: ms(nextHR), value: max(30, bpm)))
+            nextHR += ClosedLoop.hrStepS
+        }
+        while nextSDNN <= t {
+            var music = 0.0
+            for r in responses { music += r.value(at: nextSDNN).rmssdMs }
+            let v = profile.sdnnMs * plan.sdnnFactor * (1 - 0.5 * min(1, lift(nextSDNN) / 60)) + music + 2 * body.normal()
+            sdnn.append(TimedSample(tMs: ms(nextSDNN), value: max(5, v)))
+            nextSDNN += ClosedLoop.sdnnStepS
+        }
+    }
+}
+
+/// One simulated day of a listener: its index, midnight (epoch ms), ISO weekday, the
+/// baseline from earlier days and the day's workouts.
+struct SimulatedDay {
+    let index: Int
+    let dayMs: Int64
+    let weekday: Int
+    let baseline: PersonalBaseline
+    let workouts: [(startMs: Int64, endMs: Int64)]
+
+    /// The usual-energy cell of `t` (epoch ms, the day's local clock).
+    func cell(_ t: Int64) -> Int { EnergyPattern.cell(weekday: weekday, hour: Int((t - dayMs) / 3_600_000)) }
+}
+
+/// One listening session in progress: its heart, its draws (skips and cuts; the
+/// policy's own), the next state tick (epoch ms), its clock (s after midnight), the
+/// songs heard, the last state, its learning context and the plays it teaches at its end.
+struct SessionRun {
+    var heart: SessionHeart
+    var chance: SeededRandom, own: SeededRandom
+    var tick: Int64
+    var t: Double
+    var history: [SongSound] = []
+    var previous: DJState?
+    /// The DJ context of the session's first song, mapped to a session context.
+    var context: Int?
+    var learnedLater: [(song: Int, play: LearnedPlay)] = []
+}
+
+/// What every policy sees at one decision: the state, its learning context, the hour and
+/// time, the songs it may pick (`pool`: none started within the recency window, else
+/// all), each song's planted fulfilment of the need and the best of them, the session's
+/// songs so far.
+struct DecisionPoint {
+    let state: DJState
+    let learningContext: Int
+    let hour: Double
+    let nowMs: Int64
+    let pool: [Int]
+    let fulfil: [Double]
+    let best: Double
+    let history: [SongSound]
+
+    var needIndex: Int { MusicNeed.allCases.firstIndex(of: state.need) ?? 3 }
+}
+
+/// One policy living one listener's days (`ClosedLoop.run(_:world:policy:)`): what it
+/// carries from session to session — the learner, play counts, last starts, the
+/// usual-energy pattern, earlier days' resting HR and SDNN — and its tally.
+struct PolicyLoop {
+    let loop: ClosedLoop
+    let listener: SimulatedListener
+    let world: SimulatedWorld
+    let policy: DJPolicy
+    let engine: DJStateEngine
+    /// The DJ's ranking and the learned-effect-only one.
+    let rankers: [RankingEngine]
+    let sounds: [SongSound]
+    let stepMs: Int64, recencyMs: Int64
+    var learner: SongLearner
+    var plays: [Int], keptPlays: [Int], contextPlays: [Int]
+    var lastPlayed: [Int64?]
+    var pattern: EnergyPattern
+    var restingHRs: [Double] = [], sdnns: [Double] = []
+    var tally: ClosedLoopTally
+    static let contexts = ListeningContext.allCases
+
+    init(_ loop: ClosedLoop, listener l: SimulatedListener, world: SimulatedWorld, policy: DJPolicy) {
+        self.loop = loop; listener = l; self.world = world; self.policy = policy
+        engine = DJStateEngine(constants: loop.state, variant: loop.options.variant)
+        rankers = [RankingEngine(constants: loop.ranking), RankingEngine(constants: loop.effectOnly)]
+        sounds = l.library.map { world.sounds[$0] }
+        stepMs = Int64(loop.state.stepSeconds * 1000); recencyMs = Int64(loop.ranking.recencyMinutes * 60_000)
+        learner = SongLearner(constants: loop.songEffect, contexts: Self.contexts.count)
+        plays = l.priorPlays; keptPlays = [Int](repeating: 0, count: l.library.count)
+        contextPlays = [Int](repeating: 0, count: l.library.count * Self.contexts.count)
+        lastPlayed = [Int64?](repeating: nil, count: l.library.count)
+        pattern = EnergyPattern(constants: loop.state)
+        tally = ClosedLoopTally(days: loop.options.days)
+    }
+
+    /// One day: its sessions in order, then the day's states join the usual-energy
+    /// pattern and its resting HR and median SDNN the later days' baselines.
+    mutating func live(day: Int) {
+        let dayMs = Int64(loop.options.firstDay + day) * 86_400_000
+        let baseline = PersonalBaseline.from(dailyRestingHR: restingHRs, dailySDNN: sdnns, age: Double(listener.profile.age),
+                                             constants: loop.state)
+        let plan = loop.schedule(listener, day: day, seed: world.seed)
+        let workouts = plan.compactMap { $0.workout }.map { (startMs: dayMs + Int64($0.startS * 1000), endMs: dayMs + Int64($0.endS * 1000)) }
+        let frame = SimulatedDay(index: day, dayMs: dayMs, weekday: Timestamp.isoWeekday(dayMs), baseline: baseline, workouts: workouts)
+        var dayHR: [Double] = [], daySDNN: [Double] = []
+        for (si, session) in plan.enumerated() {
+            let heart = listen(session, index: si, day: frame)
+            dayHR += heart.hr.map(\.value); daySDNN += heart.sdnn.map(\.value)
+        }
+        pattern.endDay()
+        if !dayHR.isEmpty { restingHRs.append(Stats.quantile(dayHR, loop.state.restingHRQuantile)) }
+        if !daySDNN.isEmpty { sdnns.append(Stats.median(daySDNN)) }
+    }
+
+    /// The random stream `name` of session `si` of `day`.
+    func stream(_ name: String, day: SimulatedDay, session si: Int) -> SeededRandom {
+        SeededRandom(seed: DJStreams.seed(world.seed, "listener", listener.index, "day", day.index, "session", si, name))
+    }
+
+    /// One session: `songsPerSession` songs one after the other; its plays are learned at
+    /// its end under its context. Returns the session's heart, with its samples.
+    mutating func listen(_ plan: ListeningSessionPlan, index si: Int, day: SimulatedDay) -> SessionHeart {
+        let heart = SessionHeart(profile: listener.profile, plan: plan, dayMs: day.dayMs, body: stream("body", day: day, session: si))
+        var s = SessionRun(heart: heart, chance: stream("play", day: day, session: si),
+                           own: stream(policy.rawValue, day: day, session: si),
+                           tick: (heart.ms(plan.startS - ClosedLoop.warmupS) / stepMs + 1) * stepMs, t: plan.startS)
+        for _ in 0..<loop.options.songsPerSession { playSong(&s, day: day) }
+        // A session shorter than the minimum (first start to last end) is dropped
+        // and teaches nothing, as the sessions stage drops it.
+        if let sc = s.context, s.t - 2 - plan.startS >= Double(loop.sessions.minSessionMs) / 1000 {
+            for (i, play) in s.learnedLater {
+                learner.learn(play, song: i, context: sc)
+                keptPlays[i] += 1; contextPlays[i * Self.contexts.count + sc] += 1
+            }
+        }
+        return s.heart
+    }
+
+    /// The DJ context at `t` (epoch ms).
+    func context(_ t: Int64, _ day: SimulatedDay) -> DJContext {
+        DJStateEngine.context(at: t, localMs: t, workouts: day.workouts, state: loop.state, sessions: loop.sessions)
+    }
+
+    /// The 30-s states up to `t` (epoch ms), added to the day's usual-energy pattern.
+    mutating func runTicks(_ s: inout SessionRun, to t: Int64, day: SimulatedDay) {
+        while s.tick <= t {
+            let state = engine.state(at: s.tick, hr: s.heart.hr, sdnn: s.heart.sdnn, baseline: day.baseline,
+                                     context: context(s.tick, day), usualEnergy: pattern.usual(day.cell(s.tick)))
+            pattern.add(state, cell: day.cell(s.tick))
+            s.tick += stepMs
+        }
+    }
+
+    /// One song: the policy picks at the session's decision point (on the random
+    /// trajectory every policy picks there too), the listener hears it, the pick is tallied.
+    mutating func playSong(_ s: inout SessionRun, day: SimulatedDay) {
+        let point = decisionPoint(&s, day: day)
+        let skipDraw = s.chance.uniform(), cutDraw = s.chance.uniform()
+        let chosen = pick(policy, at: point, random: &s.own)
+        if policy == .random { tallyShared(point, chosen: chosen, random: &s.own) }
+        let heard = hear(chosen, &s, skipDraw: skipDraw, cutDraw: cutDraw, day: day)
+        plays[chosen] += 1; lastPlayed[chosen] = point.nowMs
+
+        var one = NeedTally()
+        one.decisions = 1
+        if let measured = heard.measuredHR { one.realised = measured; one.realisedCount = 1 }
+        one.planted = listener.effectHR[chosen]
+        one.regret = point.best - point.fulfil[chosen]
+        one.skips = heard.skipped ? 1 : 0
+        if let a = s.history.last?.bpm, let b = sounds[chosen].bpm { one.bpmStep = abs(a - b); one.bpmStepCount = 1 }
+        tally.needs[0][point.needIndex].add(one)
+        tally.days[0][day.index].add(one)
+        s.history.append(sounds[chosen])
+        s.t += heard.durationS + 2
+    }
+
+    /// The session brought to its clock, and what the policies see there: the state at
+    /// the last tick, the songs they may pick, each song's fulfilment of the need.
+    mutating func decisionPoint(_ s: inout SessionRun, day: SimulatedDay) -> DecisionPoint {
+        s.heart.advance(to: s.t)
+        runTicks(&s, to: s.heart.ms(s.t), day: day)
+        let stateTick = s.tick - stepMs
+        let now = s.heart.ms(s.t)
+        let ctx = context(stateTick, day)
+        let lc = Self.contexts.firstIndex(of: loop.ranking.learningContext(ctx)) ?? 0
+        if s.context == nil { s.context = lc }
+        let state = engine.state(at: stateTick, hr: s.heart.hr, sdnn: s.heart.sdnn, baseline: day.baseline, context: ctx,
+                                 usualEnergy: pattern.usual(day.cell(stateTick)), previous: s.previous)
+        s.previous = state
+        let n = listener.library.count
+        let eligible = (0..<n).filter { i in lastPlayed[i].map { now - $0 >= recencyMs } ?? true }
+        // Regret's best song: over every song the DJ may pick (recency is a
+        // penalty of its score, not a filter), so regret is never negative.
+        let fulfil = (0..<n).map { needFulfilment(state.need, deltaHRBpm: listener.effectHR[$0]) }
+        return DecisionPoint(state: state, learningContext: lc, hour: Double(now - day.dayMs) / 3_600_000, nowMs: now,
+                             pool: eligible.isEmpty ? Array(0..<n) : eligible, fulfil: fulfil, best: fulfil.max() ?? 0,
+                             history: s.history)
+    }
+
+    /// The library index of the song `who` picks at `d`; only the random policy draws.
+    func pick(_ who: DJPolicy, at d: DecisionPoint, random: inout SeededRandom) -> Int {
+        switch who {
+        case .random: return d.pool[random.int(in: 0...(d.pool.count - 1))]
+        case .mostPlayed: return d.pool.max { plays[$0] != plays[$1] ? plays[$0] < plays[$1] : $0 > $1 } ?? 0
+        case .oracle: return d.pool.max { d.fulfil[$0] != d.fulfil[$1] ? d.fulfil[$0] < d.fulfil[$1] : $0 > $1 } ?? 0
+        case .dj, .learnedEffect:
+            let ranker = rankers[who == .dj ? 0 : 1]
+            let lc = d.learningContext, k = Self.contexts.count
+            let scores = sounds.indices.map { i in
+                ranker.score(sounds[i], memory: SongMemory(inContext: learner.state(song: i, context: lc),
+                                                           anyContext: learner.anyContext(song: i), plays: plays[i],
+                                                           contextPlays: contextPlays[i * k + lc],
+                                                           contextKnownPlays: keptPlays[i], lastPlayedMs: lastPlayed[i]),
+                             state: d.state, hour: d.hour, now: d.nowMs)
+            }
+            return ranker.order(sounds, scores: scores, session: d.history).first?.index ?? 0
+        }
+    }
+
+    /// On the random policy's trajectory: every policy's pick at the same decision point,
+    /// tallied into `shared` (the other policies draw nothing: only random picks at random).
+    mutating func tallyShared(_ d: DecisionPoint, chosen: Int, random: inout SeededRandom) {
+        for (p, other) in DJPolicy.allCases.enumerated() {
+            let i = other == policy ? chosen : pick(other, at: d, random: &random)
+            var one = NeedTally()
+            one.decisions = 1
+            one.planted = listener.effectHR[i]
+            one.regret = d.best - d.fulfil[i]
+            tally.shared[p][d.needIndex].add(one)
+        }
+    }
+
+    /// The chosen song heard from the session's clock — whole, or 30–60 s when skipped —
+    /// and its play kept to learn at the session's end with the HR change measured over
+    /// it (median of its last 30 s − of its first 30 s) and the SDNN change.
+    mutating func hear(_ chosen: Int, _ s: inout SessionRun, skipDraw: Double, cutDraw: Double,
+                       day: SimulatedDay) -> (durationS: Double, skipped: Bool, measuredHR: Double?) {
+        let song = world.catalogue.songs[listener.library[chosen]]
+        let skipped = skipDraw < listener.skipProbability[chosen]
+        let duration = skipped ? 30 + 30 * cutDraw : song.durationS
+        let t = s.t
+        s.heart.responses.removeAll { $0.endS + 100 < t }
+        s.heart.responses.append(MusicResponse(startS: t, endS: t + duration, durationS: song.durationS,
+                                               deltaHRBpm: listener.effectHR[chosen], deltaRMSSDMs: listener.effectRMSSD[chosen]))
+        s.heart.advance(to: t + duration)
+        let end = s.heart.ms(t + duration), firstEnd = s.heart.ms(t + 30), lastStart = s.heart.ms(t + duration - 30)
+        runTicks(&s, to: end, day: day)
+        let during = DJStateEngine.window(s.heart.hr, endingAt: end, seconds: duration)
+        let first = during.prefix { $0.tMs <= firstEnd }.map(\.value)
+        let last = during.filter { $0.tMs > lastStart }.map(\.value)
+        let measuredHR = first.isEmpty || last.isEmpty ? nil : Stats.median(last) - Stats.median(first)
+        let sdnnDuring = DJStateEngine.window(s.heart.sdnn, endingAt: end, seconds: duration)
+        let measuredSDNN = sdnnDuring.count >= 2 ? (sdnnDuring.last?.value ?? 0) - (sdnnDuring.first?.value ?? 0) : nil
+        s.learnedLater.append((chosen, LearnedPlay(hrDeltaBpm: measuredHR, hrvDeltaMs: measuredSDNN, hrvFromRR: false,
+                                                   listenFraction: duration / song.durationS, skipped: skipped, impact: loop.impact)))
+        return (duration, skipped, measuredHR)
     }
 }

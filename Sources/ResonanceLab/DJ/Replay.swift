@@ -145,109 +145,170 @@ public struct DJReplay: Sendable {
         let plays = unsorted.sorted {
             $0.startedAtMs != $1.startedAtMs ? $0.startedAtMs < $1.startedAtMs : $0.playId.utf8.lexicographicallyPrecedes($1.playId.utf8)
         }
-        let engine = DJStateEngine(constants: state, variant: variant)
-        let ranker = RankingEngine(constants: ranking)
-        // Per UTC day: the day's resting HR and median SDNN, for later days' baselines.
-        let dayMs = ReplayPhysiology.dayMs
-        let days = physiology.days, restingByDay = physiology.restingByDay, sdnnMedianByDay = physiology.sdnnMedianByDay
-        // The longest any window at a tick reaches back, ms.
-        let lookbackMs = Int64(max(state.hrWindowSeconds + state.personalReferenceMinutes * 60, state.hrvWindowSeconds) * 1000) + 1000
-
-        var learned: [String: SongHistory] = [:]
-        var order: [String] = []
-        var learner = SongLearner(constants: songEffect, contexts: ListeningContext.allCases.count)
-        // Per playlist, its earlier-played songs (a set, and in the order they joined it).
-        var playlistMembers: [String: (set: Set<String>, order: [String])] = [:]
-        let stepMs = Int64(state.stepSeconds * 1000)
-        var usualEnergy = ReplayEnergyPattern(constants: state, stepMs: stepMs, lookbackMs: lookbackMs)
-        var previous: DJState?
-        var session: (id: String, songs: [SongSound]) = ("", [])
-        var out = Output(learner: learner)
-        var baselineOf: (day: Int64, baseline: PersonalBaseline)?
+        var replay = ListenerReplay(self, physiology: physiology, workouts: workouts, features: features, offsets: offsets,
+                                    birthYear: birthYear)
         for p in plays {
-            let day = Timestamp.floorDivMod(p.startedAtMs, dayMs).0
-            if baselineOf?.day != day {
-                let earlier = days.filter { $0 < day }
-                baselineOf = (day, PersonalBaseline.from(dailyRestingHR: earlier.compactMap { restingByDay[$0] },
-                                                         dailySDNN: earlier.compactMap { sdnnMedianByDay[$0] },
-                                                         age: birthYear.map { Double(Timestamp.civil(fromDays: day).year - $0) },
-                                                         constants: state))
-            }
-            let baseline = baselineOf?.baseline ?? .fallback(state)
-            let tick = Timestamp.floorDivMod(p.startedAtMs, stepMs).0 * stepMs
-            let offsetMs = Int64(offsets[p.playId] ?? 0) * 60_000
-            let localMs = p.startedAtMs + offsetMs
-            let ctx = DJStateEngine.context(at: tick, localMs: localMs, workouts: workouts, state: state, sessions: sessions)
-            // The earlier play's states up to this decision count first: they precede it.
-            try usualEnergy.count(before: tick, physiology: &physiology, engine: engine)
-            let usual = usualEnergy.usual(localMs: localMs)
-            try physiology.hold(fromMs: tick - lookbackMs, throughMs: tick)
-            let s = engine.state(at: tick, hr: physiology.hr, sdnn: physiology.sdnn,
-                                 beatSDNNMs: physiology.beatSDNN(endingAt: tick, seconds: state.hrvWindowSeconds), baseline: baseline,
-                                 context: ctx, usualEnergy: usual, previous: previous)
-            previous = s
-            usualEnergy.decided(s, endMs: p.endedAtMs, offsetMs: offsetMs, baseline: baseline)
-            if session.id != p.sessionId { session = (p.sessionId, []) }
-            let hour = Double(Timestamp.floorDivMod(localMs, dayMs).1) / 3_600_000
-            let sound = learned[p.songId]?.sound ?? features[p.songId]
-                ?? SongSound(songId: p.songId, artist: "", genre: "", bpm: nil, energy: nil)
-            // Candidates: earlier-played songs (of the play's playlist when it has one) and the song played.
-            var candidates = p.playlist.isEmpty ? order : playlistMembers[p.playlist]?.order ?? []
-            let wasCandidate = candidates.contains(p.songId)
-            if !wasCandidate { candidates.append(p.songId) }
-            let sounds = candidates.map { learned[$0]?.sound ?? sound }
-            let lc = ListeningContext.allCases.firstIndex(of: ranking.learningContext(ctx)) ?? 0
-            let scores = candidates.map { id -> SongScore in
-                let l = learned[id]
-                let memory = SongMemory(inContext: l.flatMap { learner.state(song: $0.index, context: lc) },
-                                        anyContext: l.flatMap { learner.anyContext(song: $0.index) }, plays: l?.plays ?? 0,
-                                        contextPlays: l?.contextPlays[lc] ?? 0, contextKnownPlays: l?.keptPlays ?? 0,
-                                        lastPlayedMs: l?.lastPlayedMs)
-                return ranker.score(learned[id]?.sound ?? sound, memory: memory, state: s, hour: hour, now: p.startedAtMs)
-            }
-            let ranked = ranker.order(sounds, scores: scores, session: session.songs)
-            let playedAt = ranked.firstIndex { candidates[$0.index] == p.songId } ?? 0
-            let top = ranked.first?.index ?? 0
-            let mine = scores[candidates.firstIndex(of: p.songId) ?? 0]
-            func predicted(_ id: String, _ key: KeyPath<EMAState, Double>, _ count: KeyPath<EMAState, Int>) -> Double? {
-                guard let i = learned[id]?.index, let e = learner.anyContext(song: i), e[keyPath: count] > 0 else { return nil }
-                return e[keyPath: key]
-            }
-            let row = DJDecisionRow(
-                subject: p.subject, playId: p.playId, startedAtMs: p.startedAtMs, songId: p.songId, context: ctx.rawValue,
-                need: s.need.rawValue, arousal: s.arousal, stress: s.stress, energy: s.energy, confidence: s.confidence,
-                targetBPM: mine.targetBPM, candidates: candidates.count, playedRank: playedAt + 1, playedWasCandidate: wasCandidate,
-                topSongId: candidates[top],
-                playedScore: ranked[playedAt].adjusted, topScore: ranked.first?.adjusted ?? 0, bpmMatch: mine.bpmMatch,
-                energyMatch: mine.energyMatch, familiarity: mine.familiarity, historicalEffect: mine.historicalEffect,
-                contextAlignment: mine.contextAlignment, recencyPenalty: mine.recencyPenalty, timeOfDay: mine.timeOfDay,
-                neutralTerms: mine.neutralTerms,
-                predictedPlayedDeltaHRBpm: predicted(p.songId, \.hrDelta, \.hrPlays),
-                predictedTopDeltaHRBpm: predicted(candidates[top], \.hrDelta, \.hrPlays),
-                predictedPlayedDeltaRMSSDMs: predicted(p.songId, \.rmssdDelta, \.rmssdPlays),
-                predictedTopDeltaRMSSDMs: predicted(candidates[top], \.rmssdDelta, \.rmssdPlays))
-            try decided(row, Self.receipt(row, pick: scores[top], sound: sounds[top], ranker: ranker))
-
-            // Learn from the play, after its decision: its effect only when its session
-            // was kept, under the session's context.
-            var l = learned[p.songId] ?? SongHistory(index: order.count, sound: sound)
-            if learned[p.songId] == nil { order.append(p.songId) }
-            if let kept = ListeningContext(rawValue: p.sessionContext), let sc = ListeningContext.allCases.firstIndex(of: kept) {
-                learner.learn(LearnedPlay(p, impact: impact), song: l.index, context: sc)
-                l.contextPlays[sc] += 1
-                l.keptPlays += 1
-            }
-            l.plays += 1
-            l.lastPlayedMs = p.startedAtMs
-            learned[p.songId] = l
-            if playlistMembers[p.playlist, default: ([], [])].set.insert(p.songId).inserted {
-                playlistMembers[p.playlist]?.order.append(p.songId)
-            }
-            session.songs.append(sound)
+            let decision = try replay.decide(p, physiology: &physiology)
+            try decided(decision.row, decision.receipts)
+            replay.learn(p, sound: decision.sound)
         }
-        out.learner = learner
-        out.songOrder = order
-        return out
+        return Output(learner: replay.learner, songOrder: replay.order)
+    }
+}
+
+/// One listener's replay in progress (`DJReplay.listener`): what is known before each
+/// play — the songs played and what was learned of them, each playlist's earlier-played
+/// songs, the usual energy, the last state, the session's songs so far — and the
+/// baseline of the day in progress.
+struct ListenerReplay {
+    let replay: DJReplay
+    let engine: DJStateEngine
+    let ranker: RankingEngine
+    let workouts: [(startMs: Int64, endMs: Int64)]
+    let features: [String: SongSound]
+    let offsets: [String: Int]
+    let birthYear: Int?
+    /// Per UTC day: the day's resting HR and median SDNN, for later days' baselines.
+    let days: [Int64], restingByDay: [Int64: Double], sdnnMedianByDay: [Int64: Double]
+    /// The longest any window at a tick reaches back, and the state step, ms.
+    let lookbackMs: Int64, stepMs: Int64
+    var learned: [String: DJReplay.SongHistory] = [:]
+    /// The songs in first-play order.
+    var order: [String] = []
+    var learner: SongLearner
+    /// Per playlist, its earlier-played songs (a set, and in the order they joined it).
+    var playlistMembers: [String: (set: Set<String>, order: [String])] = [:]
+    var usualEnergy: ReplayEnergyPattern
+    var previous: DJState?
+    var session: (id: String, songs: [SongSound]) = ("", [])
+    var baselineOf: (day: Int64, baseline: PersonalBaseline)?
+
+    /// A play's decision: its row, its receipts and the played song's sound.
+    struct Decision {
+        let row: DJDecisionRow
+        let receipts: [DJReceiptRow]
+        let sound: SongSound
+    }
+
+    init(_ replay: DJReplay, physiology: ReplayPhysiology, workouts: [(startMs: Int64, endMs: Int64)],
+         features: [String: SongSound], offsets: [String: Int], birthYear: Int?) {
+        let state = replay.state
+        self.replay = replay; self.workouts = workouts; self.features = features; self.offsets = offsets
+        self.birthYear = birthYear
+        engine = DJStateEngine(constants: state, variant: replay.variant)
+        ranker = RankingEngine(constants: replay.ranking)
+        days = physiology.days; restingByDay = physiology.restingByDay; sdnnMedianByDay = physiology.sdnnMedianByDay
+        lookbackMs = Int64(max(state.hrWindowSeconds + state.personalReferenceMinutes * 60, state.hrvWindowSeconds) * 1000) + 1000
+        stepMs = Int64(state.stepSeconds * 1000)
+        learner = SongLearner(constants: replay.songEffect, contexts: ListeningContext.allCases.count)
+        usualEnergy = ReplayEnergyPattern(constants: state, stepMs: stepMs, lookbackMs: lookbackMs)
+    }
+
+    /// The baseline of UTC day `day`, from the earlier days (kept while the day lasts).
+    mutating func baseline(day: Int64) -> PersonalBaseline {
+        if baselineOf?.day != day {
+            let earlier = days.filter { $0 < day }
+            baselineOf = (day, PersonalBaseline.from(dailyRestingHR: earlier.compactMap { restingByDay[$0] },
+                                                     dailySDNN: earlier.compactMap { sdnnMedianByDay[$0] },
+                                                     age: birthYear.map { Double(Timestamp.civil(fromDays: day).year - $0) },
+                                                     constants: replay.state))
+        }
+        return baselineOf?.baseline ?? .fallback(replay.state)
+    }
+
+    /// The state at the tick of `p`'s start, from the physiology before it, with its
+    /// context and local time; the state is counted into the usual energy.
+    mutating func state(_ p: SessionPlayRow, physiology: inout ReplayPhysiology) throws -> (state: DJState, context: DJContext, localMs: Int64) {
+        let state = replay.state
+        let baseline = baseline(day: Timestamp.floorDivMod(p.startedAtMs, ReplayPhysiology.dayMs).0)
+        let tick = Timestamp.floorDivMod(p.startedAtMs, stepMs).0 * stepMs
+        let offsetMs = Int64(offsets[p.playId] ?? 0) * 60_000
+        let localMs = p.startedAtMs + offsetMs
+        let ctx = DJStateEngine.context(at: tick, localMs: localMs, workouts: workouts, state: state, sessions: replay.sessions)
+        // The earlier play's states up to this decision count first: they precede it.
+        try usualEnergy.count(before: tick, physiology: &physiology, engine: engine)
+        let usual = usualEnergy.usual(localMs: localMs)
+        try physiology.hold(fromMs: tick - lookbackMs, throughMs: tick)
+        let s = engine.state(at: tick, hr: physiology.hr, sdnn: physiology.sdnn,
+                             beatSDNNMs: physiology.beatSDNN(endingAt: tick, seconds: state.hrvWindowSeconds), baseline: baseline,
+                             context: ctx, usualEnergy: usual, previous: previous)
+        previous = s
+        usualEnergy.decided(s, endMs: p.endedAtMs, offsetMs: offsetMs, baseline: baseline)
+        return (s, ctx, localMs)
+    }
+
+    /// The DJ's decision at `p`: its state, the candidates — earlier-played songs (of the
+    /// play's playlist when it has one) and the song played — ranked, and the row and
+    /// receipts of the played song's rank and the DJ's top pick.
+    mutating func decide(_ p: SessionPlayRow, physiology: inout ReplayPhysiology) throws -> Decision {
+        let (s, ctx, localMs) = try state(p, physiology: &physiology)
+        if session.id != p.sessionId { session = (p.sessionId, []) }
+        let hour = Double(Timestamp.floorDivMod(localMs, ReplayPhysiology.dayMs).1) / 3_600_000
+        let sound = learned[p.songId]?.sound ?? features[p.songId]
+            ?? SongSound(songId: p.songId, artist: "", genre: "", bpm: nil, energy: nil)
+        var candidates = p.playlist.isEmpty ? order : playlistMembers[p.playlist]?.order ?? []
+        let wasCandidate = candidates.contains(p.songId)
+        if !wasCandidate { candidates.append(p.songId) }
+        let sounds = candidates.map { learned[$0]?.sound ?? sound }
+        let lc = ListeningContext.allCases.firstIndex(of: replay.ranking.learningContext(ctx)) ?? 0
+        let scores = candidates.map { id -> SongScore in
+            let l = learned[id]
+            let memory = SongMemory(inContext: l.flatMap { learner.state(song: $0.index, context: lc) },
+                                    anyContext: l.flatMap { learner.anyContext(song: $0.index) }, plays: l?.plays ?? 0,
+                                    contextPlays: l?.contextPlays[lc] ?? 0, contextKnownPlays: l?.keptPlays ?? 0,
+                                    lastPlayedMs: l?.lastPlayedMs)
+            return ranker.score(learned[id]?.sound ?? sound, memory: memory, state: s, hour: hour, now: p.startedAtMs)
+        }
+        let ranked = ranker.order(sounds, scores: scores, session: session.songs)
+        let playedAt = ranked.firstIndex { candidates[$0.index] == p.songId } ?? 0
+        let top = ranked.first?.index ?? 0
+        let row = self.row(p, state: s, context: ctx, candidates: candidates, wasCandidate: wasCandidate, top: candidates[top],
+                           mine: scores[candidates.firstIndex(of: p.songId) ?? 0],
+                           playedScore: ranked[playedAt].adjusted, playedRank: playedAt + 1, topScore: ranked.first?.adjusted ?? 0)
+        return Decision(row: row, receipts: DJReplay.receipt(row, pick: scores[top], sound: sounds[top], ranker: ranker), sound: sound)
+    }
+
+    /// The learned ΔHR or ΔRMSSD of song `id` in any context, nil before a play taught it.
+    func predicted(_ id: String, _ key: KeyPath<EMAState, Double>, _ count: KeyPath<EMAState, Int>) -> Double? {
+        guard let i = learned[id]?.index, let e = learner.anyContext(song: i), e[keyPath: count] > 0 else { return nil }
+        return e[keyPath: key]
+    }
+
+    /// The decision row of `p`: the state, the played song's rank and score components
+    /// (`mine`), the DJ's top pick and what each is predicted to do.
+    func row(_ p: SessionPlayRow, state s: DJState, context ctx: DJContext, candidates: [String], wasCandidate: Bool, top: String, mine: SongScore,
+             playedScore: Double, playedRank: Int, topScore: Double) -> DJDecisionRow {
+        DJDecisionRow(
+            subject: p.subject, playId: p.playId, startedAtMs: p.startedAtMs, songId: p.songId, context: ctx.rawValue,
+            need: s.need.rawValue, arousal: s.arousal, stress: s.stress, energy: s.energy, confidence: s.confidence,
+            targetBPM: mine.targetBPM, candidates: candidates.count, playedRank: playedRank, playedWasCandidate: wasCandidate,
+            topSongId: top, playedScore: playedScore, topScore: topScore, bpmMatch: mine.bpmMatch,
+            energyMatch: mine.energyMatch, familiarity: mine.familiarity, historicalEffect: mine.historicalEffect,
+            contextAlignment: mine.contextAlignment, recencyPenalty: mine.recencyPenalty, timeOfDay: mine.timeOfDay,
+            neutralTerms: mine.neutralTerms,
+            predictedPlayedDeltaHRBpm: predicted(p.songId, \.hrDelta, \.hrPlays),
+            predictedTopDeltaHRBpm: predicted(top, \.hrDelta, \.hrPlays),
+            predictedPlayedDeltaRMSSDMs: predicted(p.songId, \.rmssdDelta, \.rmssdPlays),
+            predictedTopDeltaRMSSDMs: predicted(top, \.rmssdDelta, \.rmssdPlays))
+    }
+
+    /// Learns from `p` after its decision: its effect only when its session was kept,
+    /// under the session's context; its play, start and playlist always.
+    mutating func learn(_ p: SessionPlayRow, sound: SongSound) {
+        var l = learned[p.songId] ?? DJReplay.SongHistory(index: order.count, sound: sound)
+        if learned[p.songId] == nil { order.append(p.songId) }
+        if let kept = ListeningContext(rawValue: p.sessionContext), let sc = ListeningContext.allCases.firstIndex(of: kept) {
+            learner.learn(LearnedPlay(p, impact: replay.impact), song: l.index, context: sc)
+            l.contextPlays[sc] += 1
+            l.keptPlays += 1
+        }
+        l.plays += 1
+        l.lastPlayedMs = p.startedAtMs
+        learned[p.songId] = l
+        if playlistMembers[p.playlist, default: ([], [])].set.insert(p.songId).inserted {
+            playlistMembers[p.playlist]?.order.append(p.songId)
+        }
+        session.songs.append(sound)
     }
 }
 
