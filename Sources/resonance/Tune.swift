@@ -43,7 +43,7 @@ struct Tune: ParsableCommand {
             rules' constants: score_seconds (s, searched 1–15), hill_dwell_seconds (s, 5–60), \
             hill_reversals (1–10), sweep_step_per_min (breaths/min, 0.25–1.25) and settle_seconds \
             (s, 0–20). Personas are the cross-validation unit. Objective: locked-rate-error (mean \
-            |locked − planted| resonance rate, breaths/min; lower is better).
+            |locked − planted| resonance rate, 0 on a flat curve's plateau, breaths/min; lower is better).
             --engine state: the AI DJ's 30-s state at every 30-s tick inside a `stress` or \
             `baseline` interval of labelled workspaces (as `resonance dj state`, fallback baselines). \
             The search varies hrv_window_seconds (s, searched 60–1800), hrv_trend_weight (stress per \

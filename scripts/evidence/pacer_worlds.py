@@ -3,8 +3,10 @@
 breathers"): `resonance breathing simulate --world W` on the given seeds (contiguous,
 so one --first-seed/--seeds run per world), then one Markdown table of
 breathing_sim_summary.csv (mean [95 % interval over seeds]) per world and strategy, with
-the strategy that wins each metric (breathing_sim_wins.csv: the interval of its
-difference from the runner-up excludes 0) marked. Deterministic: the same binary,
+the strategy that wins each judged metric — |error| to the nearest rate of peak
+amplitude, the share within ±0.5/min of it, lock time, coherence reached and the HR
+amplitude share at the locked rate (breathing_sim_wins.csv: the interval of its
+difference from the runner-up excludes 0) — marked. Deterministic: the same binary,
 seeds and constants give the same bytes. Standard library only.
 
 Usage: pacer_worlds.py BIN --work DIR --seeds 0,1,...,19 --markdown OUT.md
@@ -20,7 +22,7 @@ import sys
 WORLDS = ["standard", "transient", "adherence", "phase_lag", "skewed", "flat", "double_peak", "drift_ectopic",
           "outside", "all"]
 METRICS = [("abs_error_bpm", "abs error (bpm)", 2), ("within_0_5", "within ±0.5/min", 2), ("lock_s", "lock (s)", 0),
-           ("coherence_reached", "coherence reached", 3)]
+           ("coherence_reached", "coherence reached", 3), ("amplitude_share", "amplitude share", 3)]
 
 
 def read(path):
@@ -84,6 +86,9 @@ def main():
     lines.append("Bold: the strategy wins that world on that metric (the 95 %% interval over seeds of its "
                  "per-seed difference from the runner-up excludes 0). Seeds %d–%d, 10 personas each%s." %
                  (seeds[0], seeds[-1], ", constants " + os.path.basename(a.constants) if a.constants else ""))
+    lines.append("Error: the locked rate's distance to the nearest rate of peak amplitude (the planted rate; "
+                 "in a flat curve its plateau, 0 on it). Amplitude share: the HR amplitude at the locked rate over "
+                 "that at the peak.")
     lines.append("Made by `make pacer-worlds` (scripts/evidence/pacer_worlds.py).")
     os.makedirs(os.path.dirname(os.path.abspath(a.markdown)), exist_ok=True)
     tmp = a.markdown + ".tmp"

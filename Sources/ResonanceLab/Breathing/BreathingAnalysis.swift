@@ -46,7 +46,7 @@ public enum BreathingAnalysis {
             let world = try BreathingSimulation.world(of: ws)
             json["pacer_world"] = .string(world.rawValue)
             md += (md.isEmpty ? "" : "\n") + "Adaptive pacer, simulated closed loop in the `\(world.rawValue)` world "
-                + "(`breathing_sim_summary.csv`; mean [95 % interval over seeds]; the planted resonance rate is the truth):\n\n"
+                + "(`breathing_sim_summary.csv`; mean [95 % interval over seeds]; the truth is the planted resonance rate, a flat curve's plateau in its world):\n\n"
                 + "| strategy | sessions | error (bpm) | abs error (bpm) | within ±0.5/min | lock (s) | coherence reached | amplitude share |\n"
                 + "|---|---|---|---|---|---|---|---|\n"
             var strategies: [String] = []

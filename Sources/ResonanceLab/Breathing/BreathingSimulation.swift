@@ -154,6 +154,19 @@ public struct ResonanceWorld: Sendable, Equatable {
         }
     }
 
+    /// The rates of peak amplitude, breaths/min: a flat curve's plateau, else the planted rate.
+    public var peakRates: ClosedRange<Double> {
+        shape == .flat ? (plantedRateBpm - shapeParameter)...(plantedRateBpm + shapeParameter) : plantedRateBpm...plantedRateBpm
+    }
+
+    /// A locked rate's error, breaths/min: its signed distance to the nearest rate of peak
+    /// amplitude (`peakRates`) — locked − planted, and 0 anywhere on a flat curve's
+    /// plateau, so that no lock on the plateau counts as better than another.
+    public func error(locked rate: Double) -> Double {
+        let peak = peakRates
+        return rate < peak.lowerBound ? rate - peak.lowerBound : rate > peak.upperBound ? rate - peak.upperBound : 0
+    }
+
     /// HR's phase lag behind breathing at `rate`, fraction of a breath.
     public func phaseLag(at rate: Double) -> Double {
         assumptions.phaseLag ? atan((rate - plantedRateBpm) / assumptions.widthBpm) / (2 * .pi) : 0

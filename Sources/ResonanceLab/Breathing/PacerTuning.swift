@@ -4,8 +4,9 @@
 /// the noise are drawn again from them (and checked against the planted rate recorded),
 /// so a candidate meets exactly the simulated world the defaults met — in the world
 /// (`--world`) the lineage of the sessions names. Personas are the
-/// cross-validation unit. Objective (`locked-rate-error`): the mean |locked − planted|
-/// rate over the selected personas' sessions of every strategy in the table, breaths/min.
+/// cross-validation unit. Objective (`locked-rate-error`): the mean |error| of the locked
+/// rate (`ResonanceWorld.error(locked:)`: locked − planted, 0 on a flat curve's plateau)
+/// over the selected personas' sessions of every strategy in the table, breaths/min.
 public struct PacerTuningData: TuningProblem {
     public static let engine = PacerConstants.spec.name
     public static let objectives: [TuningObjective] = [.lockedRateError]
@@ -68,11 +69,11 @@ public struct PacerTuningData: TuningProblem {
 
     public var unitNoun: String { "personas" }
     public var dataSummary: String {
-        "\(sessions.reduce(0) { $0 + $1.count }) simulated sessions; objective: mean |locked − planted| resonance rate"
+        "\(sessions.reduce(0) { $0 + $1.count }) simulated sessions; objective: mean |locked − planted| resonance rate (0 on a flat curve's plateau)"
     }
     public var provenance: [String: JSONValue] {
         ["sessions": .int(sessions.reduce(0) { $0 + $1.count }),
-         "locked_rate_error": .string("mean |locked - planted| rate (breaths/min) of the closed-loop simulation replayed "
+         "locked_rate_error": .string("mean |locked - planted| rate (0 on a flat curve's plateau; breaths/min) of the closed-loop simulation replayed "
              + "with the candidate constants on the sessions of the selected personas")]
     }
 
@@ -81,8 +82,7 @@ public struct PacerTuningData: TuningProblem {
     public func value(_ objective: TuningObjective, _ registry: ConstantsRegistry, on selection: [Int]) -> Double {
         guard objective == .lockedRateError else { return .nan }
         let errors = selection.flatMap { sessions[$0] }.map { s in
-            abs(SimulatedSession.run(s.world, strategy: s.strategy, registry: registry, noise: s.noise).lockedRateBpm
-                - s.world.plantedRateBpm)
+            abs(s.world.error(locked: SimulatedSession.run(s.world, strategy: s.strategy, registry: registry, noise: s.noise).lockedRateBpm))
         }
         return errors.isEmpty ? .nan : Stats.mean(errors)
     }

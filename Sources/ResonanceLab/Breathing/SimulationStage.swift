@@ -8,7 +8,8 @@ public struct SimulatedSessionRow: Sendable, Equatable {
     /// The planted resonance rate, breaths/min (the pacer never sees it).
     public var plantedRateBpm: Double
     public var lockedRateBpm: Double
-    /// locked − planted, breaths/min.
+    /// The locked rate's distance to the nearest rate of peak amplitude, breaths/min:
+    /// locked − planted, 0 on a flat curve's plateau (`ResonanceWorld.error(locked:)`).
     public var errorBpm: Double
     /// s from the session start.
     public var lockSeconds: Double
@@ -74,7 +75,7 @@ extension SimulationSummaryRow: CanonicalRow {
 /// One row of `breathing_sim_wins.csv`: on one judged metric, the best strategy against
 /// the runner-up (`BreathingSimulation.wins`).
 public struct SimulationWinRow: Sendable, Equatable {
-    /// `abs_error_bpm`, `within_0_5`, `lock_s` or `coherence_reached`.
+    /// `abs_error_bpm`, `within_0_5`, `lock_s`, `coherence_reached` or `amplitude_share`.
     public var metric: String
     public var best: String
     public var runnerUp: String
@@ -192,7 +193,7 @@ public struct BreathingSimulation: Sendable {
                                                     pacer: registry.pacer))
                 rows.append(SimulatedSessionRow(seed: seed, persona: persona.name, strategy: strategy.rawValue,
                                                 plantedRateBpm: world.plantedRateBpm, lockedRateBpm: s.lockedRateBpm,
-                                                errorBpm: s.lockedRateBpm - world.plantedRateBpm, lockSeconds: s.lockSeconds,
+                                                errorBpm: world.error(locked: s.lockedRateBpm), lockSeconds: s.lockSeconds,
                                                 coherenceReached: s.coherenceReached,
                                                 amplitudeShare: world.amplitude(at: s.lockedRateBpm) / world.peakAmplitudeBpm,
                                                 recordedPeakCoherence: s.lastCoherence, maxCoherence: s.maxCoherence))
@@ -266,6 +267,7 @@ public struct BreathingSimulation: Sendable {
     /// The metrics a strategy can win on, and whether lower is better.
     static let judged: [(String, lowerIsBetter: Bool)] = [
         ("abs_error_bpm", true), ("within_0_5", false), ("lock_s", true), ("coherence_reached", false),
+        ("amplitude_share", false),
     ]
 
     /// Per judged metric, the best strategy by its mean over sessions against the runner-up:
@@ -300,7 +302,7 @@ public struct SimulationStage: Stage {
     }
 
     public var name: String { "breathing-simulate" }
-    public var version: String { "1.2.0" }
+    public var version: String { "1.3.0" }
     public var engines: [String] { ["coherence", "pacer"] }
     public var perSubject: Bool { false }
     public var reads: [String] { [] }

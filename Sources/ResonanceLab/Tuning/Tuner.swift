@@ -10,7 +10,8 @@ public enum TuningObjective: String, CaseIterable, Sendable {
     case brier
     /// Song effect: Pearson r of learned vs planted per-(listener, song) effects.
     case correlation
-    /// Pacer: mean |locked − planted| resonance rate of simulated sessions, breaths/min (lower is better).
+    /// Pacer: mean |locked − planted| resonance rate of simulated sessions (0 on a flat curve's
+    /// plateau), breaths/min (lower is better).
     case lockedRateError = "locked-rate-error"
     /// Trend: share of planted deterioration events the shown flags find, less the
     /// false alarms per person-month above 1 (`TrendTuningData`).

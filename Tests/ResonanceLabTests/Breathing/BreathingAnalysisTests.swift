@@ -29,13 +29,13 @@ final class BreathingAnalysisTests: XCTestCase {
         XCTAssertTrue(section.markdown.contains("closed loop in the `standard` world"), section.markdown)
         XCTAssertEqual(json["pacer_world"], .string("standard"))
         let wins = try Workspace.readTable(SimulationWinRow.self, path: dir + "/" + SimulationWinRow.fileName)
-        XCTAssertEqual(wins.map(\.metric), ["abs_error_bpm", "within_0_5", "lock_s", "coherence_reached"])
+        XCTAssertEqual(wins.map(\.metric), ["abs_error_bpm", "within_0_5", "lock_s", "coherence_reached", "amplitude_share"])
         let error = try XCTUnwrap(wins.first)
         let cells = String(format: "%.3f [%.3f, %.3f]", error.difference, error.ciLow, error.ciHigh)
         XCTAssertTrue(section.markdown.contains("| abs_error_bpm | \(error.best) | \(error.runnerUp) | \(cells) | "
                                                 + (error.wins ? "yes" : "no") + " |"), section.markdown)
         guard case let .array(winRows)? = json["pacer_wins"] else { return XCTFail("no pacer_wins array") }
-        XCTAssertEqual(winRows.count, 4)
+        XCTAssertEqual(winRows.count, 5)
         // The stored session record beside what it promises, per strategy: the means of its rows.
         let records = try Workspace.readTable(SessionRecordRow.self, path: dir + "/" + SessionRecordRow.fileName)
             .filter { $0.strategy == "sweep" }

@@ -129,6 +129,23 @@ final class BreathingSimulationTests: XCTestCase {
         XCTAssertEqual(PeakToTrough.mean([0, 4, 0, 4, 0, 30, 0, 4, 0, 4][...], cycleSamples: 2), 9.2, accuracy: 1e-12)
     }
 
+    /// A locked rate's error is its distance to the nearest rate of peak amplitude: on a
+    /// flat curve (plateau 5.6–6.4/min) 0 anywhere on the plateau and measured from its
+    /// nearer edge outside it; on the other shapes locked − planted.
+    func testErrorIsTheDistanceToThePeakRates() {
+        let f = world(.flat, parameter: 0.4)
+        XCTAssertEqual(f.peakRates.lowerBound, 5.6, accuracy: 1e-12)
+        XCTAssertEqual(f.peakRates.upperBound, 6.4, accuracy: 1e-12)
+        XCTAssertEqual(f.error(locked: 6), 0)
+        XCTAssertEqual(f.error(locked: 5.7), 0)
+        XCTAssertEqual(f.error(locked: 6.3), 0)
+        XCTAssertEqual(f.error(locked: 6.9), 0.5, accuracy: 1e-12)
+        XCTAssertEqual(f.error(locked: 5.0), -0.6, accuracy: 1e-12)
+        XCTAssertEqual(world().error(locked: 6.3), 0.3, accuracy: 1e-12)
+        XCTAssertEqual(world(.skewed, parameter: 1.5).error(locked: 5.5), -0.5, accuracy: 1e-12)
+        XCTAssertEqual(world(.double, parameter: 1.2, height: 0.8).error(locked: 7.2), 1.2, accuracy: 1e-12)
+    }
+
     /// On noiseless Gaussian and flat-topped curves the robust sweep locks within
     /// 0.2/min of the peak (the plateau's centre). A skewed curve (k = 1.6) pulls its
     /// parabola toward the wide side: locked up to 0.4/min from the peak on that side.
@@ -151,12 +168,13 @@ final class BreathingSimulationTests: XCTestCase {
 
     /// Wins, worked: over three seeds A's |error| is 0.1 below B's on each (A wins, the
     /// interval is [−0.1, −0.1]); within ±0.5 A is ahead on one seed and level on two, so
-    /// the interval reaches 0 and nobody wins.
+    /// the interval reaches 0 and nobody wins; B's amplitude share is 0.02 above A's on
+    /// each seed, so B wins it although A wins on |error|.
     func testWinsNeedAnIntervalThatExcludesZero() {
         func row(_ seed: Int, _ strategy: String, _ error: Double) -> SimulatedSessionRow {
             SimulatedSessionRow(seed: seed, persona: "P", strategy: strategy, plantedRateBpm: 6, lockedRateBpm: 6 + error,
-                                errorBpm: error, lockSeconds: 300, coherenceReached: 0.9, amplitudeShare: 1,
-                                recordedPeakCoherence: 0.9, maxCoherence: 1)
+                                errorBpm: error, lockSeconds: 300, coherenceReached: 0.9,
+                                amplitudeShare: strategy == "A" ? 0.97 : 0.99, recordedPeakCoherence: 0.9, maxCoherence: 1)
         }
         let rows = [row(0, "A", 0.2), row(0, "B", 0.3), row(1, "A", 0.45), row(1, "B", 0.55), row(2, "A", 0.6), row(2, "B", 0.7)]
         let wins = BreathingSimulation.wins(rows)
@@ -171,6 +189,11 @@ final class BreathingSimulationTests: XCTestCase {
         XCTAssertEqual(within?.ciLow, 0)
         XCTAssertEqual(within?.wins, false)
         XCTAssertEqual(wins.first { $0.metric == "lock_s" }?.wins, false)
+        let share = wins.first { $0.metric == "amplitude_share" }
+        XCTAssertEqual(share?.best, "B")
+        XCTAssertEqual(share?.runnerUp, "A")
+        XCTAssertEqual(share?.difference ?? 0, 0.02, accuracy: 1e-12)
+        XCTAssertEqual(share?.wins, true)
         XCTAssertTrue(BreathingSimulation.wins(rows.filter { $0.strategy == "A" }).isEmpty)
     }
 
