@@ -2,8 +2,8 @@
 # `make alarms`: the daily engines' alarms against planted health events at full size
 # (docs/methods.md, Alarm rates). Persona workspaces with `--events planned` over
 # ALARMS_DAYS days for the training seeds (ALARMS_TRAIN_SEEDS) and the seeds validated on
-# (ALARMS_TEST_SEEDS). Both default to the development seeds of mk/heldout.json, so
-# `make alarms` validates in sample; `make evaluate VERDICT=alarms` runs it with the
+# (ALARMS_TEST_SEEDS). Both default to the alarms' training seeds of mk/heldout.json
+# (development seeds), so `make alarms` validates in sample; `make evaluate VERDICT=alarms` runs it with the
 # evaluation seeds as ALARMS_TEST_SEEDS (docs/methods.md, Held-out protocol). The trend
 # engine is tuned on the training workspaces for each regression method (`resonance
 # tune --engine trend`, personas as the unit; when the tuned constants do not beat the
@@ -16,7 +16,7 @@
 # `make evidence-alarms` runs `make alarms` on the development seeds and writes its table
 # as evidence/measured/alarms.md, the block docs/validation.md includes.
 ALARMS_DAYS ?= 90
-ALARMS_TRAIN_SEEDS ?= $(call HELDOUT_SEEDS,alarms,development)
+ALARMS_TRAIN_SEEDS ?= $(call HELDOUT_SEEDS,alarms,training)
 ALARMS_TEST_SEEDS ?= $(ALARMS_TRAIN_SEEDS)
 ALARMS_BUDGET ?= 150
 ALARMS_WORK ?= build/work/alarms
@@ -59,9 +59,9 @@ alarms: build
 	echo "alarms: wrote $(ALARMS_TABLE)" >&2
 
 .PHONY: evidence-alarms
-# ALARMS_EVIDENCE_SEEDS (default: the development seeds) is for `make evidence-check`'s
-# small run only.
-ALARMS_EVIDENCE_SEEDS ?= $(call HELDOUT_SEEDS,alarms,development)
+# ALARMS_EVIDENCE_SEEDS (default: the training seeds, development seeds) is set by
+# `make evidence-check`'s small run only.
+ALARMS_EVIDENCE_SEEDS ?= $(call HELDOUT_SEEDS,alarms,training)
 ALARMS_EVIDENCE_WORK ?= build/work/alarms
 evidence-alarms:
 	@$(MAKE) --no-print-directory alarms ALARMS_TRAIN_SEEDS="$(ALARMS_EVIDENCE_SEEDS)" \

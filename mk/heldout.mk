@@ -9,7 +9,7 @@
 # `heldout-test` (part of `make test`) checks the registry, the refusal and the ledger
 # row in a temporary git repository with a fake verdict, in about a second.
 HELDOUT := python3 scripts/lib/heldout.py
-# $(call HELDOUT_SEEDS,verdict,development|evaluation|ci[,--csv])
+# $(call HELDOUT_SEEDS,verdict,development|evaluation|ci|training[,--csv])
 HELDOUT_SEEDS = $(shell $(HELDOUT) seeds $(1) $(2) $(3))
 VERDICT ?=
 DRY_RUN ?=

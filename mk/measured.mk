@@ -12,7 +12,7 @@ EVIDENCE_PERSONAS = $(EVIDENCE_WORK)/personas
 # docs/personas.md: the response laws' bounds over the robustness study's development
 # seeds, and the planted health events over the alarms' development seeds.
 LAW_BOUNDS_SEEDS ?= $(call HELDOUT_SEEDS,effect_robustness,development,--csv)
-HEALTH_EVENT_SEEDS ?= $(call HELDOUT_SEEDS,alarms,development,--csv)
+HEALTH_EVENT_SEEDS ?= $(call HELDOUT_SEEDS,alarms,training,--csv)
 HEALTH_EVENT_DAYS ?= 90
 # docs/methods.md, Coherence: white noise (seeds of Python's random.Random), the healthy
 # PhysioNet records (outside the repository: $RESONANCE_DATASETS), the pacer's
@@ -72,7 +72,7 @@ evidence-response-law-bounds: build
 evidence-health-event-counts: build
 	python3 scripts/evidence/measured_personas.py health-events --bin $(BIN) --work $(EVIDENCE_WORK)/health-events \
 	  --seeds $(HEALTH_EVENT_SEEDS) --days $(HEALTH_EVENT_DAYS) --out $(MEASURED)/health_event_counts.md \
-	  --caption 'Planted by `resonance personas generate --events planned`, the ten personas × $(HEALTH_EVENT_DAYS) days, seeds {seeds} (the development seeds of the alarms, mk/heldout.json); `make evidence-health-event-counts` writes this table.'
+	  --caption 'Planted by `resonance personas generate --events planned`, the ten personas × $(HEALTH_EVENT_DAYS) days, seeds {seeds} (the training seeds of the alarms, development seeds in mk/heldout.json); `make evidence-health-event-counts` writes this table.'
 
 # docs/methods.md, Coherence.
 evidence-coherence-white-noise: build

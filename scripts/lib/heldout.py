@@ -5,8 +5,9 @@ mk/heldout.json is the one registry of verdicts: per verdict its development see
 subjects), its evaluation seeds, the command that evaluates it and the result file that
 command writes (docs/methods.md, Held-out protocol).
 
-    heldout.py seeds VERDICT development|evaluation|ci [--csv]
-        the seeds, space-separated (comma-separated with --csv), for make
+    heldout.py seeds VERDICT development|evaluation|ci|training [--csv]
+        the seeds, space-separated (comma-separated with --csv), for make; `ci` and
+        `training` name subsets of the development seeds (a smoke test's, a tuning's)
     heldout.py evaluate VERDICT [--dry-run]
         refuses (one line, exit 2) unless `git status --porcelain` is empty for the code
         (CODE_PATHS); runs the verdict's command on its evaluation seeds only; appends one
@@ -146,8 +147,10 @@ def self_test(here_root):
         spec = verdicts.get(name, {})
         dev, ev = set(map(str, spec.get("development", []))), set(map(str, spec.get("evaluation", [])))
         ci = set(map(str, spec.get("ci", [])))
-        check(f"registry.{name}", "development" in spec and "evaluation" in spec and not dev & ev and ci <= dev,
-              f"{name}: development {sorted(dev)}, evaluation {sorted(ev)}, ci {sorted(ci)}")
+        training = set(map(str, spec.get("training", [])))
+        check(f"registry.{name}", "development" in spec and "evaluation" in spec and not dev & ev and ci <= dev
+              and training <= dev,
+              f"{name}: development {sorted(dev)}, evaluation {sorted(ev)}, ci {sorted(ci)}, training {sorted(training)}")
 
     with tempfile.TemporaryDirectory(prefix="heldout-test.") as tmp:
         os.makedirs(os.path.join(tmp, "scripts", "lib"))
@@ -260,7 +263,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd")
     s = sub.add_parser("seeds")
     s.add_argument("verdict")
-    s.add_argument("which", choices=["development", "evaluation", "ci"])
+    s.add_argument("which", choices=["development", "evaluation", "ci", "training"])
     s.add_argument("--csv", action="store_true")
     e = sub.add_parser("evaluate")
     e.add_argument("verdict")
