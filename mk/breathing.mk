@@ -9,11 +9,11 @@ bench-breathing: build
 	python3 scripts/bench/bench_breathing.py $(BIN) build/bench/breathing
 
 # `make pacer-worlds`: every pacer strategy in every simulated world (docs/methods.md,
-# Breathing, "Simulated breathers") on the pacer verdict's development seeds of
+# Breathing, "Simulated breathers") on the pacer verdict's training seeds (development) of
 # mk/heldout.json, written as evidence/measured/pacer_worlds.md (the docs' measured
 # block) and build/pacer-worlds/pacer_worlds.json; `make evaluate VERDICT=pacer` runs it
 # on the evaluation seeds into reports/heldout/pacer/. About 1 min on 2 cores.
-PACER_SEEDS ?= $(call HELDOUT_SEEDS,pacer,development,--csv)
+PACER_SEEDS ?= $(call HELDOUT_SEEDS,pacer,training,--csv)
 PACER_WORK ?= build/pacer-worlds
 PACER_MD ?= $(MEASURED)/pacer_worlds.md
 PACER_JSON ?= $(PACER_WORK)/pacer_worlds.json

@@ -20,7 +20,7 @@ HEALTH_EVENT_DAYS ?= 90
 WHITE_NOISE_SEEDS ?= 0,1,2,3,4
 WHITE_NOISE_SECONDS ?= 1200
 COHERENCE_RECORDS ?= $(RESONANCE_DATASETS)/physionet-rr/healthy
-COHERENCE_SIM_SEEDS ?= $(call HELDOUT_SEEDS,pacer,development,--csv)
+COHERENCE_SIM_SEEDS ?= $(call HELDOUT_SEEDS,pacer,training,--csv)
 
 
 .PHONY: evidence-personas-workspace evidence-tune-song-effect evidence-zero-delta-impact evidence-coach-personas \
