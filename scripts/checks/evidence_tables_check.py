@@ -193,11 +193,13 @@ def write(name, header, rows):
 rows = []
 for s, base in (("hill", 0.6), ("robust", 0.12)):
     rows += [[s, "abs_error_bpm", base, base - 0.011, base + 0.034], [s, "within_0_5", 1 - base, 1 - base, 1 - base],
-             [s, "lock_s", 300, 300, 300], [s, "coherence_reached", 0.9, 0.8996, 0.9004]]
+             [s, "lock_s", 300, 300, 300], [s, "coherence_reached", 0.9, 0.8996, 0.9004],
+             [s, "amplitude_share", 1 - base / 2, 1 - base / 2 - 0.01, 1 - base / 2 + 0.01]]
 write("breathing_sim_summary.csv", ["strategy", "metric", "mean", "ci_low", "ci_high"], rows)
 write("breathing_sim_wins.csv", ["metric", "best", "runner_up", "difference", "ci_low", "ci_high", "wins"],
       [["abs_error_bpm", "robust", "hill", -0.48, -0.5, -0.46, "true"],
-       ["lock_s", "hill", "robust", 0, 0, 0, "false"]])
+       ["lock_s", "hill", "robust", 0, 0, 0, "false"],
+       ["amplitude_share", "robust", "hill", 0.24, 0.23, 0.25, "true"]])
 '''
 
 
@@ -214,13 +216,16 @@ def pacer_cases(tmp):
     p = run("pacer_worlds.py", fake, "--work", work, "--seeds", "3,4", "--worlds", "standard,all",
             "--markdown", md, "--json", result)
     text = open(md, encoding="utf-8").read() if os.path.exists(md) else ""
-    rows = lambda w: [f"| {w} | `hill` | 0.60 [0.59, 0.63] | 0.40 | 300 | 0.900 [0.900, 0.900] |",
-                      f"| {w} | `robust` | **0.12 [0.11, 0.15]** | 0.88 | 300 | 0.900 [0.900, 0.900] |"]
+    # Amplitude share 1 − error/2 ± 0.01: hill 0.700 [0.690, 0.710], robust 0.940 [0.930, 0.950], bold.
+    rows = lambda w: [f"| {w} | `hill` | 0.60 [0.59, 0.63] | 0.40 | 300 | 0.900 [0.900, 0.900] | 0.700 [0.690, 0.710] |",
+                      f"| {w} | `robust` | **0.12 [0.11, 0.15]** | 0.88 | 300 | 0.900 [0.900, 0.900] | **0.940 [0.930, 0.950]** |"]
     expect("pacer_worlds.table", text, [
-        "| world | strategy | abs error (bpm) | within ±0.5/min | lock (s) | coherence reached |",
-        "|---|---|---|---|---|---|", *rows("standard"), *rows("all"), "",
+        "| world | strategy | abs error (bpm) | within ±0.5/min | lock (s) | coherence reached | amplitude share |",
+        "|---|---|---|---|---|---|---|", *rows("standard"), *rows("all"), "",
         "Bold: the strategy wins that world on that metric (the 95 % interval over seeds of its per-seed difference "
         "from the runner-up excludes 0). Seeds 3–4, 10 personas each.",
+        "Error: the locked rate's distance to the nearest rate of peak amplitude (the planted rate; in a flat curve "
+        "its plateau, 0 on it). Amplitude share: the HR amplitude at the locked rate over that at the peak.",
         "Made by `make pacer-worlds` (scripts/evidence/pacer_worlds.py)."], p.stderr)
     calls = open(os.path.join(work, "calls.txt")).read() if os.path.exists(os.path.join(work, "calls.txt")) else ""
     expect("pacer_worlds.one_run_per_world", calls, [
@@ -228,7 +233,7 @@ def pacer_cases(tmp):
         f"breathing simulate --out {work}/all --world all --first-seed 3 --seeds 2 --jobs 2 --quiet"])
     written = json.load(open(result, encoding="utf-8")) if os.path.exists(result) else {}
     wins = written.get("worlds", {}).get("all", {}).get("wins", [])
-    report("pacer_worlds.json", written.get("seeds") == [3, 4] and [w["wins"] for w in wins] == [True, False]
+    report("pacer_worlds.json", written.get("seeds") == [3, 4] and [w["wins"] for w in wins] == [True, False, True]
            and written["worlds"]["all"]["summary"]["robust"]["abs_error_bpm"]["ci_high"] == 0.154,
            json.dumps(written)[:2000])
     p = run("pacer_worlds.py", fake, "--work", work, "--seeds", "3,5", "--markdown", md)
