@@ -6,7 +6,9 @@ public enum EffectModel: String, CaseIterable, Sendable {
 /// Song, listener and playlist effects from the per-play physiology of
 /// `session_plays.csv` (docs/methods.md, Effects): a pure function of that table and the constants.
 /// Plays without physiology nearby stay in (behaviour: skip, listen, the product's
-/// score without biometrics) but are left out of the ΔHR / ΔRMSSD fits.
+/// score without biometrics) but are left out of the ΔHR / ΔRMSSD fits; a song, listener
+/// or playlist without an estimate of a metric has no row for it, and a metric no play
+/// has is not fitted (no onset is chosen for it).
 public struct EffectsStage: Stage {
     public var models: [EffectModel]
     /// How the mixed model takes its onset time constant (`MixedEffects.profiledOnset`).
@@ -18,7 +20,8 @@ public struct EffectsStage: Stage {
     }
 
     public var name: String { "effects" }
-    public var version: String { "1.1.0" }
+    /// 1.2.0: no row without an estimate; no onset chosen for a metric no play has.
+    public var version: String { "1.2.0" }
     public var engines: [String] { ["impact", "mixed_model", "sessions", "song_effect"] }
     public var perSubject: Bool { false }
     public var reads: [String] { [SessionPlayRow.fileName] }
@@ -44,8 +47,10 @@ public struct EffectsStage: Stage {
         try ws.write(out.lazy.flatMap(\.personas))
         try ws.write(out.lazy.flatMap(\.playlists))
         func rows(_ count: (EffectTables) -> Int) -> Int { out.reduce(0) { $0 + count($1) } }
-        context.progress.note("effects: \(plays.count) plays → \(rows { $0.songs.count }) song, \(rows { $0.personas.count }) "
-            + "persona and \(rows { $0.playlists.count }) playlist rows (\(models.map(\.rawValue).joined(separator: "+")))")
+        let withHeartData = (0..<plays.count).filter { plays.measures[$0].hrDelta != nil }.count
+        context.progress.note("effects: \(plural(plays.count, "play")) (\(withHeartData) with heart data) → \(rows { $0.songs.count }) song, "
+            + "\(rows { $0.personas.count }) persona and \(plural(rows { $0.playlists.count }, "playlist row")) "
+            + "(\(models.map(\.rawValue).joined(separator: "+")))")
     }
 
     /// Each model's tables, in `models` order (`+` joins them).
