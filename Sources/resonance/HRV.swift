@@ -106,7 +106,7 @@ struct HRV: ParsableCommand {
     /// `--timing`: mean time per window of each index family, on stderr.
     @Sendable static func printTimings(_ total: HRVTimings) {
         let per = { (ns: UInt64) in String(format: "%.1f", Double(ns) / 1000 / Double(max(1, total.windows))) }
-        let line = "timing: \(total.windows) windows; µs per window: time \(per(total.timeNs)), "
+        let line = "timing: \(plural(total.windows, "window")); µs per window: time \(per(total.timeNs)), "
             + "frequency \(per(total.frequencyNs)), nonlinear \(per(total.nonlinearNs))\n"
         FileHandle.standardError.write(Data(line.utf8))
     }

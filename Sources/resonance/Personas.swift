@@ -77,12 +77,23 @@ struct PersonasGenerate: ParsableCommand {
                                + "planted, genre or none (default: no song features; docs/dj.md, Worlds).", valueName: "world"))
     var songFeatures: String?
 
-    func validate() throws {
-        // The worlds whose features a persona workspace can carry (`DJWorld.none`, not nil).
-        let worlds: [DJWorld] = [.planted, .genre, .none]
-        if let w = songFeatures, !(DJWorld(rawValue: w).map(worlds.contains) ?? false) {
-            throw ValidationError("--song-features must be one of: planted, genre, none.")
+    /// The DJ worlds whose song features a persona workspace can carry.
+    static let featureWorlds: [DJWorld] = [.planted, .genre, .none]
+
+    /// The world of --song-features, parsed once for `validate` and `run`: nil without
+    /// the option; `none` is the world `DJWorld.none` (features unrelated to the planted
+    /// effects), not the absence of features; any other value is refused.
+    func songFeatureWorld() throws -> DJWorld? {
+        guard let songFeatures else { return nil }
+        guard let world = DJWorld(rawValue: songFeatures), Self.featureWorlds.contains(world) else {
+            throw ValidationError("--song-features must be one of: "
+                + Self.featureWorlds.map(\.rawValue).joined(separator: ", ") + " (got '\(songFeatures)').")
         }
+        return world
+    }
+
+    func validate() throws {
+        _ = try songFeatureWorld()
         try global.reject(verify: true, command: "personas generate")
         guard (1...366).contains(days) else { throw ValidationError("--days must be between 1 and 366.") }
         guard replicas >= 1 else { throw ValidationError("--replicas must be at least 1 (got \(replicas)).") }
@@ -137,7 +148,7 @@ struct PersonasGenerate: ParsableCommand {
         let generator = PersonaGenerator(personas: try selectedProfiles(), days: days, seed: seed, replicas: replicas,
                                          firstDay: try firstDay(), registry: try global.registry(),
                                          events: events == "planned", law: try law(),
-                                         songFeatures: songFeatures.flatMap(DJWorld.init(rawValue:)))
+                                         songFeatures: try songFeatureWorld())
         let progress = global.reporter, warnings = global.warnings
         try generator.generate(into: Workspace(path: out), jobs: global.workers, progress: { progress.note($0) },
                                warning: { warnings.note($0) })

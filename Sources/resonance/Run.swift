@@ -7,8 +7,12 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import raw exports and run every stage: the whole pipeline in one command.",
         discussion: """
-            Runs import → hrv → coherence → sessions → effects → daily, then validate when \
+            Runs import → beats → hrv → coherence → sessions → effects → daily, then validate when \
             --report-dir is given, each with its default settings and the constants in force. \
+            At the end (on stderr, unless --quiet) it says what the workspace can answer: for \
+            HRV, coherence, stress scoring, sessions with physiology, song and listener effects \
+            and the daily heart-coach engines, whether the data support it and, if not, why \
+            (the report's first section says the same; docs/workspace.md). \
             The outputs are byte-identical to running the commands one by one; each stage \
             reads its tables one subject at a time. With --workspace \
             instead of sources, the stages after import run on an existing workspace (e.g. one \
@@ -86,5 +90,11 @@ struct Run: ParsableCommand {
             stages.insert(reading.stage(sources: sources, quiet: global.quiet), at: 0)
         }
         try Pipeline.run(stages, on: Workspace(path: path), context: try global.context())
+        // What the data can answer, from the tables just written: the report's first section says the same.
+        if !global.quiet {
+            let ws = try global.open(path, reads: WorkspaceAnswers.reads)
+            let answers = try WorkspaceAnswers.of(ws, registry: try global.registry())
+            FileHandle.standardError.write(Data(answers.stderrText.utf8))
+        }
     }
 }

@@ -44,7 +44,7 @@ struct Shard: ParsableCommand {
     func run() throws {
         let warnings = global.warnings
         let split = try Sharding.split(workspace, count: shards, into: out, verify: !global.noVerify, note: { warnings.note($0) })
-        global.reporter.note("shard: \(split.tables) tables, \(split.rows) rows → \(shards) shards in \(out) "
+        global.reporter.note("shard: \(plural(split.tables, "table")), \(plural(split.rows, "row")) → \(plural(shards, "shard")) in \(out) "
             + "(subjects per shard: \(split.subjects.map(String.init).joined(separator: ", ")))")
     }
 }
@@ -80,7 +80,7 @@ struct Merge: ParsableCommand {
     func run() throws {
         let warnings = global.warnings
         let merged = try Sharding.merge(shards, into: out, verify: !global.noVerify, note: { warnings.note($0) })
-        global.reporter.note("merge: \(merged.shards) shards, \(merged.tables) tables, \(merged.rows) rows, "
-            + "\(merged.subjects) subjects → \(out)")
+        global.reporter.note("merge: \(plural(merged.shards, "shard")), \(plural(merged.tables, "table")), \(plural(merged.rows, "row")), "
+            + "\(plural(merged.subjects, "subject")) → \(out)")
     }
 }

@@ -7,9 +7,10 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the validation report (validation.md, validation.json) of a workspace.",
         discussion: """
-            Sections: the data inventory (subjects, time spans, rows accepted and rejected per \
-            file with the top rejection reasons, gaps longer than 5 min, label coverage), then \
-            each stage's checks. On a workspace whose labels.csv has `stress` and `baseline` \
+            Sections: what the workspace can answer (each analysis answered or not, and why not: \
+            the assessment `resonance run` prints at its end), the data inventory (subjects, time \
+            spans, rows accepted and rejected per file with the top rejection reasons, gaps longer \
+            than 5 min, label coverage), each stage's results, and last the tables' lineage. On a workspace whose labels.csv has `stress` and `baseline` \
             intervals, the stress section scores windows with the stress engine (of --constants \
             when given) and reports ROC AUC, Cohen's d of HR and HRV, the `elevated` level's \
             balanced accuracy and a per-task heart-rate test, with subject-level bootstrap CIs; \

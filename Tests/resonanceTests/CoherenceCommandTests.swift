@@ -14,7 +14,7 @@ final class CoherenceCommandTests: XCTestCase {
         let run = try resonance("coherence", ws, "--progress")
         XCTAssertEqual(run.status, ExitStatus.success, run.stderr)
         XCTAssertEqual(run.stdout, "")
-        XCTAssertTrue(run.stderr.contains("coherence: 1 subject(s) from RR, 1 from HR"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("coherence: 1 subject from RR, 1 from HR"), run.stderr)
         let rows = try String(contentsOfFile: ws + "/coherence.csv", encoding: .utf8).split(separator: "\n").dropFirst()
         XCTAssertEqual(Set(rows.map { $0.prefix(while: { $0 != "," }) }), ["S01", "S02"])
     }

@@ -95,10 +95,12 @@ final class DJReplayCommandTests: XCTestCase {
         let features = try String(contentsOfFile: dir + "/b/song_features.csv", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(features.count, 1 + 200, "one row per catalogue song")
         XCTAssertTrue(features[1].hasPrefix("S001,"), String(features[1]))
+        // A DJ world a persona workspace cannot carry, and a value that is no world: refused, naming it.
         assertUsageError(try resonance("personas", "generate", "--out", dir + "/c", "--song-features", "taste"),
-                         "--song-features must be one of: planted, genre, none.")
-        assertUsageError(try resonance("personas", "generate", "--out", dir + "/d", "--song-features", "bogus"),
-                         "--song-features must be one of: planted, genre, none.")
+                         "--song-features must be one of: planted, genre, none (got 'taste').")
+        let bogus = try resonance("personas", "generate", "--out", dir + "/d", "--song-features", "bogus")
+        XCTAssertEqual(bogus.status, ExitStatus.usage)
+        XCTAssertEqual(bogus.stderr, "error: --song-features must be one of: planted, genre, none (got 'bogus').\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/d"))
         // `none`: features unrelated to the planted effects, accepted.
         let unrelated = try resonance(["personas", "generate", "--out", dir + "/e", "--song-features", "none"] + args)

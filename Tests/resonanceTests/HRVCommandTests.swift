@@ -17,7 +17,7 @@ final class HRVCommandTests: XCTestCase {
         let rows = try String(contentsOfFile: ws + "/hrv.csv", encoding: .utf8).split(separator: "\n")
         XCTAssertTrue(rows[0].hasPrefix("subject,window_start,window_end,n_beats,"), String(rows[0]))
         XCTAssertTrue(rows.dropFirst().allSatisfy { $0.hasPrefix("S01,") })
-        XCTAssertTrue(run.stderr.contains("wrote \(rows.count - 1) row(s)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("wrote \(rows.count - 1) rows"), run.stderr)
     }
 
     func testBadArgumentsAreUsageErrors() throws {

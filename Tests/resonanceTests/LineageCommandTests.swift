@@ -89,7 +89,7 @@ final class LineageCommandTests: XCTestCase {
         try run("hrv", ws, "--artifacts", "none")
         let out = try run("lineage", ws, "--check", status: 4)
         let sessions = ConstantsRegistry.defaults.engines["sessions"]?.version ?? ""
-        XCTAssertTrue(out.stdout.contains("session_plays.csv: 12 rows, sessions 1.0.0, constants rr@1.0.0 sessions@\(sessions), STALE"), out.stdout)
+        XCTAssertTrue(out.stdout.contains("session_plays.csv: 12 rows, sessions 1.1.0, constants rr@1.0.0 sessions@\(sessions), STALE"), out.stdout)
         XCTAssertTrue(out.stdout.contains("lineage: sessions.csv is stale: hrv.csv changed since (read "), out.stdout)
         XCTAssertTrue(out.stdout.contains("lineage: song_effects.csv is stale: made from session_plays.csv, which is stale"), out.stdout)
         XCTAssertTrue(out.stdout.contains("lineage: daily.csv is stale: hrv.csv changed since"), out.stdout)
@@ -98,7 +98,7 @@ final class LineageCommandTests: XCTestCase {
         XCTAssertTrue(chain.contains("(CHANGED since)"), chain)
         XCTAssertTrue(chain.contains("from source file sample/S01/IBI.csv, SHA-256 "), chain)
         XCTAssertEqual(chain.components(separatedBy: "from source file sample/S01/IBI.csv").count, 2, "sources listed once: \(chain)")
-        XCTAssertTrue(chain.contains("from the \(Sample.files) source file(s) listed under "), chain)
+        XCTAssertTrue(chain.contains("from the \(Sample.files) source files listed under "), chain)
 
         // sessions now follows hrv.csv's artifact method, and says so.
         try run("sessions", ws)

@@ -110,8 +110,8 @@ public struct BeatsStage: Stage {
         try table.commit()
         try summaries.commit()
         try combined?.commit()
-        context.progress.note("beats: wrote \(table.rows) row(s) to \(ws.file(DetectedBeat.fileName))"
-            + (combined.map { ", \($0.rows) R-R interval(s) to \(ws.file(CombinedRR.fileName))" } ?? ""))
+        context.progress.note("beats: wrote \(plural(table.rows, "row")) to \(ws.file(DetectedBeat.fileName))"
+            + (combined.map { ", \(plural($0.rows, "R-R interval")) to \(ws.file(CombinedRR.fileName))" } ?? ""))
     }
 
     /// One subject's beats: those of its preferred ECG lead, then of its pulse wave, and
@@ -148,7 +148,7 @@ public struct BeatsStage: Stage {
                 reliable += ok.filter { $0 }.count
             }
             if found == 0 || reliable == 0 {
-                notes.append("beats: \(segments[0].subject) \(channel): \(found) beat\(found == 1 ? "" : "s") detected, none reliable "
+                notes.append("beats: \(segments[0].subject) \(channel): \(plural(found, "beat")) detected, none reliable "
                     + "(noise, or no \(kind == .ecg ? "ECG" : "pulse") in the signal)")
             }
         }

@@ -59,6 +59,6 @@ public struct AssessmentStage: Stage {
         })
         try trialsTable.commit()
         try choices.commit()
-        context.progress.note("breathing assess: \(subjects) subject(s), \(trialsTable.rows) trial(s)")
+        context.progress.note("breathing assess: \(plural(subjects, "subject")), \(plural(trialsTable.rows, "trial"))")
     }
 }

@@ -23,7 +23,7 @@ public enum BreathingAnalysis {
         var md = "", json: [String: JSONValue] = [:]
         if !paced.isEmpty {
             let subjects = Set(paced.map(\.subject))
-            md += "Paced intervals: \(paced.count) for \(subjects.count) subject(s), rates "
+            md += "Paced intervals: \(paced.count) for \(plural(subjects.count, "subject")), rates "
                 + Set(paced.map(\.rateBpm)).sorted().map { f($0, 1) }.joined(separator: ", ") + " breaths/min.\n"
             json["paced_intervals"] = .int(paced.count)
             json["paced_subjects"] = .int(subjects.count)

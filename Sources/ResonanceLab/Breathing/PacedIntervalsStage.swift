@@ -23,6 +23,6 @@ public struct PacedIntervalsStage: Stage {
         // The intervals file is this stage's input: its lineage names it with its digest.
         ws.session?.lineage?.inputs = [.source(path, sha256: try WorkspaceSession.digest(ofFile: path))]
         try ws.write(rows)
-        context.progress.note("breathing paced: \(rows.count) interval(s) to \(ws.file(BreathingInterval.fileName))")
+        context.progress.note("breathing paced: \(plural(rows.count, "interval")) to \(ws.file(BreathingInterval.fileName))")
     }
 }

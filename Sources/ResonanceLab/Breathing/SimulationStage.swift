@@ -329,6 +329,6 @@ public struct SimulationStage: Stage {
         if ws.session?.manifest == nil {
             ws.session?.replacement = Manifest(subjects: s.personas.map { SubjectInfo(subject: $0.name, group: "persona") })
         }
-        context.progress.note("breathing simulate: \(rows.count) session(s)")
+        context.progress.note("breathing simulate: \(plural(rows.count, "session"))")
     }
 }

@@ -69,7 +69,7 @@ public enum DJAnalysis {
         }
         let seeds = rows.map(\.seeds).max() ?? 0
         var md = "Closed-loop simulation (`dj_simulation_summary.csv`, docs/dj.md): every policy on the same simulated "
-            + "listeners, days and noise; mean over \(seeds) seed(s) [95 % Student-t interval, seed = unit]. Realised ΔHR "
+            + "listeners, days and noise; mean over \(plural(seeds, "seed")) [95 % Student-t interval, seed = unit]. Realised ΔHR "
             + "(bpm per play, measured as the sessions stage measures it): calm should lower it, energize raise it.\n\n"
         let needs = MusicNeed.allCases.map(\.rawValue).filter { row("dj", $0, "mean_delta_hr_bpm")?.mean != nil }
         md += markdownTable(["need", "DJ", "random", "most-played", "learned effect", "oracle", "DJ − random", "DJ − most-played"], needs.map { n in

@@ -561,7 +561,7 @@ public struct DJReplayStage: Stage {
         try ws.write(summary)
         let all = summary.filter { $0.need == "all" }
         func value(_ m: String) -> String { all.first { $0.metric == m }?.value.map { String(format: "%.3f", $0) } ?? "–" }
-        context.progress.note("dj replay: \(decisions.rows) decisions; played song in the DJ's top 1/5/10: \(value("top1_rate"))/"
+        context.progress.note("dj replay: \(plural(decisions.rows, "decision")); played song in the DJ's top 1/5/10: \(value("top1_rate"))/"
             + "\(value("top5_rate"))/\(value("top10_rate")); direct-method ΔHR of the DJ's pick − the played song: \(value("dm_delta_hr_bpm")) bpm")
     }
 }

@@ -57,7 +57,7 @@ public struct StateTuningData: TuningProblem {
 
     public var unitNoun: String { "subjects" }
     public var dataSummary: String {
-        "\(subjects.count) subjects with stress and baseline intervals; objective: pooled ROC AUC of the 30-s state's stress "
+        "\(plural(subjects.count, "subject")) with stress and baseline intervals; objective: pooled ROC AUC of the 30-s state's stress "
             + "for the stress label, at every 30-s tick inside a labelled interval"
     }
     public var provenance: [String: JSONValue] {

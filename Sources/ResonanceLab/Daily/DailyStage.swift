@@ -130,7 +130,7 @@ public struct DailyStage: Stage {
         })
         try out.commit()
         ws.session?.overlaps = (name, overlaps)
-        context.progress.note("daily: \(count) person-days → \(ws.file(DailyRow.fileName))")
+        context.progress.note("daily: \(plural(count, "person-day")) → \(ws.file(DailyRow.fileName))")
     }
 
     /// Where a subject's days come from: a generated workspace's measured `daily.csv`,

@@ -94,10 +94,12 @@ enum EMAEffects {
                 sums[c].sxy += mine * all; sums[c].sxx += all * all; sums[c].sw += st.confidence; sums[c].swy += st.confidence * mine
             }
         }
+        // A listener without an estimate of a metric (no play with heart data) has no row for it.
         return x.subjects.indices.flatMap { j in
-            metrics.enumerated().map { k, m in
+            metrics.enumerated().compactMap { k, m in
                 let t = sums[j * metrics.count + k]
-                let estimate: Double? = m == .skip ? (t.sw > 0 ? t.swy / t.sw : nil) : (t.sxx > 0 ? t.sxy / t.sxx : nil)
+                guard let estimate = m == .skip ? (t.sw > 0 ? t.swy / t.sw : nil) : (t.sxx > 0 ? t.sxy / t.sxx : nil)
+                else { return nil }
                 return PersonaEffectRow(model: "ema", subject: x.subjects[j], metric: m.rawValue, effect: EffectEstimate(value: estimate),
                                         plays: plays[j], kind: m == .skip ? "mean" : "sensitivity")
             }
@@ -112,11 +114,14 @@ enum EMAEffects {
         }
     }
 
+    /// The song's rows, one per metric it has an estimate of: a song without plays with
+    /// heart data (or R-R) has no ΔHR (ΔRMSSD) row.
     static func rows(_ song: String, _ context: String, _ s: EMAState, listeners: Int, familiarity: Double?) -> [SongEffectRow] {
-        EffectMetric.allCases.map { m in
+        EffectMetric.allCases.compactMap { m in
+            guard let estimate = value(s, m) else { return nil }
             let plays = m == .deltaHR ? s.hrPlays : m == .deltaRMSSD ? s.rmssdPlays : s.plays
             return SongEffectRow(model: "ema", songId: song, context: context, metric: m.rawValue,
-                                 effect: EffectEstimate(value: value(s, m)), plays: plays, scores: s.scores, confidence: s.confidence,
+                                 effect: EffectEstimate(value: estimate), plays: plays, scores: s.scores, confidence: s.confidence,
                                  shrinkage: nil, listeners: listeners, familiarity: familiarity)
         }
     }

@@ -7,7 +7,9 @@ public enum EffectModel: String, CaseIterable, Sendable {
 /// `session_plays.csv` (docs/methods.md, Effects): a pure function of that table and the constants;
 /// each song row named by the title and artist of `plays.csv`.
 /// Plays without physiology nearby stay in (behaviour: skip, listen, the product's
-/// score without biometrics) but are left out of the ΔHR / ΔRMSSD fits.
+/// score without biometrics) but are left out of the ΔHR / ΔRMSSD fits; a song, listener
+/// or playlist without an estimate of a metric has no row for it, and a metric no play
+/// has is not fitted (no onset is chosen for it).
 public struct EffectsStage: Stage {
     public var models: [EffectModel]
     /// How the mixed model takes its onset time constant (`MixedEffects.profiledOnset`).
@@ -19,7 +21,9 @@ public struct EffectsStage: Stage {
     }
 
     public var name: String { "effects" }
-    public var version: String { "1.2.0" }
+    /// 1.2.0: each song row named by title and artist; 1.3.0: no row without an estimate,
+    /// no onset chosen for a metric no play has.
+    public var version: String { "1.3.0" }
     public var engines: [String] { ["impact", "mixed_model", "sessions", "song_effect"] }
     public var perSubject: Bool { false }
     public var reads: [String] { [SessionPlayRow.fileName, Play.fileName] }
@@ -50,8 +54,10 @@ public struct EffectsStage: Stage {
         try ws.write(out.lazy.flatMap(\.personas))
         try ws.write(out.lazy.flatMap(\.playlists))
         func rows(_ count: (EffectTables) -> Int) -> Int { out.reduce(0) { $0 + count($1) } }
-        context.progress.note("effects: \(plays.count) plays → \(rows { $0.songs.count }) song, \(rows { $0.personas.count }) "
-            + "persona and \(rows { $0.playlists.count }) playlist rows (\(models.map(\.rawValue).joined(separator: "+")))")
+        let withHeartData = (0..<plays.count).filter { plays.measures[$0].hrDelta != nil }.count
+        context.progress.note("effects: \(plural(plays.count, "play")) (\(withHeartData) with heart data) → \(rows { $0.songs.count }) song, "
+            + "\(rows { $0.personas.count }) persona and \(plural(rows { $0.playlists.count }, "playlist row")) "
+            + "(\(models.map(\.rawValue).joined(separator: "+")))")
     }
 
     /// The title and artist of each song, as its first play in `plays.csv` gives them

@@ -18,6 +18,10 @@ enum MixedEffects {
             if metric == .skip {
                 d = data(x, metric, sessions, k)
                 (fit, selection) = (MixedModel.fit(d, term: .additive, constants: k), nil)
+            } else if data(x, metric, sessions, k).count == 0 {
+                // No play with this metric: nothing to fit, so no onset is chosen (and none reported).
+                d = data(x, metric, sessions, k)
+                (fit, selection) = (MixedModel.fit(d, term: .sensitivity, constants: k), nil)
             } else {
                 let profile = profiledOnset(x, metric, sessions, k, onset)
                 (d, fit, selection) = (profile.data, profile.fit, profile.selection)

@@ -135,7 +135,9 @@ public struct PlayMeasures: Sendable {
 
     public init(_ row: SessionPlayRow) {
         let bio = row.biometrics
-        startedAtMs = row.startedAtMs; endedAtMs = row.endedAtMs; playedS = row.playedS; listenFraction = row.listenFraction
+        startedAtMs = row.startedAtMs; endedAtMs = row.endedAtMs; playedS = row.playedS
+        // A play of unknown length counts as heard in full (`TimedPlay.listenFraction`).
+        listenFraction = row.listenFraction ?? 1
         hrStartValue = bio.hrStart ?? .nan; hrDeltaValue = bio.hrDelta ?? .nan
         hrvStartValue = bio.hrvStart ?? .nan; hrvDeltaValue = bio.hrvDelta ?? .nan
         func bit(_ on: Bool, _ b: UInt8) -> UInt8 { on ? b : 0 }
@@ -193,8 +195,10 @@ struct SongSummary {
 /// Playlist effect: weighted mean of its songs' effects, with the variance of that
 /// mean when the songs carry variances (independent song posteriors).
 enum PlaylistAggregation {
+    /// One row per playlist with an estimate of `metric`: a playlist none of whose songs
+    /// has one (no play with heart data) has no row for it.
     static func rows(model: String, metric: EffectMetric, index: PlayIndex, songs: [SongSummary], z: Double) -> [PlaylistEffectRow] {
-        index.playlists.map { playlist in
+        index.playlists.compactMap { playlist in
             var w = 0.0, est = 0.0, variance = 0.0, hasVariance = true, plays = 0
             var calm = 0.0, energy = 0.0, focus = 0.0, wScores = 0.0
             for (i, n) in playlist.songs {
@@ -209,10 +213,11 @@ enum PlaylistAggregation {
                 w += weight; est += weight * e
                 if let v = s.variance { variance += weight * weight * v } else { hasVariance = false }
             }
-            let mean = w > 0 ? est / w : nil
-            let se = w > 0 && hasVariance ? (variance / (w * w)).squareRoot() : nil
+            guard w > 0 else { return nil }
+            let mean = est / w
+            let se = hasVariance ? (variance / (w * w)).squareRoot() : nil
             var effect = EffectEstimate(value: mean)
-            if let mean, let se { effect = .normal(mean, se: se, z: z) }
+            if let se { effect = .normal(mean, se: se, z: z) }
             return PlaylistEffectRow(
                 model: model, playlist: playlist.name, metric: metric.rawValue, effect: effect, songs: playlist.songs.count, calm: wScores > 0 ? calm / wScores : nil,
                 energy: wScores > 0 ? energy / wScores : nil, focus: wScores > 0 ? focus / wScores : nil, plays: plays)

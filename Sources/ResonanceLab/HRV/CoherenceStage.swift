@@ -87,9 +87,9 @@ public struct CoherenceStage: Stage {
             try table.append(out.rows)
             if out.rr { fromRR += 1 } else { fromHR += 1 }
         })
-        context.progress.note("coherence: \(fromRR) subject(s) from RR, \(fromHR) from HR")
+        context.progress.note("coherence: \(plural(fromRR, "subject")) from RR, \(fromHR) from HR")
         try table.commit()
-        context.progress.note("coherence: wrote \(table.rows) row(s) to \(ws.file(CoherenceRow.fileName))")
+        context.progress.note("coherence: wrote \(plural(table.rows, "row")) to \(ws.file(CoherenceRow.fileName))")
     }
 
     /// The windowed rows of `subject` read forward in time, a piece of each table at a

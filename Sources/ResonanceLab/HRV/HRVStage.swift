@@ -72,7 +72,7 @@ public struct HRVStage: Stage {
         if let nn { try ws.commit(nn) }
         if let psd { try ws.commit(psd) }
         timings?(total)
-        context.progress.note("hrv: wrote \(table.rows) row(s) to \(ws.file(HRVRow.fileName))")
+        context.progress.note("hrv: wrote \(plural(table.rows, "row")) to \(ws.file(HRVRow.fileName))")
     }
 
     /// What one subject adds to the stage's outputs.

@@ -227,3 +227,20 @@ extension SubjectRow: CanonicalRow {
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 }
+
+extension DailyMetric {
+    /// The metric as people say it (`steps`, `resting heart rate`).
+    var words: String {
+        switch self {
+        case .restingHR: "resting heart rate"
+        case .hrRecovery1m: "heart-rate recovery"
+        case .vo2Max: "VO2 max"
+        case .steps: "steps"
+        case .exerciseMinutes: "exercise minutes"
+        case .activeEnergy: "active energy"
+        case .walkingHR: "walking heart rate"
+        case .bodyMass: "body mass"
+        case .height: "height"
+        }
+    }
+}

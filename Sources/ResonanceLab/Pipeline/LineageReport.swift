@@ -11,7 +11,7 @@ public enum LineageReport {
         let stale = Set(audit.stale.map(\.table))
         var out = ""
         for t in manifest.tables {
-            out += "\(t.name): \(t.rows) rows"
+            out += "\(t.name): \(plural(t.rows, "row"))"
             if let l = t.lineage {
                 out += ", \(l.command) \(l.stageVersion)"
                 if !l.engines.isEmpty { out += ", constants \(l.constantsText)" }
@@ -46,7 +46,7 @@ public enum LineageReport {
                 return
             }
             shown.insert(name)
-            out += "\(pad)\(name): \(t.rows) rows, SHA-256 \(t.sha256)\n"
+            out += "\(pad)\(name): \(plural(t.rows, "row")), SHA-256 \(t.sha256)\n"
             guard let l = t.lineage else {
                 out += "\(pad)  no lineage recorded (written by an older version)\n"
                 return
@@ -61,7 +61,7 @@ public enum LineageReport {
             let sources = l.inputs.compactMap { i in i.source.map { "\(pad)  from source file \($0), SHA-256 \(i.sha256)\n" } }
             let key = sources.map { $0.trimmingCharacters(in: .whitespaces) }.joined()
             if let first = sourceLists[key], !sources.isEmpty {
-                out += "\(pad)  from the \(sources.count) source file(s) listed under \(first)\n"
+                out += "\(pad)  from the \(plural(sources.count, "source file")) listed under \(first)\n"
             } else {
                 out += sources.joined()
                 if !sources.isEmpty { sourceLists[key] = name }

@@ -103,7 +103,7 @@ public struct PersonaReport: Sendable {
         if let s = inputs.sensitivities[subject], !s.isEmpty {
             out += "Planted music sensitivity (truth.csv): " + s.map { "\($0.metric) \(decimals($0.value, 2))" }.joined(separator: ", ") + ".\n"
         }
-        out += "\n" + markdownTable(["metric", "profile", "generated mean (\(rows.count) days)", "difference"], measured.map { name, unit, p, m, d in
+        out += "\n" + markdownTable(["metric", "profile", "generated mean (\(plural(rows.count, "day")))", "difference"], measured.map { name, unit, p, m, d in
             var diff = "–"
             if let p, let m, p != 0 { diff = signed(100 * (m - p) / p, 1) + " %" }
             return ["\(name) (\(unit))", Self.text(p, d), Self.text(m, d), diff]
@@ -116,8 +116,8 @@ public struct PersonaReport: Sendable {
         out += "Mean stress \(Self.text(meanStress, 1)), mean readiness \(Self.text(meanReadiness, 1)). "
         let mismatched = mismatchedDays
         out += mismatched.isEmpty
-            ? "Re-running the engines with the constants in force reproduces daily.csv on all \(rows.count) days.\n\n"
-            : "Re-running the engines with the constants in force differs from daily.csv on \(mismatched.count) of \(rows.count) days (first \(mismatched[0])): daily.csv was written with other constants. "
+            ? "Re-running the engines with the constants in force reproduces daily.csv on all \(plural(rows.count, "day")).\n\n"
+            : "Re-running the engines with the constants in force differs from daily.csv on \(mismatched.count) of \(plural(rows.count, "day")) (first \(mismatched[0])): daily.csv was written with other constants. "
                 + (receiptsFromFile ? "Drivers below are from receipts.csv, written with daily.csv.\n\n" : "Drivers below are from the re-run.\n\n")
         func top(_ engine: String, _ date: String) -> String {
             guard let d = receipts(engine, on: date).first, let points = d.points else { return "–" }
@@ -230,7 +230,7 @@ public struct PersonaReport: Sendable {
             }
             return all.keys.sorted().map { ($0, recent[$0] ?? 0, all[$0] ?? 0) }
         }
-        out += "Days on which each recommendation and scenario fired (last 7 days; all \(rows.count) days):\n\n"
+        out += "Days on which each recommendation and scenario fired (last 7 days; all \(plural(rows.count, "day"))):\n\n"
         out += markdownTable(["kind", "id", "last 7 days", "all days"],
                              counts("recommendation").map { ["recommendation", $0.0, "\($0.1)", "\($0.2)"] }
                                  + counts("scenario").map { ["scenario", $0.0, "\($0.1)", "\($0.2)"] }) + "\n"
@@ -260,7 +260,7 @@ public struct PersonaReport: Sendable {
         guard let m = meanBioAge else { return out + "No day has a BioAge (it needs an age: subjects.csv or `--age`).\n\n" }
         let category = BioAgeEngine(constants: registry.bioAge).category(differenceYears: m.bioAge - m.age)
         out += "Mean BioAge \(decimals(m.bioAge, 1)) years against a chronological age of \(decimals(m.age, 1)) "
-            + "(\(signed(m.bioAge - m.age, 1)) years, \(category.rawValue)) over \(m.days) days.\n\n"
+            + "(\(signed(m.bioAge - m.age, 1)) years, \(category.rawValue)) over \(plural(m.days, "day")).\n\n"
         out += markdownTable(["category", "days"], BioAgeCategory.allCases.map { c in
             [c.rawValue, "\(rows.filter { $0.bioAgeCategory == c.rawValue }.count)"]
         }) + "\n"
@@ -281,7 +281,7 @@ public struct PersonaReport: Sendable {
         guard !rows.isEmpty else { return out + "No days.\n\n" }
         let recovery = rows.compactMap(\.snapshot.recovery1mBpm)
         out += recovery.isEmpty ? "No day has a 1-minute heart-rate recovery.\n\n"
-            : "1-minute heart-rate recovery: mean \(decimals(Stats.mean(recovery), 1)) bpm over \(recovery.count) days.\n\n"
+            : "1-minute heart-rate recovery: mean \(decimals(Stats.mean(recovery), 1)) bpm over \(plural(recovery.count, "day")).\n\n"
         var readiness: [String: String] = [:]
         for r in rows { readiness[r.snapshot.subject + "\u{0}" + r.snapshot.date] = r.readinessLevel }
         let mornings = MorningRecoveryEngine(constants: registry.morningRecovery)
@@ -290,7 +290,7 @@ public struct PersonaReport: Sendable {
         guard !scores.isEmpty else { return out + "No morning has a recovery score.\n\n" }
         let rest = mornings.filter { $0.withoutPlan?.action == "rest" }.count
         out += "Morning recovery (docs/engines/health-platform.md, Morning recovery): mean score \(decimals(Stats.mean(scores), 1)) of 100 "
-            + "over \(scores.count) mornings; rest (without a planned workout) on \(rest). "
+            + "over \(plural(scores.count, "morning")); rest (without a planned workout) on \(rest). "
             + "Mean sleep debt \(Self.text(Self.mean(mornings.map(\.sleepDebtHours)), 1)) h, "
             + "mean strain \(Self.text(Self.mean(mornings.map(\.strainIndex)), 1)) points/day.\n\n"
         let kinds = ["both_rest", "both_train", "morning_rest", "readiness_rest"]
@@ -317,9 +317,9 @@ public struct PersonaReport: Sendable {
             ["\(z + 1)", decimals(totals[z], 0), sum > 0 ? decimals(totals[z] / sum, 3) : "–"]
         }) + "\n"
         let trained = days.filter { $0.rule8020 != nil }
-        out += "Mean zone score \(decimals(Stats.mean(days.map(\.zoneScore)), 1)) over \(days.count) days; "
-            + "80/20 met on \(trained.filter { $0.rule8020 == true }.count) of \(trained.count) days with zone minutes; "
-            + "the week to the day met the AHA target on \(days.filter(\.ahaMet).count) of \(days.count) days "
+        out += "Mean zone score \(decimals(Stats.mean(days.map(\.zoneScore)), 1)) over \(plural(days.count, "day")); "
+            + "80/20 met on \(trained.filter { $0.rule8020 == true }.count) of \(plural(trained.count, "day")) with zone minutes; "
+            + "the week to the day met the AHA target on \(days.filter(\.ahaMet).count) of \(plural(days.count, "day")) "
             + "(last week: \(decimals(days[days.count - 1].weekModerateMinutes, 0)) moderate, \(decimals(days[days.count - 1].weekVigorousMinutes, 0)) vigorous minutes).\n\n"
         return out
     }
@@ -342,7 +342,7 @@ public struct PersonaReport: Sendable {
         guard let all = inputs.hrv else { return "## HRV\n\nNo hrv.csv: run `resonance hrv` on the workspace.\n\n" }
         let windows = all.filter { $0.subject == subject }
         let reliable = windows.filter(\.reliable)
-        var out = "## HRV (hrv.csv)\n\n\(windows.count) windows, \(reliable.count) reliable. Medians over reliable windows:\n\n"
+        var out = "## HRV (hrv.csv)\n\n\(plural(windows.count, "window")), \(reliable.count) reliable. Medians over reliable windows:\n\n"
         out += markdownTable(["SDNN (ms)", "RMSSD (ms)", "mean HR (bpm)", "profile SDNN", "profile RMSSD"], [[
             Self.text(Self.median(reliable.map { Self.finite($0.time.sdnn) }), 1),
             Self.text(Self.median(reliable.map { Self.finite($0.time.rmssd) }), 1),
@@ -369,8 +369,8 @@ public struct PersonaReport: Sendable {
         let hours = plays.reduce(0.0) { $0 + ($1.playedS ?? Double(($1.endedAtMs ?? $1.startedAtMs) - $1.startedAtMs) / 1000) } / 3600
         let songs = Set(plays.map(\.songId))
         let others = Set(inputs.plays.filter { $0.subject != subject }.map(\.songId))
-        out += "\(plays.count) plays of \(songs.count) songs, \(decimals(hours, 1)) h listened, \(skipped) skipped (\(decimals(100 * Double(skipped) / Double(plays.count), 1)) %); "
-        out += "\(songs.intersection(others).count) of the \(songs.count) songs are also heard by other personas.\n\n"
+        out += "\(plural(plays.count, "play")) of \(plural(songs.count, "song")), \(decimals(hours, 1)) h listened, \(skipped) skipped (\(decimals(100 * Double(skipped) / Double(plays.count), 1)) %); "
+        out += "\(songs.intersection(others).count) of the \(plural(songs.count, "song")) are also heard by other personas.\n\n"
         func counts(_ key: (Play) -> String) -> [(String, Int)] {
             var n: [String: Int] = [:]
             for p in plays { n[key(p), default: 0] += 1 }

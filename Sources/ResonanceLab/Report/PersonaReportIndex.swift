@@ -10,7 +10,7 @@ public enum PersonaReports {
                              progress: (String) -> Void = { _ in }) throws -> [String] {
         let inputs = try PersonaReportInputs(workspace: ws)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        progress("reporting \(inputs.subjects.count) personas")
+        progress("reporting \(plural(inputs.subjects.count, "persona"))")
         let reports = try Parallel.map(inputs.subjects, jobs: jobs) { subject in
             let report = PersonaReport(subject: subject, inputs: inputs, registry: registry)
             try AtomicFile.write(report.markdown(), to: (dir as NSString).appendingPathComponent(fileName(report.subject)))

@@ -7,8 +7,11 @@ public struct TimedPlay: Equatable, Sendable {
     /// Seconds actually listened: `played_s`, else the known end − start, else the
     /// media duration.
     public var playedS: Double
-    /// playedS / media duration in [0, 1]; 1 when the media duration is unknown.
+    /// playedS / media duration in [0, 1]; 1 when the media duration is unknown (the
+    /// session score and the impact scores take such a play as heard in full).
     public var listenFraction: Double
+    /// Whether the export gives the song's length, so that `listenFraction` is measured.
+    public var lengthKnown: Bool { (play.mediaDurationS ?? 0) > 0 }
     /// Data-quality notes: `end_unknown`, `end_before_start`, `merged_duplicate`.
     public var flags: [String]
 

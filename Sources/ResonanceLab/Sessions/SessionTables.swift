@@ -11,8 +11,9 @@ public struct SessionRow: Equatable, Sendable {
     public var plays: Int
     public var skips: Int
     public var skipRate: Double
-    /// Mean listened fraction of the session's plays.
-    public var avgListen: Double
+    /// Mean listened fraction of the session's plays whose song length the export gives;
+    /// nil when none does (Spotify, Last.fm: the fraction is unknown).
+    public var avgListen: Double?
     public var biometrics: WindowBiometrics
     public var sleepScore: Double?
     public var sessionScore: Double
@@ -36,7 +37,8 @@ public struct SessionPlayRow: Equatable, Sendable {
     public var startedAtMs: Int64
     public var endedAtMs: Int64
     public var playedS: Double
-    public var listenFraction: Double
+    /// played / the song's length; nil when the export gives no length (Spotify, Last.fm).
+    public var listenFraction: Double?
     /// Skip by the product's rule (`TimedPlay.skipped`).
     public var skipped: Bool
     public var context: String
@@ -49,7 +51,7 @@ public struct SessionPlayRow: Equatable, Sendable {
 
     public init(subject: String, sessionId: String, playId: String, songId: String, biometrics: WindowBiometrics,
                 quality: String, playlist: String, startedAtMs: Int64, endedAtMs: Int64, playedS: Double,
-                listenFraction: Double, skipped: Bool, context: String, timeSlot: String,
+                listenFraction: Double?, skipped: Bool, context: String, timeSlot: String,
                 exportSkipped: Bool? = nil, sessionContext: String? = nil) {
         self.subject = subject; self.sessionId = sessionId; self.playId = playId; self.songId = songId
         self.biometrics = biometrics; self.quality = quality; self.playlist = playlist
@@ -98,7 +100,7 @@ extension SessionRow: CanonicalRow {
                   startMs: try r.timestamp("start"), endMs: try r.timestamp("end"),
                   context: try r.string("context"), timeSlot: try r.string("time_slot"),
                   plays: try r.count("plays"), skips: try r.count("skips"),
-                  skipRate: try r.double("skip_rate"), avgListen: try r.double("avg_listen"),
+                  skipRate: try r.double("skip_rate"), avgListen: try r.optionalDouble("avg_listen"),
                   biometrics: try WindowBiometrics(r, notes: QualityNotes.split(try r.string("quality"))),
                   sleepScore: try r.optionalDouble("sleep_score"), sessionScore: try r.double("session_score"),
                   hrAvg: try r.optionalDouble("hr_avg"), hrMin: try r.optionalDouble("hr_min"),
@@ -127,7 +129,7 @@ extension SessionPlayRow: CanonicalRow {
                   biometrics: try WindowBiometrics(r, notes: QualityNotes.split(quality)), quality: quality,
                   playlist: try r.string("playlist"), startedAtMs: try r.timestamp("started_at"),
                   endedAtMs: try r.timestamp("ended_at"), playedS: try r.double("played_s"),
-                  listenFraction: try r.double("listen_fraction"), skipped: try r.bool("skipped"),
+                  listenFraction: try r.optionalDouble("listen_fraction"), skipped: try r.bool("skipped"),
                   context: try r.string("context"), timeSlot: try r.string("time_slot"),
                   exportSkipped: try r.bool("export_skipped"), sessionContext: try r.string("session_context"))
     }

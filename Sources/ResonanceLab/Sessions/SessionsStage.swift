@@ -33,7 +33,8 @@ public struct SessionsStage: Stage {
     }
 
     public var name: String { "sessions" }
-    public var version: String { "1.0.0" }
+    /// 1.1.0: `avg_listen` and `listen_fraction` empty when the export gives no song length.
+    public var version: String { "1.1.0" }
     public var engines: [String] { ["rr", "sessions"] }
     public var perSubject: Bool { true }
     public var reads: [String] {
@@ -101,9 +102,9 @@ public struct SessionsStage: Stage {
         try playsTable.commit()
         ws.session?.overlaps = (name, total.overlaps)
         let k = total.cleaning
-        context.progress.note("sessions: \(playsRead) plays → \(playsTable.rows) kept (\(k.zeroDuration) zero-duration dropped, "
-            + "\(k.mergedDuplicates) duplicates merged, \(k.endBeforeStart) ends before start ignored); "
-            + "\(sessionsTable.rows) sessions, \(total.droppedShortSessions) shorter than the minimum dropped")
+        context.progress.note("sessions: \(plural(playsRead, "play")) → \(playsTable.rows) kept (\(k.zeroDuration) zero-duration dropped, "
+            + "\(plural(k.mergedDuplicates, "duplicate")) merged, \(plural(k.endBeforeStart, "end")) before start ignored); "
+            + "\(plural(sessionsTable.rows, "session")), \(total.droppedShortSessions) shorter than the minimum dropped")
     }
 
     /// One subject's rows of the tables the stage reads, but for its physiology's.
@@ -190,7 +191,7 @@ public struct SessionsStage: Stage {
                 subject: p.play.subject, sessionId: sessionOf[i], playId: p.play.playId, songId: p.play.songId,
                 biometrics: bio, quality: QualityNotes.join(p.flags + bio.notes), playlist: p.play.playlist,
                 startedAtMs: p.play.startedAtMs, endedAtMs: p.endMs, playedS: p.playedS,
-                listenFraction: p.listenFraction, skipped: p.skipped(c),
+                listenFraction: p.lengthKnown ? p.listenFraction : nil, skipped: p.skipped(c),
                 context: ListeningContext.of(startMs: p.play.startedAtMs, endMs: p.endMs, localStartMs: local,
                                              workouts: overlapping(workouts, p.play.startedAtMs, p.endMs, c), constants: c).rawValue,
                 timeSlot: TimeSlot.of(localMs: local).rawValue, exportSkipped: p.play.skipped, sessionContext: contextOf[i]))
@@ -205,7 +206,11 @@ public struct SessionsStage: Stage {
         let end = plays.map(\.endMs).max() ?? start
         let skips = plays.filter { $0.skipped(c) }.count
         let skipRate = Double(skips) / Double(max(1, plays.count))
-        let avgListen = plays.map(\.listenFraction).reduce(0, +) / Double(max(1, plays.count))
+        // The score takes a play of unknown length as heard in full; the table's avg_listen
+        // is the mean over the plays whose length is known, empty when none is.
+        let scoredListen = plays.map(\.listenFraction).reduce(0, +) / Double(max(1, plays.count))
+        let known = plays.filter(\.lengthKnown).map(\.listenFraction)
+        let avgListen = known.isEmpty ? nil : known.reduce(0, +) / Double(known.count)
         let bio = physiology.measure(.session(startMs: start, endMs: end, constants: c), constants: c)
         let w = c.biometricWindowMs
         let hr = physiology.hr.values(fromMs: start - w, throughMs: end + w)
@@ -216,7 +221,7 @@ public struct SessionsStage: Stage {
                                          workouts: overlapping(workouts, start, end, c), constants: c).rawValue,
             timeSlot: TimeSlot.of(localMs: local).rawValue, plays: plays.count, skips: skips, skipRate: skipRate,
             avgListen: avgListen, biometrics: bio, sleepScore: sleepScore,
-            sessionScore: SessionScore.score(skipRate: skipRate, hrvDeltaMs: bio.hrvDelta, avgListen: avgListen,
+            sessionScore: SessionScore.score(skipRate: skipRate, hrvDeltaMs: bio.hrvDelta, avgListen: scoredListen,
                                              sleepScore: sleepScore, constants: c),
             hrAvg: hr.isEmpty ? nil : hr.reduce(0, +) / Double(hr.count), hrMin: hr.min(), hrMax: hr.max())
     }

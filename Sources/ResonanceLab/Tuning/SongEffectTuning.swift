@@ -115,7 +115,7 @@ public struct SongEffectTuningData: TuningProblem {
 
     public var unitNoun: String { "listeners" }
     public var dataSummary: String {
-        "\(plays) plays; (listener, song) pairs with a planted effect and ≥ \(Self.minPlays) measured plays: "
+        "\(plural(plays, "play")); (listener, song) pairs with a planted effect and ≥ \(Self.minPlays) measured plays: "
             + zip(Self.metrics, pairs).map { "\($1) for \($0.rawValue)" }.joined(separator: ", ")
             + "; objective: Pearson r of learned vs planted pair effects, pooled over a fold's listeners, mean over "
             + Self.metrics.map(\.rawValue).joined(separator: " and ")

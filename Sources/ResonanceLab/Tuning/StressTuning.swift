@@ -62,7 +62,7 @@ public struct StressTuningData: TuningProblem {
     public var units: [String] { subjects }
     public var unitNoun: String { "subjects" }
     public var dataSummary: String {
-        "\(signals.count) windows of \(decimals(options.windowSeconds, 0)) s every \(decimals(options.stepSeconds, 0)) s"
+        "\(plural(signals.count, "window")) of \(decimals(options.windowSeconds, 0)) s every \(decimals(options.stepSeconds, 0)) s"
     }
     public var provenance: [String: JSONValue] {
         ["windows": .int(signals.count), "window_s": .num(options.windowSeconds), "step_s": .num(options.stepSeconds)]

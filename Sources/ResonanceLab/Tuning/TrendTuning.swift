@@ -68,7 +68,7 @@ public struct TrendTuningData: TuningProblem {
     public var unitNoun: String { "personas" }
     public var dataSummary: String {
         let n = events.flatMap { $0 }.filter(\.isDeterioration).count
-        return "\(days.reduce(0) { $0 + $1.count }) person-days, \(n) deterioration events; objective: sensitivity of the shown "
+        return "\(plural(days.reduce(0) { $0 + $1.count }, "person-day")), \(plural(n, "deterioration event")); objective: sensitivity of the shown "
             + "flags − false alarms per person-month above \(decimals(Self.maxFalseAlarmsPerMonth, 0)), grace "
             + "\(AlarmCounting.graceDays) days"
     }

@@ -111,13 +111,13 @@ public struct TuningReport {
         var md = "# Tuning receipt: \(engine) \(from) → \(Self.minorBump(from))\n\n"
         let unit = problem.unitNoun
         md += "Objective: \(objective.rawValue) (\(better) is better), cross-validation \(tuner.cv) over \(problem.units.count) "
-            + "\(unit) (\(problem.dataSummary)), Nelder–Mead with restarts, \(tuner.budget) evaluations per search, "
+            + "\(unit) (\(problem.dataSummary)), Nelder–Mead with restarts, \(plural(tuner.budget, "evaluation")) per search, "
             + "seed \(tuner.seed). Constants are chosen on the training \(unit) of each fold only; the shipped constants "
             + "come from one more search on all \(unit).\n\n"
         md += "## Verdict\n\n"
         md += beatsDefaults
             ? "The tuned constants beat the defaults on held-out \(unit): mean improvement \(f(gain.mean)) (95 % CI \(ci(gain.ci))), "
-                + "\(result.improvement(objective).filter { $0 > 0 }.count) of \(result.folds.count) folds improved.\n"
+                + "\(result.improvement(objective).filter { $0 > 0 }.count) of \(plural(result.folds.count, "fold")) improved.\n"
             : "The tuned constants do **not** beat the defaults on held-out \(unit) (mean improvement \(f(gain.mean)), "
                 + "95 % CI \(ci(gain.ci))): keep the defaults.\n"
         if overfitting {

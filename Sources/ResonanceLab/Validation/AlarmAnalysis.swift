@@ -290,7 +290,7 @@ public enum AlarmAnalysis {
         }
         let kinds = Dictionary(grouping: events.filter(\.isDeterioration), by: \.kind).mapValues(\.count)
         var md = "Planted health events: " + kinds.keys.sorted().map { "\(kinds[$0] ?? 0) \($0)" }.joined(separator: ", ")
-            + " over \(rows.count) person-days of \(subjects.count) persons. A flag episode (consecutive flagged days) is a true "
+            + " over \(plural(rows.count, "person-day")) of \(plural(subjects.count, "person")). A flag episode (consecutive flagged days) is a true "
             + "alarm when it overlaps an event from its first day of symptoms to \(AlarmCounting.graceDays) days after its last; "
             + "an episode only in an overreaching's training-load block is neither true nor false (\"load blocks flagged\": the "
             + "blocks with a flagged day); false alarms are counted per person-month (\(AlarmCounting.daysPerMonth) days) "

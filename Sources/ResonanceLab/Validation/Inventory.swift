@@ -21,10 +21,10 @@ public enum Inventory {
         let reasons = try rejectionReasons(ws)
         let labels = try ws.read(LabelInterval.self)
 
-        var md = "Timezone of naive times: \(manifest.timezone). \(manifest.subjects.count) subjects, "
-            + "\(manifest.sources.count) source files"
-            + (manifest.skipped.map { " (\($0.count) other files skipped, listed in manifest.json)" } ?? "") + ", "
-            + "\(manifest.sources.reduce(0) { $0 + $1.rowsRead }) rows read, "
+        var md = "Timezone of naive times: \(manifest.timezone). \(plural(manifest.subjects.count, "subject")), "
+            + plural(manifest.sources.count, "source file")
+            + (manifest.skipped.map { " (\(plural($0.count, "other file")) skipped, listed in manifest.json)" } ?? "") + ", "
+            + "\(plural(manifest.sources.reduce(0) { $0 + $1.rowsRead }, "row")) read, "
             + "\(manifest.sources.reduce(0) { $0 + $1.rejected }) rejected.\n\n"
 
         // Subjects and time spans.
@@ -85,9 +85,10 @@ public enum Inventory {
         md += "\n### Label coverage\n\n"
         md += "Share of each subject's recording span (first to last sample) covered by label intervals; "
             + "zero-length labels (event marks) are counted, not timed.\n\n"
-        md += markdownTable(["subject", "label", "intervals", "labelled h", "coverage %"], coverage.map {
-            [$0.subject, $0.label, String($0.intervals), fmt(Double($0.ms) / 3_600_000), fmt($0.coverage * 100)]
-        })
+        md += coverage.isEmpty ? "None: labels.csv holds no intervals.\n"
+            : markdownTable(["subject", "label", "intervals", "labelled h", "coverage %"], coverage.map {
+                [$0.subject, $0.label, String($0.intervals), fmt(Double($0.ms) / 3_600_000), fmt($0.coverage * 100)]
+            })
         var labelsJSON: [JSONValue] = []
         for row in coverage {
             labelsJSON.append(.object([

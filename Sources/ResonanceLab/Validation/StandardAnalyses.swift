@@ -1,12 +1,12 @@
 extension ValidationReport {
-    /// The analyses of `resonance validate`, in report order: the data inventory and
-    /// the tables' lineage first, then each pipeline stage's own checks; engines run
-    /// with `registry`.
+    /// The analyses of `resonance validate`, in report order: what the workspace can
+    /// answer and the data inventory first, then each pipeline stage's results, and the
+    /// tables' lineage last; engines run with `registry`.
     public static func standardAnalyses(registry: ConstantsRegistry = .defaults, stress: StressScoringOptions = .init(),
                                         jobs: Int = 1) -> [ValidationAnalysis] {
         [
+            WorkspaceAnswers.analysis(registry: registry),
             Inventory.analysis,
-            LineageAnalysis.analysis(registry: registry),
             BeatAnalysis.analysis,
             HRVAnalysis.analysis,
             StressAnalysis.analysis(registry: registry, options: stress, jobs: jobs),
@@ -15,6 +15,7 @@ extension ValidationReport {
             DJAnalysis.analysis,
             AlarmAnalysis.analysis(registry: registry),
             MorningAgreement.analysis,
+            LineageAnalysis.analysis(registry: registry),
         ]
     }
 }

@@ -295,8 +295,8 @@ public enum StressAnalysis {
             + "the HR of the task's windows is compared with the HR of the subject's own baseline windows (the reference "
             + "period excluded) by a two-sided Mann–Whitney U test (normal approximation with tie and continuity "
             + "corrections), α = 0.05, on non-overlapping windows. The paper reports the interview changing HR "
-            + "significantly in 27 of its 35 participants (its test on its data; this workspace holds \(scored.count) "
-            + "labelled subject\(scored.count == 1 ? "" : "s")).\n\n"
+            + "significantly in 27 of its 35 participants (its test on its data; this workspace holds "
+            + "\(plural(scored.count, "labelled subject"))).\n\n"
         md += markdownTable(["task", "subjects tested", "significant", "% significant", "HR up", "median ΔHR (bpm)", "paper"], rows)
         return (md, .array(json))
     }

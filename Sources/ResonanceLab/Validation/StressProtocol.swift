@@ -212,7 +212,7 @@ enum StressProtocol {
     static func report(_ all: [[Window]], subjectNames: [String], stress c: StressConstants, jobs: Int) throws -> (String, JSONValue) {
         var md = "\n### One protocol: every score on the same windows\n\n"
         let total = all.reduce(0) { $0 + $1.count }
-        md += "The windows above on which every score below is defined (\(total) windows): an HR, the engine's product score, "
+        md += "The windows above on which every score below is defined (\(plural(total, "window"))): an HR, the engine's product score, "
             + "at least \(decimals(c.referenceMinWindows, 0)) windows of rolling reference (the \(decimals(c.referenceMinutes, 0)) min "
             + "before the window) and \(decimals(c.onsetMinutes, 0)) min of HR before it, and a DJ state at the window's end. "
             + "The rolling methods (`window_method` 1–4) and the DJ state use only the recording before each window and no label; "
@@ -224,18 +224,27 @@ enum StressProtocol {
             + "chosen by \(innerFolds)-fold cross-validation over whole subjects inside the other subjects, then scored on the held-out subject. Intervals: "
             + "subject bootstrap, 2000 resamples, seeded.\n"
         var json: [String: JSONValue] = ["windows": .int(total), "subjects": .array(subjectNames.map(JSONValue.string))]
+        // The primary's windows and JSON: the secondary keeps every window, so when it keeps
+        // no more (no breathing-task windows) it is the same result, shown once.
+        var primary: (windows: Int, json: JSONValue)?
         for (name, title, keep) in [("primary", "Primary: Stroop + interview vs baseline", { (w: Window) in !breathingTasks.contains(w.task) }),
                                     ("secondary", "Secondary: all tasks vs baseline", { (_: Window) in true })] {
             let kept = all.map { $0.filter(keep) }
             let usable = kept.indices.filter { i in kept[i].contains { $0.stress } && kept[i].contains { !$0.stress } }
             let subjects = usable.map { kept[$0] }
+            if let primary, kept.reduce(0, { $0 + $1.count }) == primary.windows {
+                md += "\n#### \(title)\n\nThe same windows as the primary result (none of a breathing task here), "
+                    + "so the same scores and differences: the tables above.\n"
+                json[name] = primary.json
+                continue
+            }
             var summaries: [String: Summary] = [:]
             for (k, s) in scores.enumerated() { summaries[s.key] = Summary(groups(subjects, k)) }
             let nested = try nested(subjects, jobs: jobs)
             summaries["nested_choice"] = Summary(nested.map(\.choice))
             summaries["learned_reference"] = Summary(nested.map(\.learned))
             let windows = subjects.reduce(0) { $0 + $1.count }
-            md += "\n#### \(title) (\(usable.count) subjects, \(windows) windows)\n\n"
+            md += "\n#### \(title) (\(plural(usable.count, "subject")), \(plural(windows, "window")))\n\n"
             var rows: [[String]] = []
             var scoreJSON: [String: JSONValue] = [:]
             for s in scores + nestedScores {
@@ -250,7 +259,7 @@ enum StressProtocol {
                 chosen[n.method.name, default: 0] += 1
                 lambdas[decimals(n.lambda, 3), default: 0] += 1
             }
-            md += "\nMethod chosen in the \(nested.count) outer folds: "
+            md += "\nMethod chosen in the \(plural(nested.count, "outer fold")): "
                 + chosen.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "`\($0.key)` \($0.value)" }.joined(separator: ", ")
                 + "; learned reference λ: " + lambdas.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ") + ".\n"
             md += "\nPaired differences (subject bootstrap): the mean of per-subject AUC differences, and the difference of pooled AUCs:\n\n"
@@ -274,6 +283,7 @@ enum StressProtocol {
                 "chosen_methods": .array(nested.map { .string($0.method.name) }),
                 "learned_lambdas": .array(nested.map { .num($0.lambda) }),
             ])
+            primary = (kept.reduce(0) { $0 + $1.count }, json[name] ?? .null)
         }
         return (md, .object(json))
     }

@@ -14,14 +14,16 @@ public struct ValidateStage: Stage {
     }
 
     public var name: String { "validate" }
-    public var version: String { "1.0.0" }
+    /// 1.1.0: what the workspace can answer first, the lineage last.
+    public var version: String { "1.1.0" }
     public var engines: [String] { ["hrv", "rr", "stress", "state", "trend", "readiness"] }
     public var perSubject: Bool { false }
     public var reads: [String] {
-        [Manifest.fileName, HRSample.fileName, RRInterval.fileName, CombinedRR.fileName, Reject.fileName, LabelInterval.fileName,
+        var seen = Set<String>()
+        return ([Manifest.fileName, HRSample.fileName, RRInterval.fileName, CombinedRR.fileName, Reject.fileName, LabelInterval.fileName,
          HRVRow.fileName, SessionRow.fileName, SessionPlayRow.fileName, SongEffectRow.fileName, PersonaEffectRow.fileName,
          PlantedEffect.fileName, DailyRow.fileName, HRVSample.fileName] + BreathingAnalysis.reads + DJAnalysis.reads
-            + BeatAnalysis.reads
+            + BeatAnalysis.reads + WorkspaceAnswers.reads).filter { seen.insert($0).inserted }
     }
     public var writes: [String] { ["validation.md", "validation.json"] }
 

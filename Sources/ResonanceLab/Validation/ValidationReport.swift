@@ -26,7 +26,7 @@ public enum ValidationReport {
             if let section = try analysis(workspace) { sections.append(section) }
         }
         var md = "# Validation report: \(name)\n\nResonance Lab \(ResonanceLabInfo.version); the report's own computations use "
-            + "constants \(registry.version) (SHA-256 \(registry.digest)); the constants each table was made with are under Lineage.\n"
+            + "constants \(registry.version) (SHA-256 \(registry.digest)); the constants each table was made with are under Lineage, the last section.\n"
         for section in sections {
             md += "\n## \(section.title)\n\n" + section.markdown
             if !md.hasSuffix("\n") { md += "\n" }

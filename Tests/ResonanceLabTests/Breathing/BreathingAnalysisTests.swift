@@ -57,7 +57,7 @@ final class BreathingAnalysisTests: XCTestCase {
         try ws.write(intervals)
         try ws.write(BreathingAssessment.choose(try assessment.trials(subject: "S", series: series, intervals: intervals)))
         let section = try XCTUnwrap(try BreathingAnalysis.section(ws))
-        XCTAssertTrue(section.markdown.hasPrefix("Paced intervals: 5 for 1 subject(s), rates 4.5, 5.0, 5.5, 6.0, 6.5 breaths/min."))
+        XCTAssertTrue(section.markdown.hasPrefix("Paced intervals: 5 for 1 subject, rates 4.5, 5.0, 5.5, 6.0, 6.5 breaths/min."))
         XCTAssertTrue(section.markdown.contains("| S | combined | 5.5 | "), section.markdown)
         XCTAssertFalse(section.markdown.contains("Adaptive pacer"))
     }

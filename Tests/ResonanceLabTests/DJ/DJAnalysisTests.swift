@@ -45,7 +45,7 @@ final class DJAnalysisTests: XCTestCase {
                                   + "| -2.50 [-3.50, -1.50] | – |"), md)
         XCTAssertTrue(md.contains("| dj | calm | 2.50 [2.00, 3.00] | – | – |"), md)
         XCTAssertTrue(md.contains("| dj | -0.050 [-0.080, -0.020] |"), md)
-        XCTAssertTrue(md.contains("over 5 seed(s)"))
+        XCTAssertTrue(md.contains("over 5 seeds"))
         // Like for like: helps, does nothing, hurts by the interval of the difference from random.
         XCTAssertTrue(md.contains("| dj_minus_random | -0.80 [-1.20, -0.40] | helps | – | – |"), md)
         XCTAssertTrue(md.contains("| learned_effect_minus_random | 0.10 [-0.30, 0.50] | does nothing |"), md)

@@ -64,7 +64,12 @@ final class EffectsStageTests: XCTestCase {
         XCTAssertEqual(hr.effect.se ?? .nan, 0.5.squareRoot(), accuracy: 1e-6)
         XCTAssertEqual(hr.effect.ciLow ?? .nan, -4.386, accuracy: 1e-3)
         XCTAssertEqual(hr.effect.ciHigh ?? .nan, -1.614, accuracy: 1e-3)
-        XCTAssertEqual(out.playlists.filter { $0.model == "ema" }.map(\.metric), ["delta_hr_bpm", "delta_rmssd_ms", "skip"])
+        // No play measured an RMSSD: no ΔRMSSD row of the song, the listener or the playlist, and no onset chosen for it.
+        XCTAssertEqual(out.playlists.filter { $0.model == "ema" }.map(\.metric), ["delta_hr_bpm", "skip"])
+        XCTAssertNil(out.songs.first { $0.metric == "delta_rmssd_ms" })
+        XCTAssertNil(out.personas.first { $0.metric == "delta_rmssd_ms" })
+        XCTAssertTrue(out.songs.allSatisfy { $0.effect.value != nil } && out.personas.allSatisfy { $0.effect.value != nil })
+        XCTAssertEqual(out.onsets.map(\.metric), [.deltaHR])
     }
 
     func testEmptyInputGivesEmptyTables() throws {

@@ -247,7 +247,7 @@ final class ExportArchivesTests: XCTestCase {
             HRSample(subject: "ana", timestampMs: ms("2024-03-01T13:02:00Z"), bpm: 65, source: "health_auto_export"),
         ])
         XCTAssertEqual(try ws.read(SleepEpisode.self), [])
-        XCTAssertTrue(s.notes.contains("1 rows of heart rate or Heart Rate Variability without an offset: read as UTC (give --tz)"))
+        XCTAssertTrue(s.notes.contains("1 row of heart rate or Heart Rate Variability without an offset: read as UTC (give --tz)"))
         // With --tz the zone-less row is local time.
         let (tz, _) = try importSources([path], tz: "America/New_York")
         XCTAssertEqual(try tz.read(HRSample.self).map { Timestamp.iso($0.timestampMs) },

@@ -78,7 +78,7 @@ final class WearableServiceFormatsTests: XCTestCase {
                                                               "2024-03-01T08:02:00.000Z", "2024-03-01T08:15:00.000Z",
                                                               "2024-03-01T08:15:05.000Z"])
         XCTAssertEqual(hr.map(\.bpm), [61, 72, 74, 90, 91])
-        XCTAssertTrue(s.notes.contains { $0.contains("5 samples from 5 rows; 1 values of 0") }, "\(s.notes)")
+        XCTAssertTrue(s.notes.contains { $0.contains("5 samples from 5 rows; 1 value of 0") }, "\(s.notes)")
     }
 
     func testWithingsArrays() {

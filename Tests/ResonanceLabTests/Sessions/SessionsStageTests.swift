@@ -23,7 +23,7 @@ final class SessionsStageTests: XCTestCase {
         let s = out.sessions[0]
         XCTAssertEqual(s.plays, 2); XCTAssertEqual(s.skips, 1); XCTAssertEqual(s.skipRate, 0.5)
         // Listen fractions 200/200 = 1 and 30/200 = 0.15 → 0.575.
-        XCTAssertEqual(s.avgListen, 0.575, accuracy: 1e-12)
+        XCTAssertEqual(s.avgListen ?? .nan, 0.575, accuracy: 1e-12)
         XCTAssertEqual(s.context, "relaxation"); XCTAssertEqual(s.timeSlot, "evening")
         // Play a: first 30 s samples at 0…30 s → median at 15 s = 72 − 15/40 = 71.625;
         // last 30 s: 170…200 s → median 185 s = 72 − 185/40 = 67.375; Δ = −4.25.

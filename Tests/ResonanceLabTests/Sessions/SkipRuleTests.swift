@@ -38,7 +38,29 @@ final class SkipRuleTests: XCTestCase {
         // And the impact penalty follows the rule: 25 % heard is a late skip (≥ 15 %):
         // calm = energy = 0.5 + (0.25 − 0.5)·0.2 − 0.15 = 0.3.
         let q = out.plays[0]
-        let scores = Impact.of(hrDeltaBpm: nil, hrvDeltaMs: nil, listenFraction: q.listenFraction, skipped: q.skipped, constants: .defaults)
+        let scores = Impact.of(hrDeltaBpm: nil, hrvDeltaMs: nil, listenFraction: q.listenFraction ?? .nan, skipped: q.skipped,
+                               constants: .defaults)
         XCTAssertEqual(scores.calm, 0.3, accuracy: 1e-12)
+    }
+
+    /// Spotify and Last.fm give no song length: the listened fraction is unknown, so the
+    /// tables leave it empty (not 1), while the session score takes the plays as heard in full.
+    func testUnknownSongLengthLeavesTheListenedFractionEmpty() throws {
+        let plays = [
+            play("a", "2022-02-07T20:00:00.000Z", "2022-02-07T20:00:50.000Z", song: "s1", media: nil, played: 50, skipped: true),
+            play("b", "2022-02-07T20:01:00.000Z", "2022-02-07T20:06:00.000Z", song: "s2", media: nil, played: 300),
+        ]
+        let out = try SessionsStage.run(plays: plays, hr: [], nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
+        XCTAssertEqual(out.plays.map(\.listenFraction), [nil, nil])
+        XCTAssertEqual(out.plays.map(\.skipped), [true, false], "the export's flag decides")
+        XCTAssertEqual(out.sessions.map(\.avgListen), [nil])
+        let c = SessionConstants.defaults
+        XCTAssertEqual(out.sessions[0].sessionScore,
+                       SessionScore.score(skipRate: 0.5, hrvDeltaMs: nil, avgListen: 1, sleepScore: nil, constants: c), accuracy: 1e-12)
+        // One play of known length among them: the mean over the known ones.
+        let mixed = try SessionsStage.run(plays: plays + [play("c", "2022-02-07T20:06:10.000Z", "2022-02-07T20:07:50.000Z",
+                                                               song: "s3", media: 200, played: 100)],
+                                          hr: [], nn: [:], sdnn: [], sleep: [], workouts: [], constants: .defaults)
+        XCTAssertEqual(mixed.sessions.map(\.avgListen), [0.5])
     }
 }

@@ -28,6 +28,28 @@ final class StressProtocolTests: XCTestCase {
         XCTAssertEqual(nested[0].learned.auc, 0.5, accuracy: 1e-12)
     }
 
+    /// Without a window of a breathing task the secondary result is the primary's: one
+    /// sentence in place of the same tables again, the same numbers under both JSON keys.
+    func testSecondaryTablesIdenticalToThePrimaryAreShownOnce() throws {
+        let subjects = [subject(up: ["adaptive_range"], down: ["onset"]), subject(up: ["onset"], down: []),
+                        subject(up: ["adaptive_range", "onset"], down: [])]
+        let names = ["S1", "S2", "S3"]
+        let (md, json) = try StressProtocol.report(subjects, subjectNames: names, stress: .defaults, jobs: 1)
+        XCTAssertTrue(md.contains("#### Primary: Stroop + interview vs baseline (3 subjects, 6 windows)\n"), md)
+        XCTAssertTrue(md.contains("#### Secondary: all tasks vs baseline\n\nThe same windows as the primary result (none of a "
+            + "breathing task here), so the same scores and differences: the tables above.\n"), md)
+        XCTAssertEqual(md.components(separatedBy: "| score | pooled AUC |").count, 2, "one AUC table: \(md)")
+        guard case let .object(o) = json else { return XCTFail("\(json)") }
+        XCTAssertEqual(o["secondary"], o["primary"])
+        // A hyperventilation window makes the secondary result its own.
+        var breathing = subjects
+        breathing[0].append(StressProtocol.Window(stress: true, task: "hyperventilation", scores: breathing[0][0].scores,
+                                                  features: breathing[0][0].features))
+        let (other, _) = try StressProtocol.report(breathing, subjectNames: names, stress: .defaults, jobs: 1)
+        XCTAssertTrue(other.contains("#### Secondary: all tasks vs baseline (3 subjects, 7 windows)\n"), other)
+        XCTAssertEqual(other.components(separatedBy: "| score | pooled AUC |").count, 3)
+    }
+
     func testPairedDifferenceIsTheMeanOfPerSubjectDifferences() {
         let a = StressProtocol.Summary([[true, false], [true, false], [true, false]].enumerated().map { i, y in
             var g = BinaryScores()

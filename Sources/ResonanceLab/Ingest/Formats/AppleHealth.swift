@@ -42,6 +42,34 @@ enum AppleHealth: FormatAdapter {
 
     enum Kind { case heartRate, hrvSDNN, sleep, workout(String?) }
 
+    /// A record type as people say it: `HKQuantityTypeIdentifierFlightsClimbed` is
+    /// `flights climbed`, `HKQuantityTypeIdentifierUVExposure` `UV exposure`,
+    /// `HKQuantityTypeIdentifierVO2Max` `VO2 max`; a name without HealthKit's prefix
+    /// (another export's `podcast episode`) stays as it is.
+    static func words(ofType type: String) -> String {
+        var name = type
+        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HKDataType"]
+        where name.hasPrefix(prefix) {
+            name = String(name.dropFirst(prefix.count))
+        }
+        guard name != type, !name.isEmpty else { return type }
+        // A word starts at a capital after a lower-case letter or digit, or at the last
+        // capital of a run followed by a lower-case letter (`UVExposure`: `UV`, `Exposure`).
+        var words: [String] = [], current = ""
+        let chars = Array(name)
+        for (i, c) in chars.enumerated() {
+            let next = i + 1 < chars.count ? chars[i + 1] : nil
+            if c.isUppercase, let last = current.last, !last.isUppercase || next?.isLowercase == true {
+                words.append(current)
+                current = ""
+            }
+            current.append(c)
+        }
+        words.append(current)
+        // Acronyms (`UV`, `VO2`, `SDNN`) keep their capitals.
+        return words.map { w in w.dropFirst().contains(where: \.isUppercase) ? w : w.lowercased() }.joined(separator: " ")
+    }
+
     static func kind(of type: String) -> Kind? {
         let t = type.lowercased()
         if t.hasSuffix("heartratevariabilitysdnn") { return .hrvSDNN }

@@ -23,7 +23,8 @@ import Foundation
 /// is rounded). Times carry their offset (`2024-03-01 06:00:00 -0800`).
 ///
 /// Rows read are the records and workouts of these types; every other record type
-/// is counted per type in the manifest (`unusedRecords`), not rejected row by row.
+/// is counted per type in the manifest (`unusedRecords`), not rejected row by row. The
+/// manifest's note lists the kinds the file held, each with its count (`foundNote`).
 /// Heart rate recorded by a named `device` keeps it in its source
 /// (`AppleHealth.heartRateSource`), so that two devices writing under one source name
 /// stay two sources. The `ExportDate` element states when the export was made: a record
@@ -95,11 +96,30 @@ enum AppleHealthXML: FormatAdapter {
             if status != 0 { throw malformed(input.path, parser) }
             if n == 0 { break }
         }
-        sink.setUnused(input.file, handler.unusedCounts())
-        sink.note(input.file, "Record types read: heart rate, HRV SDNN (with its beat-to-beat list), sleep analysis; per day: "
-            + "resting heart rate, heart-rate recovery, VO2 max, steps, exercise time, active energy, walking heart rate, "
-            + "body mass, height; Workout elements; the Me element's date of birth and biological sex")
+        let unused = handler.unusedCounts()
+        sink.setUnused(input.file, unused)
+        sink.note(input.file, foundNote(read: handler.readCounts, unused: unused))
         return handler.rows
+    }
+
+    /// The manifest's note on what the export holds: the record kinds found, each with
+    /// its count, those read first and then those counted and not read (`unusedRecords`),
+    /// most first; and, when the export has none, that it holds no heart rate or HRV.
+    static func foundNote(read: [String: Int], unused: [String: Int]) -> String {
+        func list(_ counts: [String: Int]) -> String {
+            // Most first; ties in the kinds' alphabetical order, whatever their case.
+            counts.sorted { ($0.value, $1.key.lowercased()) > ($1.value, $0.key.lowercased()) }
+                .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
+        var parts: [String] = []
+        parts.append(read.isEmpty ? "Records found: none of the kinds read" : "Records found: " + list(read))
+        if !unused.isEmpty {
+            var words: [String: Int] = [:]
+            for (type, count) in unused { words[AppleHealth.words(ofType: type), default: 0] += count }
+            parts.append("counted and not read (unusedRecords): " + list(words))
+        }
+        if read[Handler.heartRateName] == nil && read[Handler.hrvName] == nil { parts.append("no heart rate or HRV records") }
+        return parts.joined(separator: "; ")
     }
 
     /// The parser's error as one line naming file, line and column.
@@ -221,6 +241,9 @@ enum AppleHealthXML: FormatAdapter {
         /// FNV-1a hash of its bytes without making a string.
         private var unused: [(type: [UInt8], count: Int)] = []
         private var unusedIndex: [UInt64: Int] = [:]
+        /// Records (and workouts) of each kind read, by the kind's name, rejected ones too.
+        private(set) var readCounts: [String: Int] = [:]
+        static let heartRateName = "heart rate", hrvName = "HRV SDNN"
         /// The HRV record whose beat list is being read: its local midnight (as
         /// an instant) and the previous beat's instant.
         private var beats: (midnightMs: Int64, previousMs: Int64?)?
@@ -360,6 +383,12 @@ enum AppleHealthXML: FormatAdapter {
         private func record() throws {
             guard let kind = kind(value("type")) else { return }
             rows += 1
+            switch kind {
+            case .heartRate: readCounts[Handler.heartRateName, default: 0] += 1
+            case .hrvSDNN: readCounts[Handler.hrvName, default: 0] += 1
+            case .sleep: readCounts["sleep analysis", default: 0] += 1
+            case .daily(let metric): readCounts[metric.words, default: 0] += 1
+            }
             guard let start = AppleHealthXML.date(value("startDate")) else { return try reject("unparsable startDate") }
             guard let end = AppleHealthXML.date(value("endDate")) else { return try reject("unparsable endDate") }
             guard end.ms >= start.ms else { return try reject("end before start") }
@@ -416,6 +445,7 @@ enum AppleHealthXML: FormatAdapter {
 
         private func workout() throws {
             rows += 1
+            readCounts["workouts", default: 0] += 1
             guard let start = AppleHealthXML.date(value("startDate")) else { return try reject("unparsable startDate") }
             guard let end = AppleHealthXML.date(value("endDate")) else { return try reject("unparsable endDate") }
             guard end.ms >= start.ms else { return try reject("end before start") }

@@ -100,7 +100,7 @@ enum AppleMusic: FormatAdapter {
         }
         sink.note(file, "skipped = End Reason Type contains SKIPPED; song_id = SHA-256 prefix of normalised 'artist — title'")
         if withoutArtist > 0 {
-            sink.note(file, "\(withoutArtist) plays without artist: song_id from title, album (or container) and media duration")
+            sink.note(file, "\(plural(withoutArtist, "play")) without artist: song_id from title, album (or container) and media duration")
         }
         if c.offset != nil { sink.note(file, "utc_offset_min from UTC Offset In Seconds") }
         try sink.endSource(input, rowsRead: rows)

@@ -127,14 +127,14 @@ enum Garmin: FormatAdapter {
         switch kind {
         case .sleep:
             sink.note(file, "sleepStartTimestampGMT → sleepEndTimestampGMT (GMT) as in_bed; stage totals not read; "
-                + "avgOvernightHrv (RMSSD) → hrv_samples.rmssd_ms at the night's start (\(hrvNights) nights)")
+                + "avgOvernightHrv (RMSSD) → hrv_samples.rmssd_ms at the night's start (\(plural(hrvNights, "night")))")
         case .dailySummary:
             sink.note(file, "restingHeartRate → daily_inputs.csv resting_hr, totalSteps → steps, on calendarDate; 0 is not worn (missing)")
         case .healthStatus:
             sink.note(file, "metrics HRV (the night's RMSSD, ms) → hrv_samples.rmssd_ms at the start of the sleep window of the "
-                + "same calendarDate in the *sleepData.json files beside it (\(nights.count) sleep windows, \(hrvNights) nights)")
+                + "same calendarDate in the *sleepData.json files beside it (\(plural(nights.count, "sleep window")), \(plural(hrvNights, "night")))")
         }
-        if implausible > 0 { sink.warn(file, "\(implausible) implausible value(s) not read (heart rate \(sink.hrRange.rejectReason))") }
+        if implausible > 0 { sink.warn(file, "\(plural(implausible, "implausible value")) not read (heart rate \(sink.hrRange.rejectReason))") }
         try sink.endSource(input, rowsRead: rows)
     }
 

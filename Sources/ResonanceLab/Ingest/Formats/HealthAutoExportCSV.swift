@@ -158,7 +158,7 @@ enum HealthAutoExportCSV: FormatAdapter {
             + (columns.contains { if case .heartRate = $0 { return true }; return false }
                 ? "; Heart Rate [Avg] (count/min) → hr.csv at the Date (Min and Max not read)" : ""))
         if zoneless > 0, input.times.zone == nil {
-            sink.warn(file, "\(zoneless) rows of heart rate or Heart Rate Variability without an offset: read as UTC (give --tz)")
+            sink.warn(file, "\(plural(zoneless, "row")) of heart rate or Heart Rate Variability without an offset: read as UTC (give --tz)")
         }
         try sink.endSource(input, rowsRead: rows)
     }

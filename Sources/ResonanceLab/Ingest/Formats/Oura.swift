@@ -125,8 +125,8 @@ enum Oura: FormatAdapter {
                 + "sleep_phase_5_min → one interval per run (1 deep, 2 core, 3 rem, 4 awake) from bedtime_start; "
                 + "lowest_heart_rate of long_sleep → daily_inputs.csv resting_hr on bedtime_end's local date")
         }
-        if implausible > 0 { sink.warn(file, "\(implausible) sleep value(s) not read: heart rate \(sink.hrRange.rejectReason), or RMSSD not in (0, 1000) ms") }
-        if unknownPhases > 0 { sink.warn(file, "\(unknownPhases) sleep_phase_5_min character(s) other than 1–4: no interval") }
+        if implausible > 0 { sink.warn(file, "\(plural(implausible, "sleep value")) not read: heart rate \(sink.hrRange.rejectReason), or RMSSD not in (0, 1000) ms") }
+        if unknownPhases > 0 { sink.warn(file, "\(plural(unknownPhases, "sleep_phase_5_min character")) other than 1–4: no interval") }
         if zoneless > 0, input.times.zone == nil {
             sink.warn(file, "\(zoneless) Oura times without an offset: read as UTC (give --tz)")
         }

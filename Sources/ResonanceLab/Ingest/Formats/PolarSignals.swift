@@ -107,7 +107,7 @@ enum PolarSignal: FormatAdapter {
         sink.note(file, "recording start \(Timestamp.iso(startMs)): the first row's phone timestamp, a local time (when its "
             + "packet reached the phone)")
         if rows.gaps > 0 {
-            sink.note(file, "\(rows.gaps) gap\(rows.gaps == 1 ? "" : "s") in the sensor clock (a step over "
+            sink.note(file, "\(plural(rows.gaps, "gap")) in the sensor clock (a step over "
                 + "\(CSVWriter.format(gapPeriods)) sample periods): a new segment after each, its times still the sensor's")
         }
         try sink.endSource(input, rowsRead: rowsRead)

@@ -96,7 +96,7 @@ enum Spotify: FormatAdapter {
         }
         sink.note(file, "\(endKey) is the end of the play: started_at = \(endKey) − \(msKey)")
         if zeroLength > 0 {
-            sink.note(file, "\(zeroLength) play\(zeroLength == 1 ? "" : "s") of \(msKey) 0 (heard 0 %): skipped")
+            sink.note(file, "\(plural(zeroLength, "play")) of \(msKey) 0 (heard 0 %): skipped")
         }
         if extended {
             sink.note(file, "skipped = skipped is true or reason_end is fwdbtn/backbtn; song_id = spotify_track_uri")

@@ -226,7 +226,7 @@ enum WFDB {
             }
             try flush()
             try sink.endRecording(recording, subject: subject)
-            sink.note(file, "WFDB record \(header.record): format \(first.format), \(width) signal\(width == 1 ? "" : "s") "
+            sink.note(file, "WFDB record \(header.record): format \(first.format), \(plural(width, "signal")) "
                 + "(\(channels.map(\.name).joined(separator: ", "))) at \(CSVWriter.format(header.rateHz)) Hz, "
                 + "stored as ADC units with each signal's gain and baseline; one row read per frame")
             sink.note(file, start.note)

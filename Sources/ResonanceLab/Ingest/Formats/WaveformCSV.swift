@@ -140,7 +140,7 @@ enum WaveformCSV: FormatAdapter {
             + "recording start \(Timestamp.iso(startMs)), the first row's time; sample k of a segment at "
             + "start + (first_sample + k) / rate")
         if rows.gaps > 0 {
-            sink.note(input.file, "\(rows.gaps) gap\(rows.gaps == 1 ? "" : "s") in the time column (a step over "
+            sink.note(input.file, "\(plural(rows.gaps, "gap")) in the time column (a step over "
                 + "\(CSVWriter.format(gapPeriods)) sample periods): a new segment after each")
         }
         return read

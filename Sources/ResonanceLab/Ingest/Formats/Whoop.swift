@@ -138,7 +138,7 @@ enum Whoop: FormatAdapter {
             sink.note(file, "Heart rate variability (ms) (RMSSD) → hrv_samples.rmssd_ms at Sleep onset; Resting heart rate "
                 + "(bpm), a daily aggregate → daily_inputs.csv resting_hr on the Wake onset's date; times in each row's Cycle timezone")
             if implausibleRHR > 0 {
-                sink.warn(file, "\(implausibleRHR) resting heart rate(s) not read: \(sink.hrRange.rejectReason)")
+                sink.warn(file, "\(plural(implausibleRHR, "resting heart rate")) not read: \(sink.hrRange.rejectReason)")
             }
         case .sleeps:
             sink.note(file, "Sleep onset → Wake onset as in_bed (source whoop_nap for naps); times in each row's Cycle timezone")

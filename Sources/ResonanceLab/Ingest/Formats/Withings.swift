@@ -75,8 +75,8 @@ enum Withings: FormatAdapter {
             }
             sink.accept(file)
         }
-        sink.note(file, "bracketed arrays: sample j at start + the durations (s) before it; \(samples) samples from \(rows) rows; "
-            + "\(zeros) values of 0 (no reading) not read")
+        sink.note(file, "bracketed arrays: sample j at start + the durations (s) before it; \(plural(samples, "sample")) from \(plural(rows, "row")); "
+            + "\(plural(zeros, "value")) of 0 (no reading) not read")
         try sink.endSource(input, rowsRead: rows)
     }
 }

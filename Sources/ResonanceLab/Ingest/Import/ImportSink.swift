@@ -204,7 +204,7 @@ final class ImportSink {
         let file = input.file
         if let zone = input.times.zoneNote() { note(file, zone) }
         if let reason = afterExportReason, let late = rejectReasons[Int(file)][reason] {
-            warn(file, "\(late) record\(late == 1 ? "" : "s") \(reason): rejected (see rejects.csv)")
+            warn(file, "\(plural(late, "record")) \(reason): rejected (see rejects.csv)")
         }
         let newSubjects = subjects[subjectsBefore...].lazy.filter { $0.firstMs != nil }.count
         if newSubjects >= ImportSink.rowIDSubjects, newSubjects * 2 > rowsRead {
@@ -551,8 +551,8 @@ final class ImportSink {
         // A time the generic reader cannot read may be in a layout --time-format names.
         let hint = top?.key == "unparsable time" && s.format == SourceFormat.genericCSV.rawValue
             ? "; give the time column's layout with --time-format, e.g. --time-format 'dd/MM/yyyy HH:mm:ss'" : ""
-        return "no rows accepted: \(s.rowsRead) rows read, all rejected (top reason: \(top?.key ?? "none"), "
-            + "\(top?.value ?? 0) rows\(first)\(hint); see rejects.csv)"
+        return "no rows accepted: \(plural(s.rowsRead, "row")) read, all rejected (top reason: \(top?.key ?? "none"), "
+            + "\(plural(top?.value ?? 0, "row"))\(first)\(hint); see rejects.csv)"
     }
 
     /// Renames every finished table to its name in the staging folder.

@@ -93,7 +93,7 @@ public enum Importer {
                 continue
             }
             let s = sink.sources[Int(file)]
-            options.progress("\(plan.display): \(format.rawValue), \(s.rowsRead) rows, \(s.rejected) rejected")
+            options.progress("\(plan.display): \(format.rawValue), \(plural(s.rowsRead, "row")), \(s.rejected) rejected")
             if let empty = sink.noAcceptedRows(file) {
                 sink.note(file, empty)
                 options.warning("\(plan.display): \(empty)")
@@ -110,7 +110,7 @@ public enum Importer {
                                        skipped: layout.skipped, exportRoots: layout.exportRoots)
         for warning in sink.warnings[warningsBefore...] { options.warning(warning) }
         if let skipped = manifest.skipped {
-            options.notice("import: \(skipped.count) file\(skipped.count == 1 ? "" : "s") skipped (see manifest.json)")
+            options.notice("import: \(plural(skipped.count, "file")) skipped (see manifest.json)")
         }
         if let unused = unusedNotice(manifest.sources) { options.notice(unused) }
         if let naive = naiveUTCNotice(manifest.sources) { options.notice(naive) }
@@ -163,8 +163,8 @@ public enum Importer {
         let total = byKind.values.reduce(0, +)
         let kinds = byKind.sorted { $0.value != $1.value ? $0.value > $1.value : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
         let shown = kinds.prefix(unusedKindsShown).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        let more = kinds.count > unusedKindsShown ? ", \(kinds.count - unusedKindsShown) more kinds" : ""
-        return "import: \(total == 1 ? "1 record of a kind" : "\(total) records of kinds") the toolkit does not use, counted "
+        let more = kinds.count > unusedKindsShown ? ", \(plural(kinds.count - unusedKindsShown, "more kind"))" : ""
+        return "import: \(plural(total, "record of a kind", "records of kinds")) the toolkit does not use, counted "
             + "and not read: \(shown)\(more) (see unusedRecords in manifest.json)"
     }
 
@@ -295,7 +295,7 @@ public struct ImportStage: Stage {
         if let format = options.format { ws.session?.record(setting: "format", format.rawValue) }
         let rows = manifest.sources.reduce(0) { $0 + $1.rowsRead }
         let rejected = manifest.sources.reduce(0) { $0 + $1.rejected }
-        progress.note("imported \(manifest.sources.count) files, \(manifest.subjects.count) subjects, \(rows) rows "
+        progress.note("imported \(plural(manifest.sources.count, "file")), \(plural(manifest.subjects.count, "subject")), \(plural(rows, "row")) "
             + "(\(rejected) rejected) into \(ws.path)")
         let failed = manifest.sources.filter { $0.failure != nil }.count
         let empty = options.allowEmpty ? 0 : manifest.sources.filter(Importer.gaveNoRows).count
@@ -321,9 +321,9 @@ public struct ImportFailures: OutputsComplete, CustomStringConvertible {
 
     public var description: String {
         switch (failed, empty) {
-        case (_, 0): return "\(failed) of \(files) files failed (see manifest.json)"
-        case (0, _): return "\(empty) of \(files) files gave no accepted row (see manifest.json; --allow-empty accepts them)"
-        default: return "\(failed) of \(files) files failed and \(empty) gave no accepted row (see manifest.json)"
+        case (_, 0): return "\(failed) of \(plural(files, "file")) failed (see manifest.json)"
+        case (0, _): return "\(empty) of \(plural(files, "file")) gave no accepted row (see manifest.json; --allow-empty accepts them)"
+        default: return "\(failed) of \(plural(files, "file")) failed and \(empty) gave no accepted row (see manifest.json)"
         }
     }
 }
