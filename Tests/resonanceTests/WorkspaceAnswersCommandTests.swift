@@ -46,11 +46,11 @@ final class WorkspaceAnswersCommandTests: XCTestCase {
         let ws = dir + "/ws/me"
         XCTAssertEqual(try String(contentsOfFile: ws + "/hr.csv", encoding: .utf8), "subject,timestamp,bpm,source\n")
         let effects = try csvRows(ws + "/song_effects.csv")
-        XCTAssertEqual(effects.header.prefix(5), ["model", "song_id", "context", "metric", "estimate"])
+        XCTAssertEqual(effects.header.prefix(7), ["model", "song_id", "title", "artist", "context", "metric", "estimate"])
         XCTAssertFalse(effects.rows.isEmpty)
         for row in effects.rows {
-            XCTAssertFalse(row[4].isEmpty, "a row without an estimate: \(row)")
-            XCTAssertEqual(row[3], "skip", "a heart metric without heart data: \(row)")
+            XCTAssertFalse(row[6].isEmpty, "a row without an estimate: \(row)")
+            XCTAssertEqual(row[5], "skip", "a heart metric without heart data: \(row)")
         }
         for table in ["persona_effects.csv", "playlist_effects.csv"] {
             let t = try csvRows(ws + "/" + table)
