@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
-"""Ingest benchmark: `resonance import` against a pandas peer on the same file.
+"""Ingest benchmark: `resonance import` against DuckDB, polars and pandas on the same file.
 
 Generates (deterministically) a generic heart-rate CSV of ~7 million ISO-timestamped
-rows (4 subjects, 1 Hz) in build/bench/, then runs
-  - resonance import FILE --out WS (release build), and
-  - pandas: read_csv with timestamp parsing + to_csv of the canonical hr.csv columns,
-each under /usr/bin/time -v, and prints throughput (input MB / wall s), the ratio
-and the peak RSS of each. With a third argument, another build of resonance (the
-previous release), both imports of the forward file run alternately three times each
-and the best CPU and wall times give the ratio new / previous, so a regression shows
-in the same run on the same machine.
+rows (4 subjects, 1 Hz) in build/bench/, then times, each under /usr/bin/time -v:
+  - resonance import FILE --out WS (release build), on the file and on its rows reversed;
+  - DuckDB and polars on 2 threads doing the same work (scripts/bench/ingest_peers.py: the
+    20–250 bpm filter, duplicates once, the sort, ISO-millisecond output), alternating with
+    resonance, ROUNDS times each, medians reported; both must write hr.csv's bytes;
+  - pandas: read_csv with timestamp parsing + to_csv of the canonical columns, once.
+It prints wall and CPU time, throughput (input MB / wall s) and peak RSS of each, and each
+peer's wall time over resonance's. With a fourth argument, another build of resonance (the
+build before), both import the file alternately PREVIOUS_ROUNDS times and the medians give
+the ratio new / previous, so a change is measured against the build before in the same run.
 
-Usage: bench_ingest.py RESONANCE PYTHON [PREVIOUS_RESONANCE]
+Usage: bench_ingest.py RESONANCE PYTHON PEER_PYTHON [PREVIOUS_RESONANCE]
+  PYTHON runs the pandas peer (the project's venv), PEER_PYTHON the DuckDB and polars
+  peers (the benchmark's own venv, requirements-bench.txt).
 """
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -86,40 +91,61 @@ def same_bytes(a, b):
 
 
 
+ROUNDS = 3
+PREVIOUS_ROUNDS = 5
+PEERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ingest_peers.py")
+ROW = "  %-22s %6.2f s wall  %7.1f MB/s  (CPU %6.2f s)  peak RSS %7.1f MB"
+
+
+def median_runs(commands, rounds):
+    """Runs each command of `commands` (name → argv) in turn, `rounds` times over, and
+    gives per name the median wall and CPU seconds and the highest peak RSS."""
+    runs = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, cmd in commands.items():
+            runs[name].append(measure(cmd))
+    return {name: (statistics.median(r.wall for r in v), statistics.median(r.cpu for r in v), max(r.rss_mb for r in v))
+            for name, v in runs.items()}
+
+
 def main():
-    resonance, python = sys.argv[1], sys.argv[2]
+    resonance, python, peer_python = sys.argv[1:4]
     generate()
     generate_reversed()
     mb = os.path.getsize(DATA) / 1e6
     ws = os.path.join(BENCH, "ws")
-    r_wall, r_cpu, r_rss, _ = measure([resonance, "import", DATA, "--out", ws, "--quiet"])
+    hr = os.path.join(ws, "hr.csv")
+    out = {p: os.path.join(BENCH, p + "_hr.csv") for p in ("duckdb", "polars", "pandas")}
+    timed = median_runs({
+        "resonance import": [resonance, "import", DATA, "--out", ws, "--quiet"],
+        "DuckDB, 2 threads": [peer_python, PEERS, "duckdb", DATA, out["duckdb"], "2"],
+        "polars, 2 threads": [peer_python, PEERS, "polars", DATA, out["polars"], "2"],
+    }, ROUNDS)
     v_wall, v_cpu, v_rss, _ = measure([resonance, "import", REVERSED, "--out", ws + "_reversed", "--quiet"])
-    same = same_bytes(os.path.join(ws, "hr.csv"), os.path.join(ws + "_reversed", "hr.csv"))
-    peer_out = os.path.join(BENCH, "pandas_hr.csv")
-    p_wall, p_cpu, p_rss, _ = measure([python, "-c", PANDAS_PEER, DATA, peer_out])
-    with open(os.path.join(ws, "hr.csv"), "rb") as a:
-        rows_r = sum(1 for _ in a) - 1
-    agree = same_bytes(os.path.join(ws, "hr.csv"), peer_out)
-    print("ingest bench: %s, %.1f MB, %d rows" % (DATA, mb, rows_r))
-    row = "  %-17s %6.2f s wall  %7.1f MB/s  (CPU %6.2f s)  peak RSS %7.1f MB"
-    print(row % ("resonance import:", r_wall, mb / r_wall, r_cpu, r_rss))
-    print(row % ("  rows reversed:", v_wall, mb / v_wall, v_cpu, v_rss)
-          + ("  same hr.csv" if same else "  DIFFERENT hr.csv"))
-    print(row % ("pandas peer:", p_wall, mb / p_wall, p_cpu, p_rss))
-    print("  speed-up: %.1fx wall, %.1fx CPU; hr.csv %s the pandas output"
-          % (p_wall / r_wall, p_cpu / r_cpu, "byte-identical to" if agree else "DIFFERS from"))
+    p_wall, p_cpu, p_rss, _ = measure([python, "-c", PANDAS_PEER, DATA, out["pandas"]])
+    timed["pandas"] = (p_wall, p_cpu, p_rss)
+    with open(hr, "rb") as a:
+        rows = sum(1 for _ in a) - 1
+    r_wall = timed["resonance import"][0]
+    print("ingest bench: %s, %.1f MB, %d rows; medians of %d alternating runs (pandas: one run)" % (DATA, mb, rows, ROUNDS))
+    for name, (wall, cpu, rss) in timed.items():
+        line = ROW % (name + ":", wall, mb / wall, cpu, rss)
+        if name != "resonance import":
+            peer = name.split(",")[0].lower()
+            line += "  %.2fx resonance's wall; %s hr.csv" % (wall / r_wall, "same bytes as" if same_bytes(hr, out[peer]) else "DIFFERS from")
+        print(line)
+        if name == "resonance import":
+            print(ROW % ("  rows reversed:", v_wall, mb / v_wall, v_cpu, v_rss)
+                  + ("  same hr.csv" if same_bytes(hr, os.path.join(ws + "_reversed", "hr.csv")) else "  DIFFERENT hr.csv"))
     print("  (wall time includes waiting for the CPU on a shared machine; CPU time does not)")
-    if len(sys.argv) > 3:
-        previous = sys.argv[3]
-        runs = {resonance: [], previous: []}
-        for _ in range(3):
-            for binary in (resonance, previous):
-                wall, cpu, rss, _ = measure([binary, "import", DATA, "--out", ws + "_cmp", "--quiet"])
-                runs[binary].append((wall, cpu, rss))
-        best = {b: (min(r[0] for r in v), min(r[1] for r in v), max(r[2] for r in v)) for b, v in runs.items()}
-        (nw, nc, nr), (pw, pc, pr) = best[resonance], best[previous]
-        print("  against the previous release (%s), best of 3 alternating: %.2f s wall / %.2f s CPU vs %.2f / %.2f; "
-              "ratio new/previous %.2f wall, %.2f CPU; peak RSS %.0f vs %.0f MB" % (previous, nw, nc, pw, pc, nw / pw, nc / pc, nr, pr))
+    if len(sys.argv) > 4:
+        previous = sys.argv[4]
+        best = median_runs({"new": [resonance, "import", DATA, "--out", ws + "_cmp", "--quiet"],
+                            "previous": [previous, "import", DATA, "--out", ws + "_cmp", "--quiet"]}, PREVIOUS_ROUNDS)
+        (nw, nc, nr), (pw, pc, pr) = best["new"], best["previous"]
+        print("  against the build before (%s), medians of %d alternating runs: %.2f s wall / %.2f s CPU vs %.2f / %.2f; "
+              "ratio new/previous %.2f wall, %.2f CPU; peak RSS %.0f vs %.0f MB"
+              % (previous, PREVIOUS_ROUNDS, nw, nc, pw, pc, nw / pw, nc / pc, nr, pr))
 
 
 if __name__ == "__main__":
