@@ -1,8 +1,10 @@
 """Table and figure of the stress section's scoring protocol from a validation.json.
 
-    stress_protocol.py VALIDATION_JSON --table OUT_MD [--figure OUT_PNG] [--command CMD]
+    stress_protocol.py VALIDATION_JSON --table OUT_MD [--design-table OUT_MD] [--figure OUT_PNG] [--command CMD]
 
---table writes the Markdown fragment (atomically): the primary and secondary AUC tables,
+--design-table writes the design's time-only controls per candidate design (no
+physiological score): per-subject medians of elapsed time, closeness to the session's
+middle and the clock fitted on the other subjects' labels. --table writes the Markdown fragment (atomically): the primary and secondary AUC tables,
 the methods and penalties the nested folds chose, and the paired differences, with the
 command that regenerates it. --figure: left, the pooled ROC curve of every score on the
 primary windows (one plot); right, each score's per-subject AUCs as dots, the median as
@@ -62,6 +64,28 @@ def table(protocol, command):
     return "\n".join(lines) + "\n"
 
 
+def design_table(design, command):
+    spans = ", ".join(f"{t} {s:g} s" for t, s in zip(design["tasks"], design["span_s"]))
+    lines = [f"Primary design: buffer {design['buffer_s']:g} s; {spans} on each side of each start and end. "
+             f"Label-blind controls at most {design['max_control_auc']:g}; fitted clock bins of {design['clock_bin_s']:g} s.", "",
+             "| design | subjects | windows | windows per subject (median) | elapsed | closeness to the middle "
+             "| fitted clock | label-blind pass |",
+             "|---|---|---|---|---|---|---|---|"]
+    for c in design["candidates"]:
+        name = f"**{c['design']}** (primary)" if c["primary"] else c["design"]
+        lines.append(f"| {name} | {c['subjects']} | {c['windows']} | {c['windows_per_subject']:g} | {fmt(c['elapsed_auc'])} "
+                     f"| {fmt(c['middle_auc'])} | {fmt(c['fitted_clock_auc'])} | {'yes' if c['controls_pass'] else 'no'} |")
+    lines += ["", f"Regenerate: `{command}`."]
+    return "\n".join(lines) + "\n"
+
+
+def write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def figure(protocol, out_png):
     part = protocol["primary"]
     scores = part["scores"]
@@ -105,15 +129,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("validation_json")
     ap.add_argument("--table", required=True)
+    ap.add_argument("--design-table")
     ap.add_argument("--figure")
     ap.add_argument("--command", default="make evidence-stress-protocol")
     a = ap.parse_args()
     with open(a.validation_json) as f:
-        protocol = json.load(f)["stress"]["protocol"]
-    tmp = a.table + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(table(protocol, a.command))
-    os.replace(tmp, a.table)
+        stress = json.load(f)["stress"]
+    protocol = stress["protocol"]
+    write(a.table, table(protocol, a.command))
+    if a.design_table:
+        write(a.design_table, design_table(stress["design"], a.command))
     if a.figure:
         figure(protocol, a.figure)
 
