@@ -4,7 +4,9 @@
 
 --design-table writes the design's time-only controls per candidate design (no
 physiological score): per-subject medians of elapsed time, closeness to the session's
-middle and the clock fitted on the other subjects' labels. --table writes the Markdown fragment (atomically): the primary and secondary AUC tables,
+middle and the clock fitted on the other subjects' labels. --table writes the Markdown fragment (atomically): the AUC tables of the primary transition design, of every Stroop + interview window
+and of all tasks (each score raw and after the label-blind detrend, the time-only
+controls beside them),
 the methods and penalties the nested folds chose, and the paired differences, with the
 command that regenerates it. --figure: left, the pooled ROC curve of every score on the
 primary windows (one plot); right, each score's per-subject AUCs as dots, the median as
@@ -22,7 +24,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 ORDER = ["engine", "adaptive_range", "onset", "beat_hrv", "respiration", "naive_hr", "naive_hr_centred",
              "dj_stress", "dj_arousal", "dj_personal_stress", "dj_personal_arousal", "raw_hr",
-             "nested_choice", "learned_reference"]
+             "nested_choice", "learned_reference", "control_elapsed", "control_middle", "control_clock"]
+PARTS = (("primary", "Transition design, Stroop + interview (primary)"),
+         ("every_window", "Stroop + interview vs baseline, every window (confounded with the clock)"),
+         ("secondary", "all tasks vs baseline, every window (secondary)"))
 
 
 def fmt(x):
@@ -35,16 +40,20 @@ def interval(lo, hi):
 
 def table(protocol, command):
     lines = []
-    for name, title in (("primary", "Stroop + interview vs baseline (primary)"), ("secondary", "all tasks vs baseline (secondary)")):
+    for name, title in [p for p in PARTS if p[0] in protocol]:
         part = protocol[name]
         scores = part["scores"]
         lines += [f"{title}: {len(part['subjects'])} subjects, {part['windows']} windows.", "",
-                  "| score | pooled AUC | 95 % CI | median per-subject AUC | 95 % CI |", "|---|---|---|---|---|"]
+                  "| score | pooled AUC | 95 % CI | median per-subject AUC | 95 % CI | detrended median per-subject AUC | 95 % CI |",
+                  "|---|---|---|---|---|---|---|"]
         for k in [k for k in ORDER if k in scores]:
             s = scores[k]
             label = f"**{s['label']}**" if k in ("nested_choice", "learned_reference") else s["label"]
+            label = f"*{label}*" if k.startswith("control_") else label
             lines.append(f"| {label} | {fmt(s['pooled'])} | {interval(s['pooled_ci_low'], s['pooled_ci_high'])} "
-                         f"| {fmt(s['subject_median'])} | {interval(s['subject_ci_low'], s['subject_ci_high'])} |")
+                         f"| {fmt(s['subject_median'])} | {interval(s['subject_ci_low'], s['subject_ci_high'])} "
+                         f"| {fmt(s['detrended_subject_median'])} "
+                         f"| {interval(s['detrended_subject_ci_low'], s['detrended_subject_ci_high'])} |")
         chosen = {}
         for m in part["chosen_methods"]:
             chosen[m] = chosen.get(m, 0) + 1
@@ -53,12 +62,15 @@ def table(protocol, command):
             lambdas[x] = lambdas.get(x, 0) + 1
         lines += ["", "Chosen in the outer folds: " + ", ".join(f"`{m}` {n}" for m, n in sorted(chosen.items(), key=lambda t: (-t[1], t[0])))
                   + "; learned reference λ: " + ", ".join(f"{x:g} ({n})" for x, n in sorted(lambdas.items())) + ".", "",
-                  "| paired difference | mean Δ per-subject AUC | 95 % CI | subjects with Δ > 0 | Δ pooled AUC | 95 % CI |",
-                  "|---|---|---|---|---|---|"]
+                  "| paired difference | mean Δ per-subject AUC | 95 % CI | subjects with Δ > 0 | Δ pooled AUC | 95 % CI "
+                  "| mean Δ detrended | 95 % CI |",
+                  "|---|---|---|---|---|---|---|---|"]
         for p in part["paired"]:
             lines.append(f"| {p['score']} − {p['minus']} | {fmt(p['mean_difference'])} | {interval(p['ci_low'], p['ci_high'])} "
                          f"| {p['subjects_above']} / {p['subjects']} "
-                         f"| {fmt(p['pooled_difference'])} | {interval(p['pooled_ci_low'], p['pooled_ci_high'])} |")
+                         f"| {fmt(p['pooled_difference'])} | {interval(p['pooled_ci_low'], p['pooled_ci_high'])} "
+                         f"| {fmt(p['detrended_mean_difference'])} "
+                         f"| {interval(p['detrended_ci_low'], p['detrended_ci_high'])} |")
         lines.append("")
     lines.append(f"Regenerate: `{command}`.")
     return "\n".join(lines) + "\n"

@@ -195,8 +195,9 @@ public enum StressAnalysis {
         md += designMD
         let series = try StateLabelScoring.series(ws, registry: registry).series
         let (protocolMD, protocolJSON) = try StressProtocol.report(
-            try StressProtocol.windows(subjects, series: series, registry: registry), subjectNames: subjects.map(\.subject),
-            stress: stressConstants, jobs: jobs)
+            try StressProtocol.windows(subjects, series: series, registry: registry),
+            design: try StressProtocol.windows(subjects, series: series, registry: registry, design: true),
+            subjectNames: subjects.map(\.subject), stress: stressConstants, jobs: jobs)
         md += protocolMD
 
         // The elevated level as a classifier.

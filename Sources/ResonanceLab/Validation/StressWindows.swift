@@ -57,6 +57,12 @@ public struct StressSubject: Equatable, Sendable {
     /// labelled intervals' span without heart rate); the origin of the time-only controls.
     public var sessionStartMs: Int64 = 0
     public var sessionEndMs: Int64 = 0
+    /// The primary design's windows (`StressDesign.primary`), measured as `windows` are.
+    public var design: [StressWindow] = []
+    /// The product formula's reference for the design: the reference period's tiles that
+    /// end by the design's first window (its windows before the Stroop's start lie in the
+    /// first baseline interval).
+    public var designReference: [WindowSignals] = []
 }
 
 /// Labelled recordings cut into windows for stress scoring. A subject is scored when
@@ -151,25 +157,26 @@ public enum StressWindows {
             reference = (start, start + Int64(o.fallbackReferenceMinutes * 60_000),
                          "first \(decimals(o.fallbackReferenceMinutes, 0)) min of the heart-rate recording")
         }
-        var referenceWindows: [WindowSignals] = []
-        var t = reference.start
-        while t + o.windowMs <= reference.end {
-            referenceWindows.append(measure(t, t + o.windowMs).0)
-            t += o.windowMs
+        // The reference period tiled into consecutive windows ending by `end`.
+        func tiles(until end: Int64) -> [WindowSignals] {
+            stride(from: reference.start, through: end - o.windowMs, by: .init(o.windowMs)).map { measure($0, $0 + o.windowMs).0 }
         }
-
-        let named = self.named(intervals, protocolTasks: protocolTasks)
-        let windows = StressDesign.intervalSlots(named, reference: (reference.start, reference.end), windowMs: o.windowMs,
-                                                 stepMs: o.stepMs).map { slot in
+        func scored(_ slot: StressSlot) -> StressWindow {
             let (signals, rmssd) = measure(slot.startMs, slot.endMs)
             return StressWindow(subject: subject, startMs: slot.startMs, endMs: slot.endMs, stress: slot.stress, task: slot.task,
                                 signals: signals, rmssdMs: rmssd, measures: watch(slot.startMs, slot.endMs, signals),
                                 rolling: rolling(before: slot.startMs))
         }
+        let named = self.named(intervals, protocolTasks: protocolTasks)
+        let windows = StressDesign.intervalSlots(named, reference: (reference.start, reference.end), windowMs: o.windowMs,
+                                                 stepMs: o.stepMs).map(scored)
+        let design = StressDesign.slots(named, StressDesign.primary, windowMs: o.windowMs, stepMs: o.stepMs)
+        let designEnd = min(reference.end, design.map(\.startMs).min() ?? reference.end)
         return StressSubject(subject: subject, referenceStartMs: reference.start, referenceEndMs: reference.end,
-                             referenceRule: reference.rule, reference: referenceWindows, windows: windows, intervals: named,
+                             referenceRule: reference.rule, reference: tiles(until: reference.end), windows: windows, intervals: named,
                              sessionStartMs: hrSeries.timesMs.first ?? named.first?.startMs ?? 0,
-                             sessionEndMs: hrSeries.timesMs.last ?? named.last?.endMs ?? 0)
+                             sessionEndMs: hrSeries.timesMs.last ?? named.last?.endMs ?? 0,
+                             design: design.map(scored), designReference: tiles(until: designEnd))
     }
 
     /// The `stress` and `baseline` intervals (sorted) named: stress intervals by the
