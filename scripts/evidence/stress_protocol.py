@@ -113,7 +113,8 @@ def figure(protocol, out_png):
     roc_ax.plot([0, 1], [0, 1], color="0.6", lw=0.8)
     roc_ax.set_xlabel("false-positive rate (baseline windows)")
     roc_ax.set_ylabel("true-positive rate (stress windows)")
-    roc_ax.set_title(f"Pooled ROC, Stroop + interview: {part['windows']} windows, {len(part['subjects'])} subjects")
+    roc_ax.set_title(f"Pooled ROC, transition design (Stroop + interview): "
+                     f"{part['windows']} windows, {len(part['subjects'])} subjects")
     roc_ax.legend(fontsize=7.5, loc="lower right", title="score (pooled AUC)", title_fontsize=8)
     roc_ax.set_aspect("equal")
     for i, k in enumerate(keys):
