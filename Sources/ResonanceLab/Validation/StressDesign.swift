@@ -27,7 +27,7 @@ public struct StressSlot: Equatable, Sendable {
 /// stress tasks (Stroop, interview), a buffer left out at each transition: a start puts
 /// its stress windows after the transition, an end before it, and with as many windows on
 /// each side of a task's start as of its end, any score monotone in time has per-subject
-/// AUC exactly ½. Its constants were chosen with time-only controls (`controls`), before
+/// AUC exactly ½. Its constants were chosen with time-only controls (`Controls`), before
 /// any physiological score was computed on it.
 enum StressDesign {
     /// A transition design: the buffer left out on each side of a transition, and per
@@ -45,15 +45,19 @@ enum StressDesign {
     /// session's middle lies inside the interview, so interview contrasts favour closeness
     /// to the middle; the Stroop's, far from it, offset that only while the interview
     /// carries under about half the Stroop's windows. The span plus buffer fits in the
-    /// shortest Stroop (4.3 min) and rests (4.4 min) of the 25 labelled subjects.
+    /// shortest Stroop (4.3 min) and rests (4.4 min) of the 25 labelled subjects. Sources: the
+    /// session's layout, Iqbal et al. 2022, §2.2; every candidate's controls,
+    /// evidence/measured/stress_design.md (`make evidence-stress-protocol`).
     static let primary = Parameters(bufferSeconds: 30, spanSeconds: [210, 90])
     /// The designs considered with the time-only controls: buffer × Stroop span × interview span.
     static let candidates: [Parameters] = [30.0, 60].flatMap { b in
         [120.0, 180, 210].flatMap { s in [90.0, 120, 180, 210].map { i in Parameters(bufferSeconds: b, spanSeconds: [s, i]) } }
     }
-    /// The largest per-subject median AUC a label-blind control may reach on the primary design.
+    /// The largest per-subject median AUC a label-blind control may reach on the primary
+    /// design: a clock within 0.05 of chance.
     static let maxControlAUC = 0.55
-    /// Width (s) of the elapsed-time bins of the clock fitted on the other subjects' labels.
+    /// Width (s) of the elapsed-time bins of the clock fitted on the other subjects' labels:
+    /// the windows' step (`StressScoringOptions.stepSeconds`), the finest grid the windows have.
     static let clockBinSeconds = 30.0
 
     /// The windows (length `windowMs`, every `stepMs`) of the transition design on one

@@ -3,13 +3,15 @@ import Foundation
 /// The stress section's one scoring protocol (docs/methods.md, Stress scoring protocol):
 /// every score — the stress engine's product formula and rolling methods, naive heart-rate
 /// scores, the AI DJ's state with either input method, the latest raw heart rate — on the
-/// same windows; Stroop + interview against baseline as the primary result, all tasks
-/// secondary; the rolling method chosen, and the learned reference fitted, inside the
+/// same windows; the transition design (`StressDesign.primary`) as the primary result, every
+/// window of Stroop + interview and of all tasks against baseline beside it, each score with
+/// the time-only controls and after a label-blind detrend; the rolling method chosen, and
+/// the learned reference fitted, inside the
 /// training subjects of each leave-one-subject-out fold (nested LOSO; Varma & Simon 2006),
 /// so that the held-out subject's score never took part in a choice.
 enum StressProtocol {
-    /// Stress tasks left out of the primary result: hyperventilation is a breathing task
-    /// that any respiration feature detects trivially.
+    /// Stress tasks left out of every Stroop + interview window set: hyperventilation is a
+    /// breathing task that any respiration feature detects trivially.
     static let breathingTasks: Set<String> = ["hyperventilation"]
     /// The learned reference's ridge penalties λ, chosen per outer fold by inner LOSO.
     static let penalties = [0.001, 0.01, 0.1, 1, 10, 100]
