@@ -1,8 +1,12 @@
 """Table and figure of the stress section's scoring protocol from a validation.json.
 
-    stress_protocol.py VALIDATION_JSON --table OUT_MD [--figure OUT_PNG] [--command CMD]
+    stress_protocol.py VALIDATION_JSON --table OUT_MD [--design-table OUT_MD] [--figure OUT_PNG] [--command CMD]
 
---table writes the Markdown fragment (atomically): the primary and secondary AUC tables,
+--design-table writes the design's time-only controls per candidate design (no
+physiological score): per-subject medians of elapsed time, closeness to the session's
+middle and the clock fitted on the other subjects' labels. --table writes the Markdown fragment (atomically): the AUC tables of the primary transition design, of every Stroop + interview window
+and of all tasks (each score raw and after the label-blind detrend, the time-only
+controls beside them),
 the methods and penalties the nested folds chose, and the paired differences, with the
 command that regenerates it. --figure: left, the pooled ROC curve of every score on the
 primary windows (one plot); right, each score's per-subject AUCs as dots, the median as
@@ -20,7 +24,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 ORDER = ["engine", "adaptive_range", "onset", "beat_hrv", "respiration", "naive_hr", "naive_hr_centred",
              "dj_stress", "dj_arousal", "dj_personal_stress", "dj_personal_arousal", "raw_hr",
-             "nested_choice", "learned_reference"]
+             "nested_choice", "learned_reference", "control_elapsed", "control_middle", "control_clock"]
+PARTS = (("primary", "Transition design, Stroop + interview (primary)"),
+         ("every_window", "Stroop + interview vs baseline, every window (confounded with the clock)"),
+         ("secondary", "all tasks vs baseline, every window (secondary)"))
 
 
 def fmt(x):
@@ -33,16 +40,20 @@ def interval(lo, hi):
 
 def table(protocol, command):
     lines = []
-    for name, title in (("primary", "Stroop + interview vs baseline (primary)"), ("secondary", "all tasks vs baseline (secondary)")):
+    for name, title in [p for p in PARTS if p[0] in protocol]:
         part = protocol[name]
         scores = part["scores"]
         lines += [f"{title}: {len(part['subjects'])} subjects, {part['windows']} windows.", "",
-                  "| score | pooled AUC | 95 % CI | median per-subject AUC | 95 % CI |", "|---|---|---|---|---|"]
+                  "| score | pooled AUC | 95 % CI | median per-subject AUC | 95 % CI | detrended median per-subject AUC | 95 % CI |",
+                  "|---|---|---|---|---|---|---|"]
         for k in [k for k in ORDER if k in scores]:
             s = scores[k]
             label = f"**{s['label']}**" if k in ("nested_choice", "learned_reference") else s["label"]
+            label = f"*{label}*" if k.startswith("control_") else label
             lines.append(f"| {label} | {fmt(s['pooled'])} | {interval(s['pooled_ci_low'], s['pooled_ci_high'])} "
-                         f"| {fmt(s['subject_median'])} | {interval(s['subject_ci_low'], s['subject_ci_high'])} |")
+                         f"| {fmt(s['subject_median'])} | {interval(s['subject_ci_low'], s['subject_ci_high'])} "
+                         f"| {fmt(s['detrended_subject_median'])} "
+                         f"| {interval(s['detrended_subject_ci_low'], s['detrended_subject_ci_high'])} |")
         chosen = {}
         for m in part["chosen_methods"]:
             chosen[m] = chosen.get(m, 0) + 1
@@ -51,15 +62,40 @@ def table(protocol, command):
             lambdas[x] = lambdas.get(x, 0) + 1
         lines += ["", "Chosen in the outer folds: " + ", ".join(f"`{m}` {n}" for m, n in sorted(chosen.items(), key=lambda t: (-t[1], t[0])))
                   + "; learned reference λ: " + ", ".join(f"{x:g} ({n})" for x, n in sorted(lambdas.items())) + ".", "",
-                  "| paired difference | mean Δ per-subject AUC | 95 % CI | subjects with Δ > 0 | Δ pooled AUC | 95 % CI |",
-                  "|---|---|---|---|---|---|"]
+                  "| paired difference | mean Δ per-subject AUC | 95 % CI | subjects with Δ > 0 | Δ pooled AUC | 95 % CI "
+                  "| mean Δ detrended | 95 % CI |",
+                  "|---|---|---|---|---|---|---|---|"]
         for p in part["paired"]:
             lines.append(f"| {p['score']} − {p['minus']} | {fmt(p['mean_difference'])} | {interval(p['ci_low'], p['ci_high'])} "
                          f"| {p['subjects_above']} / {p['subjects']} "
-                         f"| {fmt(p['pooled_difference'])} | {interval(p['pooled_ci_low'], p['pooled_ci_high'])} |")
+                         f"| {fmt(p['pooled_difference'])} | {interval(p['pooled_ci_low'], p['pooled_ci_high'])} "
+                         f"| {fmt(p['detrended_mean_difference'])} "
+                         f"| {interval(p['detrended_ci_low'], p['detrended_ci_high'])} |")
         lines.append("")
     lines.append(f"Regenerate: `{command}`.")
     return "\n".join(lines) + "\n"
+
+
+def design_table(design, command):
+    spans = ", ".join(f"{t} {s:g} s" for t, s in zip(design["tasks"], design["span_s"]))
+    lines = [f"Primary design: buffer {design['buffer_s']:g} s; {spans} on each side of each start and end. "
+             f"Label-blind controls at most {design['max_control_auc']:g}; fitted clock bins of {design['clock_bin_s']:g} s.", "",
+             "| design | subjects | windows | windows per subject (median) | elapsed | closeness to the middle "
+             "| fitted clock | label-blind pass |",
+             "|---|---|---|---|---|---|---|---|"]
+    for c in design["candidates"]:
+        name = f"**{c['design']}** (primary)" if c["primary"] else c["design"]
+        lines.append(f"| {name} | {c['subjects']} | {c['windows']} | {c['windows_per_subject']:g} | {fmt(c['elapsed_auc'])} "
+                     f"| {fmt(c['middle_auc'])} | {fmt(c['fitted_clock_auc'])} | {'yes' if c['controls_pass'] else 'no'} |")
+    lines += ["", f"Regenerate: `{command}`."]
+    return "\n".join(lines) + "\n"
+
+
+def write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
 
 
 def figure(protocol, out_png):
@@ -77,7 +113,8 @@ def figure(protocol, out_png):
     roc_ax.plot([0, 1], [0, 1], color="0.6", lw=0.8)
     roc_ax.set_xlabel("false-positive rate (baseline windows)")
     roc_ax.set_ylabel("true-positive rate (stress windows)")
-    roc_ax.set_title(f"Pooled ROC, Stroop + interview: {part['windows']} windows, {len(part['subjects'])} subjects")
+    roc_ax.set_title(f"Pooled ROC, transition design (Stroop + interview): "
+                     f"{part['windows']} windows, {len(part['subjects'])} subjects")
     roc_ax.legend(fontsize=7.5, loc="lower right", title="score (pooled AUC)", title_fontsize=8)
     roc_ax.set_aspect("equal")
     for i, k in enumerate(keys):
@@ -105,15 +142,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("validation_json")
     ap.add_argument("--table", required=True)
+    ap.add_argument("--design-table")
     ap.add_argument("--figure")
     ap.add_argument("--command", default="make evidence-stress-protocol")
     a = ap.parse_args()
     with open(a.validation_json) as f:
-        protocol = json.load(f)["stress"]["protocol"]
-    tmp = a.table + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(table(protocol, a.command))
-    os.replace(tmp, a.table)
+        stress = json.load(f)["stress"]
+    protocol = stress["protocol"]
+    write(a.table, table(protocol, a.command))
+    if a.design_table:
+        write(a.design_table, design_table(stress["design"], a.command))
     if a.figure:
         figure(protocol, a.figure)
 

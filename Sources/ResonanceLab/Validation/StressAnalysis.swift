@@ -191,10 +191,13 @@ public enum StressAnalysis {
             ["naive: HR centred on the subject mean", f(hrCentred.0), ci(hrCentred.1), f(hrSubject.0), ci(hrSubject.1), String(hrSubject.2)],
         ])
         md += "\nPer subject, centring does not change the order of a subject's windows, so both naive scores have the same per-subject AUC.\n"
+        let (designMD, designJSON) = StressDesign.report(subjects, options: options, breathingTasks: StressProtocol.breathingTasks)
+        md += designMD
         let series = try StateLabelScoring.series(ws, registry: registry).series
         let (protocolMD, protocolJSON) = try StressProtocol.report(
-            try StressProtocol.windows(subjects, series: series, registry: registry), subjectNames: subjects.map(\.subject),
-            stress: stressConstants, jobs: jobs)
+            try StressProtocol.windows(subjects, series: series, registry: registry),
+            design: try StressProtocol.windows(subjects, series: series, registry: registry, design: true),
+            subjectNames: subjects.map(\.subject), stress: stressConstants, jobs: jobs)
         md += protocolMD
 
         // The elevated level as a classifier.
@@ -241,6 +244,7 @@ public enum StressAnalysis {
                 "naive_hr": aucJSON(hrPooled, hrSubject, roc: pooledScores(\.hr)),
                 "naive_hr_centred": aucJSON(hrCentred, hrSubject, roc: pooledScores(\.hr, centred: true)),
             ]),
+            "design": designJSON,
             "protocol": protocolJSON,
             "score_distribution": scoreDistribution(pooledScores(\.engine), relaxedBelow: engine.constants.relaxedBelow,
                                                     elevatedFrom: engine.constants.elevatedFrom),

@@ -3,13 +3,15 @@ import Foundation
 /// The stress section's one scoring protocol (docs/methods.md, Stress scoring protocol):
 /// every score — the stress engine's product formula and rolling methods, naive heart-rate
 /// scores, the AI DJ's state with either input method, the latest raw heart rate — on the
-/// same windows; Stroop + interview against baseline as the primary result, all tasks
-/// secondary; the rolling method chosen, and the learned reference fitted, inside the
+/// same windows; the transition design (`StressDesign.primary`) as the primary result, every
+/// window of Stroop + interview and of all tasks against baseline beside it, each score with
+/// the time-only controls and after a label-blind detrend; the rolling method chosen, and
+/// the learned reference fitted, inside the
 /// training subjects of each leave-one-subject-out fold (nested LOSO; Varma & Simon 2006),
 /// so that the held-out subject's score never took part in a choice.
 enum StressProtocol {
-    /// Stress tasks left out of the primary result: hyperventilation is a breathing task
-    /// that any respiration feature detects trivially.
+    /// Stress tasks left out of every Stroop + interview window set: hyperventilation is a
+    /// breathing task that any respiration feature detects trivially.
     static let breathingTasks: Set<String> = ["hyperventilation"]
     /// The learned reference's ridge penalties λ, chosen per outer fold by inner LOSO.
     static let penalties = [0.001, 0.01, 0.1, 1, 10, 100]
@@ -38,17 +40,29 @@ enum StressProtocol {
         ("learned_reference", "nested LOSO: learned reference (ridge logistic, λ by inner CV)"),
     ]
     static let candidates = StressWindowMethod.rolling
+    /// The time-only controls reported beside every score (`StressDesign`): two label-blind
+    /// clocks and the clock fitted on the other subjects' labels.
+    static let controlScores: [(key: String, label: String)] = [
+        ("control_elapsed", "control: elapsed time (label-blind)"),
+        ("control_middle", "control: closeness to the session's middle (label-blind)"),
+        ("control_clock", "control: clock fitted on the other subjects' labels (LOSO)"),
+    ]
     /// Paired per-subject AUC differences reported: (score, minus score).
     static let paired = [("dj_personal_stress", "raw_hr"), ("dj_stress", "raw_hr"), ("dj_personal_stress", "dj_stress"),
                          ("nested_choice", "naive_hr"),
-                         ("learned_reference", "naive_hr"), ("adaptive_range", "naive_hr"), ("onset", "naive_hr")]
+                         ("learned_reference", "naive_hr"), ("adaptive_range", "naive_hr"), ("onset", "naive_hr"),
+                         ("raw_hr", "control_clock"), ("naive_hr", "control_clock")]
 
-    /// One window of the protocol: its label and task, every score, the learned reference's features.
+    /// One window of the protocol: its label and task, every score, the learned reference's
+    /// features, and its time-only controls (`StressDesign`: seconds from the session's start
+    /// to its middle; minus its middle's distance in seconds from the session's middle).
     struct Window {
         var stress: Bool
         var task: String
         var scores: [Double]
         var features: [Double]
+        var elapsedSeconds = 0.0
+        var middleCloseness = 0.0
     }
 
     /// The learned reference's features of one window: its HR (bpm) and HR − the mean HR
@@ -63,9 +77,10 @@ enum StressProtocol {
          0.5 - (p.sdnnPercentile ?? 50) / 100]
     }
 
-    /// The windows of every subject on which every score is defined; subjects in input order.
+    /// The windows of every subject on which every score is defined, of every labelled
+    /// interval or (`design`) of the primary design; subjects in input order.
     static func windows(_ subjects: [StressSubject], series: [String: StateLabelScoring.Series],
-                        registry: ConstantsRegistry) throws -> [[Window]] {
+                        registry: ConstantsRegistry, design: Bool = false) throws -> [[Window]] {
         let stress = StressConstants(registry: registry)
         let product = StressEngine(constants: stress)
         let state = StateConstants(registry: registry)
@@ -73,10 +88,12 @@ enum StressProtocol {
         let djPersonal = DJStateEngine(constants: try StateConstants(registry: registry.replacing(StateConstants.spec.name, with: ["input_method": 1])))
         return subjects.map { s in
             let x = series[s.subject] ?? StateLabelScoring.Series()
+            let session = (start: s.sessionStartMs, end: s.sessionEndMs)
             var out: [Window] = []
-            for w in s.windows {
+            for w in design ? s.design : s.windows {
                 guard let hr = w.signals.hrBpm,
-                      let engine = StressWindowMode.assess(product, window: w.signals, reference: s.reference, subject: s.subject)
+                      let engine = StressWindowMode.assess(product, window: w.signals, reference: design ? s.designReference : s.reference,
+                                                           subject: s.subject)
                 else { continue }
                 let parts = product.components(w.measures, reference: w.rolling)
                 let rolling = candidates.compactMap { product.windowScore(parts, method: $0) }
@@ -86,7 +103,9 @@ enum StressProtocol {
                 out.append(Window(stress: w.stress, task: w.task,
                                   scores: [engine.score] + rolling + [hr, hr, spec.state.stress, spec.state.arousal,
                                                                        personal.state.stress, personal.state.arousal, spec.latestHR],
-                                  features: features(parts, window: w.measures, reference: w.rolling)))
+                                  features: features(parts, window: w.measures, reference: w.rolling),
+                                  elapsedSeconds: StressDesign.elapsedSeconds(w.startMs, w.endMs, session: session),
+                                  middleCloseness: StressDesign.middleCloseness(w.startMs, w.endMs, session: session)))
             }
             // Centred HR: the window HR less the subject's mean over its windows.
             let k = scores.firstIndex { $0.key == "naive_hr_centred" } ?? 0
@@ -178,12 +197,17 @@ enum StressProtocol {
             medianCI = GroupComparison.bootstrapCI(clusters: finite.count) { picks in Stats.median(picks.map { finite[$0] }) }
         }
 
-        func json(label: String) -> JSONValue {
+        /// The AUCs, ROC curve and per-subject AUCs, with those of the same score after the detrend.
+        func json(label: String, detrended d: Summary) -> JSONValue {
             let windows = BinaryScores.pooled(groups, Array(groups.indices))
             var o = StressAnalysis.aucJSON((pooled, pooledCI), (median, medianCI, perSubject.filter(\.isFinite).count), roc: windows)
             if case .object(var fields) = o {
                 fields["label"] = .string(label)
-                fields["per_subject"] = .array(perSubject.map { .num($0.isFinite ? $0 : nil) })
+                fields["per_subject"] = .array(perSubject.map { .num($0) })
+                fields["detrended_subject_median"] = .num(d.median)
+                fields["detrended_subject_ci_low"] = .num(d.medianCI.0)
+                fields["detrended_subject_ci_high"] = .num(d.medianCI.1)
+                fields["detrended_per_subject"] = .array(d.perSubject.map { .num($0) })
                 o = .object(fields)
             }
             return o
@@ -208,82 +232,138 @@ enum StressProtocol {
                 GroupComparison.bootstrapCI(clusters: n) { picks in x.auc(picks) - y.auc(picks) })
     }
 
-    /// The section's Markdown and JSON for the subjects' windows.
-    static func report(_ all: [[Window]], subjectNames: [String], stress c: StressConstants, jobs: Int) throws -> (String, JSONValue) {
+    /// Per subject, a value of each of its windows against the windows' labels.
+    static func groups(_ subjects: [[Window]], value: (Window) -> Double) -> [BinaryScores] {
+        subjects.map { ws in
+            var g = BinaryScores()
+            for w in ws { g.append(value(w), stress: w.stress) }
+            return g
+        }
+    }
+
+    /// The groups' scores less each subject's least-squares line on elapsed time
+    /// (`StressDesign.detrended`); `groups[i]` holds the scores of `subjects[i]`'s windows in order.
+    static func detrended(_ groups: [BinaryScores], _ subjects: [[Window]]) -> [BinaryScores] {
+        zip(groups, subjects).map { g, ws in
+            var d = g
+            d.scores = StressDesign.detrended(g.scores, elapsed: ws.map(\.elapsedSeconds))
+            return d
+        }
+    }
+
+    /// Every score's, nested score's and control's summary on `subjects` (each with both
+    /// classes), raw and after the label-blind detrend, and the nested folds' choices.
+    static func summaries(_ subjects: [[Window]], jobs: Int) throws
+        -> (raw: [String: Summary], detrended: [String: Summary], methods: [String], lambdas: [Double]) {
+        var all: [String: [BinaryScores]] = [:]
+        for (k, s) in scores.enumerated() { all[s.key] = groups(subjects, k) }
+        let nested = try nested(subjects, jobs: jobs)
+        all["nested_choice"] = nested.map(\.choice)
+        all["learned_reference"] = nested.map(\.learned)
+        all["control_elapsed"] = groups(subjects) { $0.elapsedSeconds }
+        all["control_middle"] = groups(subjects) { $0.middleCloseness }
+        let clock = StressDesign.fittedClock(subjects.map { $0.map { (elapsed: $0.elapsedSeconds, stress: $0.stress) } })
+        all["control_clock"] = zip(clock, subjects).map { c, ws in
+            var g = BinaryScores()
+            for (x, w) in zip(c, ws) { g.append(x, stress: w.stress) }
+            return g
+        }
+        return (all.mapValues { Summary($0) }, all.mapValues { Summary(detrended($0, subjects)) },
+                nested.map(\.method.name), nested.map(\.lambda))
+    }
+
+    /// The paired differences' table rows and JSON: per-subject (raw and detrended) and pooled.
+    static func pairs(_ raw: [String: Summary], _ flat: [String: Summary]) -> ([[String]], [JSONValue]) {
+        var rows: [[String]] = [], json: [JSONValue] = []
+        for (a, b) in paired {
+            guard let x = raw[a], let y = raw[b], let dx = flat[a], let dy = flat[b] else { continue }
+            let d = pairedDifference(x, y), p = pairedPooledDifference(x, y), t = pairedDifference(dx, dy)
+            rows.append(["\(a) − \(b)", StressAnalysis.f(d.mean), StressAnalysis.ci(d.ci), "\(d.above) / \(d.subjects)",
+                         StressAnalysis.f(p.difference), StressAnalysis.ci(p.ci), StressAnalysis.f(t.mean), StressAnalysis.ci(t.ci)])
+            json.append(.object(["score": .string(a), "minus": .string(b), "mean_difference": .num(d.mean),
+                                 "ci_low": .num(d.ci.0), "ci_high": .num(d.ci.1),
+                                 "subjects": .int(d.subjects), "subjects_above": .int(d.above),
+                                 "pooled_difference": .num(p.difference), "pooled_ci_low": .num(p.ci.0), "pooled_ci_high": .num(p.ci.1),
+                                 "detrended_mean_difference": .num(t.mean), "detrended_ci_low": .num(t.ci.0),
+                                 "detrended_ci_high": .num(t.ci.1)]))
+        }
+        return (rows, json)
+    }
+
+    /// One window set's Markdown and JSON: every score's and control's AUCs, raw and after
+    /// the label-blind detrend, the nested folds' choices and the paired differences.
+    static func part(_ subjects: [[Window]], names: [String], title: String, jobs: Int) throws -> (String, JSONValue) {
+        let (raw, flat, methods, lambdas) = try summaries(subjects, jobs: jobs)
+        let windows = subjects.reduce(0) { $0 + $1.count }
+        var md = "\n#### \(title) (\(plural(subjects.count, "subject")), \(plural(windows, "window")))\n\n"
+        var rows: [[String]] = [], scoreJSON: [String: JSONValue] = [:]
+        for s in scores + nestedScores + controlScores {
+            guard let x = raw[s.key], let d = flat[s.key] else { continue }
+            rows.append([s.label, StressAnalysis.f(x.pooled), StressAnalysis.ci(x.pooledCI), StressAnalysis.f(x.median),
+                         StressAnalysis.ci(x.medianCI), StressAnalysis.f(d.median), StressAnalysis.ci(d.medianCI),
+                         String(x.perSubject.filter(\.isFinite).count)])
+            scoreJSON[s.key] = x.json(label: s.label, detrended: d)
+        }
+        md += markdownTable(["score", "pooled AUC", "95 % CI", "median per-subject AUC", "95 % CI",
+                             "detrended median per-subject AUC", "95 % CI", "subjects"], rows)
+        var chosen: [String: Int] = [:], lambdaCounts: [String: Int] = [:]
+        for m in methods { chosen[m, default: 0] += 1 }
+        for l in lambdas { lambdaCounts[decimals(l, 3), default: 0] += 1 }
+        md += "\nMethod chosen in the \(plural(methods.count, "outer fold")): "
+            + chosen.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "`\($0.key)` \($0.value)" }.joined(separator: ", ")
+            + "; learned reference λ: " + lambdaCounts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ") + ".\n"
+        md += "\nPaired differences (subject bootstrap): the mean of per-subject AUC differences, the difference of pooled "
+            + "AUCs, and the mean of per-subject differences after the detrend:\n\n"
+        let (pairRows, pairJSON) = pairs(raw, flat)
+        md += markdownTable(["difference", "mean ΔAUC per subject", "95 % CI", "subjects with Δ > 0", "Δ pooled AUC", "95 % CI",
+                             "mean ΔAUC detrended", "95 % CI"], pairRows)
+        return (md, .object(["subjects": .array(names.map(JSONValue.string)), "windows": .int(windows),
+                             "scores": .object(scoreJSON), "paired": .array(pairJSON),
+                             "chosen_methods": .array(methods.map(JSONValue.string)), "learned_lambdas": .array(lambdas.map { .num($0) })]))
+    }
+
+    /// The section's Markdown and JSON: the primary design's windows (`design`), and every
+    /// window of the labelled intervals (`all`) with and without the breathing task.
+    static func report(_ all: [[Window]], design: [[Window]], subjectNames: [String], stress c: StressConstants,
+                       jobs: Int) throws -> (String, JSONValue) {
         var md = "\n### One protocol: every score on the same windows\n\n"
         let total = all.reduce(0) { $0 + $1.count }
-        md += "The windows above on which every score below is defined (\(plural(total, "window"))): an HR, the engine's product score, "
+        md += "The windows on which every score below is defined (\(plural(total, "window"))): an HR, the engine's product score, "
             + "at least \(decimals(c.referenceMinWindows, 0)) windows of rolling reference (the \(decimals(c.referenceMinutes, 0)) min "
             + "before the window) and \(decimals(c.onsetMinutes, 0)) min of HR before it, and a DJ state at the window's end. "
             + "The rolling methods (`window_method` 1–4) and the DJ state use only the recording before each window and no label; "
-            + "the product formula uses the labelled first baseline interval as its reference period, and centred HR the "
-            + "subject's mean over all its windows. Primary: Stroop + interview against baseline (hyperventilation is a "
-            + "breathing task); secondary: all tasks. *Nested* rows are held out: for each subject, the rolling method with "
-            + "the highest median per-subject AUC on the other subjects, and a ridge logistic over the window's HR and the "
-            + "rolling components (HR above the reference mean, HR percentile, onset ΔHR, beat RMSSD, respiration and SDNN terms) with λ ∈ {\(penalties.map { decimals($0, 3) }.joined(separator: ", "))} "
-            + "chosen by \(innerFolds)-fold cross-validation over whole subjects inside the other subjects, then scored on the held-out subject. Intervals: "
-            + "subject bootstrap, 2000 resamples, seeded.\n"
+            + "the product formula uses the labelled first baseline interval as its reference period (on the primary design, "
+            + "its part before the design's first window), and centred HR the subject's mean over its windows. Primary: the "
+            + "transition design (the design above: Stroop and interview starts and ends); beside it, every window of "
+            + "Stroop + interview against baseline, and of all tasks, both confounded with the session's clock. Beside every "
+            + "score, the time-only controls on the same windows, and every AUC again after a label-blind per-subject "
+            + "detrend (the score less its least-squares line on elapsed time). *Nested* rows are held out: for each subject, "
+            + "the rolling method with the highest median per-subject AUC on the other subjects, and a ridge logistic over "
+            + "the window's HR and the rolling components (HR above the reference mean, HR percentile, onset ΔHR, beat RMSSD, "
+            + "respiration and SDNN terms) with λ ∈ {\(penalties.map { decimals($0, 3) }.joined(separator: ", "))} chosen by "
+            + "\(innerFolds)-fold cross-validation over whole subjects inside the other subjects, then scored on the held-out "
+            + "subject. Intervals: subject bootstrap, 2000 resamples, seeded.\n"
         var json: [String: JSONValue] = ["windows": .int(total), "subjects": .array(subjectNames.map(JSONValue.string))]
-        // The primary's windows and JSON: the secondary keeps every window, so when it keeps
-        // no more (no breathing-task windows) it is the same result, shown once.
-        var primary: (windows: Int, json: JSONValue)?
-        for (name, title, keep) in [("primary", "Primary: Stroop + interview vs baseline", { (w: Window) in !breathingTasks.contains(w.task) }),
-                                    ("secondary", "Secondary: all tasks vs baseline", { (_: Window) in true })] {
-            let kept = all.map { $0.filter(keep) }
-            let usable = kept.indices.filter { i in kept[i].contains { $0.stress } && kept[i].contains { !$0.stress } }
-            let subjects = usable.map { kept[$0] }
-            if let primary, kept.reduce(0, { $0 + $1.count }) == primary.windows {
-                md += "\n#### \(title)\n\nThe same windows as the primary result (none of a breathing task here), "
-                    + "so the same scores and differences: the tables above.\n"
-                json[name] = primary.json
+        // A window set that keeps no more windows than the one before it (no breathing-task
+        // windows: all tasks are Stroop + interview) is the same result, shown once.
+        var previous: (windows: Int, json: JSONValue)?
+        for (name, title, kept) in [
+            ("primary", "Primary: the transition design, Stroop + interview", design),
+            ("every_window", "Stroop + interview vs baseline, every window", all.map { $0.filter { !breathingTasks.contains($0.task) } }),
+            ("secondary", "Secondary: all tasks vs baseline, every window", all),
+        ] {
+            let count = kept.reduce(0) { $0 + $1.count }
+            if name == "secondary", let previous, count == previous.windows {
+                md += "\n#### \(title)\n\nThe same windows as the table above (none of a breathing task here), "
+                    + "so the same scores and differences.\n"
+                json[name] = previous.json
                 continue
             }
-            var summaries: [String: Summary] = [:]
-            for (k, s) in scores.enumerated() { summaries[s.key] = Summary(groups(subjects, k)) }
-            let nested = try nested(subjects, jobs: jobs)
-            summaries["nested_choice"] = Summary(nested.map(\.choice))
-            summaries["learned_reference"] = Summary(nested.map(\.learned))
-            let windows = subjects.reduce(0) { $0 + $1.count }
-            md += "\n#### \(title) (\(plural(usable.count, "subject")), \(plural(windows, "window")))\n\n"
-            var rows: [[String]] = []
-            var scoreJSON: [String: JSONValue] = [:]
-            for s in scores + nestedScores {
-                guard let x = summaries[s.key] else { continue }
-                rows.append([s.label, StressAnalysis.f(x.pooled), StressAnalysis.ci(x.pooledCI), StressAnalysis.f(x.median),
-                             StressAnalysis.ci(x.medianCI), String(x.perSubject.filter(\.isFinite).count)])
-                scoreJSON[s.key] = x.json(label: s.label)
-            }
-            md += markdownTable(["score", "pooled AUC", "95 % CI", "median per-subject AUC", "95 % CI", "subjects"], rows)
-            var chosen: [String: Int] = [:], lambdas: [String: Int] = [:]
-            for n in nested {
-                chosen[n.method.name, default: 0] += 1
-                lambdas[decimals(n.lambda, 3), default: 0] += 1
-            }
-            md += "\nMethod chosen in the \(plural(nested.count, "outer fold")): "
-                + chosen.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "`\($0.key)` \($0.value)" }.joined(separator: ", ")
-                + "; learned reference λ: " + lambdas.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ") + ".\n"
-            md += "\nPaired differences (subject bootstrap): the mean of per-subject AUC differences, and the difference of pooled AUCs:\n\n"
-            var pairRows: [[String]] = [], pairJSON: [JSONValue] = []
-            for (a, b) in paired {
-                guard let x = summaries[a], let y = summaries[b] else { continue }
-                let d = pairedDifference(x, y), p = pairedPooledDifference(x, y)
-                pairRows.append(["\(a) − \(b)", StressAnalysis.f(d.mean), StressAnalysis.ci(d.ci), "\(d.above) / \(d.subjects)",
-                                 StressAnalysis.f(p.difference), StressAnalysis.ci(p.ci)])
-                pairJSON.append(.object(["score": .string(a), "minus": .string(b), "mean_difference": .num(d.mean.isFinite ? d.mean : nil),
-                                         "ci_low": .num(d.ci.0.isFinite ? d.ci.0 : nil), "ci_high": .num(d.ci.1.isFinite ? d.ci.1 : nil),
-                                         "subjects": .int(d.subjects), "subjects_above": .int(d.above),
-                                         "pooled_difference": .num(p.difference.isFinite ? p.difference : nil),
-                                         "pooled_ci_low": .num(p.ci.0.isFinite ? p.ci.0 : nil),
-                                         "pooled_ci_high": .num(p.ci.1.isFinite ? p.ci.1 : nil)]))
-            }
-            md += markdownTable(["difference", "mean ΔAUC per subject", "95 % CI", "subjects with Δ > 0", "Δ pooled AUC", "95 % CI"], pairRows)
-            json[name] = .object([
-                "subjects": .array(usable.map { .string(subjectNames[$0]) }), "windows": .int(windows),
-                "scores": .object(scoreJSON), "paired": .array(pairJSON),
-                "chosen_methods": .array(nested.map { .string($0.method.name) }),
-                "learned_lambdas": .array(nested.map { .num($0.lambda) }),
-            ])
-            primary = (kept.reduce(0) { $0 + $1.count }, json[name] ?? .null)
+            let usable = kept.indices.filter { i in kept[i].contains { $0.stress } && kept[i].contains { !$0.stress } }
+            let (partMD, partJSON) = try part(usable.map { kept[$0] }, names: usable.map { subjectNames[$0] }, title: title, jobs: jobs)
+            md += partMD
+            json[name] = partJSON
+            previous = (count, partJSON)
         }
         return (md, .object(json))
     }

@@ -51,6 +51,18 @@ public struct StressSubject: Equatable, Sendable {
     /// The reference period tiled into consecutive windows, in time order.
     public var reference: [WindowSignals]
     public var windows: [StressWindow]
+    /// The labelled `stress` and `baseline` intervals, named, in time order.
+    public var intervals: [StressInterval] = []
+    /// The session [start, end] in epoch ms: the first and last heart-rate samples (the
+    /// labelled intervals' span without heart rate); the origin of the time-only controls.
+    public var sessionStartMs: Int64 = 0
+    public var sessionEndMs: Int64 = 0
+    /// The primary design's windows (`StressDesign.primary`), measured as `windows` are.
+    public var design: [StressWindow] = []
+    /// The product formula's reference for the design: the reference period's tiles that
+    /// end by the design's first window (its windows before the Stroop's start lie in the
+    /// first baseline interval).
+    public var designReference: [WindowSignals] = []
 }
 
 /// Labelled recordings cut into windows for stress scoring. A subject is scored when
@@ -145,34 +157,38 @@ public enum StressWindows {
             reference = (start, start + Int64(o.fallbackReferenceMinutes * 60_000),
                          "first \(decimals(o.fallbackReferenceMinutes, 0)) min of the heart-rate recording")
         }
-        var referenceWindows: [WindowSignals] = []
-        var t = reference.start
-        while t + o.windowMs <= reference.end {
-            referenceWindows.append(measure(t, t + o.windowMs).0)
-            t += o.windowMs
+        // The reference period tiled into consecutive windows ending by `end`.
+        func tiles(until end: Int64) -> [WindowSignals] {
+            stride(from: reference.start, through: end - o.windowMs, by: .init(o.windowMs)).map { measure($0, $0 + o.windowMs).0 }
         }
+        func scored(_ slot: StressSlot) -> StressWindow {
+            let (signals, rmssd) = measure(slot.startMs, slot.endMs)
+            return StressWindow(subject: subject, startMs: slot.startMs, endMs: slot.endMs, stress: slot.stress, task: slot.task,
+                                signals: signals, rmssdMs: rmssd, measures: watch(slot.startMs, slot.endMs, signals),
+                                rolling: rolling(before: slot.startMs))
+        }
+        let named = self.named(intervals, protocolTasks: protocolTasks)
+        let windows = StressDesign.intervalSlots(named, reference: (reference.start, reference.end), windowMs: o.windowMs,
+                                                 stepMs: o.stepMs).map(scored)
+        let design = StressDesign.slots(named, StressDesign.primary, windowMs: o.windowMs, stepMs: o.stepMs)
+        let designEnd = min(reference.end, design.map(\.startMs).min() ?? reference.end)
+        return StressSubject(subject: subject, referenceStartMs: reference.start, referenceEndMs: reference.end,
+                             referenceRule: reference.rule, reference: tiles(until: reference.end), windows: windows, intervals: named,
+                             sessionStartMs: hrSeries.timesMs.first ?? named.first?.startMs ?? 0,
+                             sessionEndMs: hrSeries.timesMs.last ?? named.last?.endMs ?? 0,
+                             design: design.map(scored), designReference: tiles(until: designEnd))
+    }
 
-        let stressIntervals = intervals.filter { $0.label == stressLabel }
-        let named = stressIntervals.count == protocolTasks.count
-        var windows: [StressWindow] = []
+    /// The `stress` and `baseline` intervals (sorted) named: stress intervals by the
+    /// protocol's task order when there is one per task, else numbered.
+    static func named(_ sorted: [LabelInterval], protocolTasks: [String]) -> [StressInterval] {
+        let named = sorted.filter { $0.label == stressLabel }.count == protocolTasks.count
         var stressIndex = 0
-        for interval in intervals {
+        return sorted.map { interval in
             let isStress = interval.label == stressLabel
             let task = isStress ? (named ? protocolTasks[stressIndex] : "task \(stressIndex + 1)") : ""
             if isStress { stressIndex += 1 }
-            var start = interval.startMs
-            while start + o.windowMs <= interval.endMs {
-                let end = start + o.windowMs
-                if end <= reference.start || start >= reference.end {
-                    let (signals, rmssd) = measure(start, end)
-                    windows.append(StressWindow(subject: subject, startMs: start, endMs: end, stress: isStress, task: task,
-                                                signals: signals, rmssdMs: rmssd, measures: watch(start, end, signals),
-                                                rolling: rolling(before: start)))
-                }
-                start += o.stepMs
-            }
+            return StressInterval(startMs: interval.startMs, endMs: interval.endMs, stress: isStress, task: task)
         }
-        return StressSubject(subject: subject, referenceStartMs: reference.start, referenceEndMs: reference.end,
-                             referenceRule: reference.rule, reference: referenceWindows, windows: windows)
     }
 }

@@ -22,6 +22,12 @@ final class StressAnalysisTests: XCTestCase {
         XCTAssertEqual(subjects[0].windows.count, 60)
         XCTAssertTrue(subjects[0].windows.allSatisfy { $0.startMs >= subjects[0].referenceEndMs })
         XCTAssertEqual(subjects[0].referenceRule, "first baseline interval")
+        // The transition design at a 60-s step: 3 windows a side of task 1's start and end
+        // (210-s spans), 1 of task 2's (90 s); the product formula's reference for it ends by
+        // its first window, 30 + 210 s before task 1 at 10 min: 6 tiles.
+        XCTAssertEqual(subjects[0].design.count, 16)
+        XCTAssertEqual(subjects[0].design.filter(\.stress).count, 8)
+        XCTAssertEqual(subjects[0].designReference.count, 6)
 
         let scored = StressAnalysis.score(subjects, engine: StressEngine())
         // Within a subject the engine's score (RHR only, no R-R) is increasing in HR, so
@@ -65,6 +71,15 @@ final class StressAnalysisTests: XCTestCase {
             XCTAssertEqual((value["roc"] as? [[Double]])?.last, [1, 1])
         }
         XCTAssertTrue(report.markdown.contains("## Stress scoring"))
+        // The protocol's primary set is the transition design, its label-blind elapsed-time
+        // control at ½ (as many windows either side of each start and end); the every-window
+        // set is below ½ (the baselines' windows are later on average than the first tasks').
+        let parts = try XCTUnwrap(stress["protocol"] as? [String: Any])
+        let primary = try XCTUnwrap((parts["primary"] as? [String: Any])?["scores"] as? [String: [String: Any]])
+        XCTAssertEqual(try XCTUnwrap(primary["control_elapsed"]?["subject_median"] as? Double), 0.5, accuracy: 1e-12)
+        XCTAssertNotNil(primary["control_clock"]?["detrended_subject_median"] as? Double)
+        let every = try XCTUnwrap((parts["every_window"] as? [String: Any])?["scores"] as? [String: [String: Any]])
+        XCTAssertLessThan(try XCTUnwrap(every["control_elapsed"]?["subject_median"] as? Double), 0.5)
         // Byte-identical on a second run (seeded bootstrap).
         let again = try ValidationReport.build(workspace: Workspace(path: dir), name: "synthetic", analyses: analyses)
         XCTAssertEqual(report.json, again.json)

@@ -28,26 +28,27 @@ final class StressProtocolTests: XCTestCase {
         XCTAssertEqual(nested[0].learned.auc, 0.5, accuracy: 1e-12)
     }
 
-    /// Without a window of a breathing task the secondary result is the primary's: one
-    /// sentence in place of the same tables again, the same numbers under both JSON keys.
+    /// Without a window of a breathing task the secondary result (all tasks, every window)
+    /// is Stroop + interview's: one sentence in place of the same tables again, the same
+    /// numbers under both JSON keys.
     func testSecondaryTablesIdenticalToThePrimaryAreShownOnce() throws {
         let subjects = [subject(up: ["adaptive_range"], down: ["onset"]), subject(up: ["onset"], down: []),
                         subject(up: ["adaptive_range", "onset"], down: [])]
         let names = ["S1", "S2", "S3"]
-        let (md, json) = try StressProtocol.report(subjects, subjectNames: names, stress: .defaults, jobs: 1)
-        XCTAssertTrue(md.contains("#### Primary: Stroop + interview vs baseline (3 subjects, 6 windows)\n"), md)
-        XCTAssertTrue(md.contains("#### Secondary: all tasks vs baseline\n\nThe same windows as the primary result (none of a "
-            + "breathing task here), so the same scores and differences: the tables above.\n"), md)
-        XCTAssertEqual(md.components(separatedBy: "| score | pooled AUC |").count, 2, "one AUC table: \(md)")
+        let (md, json) = try StressProtocol.report(subjects, design: subjects, subjectNames: names, stress: .defaults, jobs: 1)
+        XCTAssertTrue(md.contains("#### Stroop + interview vs baseline, every window (3 subjects, 6 windows)\n"), md)
+        XCTAssertTrue(md.contains("#### Secondary: all tasks vs baseline, every window\n\nThe same windows as the table above "
+            + "(none of a breathing task here), so the same scores and differences.\n"), md)
+        XCTAssertEqual(md.components(separatedBy: "| score | pooled AUC |").count, 3, "the design's and one more AUC table: \(md)")
         guard case let .object(o) = json else { return XCTFail("\(json)") }
-        XCTAssertEqual(o["secondary"], o["primary"])
+        XCTAssertEqual(o["secondary"], o["every_window"])
         // A hyperventilation window makes the secondary result its own.
         var breathing = subjects
         breathing[0].append(StressProtocol.Window(stress: true, task: "hyperventilation", scores: breathing[0][0].scores,
                                                   features: breathing[0][0].features))
-        let (other, _) = try StressProtocol.report(breathing, subjectNames: names, stress: .defaults, jobs: 1)
-        XCTAssertTrue(other.contains("#### Secondary: all tasks vs baseline (3 subjects, 7 windows)\n"), other)
-        XCTAssertEqual(other.components(separatedBy: "| score | pooled AUC |").count, 3)
+        let (other, _) = try StressProtocol.report(breathing, design: subjects, subjectNames: names, stress: .defaults, jobs: 1)
+        XCTAssertTrue(other.contains("#### Secondary: all tasks vs baseline, every window (3 subjects, 7 windows)\n"), other)
+        XCTAssertEqual(other.components(separatedBy: "| score | pooled AUC |").count, 4)
     }
 
     func testPairedDifferenceIsTheMeanOfPerSubjectDifferences() {
