@@ -95,7 +95,7 @@ dj-evaluate: dj-tune
 # coverage with its Wilson interval. About 3 minutes on 2 cores.
 DJ_OPE_RUNS ?= 200
 DJ_OPE_FIRST_SEED ?= 5000
-DJ_OPE_SIZE ?= --replicas 2 --days 3 --songs 60 --library-cap 30 --songs-per-session 4
+DJ_OPE_SIZE ?= --replicas 3 --days 3 --songs 60 --library-cap 30 --songs-per-session 4
 DJ_OPE_WORK ?= build/work/dj-ope
 .PHONY: evidence-dj-ope
 evidence-dj-ope: build
