@@ -5,7 +5,9 @@ final class DJCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["dj", "simulate"], usage: "resonance dj simulate",
                        options: ["--out <dir>", "--seed <seed>", "--seeds <seeds>", "--replicas <replicas>", "--days <days>",
-                                 "--feature-relation <feature-relation>", "--world <world>", "--state-variant <state-variant>"])
+                                 "--feature-relation <feature-relation>", "--world <world>", "--state-variant <state-variant>",
+                                 "--log-propensities"])
+        try assertHelp(["dj", "ope"], usage: "resonance dj ope", options: ["<workspace>"])
     }
 
     func testSimulationIsByteIdenticalForAnyJobs() throws {
