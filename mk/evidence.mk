@@ -34,7 +34,7 @@ evidence-small: build
 	@python3 scripts/checks/evidence_check.py --make '$(MAKE)' --table $(EVIDENCE_TABLE) --update-small
 
 # `make evidence-tables-test` (in `make test`, about a second): the table writers
-# alarm_table.py, dj_worlds.py and pacer_worlds.py on small inputs with outputs worked by
+# alarm_table.py, dj_worlds.py, pacer_worlds.py and dj_ope.py on small inputs with outputs worked by
 # hand (scripts/checks/evidence_tables_check.py).
 TEST_EXTRA_TARGETS += evidence-tables-test
 

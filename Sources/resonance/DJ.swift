@@ -7,7 +7,7 @@ struct DJ: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dj",
         abstract: "Judge the AI DJ's decisions (state, need, ranking, transitions) against listeners' hearts.",
-        subcommands: [DJReplayCommand.self, DJSimulate.self, DJStateCommand.self]
+        subcommands: [DJReplayCommand.self, DJSimulate.self, DJOPECommand.self, DJStateCommand.self]
     )
 }
 
@@ -65,6 +65,11 @@ struct DJSimulate: ParsableCommand {
     @Option(help: "State calculation: specification or reference (default specification).")
     var stateVariant: String = "specification"
 
+    @Flag(help: """
+        Also run the logging behaviour policy (a softmax of the DJ's scores, temperature `ope` behaviour_temperature)         and write dj_propensity_log.csv and dj_ope_truth.csv (default off; the other tables are unchanged).
+        """)
+    var logPropensities = false
+
     func validate() throws {
         try global.reject(verify: true, command: "dj simulate")
         guard (1...1000).contains(seeds) else { throw ValidationError("--seeds must be between 1 and 1000.") }
@@ -88,7 +93,37 @@ struct DJSimulate: ParsableCommand {
         o.seed = seed; o.seeds = seeds; o.replicas = replicas; o.days = days; o.songs = songs; o.libraryCap = libraryCap
         o.songsPerSession = songsPerSession; o.featureRelation = featureRelation
         o.variant = StateVariant(rawValue: stateVariant) ?? .specification
+        o.logPropensities = logPropensities
         try DJSimulateStage(options: o).runCommitted(Workspace(path: out), try global.context())
+    }
+}
+
+/// `resonance dj ope WS`.
+struct DJOPECommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ope",
+        abstract: "Estimate each policy's one-step value from a propensity log alone (off-policy evaluation).",
+        discussion: """
+            Reads dj_propensity_log.csv (`resonance dj simulate --log-propensities`) and writes \
+            dj_ope.csv: per target policy (dj, random, most_played, learned_effect, oracle) and \
+            estimator (ips, snips, dr), its mean reward per logged decision (bpm of need \
+            fulfilment) with a 95 % bootstrap interval over listeners, the decisions matched, \
+            the weights clipped and the effective sample size. A one-step value: what the \
+            policy would earn at the logged decisions, not what it would earn in its own \
+            closed loop. Constants: the `ope` engine (`resonance constants show --engine ope`).
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Workspace folder holding dj_propensity_log.csv.", valueName: "workspace"))
+    var workspace: String
+
+    func validate() throws {
+        try WorkspaceFolder.requireExisting(workspace)
+    }
+
+    func run() throws {
+        try DJOPEStage().runCommitted(Workspace(path: workspace), try global.context())
     }
 }
 

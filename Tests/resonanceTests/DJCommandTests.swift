@@ -5,7 +5,9 @@ final class DJCommandTests: XCTestCase {
     func testHelp() throws {
         try assertHelp(["dj", "simulate"], usage: "resonance dj simulate",
                        options: ["--out <dir>", "--seed <seed>", "--seeds <seeds>", "--replicas <replicas>", "--days <days>",
-                                 "--feature-relation <feature-relation>", "--world <world>", "--state-variant <state-variant>"])
+                                 "--feature-relation <feature-relation>", "--world <world>", "--state-variant <state-variant>",
+                                 "--log-propensities"])
+        try assertHelp(["dj", "ope"], usage: "resonance dj ope", options: ["<workspace>"])
     }
 
     func testSimulationIsByteIdenticalForAnyJobs() throws {
@@ -28,6 +30,28 @@ final class DJCommandTests: XCTestCase {
         let manifest = try String(contentsOfFile: dir + "/a/manifest.json", encoding: .utf8)
         XCTAssertTrue(manifest.contains("\"feature_relation\""), "options recorded in the lineage")
         XCTAssertTrue(manifest.contains("\"world\" : \"planted\"") || manifest.contains("\"world\": \"planted\""), "the world too")
+    }
+
+    func testPropensityLogLeavesTheOtherTablesAsTheyAreAndIsEstimatedFrom() throws {
+        let dir = try makeTempDir()
+        let args = ["--seeds", "1", "--replicas", "1", "--days", "2", "--songs", "60", "--library-cap", "30", "--songs-per-session", "3",
+                    "--quiet"]
+        XCTAssertEqual(try resonance(["dj", "simulate", "--out", dir + "/a"] + args).status, ExitStatus.success)
+        let logged = try resonance(["dj", "simulate", "--out", dir + "/b", "--log-propensities"] + args)
+        XCTAssertEqual(logged.status, ExitStatus.success, logged.stderr)
+        for table in ["dj_simulation.csv", "dj_learning_curve.csv", "dj_simulation_summary.csv", "truth.csv", "song_features.csv"] {
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/a/" + table)),
+                           try Data(contentsOf: URL(fileURLWithPath: dir + "/b/" + table)), table)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/a/dj_propensity_log.csv"), "no log unless asked")
+        let ope = try resonance("dj", "ope", dir + "/b", "--quiet")
+        XCTAssertEqual(ope.status, ExitStatus.success, ope.stderr)
+        let rows = try String(contentsOfFile: dir + "/b/dj_ope.csv", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(rows.first, "policy,estimator,decisions,listeners,matched,clipped,effective_sample_size,value_bpm,ci_low,ci_high")
+        XCTAssertEqual(rows.count, 1 + 5 * 3, "policies × estimators")
+        let none = try resonance("dj", "ope", dir + "/a", "--quiet")
+        XCTAssertNotEqual(none.status, ExitStatus.success)
+        XCTAssertTrue(none.stderr.contains("no logged decisions"), none.stderr)
     }
 
     func testBadArgumentsAreUsageErrors() throws {
@@ -56,6 +80,8 @@ final class DJReplayCommandTests: XCTestCase {
         let plays = try String(contentsOfFile: ws + "/session_plays.csv", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(decisions.count, plays.count, "one decision per session play")
         XCTAssertGreaterThan(decisions.count, 2)
+        XCTAssertTrue(replay.stderr.contains("carry no propensities") && replay.stderr.contains("no new policy's value can be estimated"),
+                      "a log without propensities cannot value a new policy: \(replay.stderr)")
         let summary = try String(contentsOfFile: ws + "/dj_replay_summary.csv", encoding: .utf8)
         XCTAssertTrue(summary.hasPrefix("need,metric,value\nall,decisions,\(decisions.count - 1).0\n"), summary)
         // Persona workspaces carry beats, not SDNN samples: the stress comes from the R-R window.

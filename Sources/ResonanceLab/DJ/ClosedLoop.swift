@@ -13,6 +13,9 @@ public enum DJPolicy: String, CaseIterable, Sendable {
     case learnedEffect = "learned_effect"
     /// Knows the planted effects: the song that best fulfils the need.
     case oracle
+
+    /// The policies that pick one song for sure (all but `random`).
+    static let deterministic: [DJPolicy] = allCases.filter { $0 != .random }
 }
 
 /// Settings of the closed-loop simulation (docs/dj.md, Simulation).
@@ -36,6 +39,9 @@ public struct DJSimulationOptions: Sendable, Equatable {
     public var variant: StateVariant = .specification
     /// First simulated day, days since 1970-01-01 (default 2026-01-05, a Monday).
     public var firstDay: Int = 20458
+    /// Also run the logging behaviour policy and write its propensity log and the
+    /// one-step truth at its decisions (docs/dj.md, Off-policy evaluation).
+    public var logPropensities = false
 
     public init() {}
 }
@@ -154,6 +160,8 @@ public struct ClosedLoop: Sendable {
     public let impact: ImpactConstants
     public let songEffect: SongEffectConstants
     public let sessions: SessionConstants
+    /// The logging behaviour policy's temperature (`propensityLog`).
+    public let ope: OPEConstants
 
     /// Seconds between HR samples and between SDNN samples; minutes of physiology
     /// before each session's first song, so that the windows are full.
@@ -163,7 +171,7 @@ public struct ClosedLoop: Sendable {
         self.options = options
         state = StateConstants(registry: registry); ranking = RankingConstants(registry: registry)
         impact = ImpactConstants(registry: registry); songEffect = SongEffectConstants(registry: registry)
-        sessions = SessionConstants(registry: registry)
+        sessions = SessionConstants(registry: registry); ope = OPEConstants(registry: registry)
         // Valid by construction (the five weights sum to 1; every value in range).
         let alone = try? registry.replacing(RankingConstants.spec.name, with: [
             "bpm_weight": 0, "energy_weight": 0, "familiarity_weight": 0, "historical_weight": 1, "context_weight": 0,
@@ -356,10 +364,15 @@ struct PolicyLoop {
     var pattern: EnergyPattern
     var restingHRs: [Double] = [], sdnns: [Double] = []
     var tally: ClosedLoopTally
+    /// The logging behaviour policy's softmax temperature (`ope` engine), nil for the
+    /// judged policies; its log and the truth at its decisions (`PropensityLog`).
+    let behaviourTemperature: Double?
+    var log = PropensityLog()
     static let contexts = ListeningContext.allCases
 
-    init(_ loop: ClosedLoop, listener l: SimulatedListener, world: SimulatedWorld, policy: DJPolicy) {
+    init(_ loop: ClosedLoop, listener l: SimulatedListener, world: SimulatedWorld, policy: DJPolicy, behaviourTemperature: Double? = nil) {
         self.loop = loop; listener = l; self.world = world; self.policy = policy
+        self.behaviourTemperature = behaviourTemperature
         engine = DJStateEngine(constants: loop.state, variant: loop.options.variant)
         rankers = [RankingEngine(constants: loop.ranking), RankingEngine(constants: loop.effectOnly)]
         sounds = l.library.map { world.sounds[$0] }
@@ -401,7 +414,7 @@ struct PolicyLoop {
     mutating func listen(_ plan: ListeningSessionPlan, index si: Int, day: SimulatedDay) -> SessionHeart {
         let heart = SessionHeart(profile: listener.profile, plan: plan, dayMs: day.dayMs, body: stream("body", day: day, session: si))
         var s = SessionRun(heart: heart, chance: stream("play", day: day, session: si),
-                           own: stream(policy.rawValue, day: day, session: si),
+                           own: stream(behaviourTemperature == nil ? policy.rawValue : "behaviour", day: day, session: si),
                            tick: (heart.ms(plan.startS - ClosedLoop.warmupS) / stepMs + 1) * stepMs, t: plan.startS)
         for _ in 0..<loop.options.songsPerSession { playSong(&s, day: day) }
         // A session shorter than the minimum (first start to last end) is dropped
@@ -435,9 +448,12 @@ struct PolicyLoop {
     mutating func playSong(_ s: inout SessionRun, day: SimulatedDay) {
         let point = decisionPoint(&s, day: day)
         let skipDraw = s.chance.uniform(), cutDraw = s.chance.uniform()
-        let chosen = pick(policy, at: point, random: &s.own)
+        // The logging behaviour policy draws its song and notes what the targets pick.
+        let logged = behaviourTemperature.map { behave(point, temperature: $0, &s, skipDraw: skipDraw, cutDraw: cutDraw) }
+        let chosen = logged?.song ?? pick(policy, at: point, random: &s.own)
         if policy == .random { tallyShared(point, chosen: chosen, random: &s.own) }
         let heard = hear(chosen, &s, skipDraw: skipDraw, cutDraw: cutDraw, day: day)
+        if let logged { record(logged, reward: needFulfilment(point.state.need, deltaHRBpm: heard.measuredHR ?? 0)) }
         plays[chosen] += 1; lastPlayed[chosen] = point.nowMs
 
         var one = NeedTally()
@@ -484,15 +500,19 @@ struct PolicyLoop {
         case .oracle: return d.pool.max { d.fulfil[$0] != d.fulfil[$1] ? d.fulfil[$0] < d.fulfil[$1] : $0 > $1 } ?? 0
         case .dj, .learnedEffect:
             let ranker = rankers[who == .dj ? 0 : 1]
-            let lc = d.learningContext, k = Self.contexts.count
-            let scores = sounds.indices.map { i in
-                ranker.score(sounds[i], memory: SongMemory(inContext: learner.state(song: i, context: lc),
-                                                           anyContext: learner.anyContext(song: i), plays: plays[i],
-                                                           contextPlays: contextPlays[i * k + lc],
-                                                           contextKnownPlays: keptPlays[i], lastPlayedMs: lastPlayed[i]),
-                             state: d.state, hour: d.hour, now: d.nowMs)
-            }
-            return ranker.order(sounds, scores: scores, session: d.history).first?.index ?? 0
+            return ranker.order(sounds, scores: scores(ranker, at: d), session: d.history).first?.index ?? 0
+        }
+    }
+
+    /// `ranker`'s score of every library song at `d`, from what the learner knows.
+    func scores(_ ranker: RankingEngine, at d: DecisionPoint) -> [SongScore] {
+        let lc = d.learningContext, k = Self.contexts.count
+        return sounds.indices.map { i in
+            ranker.score(sounds[i], memory: SongMemory(inContext: learner.state(song: i, context: lc),
+                                                       anyContext: learner.anyContext(song: i), plays: plays[i],
+                                                       contextPlays: contextPlays[i * k + lc],
+                                                       contextKnownPlays: keptPlays[i], lastPlayedMs: lastPlayed[i]),
+                         state: d.state, hour: d.hour, now: d.nowMs)
         }
     }
 
@@ -509,29 +529,39 @@ struct PolicyLoop {
         }
     }
 
-    /// The chosen song heard from the session's clock — whole, or 30–60 s when skipped —
-    /// and its play kept to learn at the session's end with the HR change measured over
-    /// it (median of its last 30 s − of its first 30 s) and the SDNN change.
+    /// The chosen song heard from the session's clock (`hearing`) and its play kept to
+    /// learn at the session's end.
     mutating func hear(_ chosen: Int, _ s: inout SessionRun, skipDraw: Double, cutDraw: Double,
                        day: SimulatedDay) -> (durationS: Double, skipped: Bool, measuredHR: Double?) {
         let song = world.catalogue.songs[listener.library[chosen]]
+        let t = s.t
+        let h = hearing(chosen, heart: &s.heart, at: t, skipDraw: skipDraw, cutDraw: cutDraw)
+        runTicks(&s, to: s.heart.ms(t + h.durationS), day: day)
+        s.learnedLater.append((chosen, LearnedPlay(hrDeltaBpm: h.measuredHR, hrvDeltaMs: h.measuredSDNN, hrvFromRR: false,
+                                                   listenFraction: h.durationS / song.durationS, skipped: h.skipped, impact: loop.impact)))
+        return (h.durationS, h.skipped, h.measuredHR)
+    }
+
+    /// The heart hearing song `chosen` from `t` (s after midnight) — whole, or 30–60 s
+    /// when skipped — and the HR change measured over it (median of its last 30 s − of
+    /// its first 30 s) and the SDNN change. Depends only on the heart and the draws, so
+    /// a copy of the heart tells what another song would have done at the same decision.
+    func hearing(_ chosen: Int, heart: inout SessionHeart, at t: Double, skipDraw: Double, cutDraw: Double)
+        -> (durationS: Double, skipped: Bool, measuredHR: Double?, measuredSDNN: Double?) {
+        let song = world.catalogue.songs[listener.library[chosen]]
         let skipped = skipDraw < listener.skipProbability[chosen]
         let duration = skipped ? 30 + 30 * cutDraw : song.durationS
-        let t = s.t
-        s.heart.responses.removeAll { $0.endS + 100 < t }
-        s.heart.responses.append(MusicResponse(startS: t, endS: t + duration, durationS: song.durationS,
-                                               deltaHRBpm: listener.effectHR[chosen], deltaRMSSDMs: listener.effectRMSSD[chosen]))
-        s.heart.advance(to: t + duration)
-        let end = s.heart.ms(t + duration), firstEnd = s.heart.ms(t + 30), lastStart = s.heart.ms(t + duration - 30)
-        runTicks(&s, to: end, day: day)
-        let during = DJStateEngine.window(s.heart.hr, endingAt: end, seconds: duration)
+        heart.responses.removeAll { $0.endS + 100 < t }
+        heart.responses.append(MusicResponse(startS: t, endS: t + duration, durationS: song.durationS,
+                                             deltaHRBpm: listener.effectHR[chosen], deltaRMSSDMs: listener.effectRMSSD[chosen]))
+        heart.advance(to: t + duration)
+        let end = heart.ms(t + duration), firstEnd = heart.ms(t + 30), lastStart = heart.ms(t + duration - 30)
+        let during = DJStateEngine.window(heart.hr, endingAt: end, seconds: duration)
         let first = during.prefix { $0.tMs <= firstEnd }.map(\.value)
         let last = during.filter { $0.tMs > lastStart }.map(\.value)
         let measuredHR = first.isEmpty || last.isEmpty ? nil : Stats.median(last) - Stats.median(first)
-        let sdnnDuring = DJStateEngine.window(s.heart.sdnn, endingAt: end, seconds: duration)
+        let sdnnDuring = DJStateEngine.window(heart.sdnn, endingAt: end, seconds: duration)
         let measuredSDNN = sdnnDuring.count >= 2 ? (sdnnDuring.last?.value ?? 0) - (sdnnDuring.first?.value ?? 0) : nil
-        s.learnedLater.append((chosen, LearnedPlay(hrDeltaBpm: measuredHR, hrvDeltaMs: measuredSDNN, hrvFromRR: false,
-                                                   listenFraction: duration / song.durationS, skipped: skipped, impact: loop.impact)))
-        return (duration, skipped, measuredHR)
+        return (duration, skipped, measuredHR, measuredSDNN)
     }
 }

@@ -493,6 +493,12 @@ public struct DJReplayStage: Stage {
     /// Song features are shared by every listener.
     public var perSubject: Bool { false }
 
+    /// What a log without propensities cannot give (docs/dj.md, Off-policy evaluation).
+    public static let noPolicyValue = "dj replay: these plays carry no propensities (the probability with which whoever chose each song "
+        + "chose it), so no new policy's value can be estimated from them; the direct-method difference is the learned effects' "
+        + "guess, not an estimate. Off-policy evaluation needs a log with propensities: `resonance dj simulate --log-propensities`, "
+        + "then `resonance dj ope`."
+
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         ws.session?.record(setting: "state_variant", variant.rawValue)
         let sessionPlays = try ws.subjectIndex(SessionPlayRow.self), playIndex = try ws.subjectIndex(Play.self)
@@ -563,5 +569,6 @@ public struct DJReplayStage: Stage {
         func value(_ m: String) -> String { all.first { $0.metric == m }?.value.map { String(format: "%.3f", $0) } ?? "–" }
         context.progress.note("dj replay: \(plural(decisions.rows, "decision")); played song in the DJ's top 1/5/10: \(value("top1_rate"))/"
             + "\(value("top5_rate"))/\(value("top10_rate")); direct-method ΔHR of the DJ's pick − the played song: \(value("dm_delta_hr_bpm")) bpm")
+        context.warnings.note(DJReplayStage.noPolicyValue)
     }
 }

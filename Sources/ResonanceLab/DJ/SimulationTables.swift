@@ -235,8 +235,9 @@ public struct DJSimulateStage: Stage {
     public var reads: [String] { [] }
     public var writes: [String] {
         [DJSimulationRow.fileName, DJLearningCurveRow.fileName, DJSummaryRow.fileName, PlantedEffect.fileName, SongFeatureRow.fileName]
+            + (options.logPropensities ? [DJPropensityRow.fileName, DJOPETruthRow.fileName] : [])
     }
-    public var engines: [String] { ["state", "ranking", "impact", "song_effect", "sessions"] }
+    public var engines: [String] { ["state", "ranking", "impact", "song_effect", "sessions"] + (options.logPropensities ? ["ope"] : []) }
     public var perSubject: Bool { false }
     public var createsWorkspace: Bool { true }
 
@@ -258,8 +259,15 @@ public struct DJSimulateStage: Stage {
         }
         try ws.write(worlds.flatMap { $0.truth() })
         try ws.write(worlds.flatMap { $0.featureRows() })
+        if o.logPropensities {
+            ws.session?.record(setting: "log_propensities", "true")
+            let logged = try ClosedLoop(options: o, registry: context.registry).propensityLog(jobs: context.jobs)
+            try ws.write(logged.rows)
+            try ws.write(logged.truth)
+        }
         // A new workspace: its manifest names each generated table as a source.
         let note = "dj simulate --seed \(o.seed) --seeds \(o.seeds) --replicas \(o.replicas) --days \(o.days) --songs \(o.songs) --world \(o.world.rawValue)"
+            + (o.logPropensities ? " --log-propensities" : "")
         ws.session?.replacement = Manifest(sources: try writes.map { name in
             SourceFile(path: name, sha256: try SHA256.hex(ofFile: try ws.output(name)), format: "dj simulate", notes: [note])
         })

@@ -124,7 +124,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         MixedModelConstants.self, DailyInputConstants.self, StressConstants.self, StateConstants.self, RankingConstants.self,
         ReadinessConstants.self, TrendConstants.self, ZoneConstants.self, CoherenceConstants.self,
         PacerConstants.self, MorningRecoveryConstants.self, CoachingConstants.self,
-        BioAgeConstants.self, ECGBeatConstants.self, PPGBeatConstants.self, BeatQualityConstants.self,
+        BioAgeConstants.self, ECGBeatConstants.self, PPGBeatConstants.self, BeatQualityConstants.self, OPEConstants.self,
     ]
 
     public static let specs: [EngineSpec] = engineTypes.map { $0.spec }
@@ -162,6 +162,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     public private(set) var ecgBeats: ECGBeatConstants
     public private(set) var ppgBeats: PPGBeatConstants
     public private(set) var beatQuality: BeatQualityConstants
+    public private(set) var ope: OPEConstants
 
     /// The built-in defaults. Every test run loads them, so a spec whose engine reads
     /// a name it does not declare fails there.
@@ -210,6 +211,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         ecgBeats = try typed(ECGBeatConstants.self)
         ppgBeats = try typed(PPGBeatConstants.self)
         beatQuality = try typed(BeatQualityConstants.self)
+        ope = try typed(OPEConstants.self)
     }
 
     public static func == (a: ConstantsRegistry, b: ConstantsRegistry) -> Bool {
