@@ -191,7 +191,9 @@ final class SmoothnessPriors {
     /// z ← z − trend: solves L y = z, D w = y, Lᵀ trend = w. The forward pass scales by
     /// D⁻¹ as it goes and the backward pass subtracts the trend as it goes. Each step
     /// takes off the term of the value two back first and that of the value one back
-    /// last, so that only one multiply and one subtract wait on the step before.
+    /// last, so that only one multiply and one subtract wait on the step before; both
+    /// passes carry the last two values in registers, so that no step waits on a store
+    /// to memory being read back.
     func removeTrend(_ z: inout [Double]) {
         let n = z.count
         precondition(n >= 3, "SmoothnessPriors: at least 3 samples")
@@ -210,12 +212,13 @@ final class SmoothnessPriors {
                                 w[i] = yi * inverseD[i]
                                 y2 = y1; y1 = yi
                             }
-                            w[n - 2] -= e1[n - 1] * w[n - 1]
-                            z[n - 1] -= w[n - 1]
-                            z[n - 2] -= w[n - 2]
+                            var t2 = w[n - 1], t1 = w[n - 2] - e1[n - 1] * t2
+                            z[n - 1] -= t2
+                            z[n - 2] -= t1
                             for i in stride(from: n - 3, through: 0, by: -1) {
-                                w[i] = (w[i] - e2[i + 2] * w[i + 2]) - e1[i + 1] * w[i + 1]
-                                z[i] -= w[i]
+                                let ti = (w[i] - e2[i + 2] * t2) - e1[i + 1] * t1
+                                z[i] -= ti
+                                t2 = t1; t1 = ti
                             }
                         }
                     }
