@@ -17,8 +17,11 @@ $(OUNCHECKED_BIN): $(SWIFT_SOURCES) | $(DEPS_STAMP)
 crosscheck: venv build
 	$(PY) scripts/checks/hrv_crosscheck.py --bin $(BIN) --work build/crosscheck
 
+# `make bench-hrv PREVIOUS_BIN=path/to/resonance` also times the build before, alternately
+# (PREVIOUS_BIN is defined with the ingest benchmark, which takes it too).
 bench-hrv: venv build $(OUNCHECKED_BIN)
-	$(PY) scripts/bench/hrv_bench.py --bin $(BIN) --ounchecked-bin $(OUNCHECKED_BIN) --work build/bench
+	$(PY) scripts/bench/hrv_bench.py --bin $(BIN) --ounchecked-bin $(OUNCHECKED_BIN) --work build/bench \
+	  $(if $(PREVIOUS_BIN),--previous-bin $(PREVIOUS_BIN))
 
 # What SWIFT_SPEED_FLAGS buy (docs/development.md, Building): the same sources built
 # without them, into their own scratch folder, timed beside the release build on the

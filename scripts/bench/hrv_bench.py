@@ -9,8 +9,11 @@ time. Then the per-window time of each index family against
 NeuroKit2 0.2.13 (`hrv_time`, `hrv_frequency`, `hrv_nonlinear`) on the same NN windows,
 as a ratio. With --ounchecked-bin, the same sources built with -Ounchecked (no bounds or
 overflow checks) are timed on the same workspace, with the ratio of each stage's wall and
-CPU time, and their outputs are checked to be byte-identical. Skips (and passes) without
-RESONANCE_DATASETS.
+CPU time, and their outputs are checked to be byte-identical. With --previous-bin (`make
+bench-hrv PREVIOUS_BIN=path/to/resonance`), the build before is run alternately with this
+one, 5 runs each: the medians of each family's time per window and of the one run's wall
+and CPU time, with their ratio, and the two builds' hrv.csv and coherence.csv compared
+byte for byte. Skips (and passes) without RESONANCE_DATASETS.
 """
 import argparse
 import datetime as dt
@@ -18,6 +21,7 @@ import filecmp
 import shutil
 import os
 import re
+from statistics import median
 import subprocess
 import sys
 import time
@@ -79,6 +83,44 @@ def compare_ounchecked(a, ws, jobs):
         sys.exit("bench-hrv: the -Ounchecked build's outputs differ from the release build's")
 
 
+def family_times(stderr):
+    """µs per window of each index family from `resonance hrv --timing`'s stderr."""
+    m = re.search(r"time ([\d.]+), frequency ([\d.]+), nonlinear ([\d.]+)", stderr)
+    return dict(zip(["time", "frequency", "nonlinear"], map(float, m.groups())))
+
+
+def compare_previous(a, ws, jobs):
+    """Times this build and the build before (--previous-bin) alternately, `--alternate`
+    runs each: the per-window time of each family (`hrv --timing`) and the wall and CPU
+    time of `run --workspace --stages hrv,coherence`, medians with their ratio; checks
+    that both write the same hrv.csv and coherence.csv. Returns this build's family medians."""
+    builds = [("this", a.bin), ("before", a.previous_bin)]
+    families = {label: [] for label, _ in builds}
+    runs = {label: [] for label, _ in builds}
+    for _ in range(a.alternate):
+        for label, binary in builds:
+            families[label].append(family_times(timed([binary, "hrv", ws, "--timing", *jobs])[3]))
+            shutil.copyfile(os.path.join(ws, "hrv.csv"), os.path.join(a.work, f"hrv.{label}.csv"))
+            runs[label].append(timed([binary, "run", "--workspace", ws, "--stages", "hrv,coherence", *jobs]))
+            shutil.copyfile(os.path.join(ws, "coherence.csv"), os.path.join(a.work, f"coherence.{label}.csv"))
+    same = all(filecmp.cmp(os.path.join(a.work, f"{t}.this.csv"), os.path.join(a.work, f"{t}.before.csv"), shallow=False)
+               for t in ["hrv", "coherence"])
+    print(f"  against the build before ({a.previous_bin}), median of {a.alternate} alternating runs:")
+    print(f"    {'':29s}  {'this':>8s}  {'before':>8s}  {'before/this':>11s}")
+    mine = {}
+    for family in ["time", "frequency", "nonlinear"]:
+        now, then = (median([f[family] for f in families[label]]) for label, _ in builds)
+        mine[family] = now
+        print(f"    {family + ' µs per window':29s}  {now:8.1f}  {then:8.1f}  {then / now:10.2f}x")
+    for name, k in [("run hrv,coherence wall s", 0), ("run hrv,coherence CPU s", 1)]:
+        now, then = (median([r[k] for r in runs[label]]) for label, _ in builds)
+        print(f"    {name:29s}  {now:8.2f}  {then:8.2f}  {then / now:10.2f}x")
+    print(f"    hrv.csv and coherence.csv: {'identical' if same else 'DIFFER'}")
+    if not same:
+        sys.exit("bench-hrv: this build's outputs differ from the build before's")
+    return mine
+
+
 def ms(iso):
     return int(round(dt.datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000))
 
@@ -114,6 +156,8 @@ def main():
     ap.add_argument("--nonlinear-windows", type=int, default=5, help="NeuroKit2 windows for nonlinear")
     ap.add_argument("--ounchecked-bin", help="the same sources built with -Ounchecked, timed beside --bin")
     ap.add_argument("--repeat", type=int, default=1, help="runs per timing; the fastest is reported")
+    ap.add_argument("--previous-bin", help="the build before, timed alternately beside --bin")
+    ap.add_argument("--alternate", type=int, default=5, help="alternating runs of each build with --previous-bin")
     a = ap.parse_args()
     root = os.environ.get("RESONANCE_DATASETS", "")
     if not root:
@@ -149,13 +193,16 @@ def main():
           f"(other work on the machine slows every wall time above)")
     if a.ounchecked_bin:
         compare_ounchecked(a, ws, jobs)
-    m = re.search(r"time ([\d.]+), frequency ([\d.]+), nonlinear ([\d.]+)", hrv[3])
-    ours = dict(zip(["time", "frequency", "nonlinear"], map(float, m.groups())))
+    ours = family_times(hrv[3])
+    if a.previous_bin:
+        ours = compare_previous(a, ws, jobs)
     nn_path = os.path.join(a.work, "bench_nn.csv")
     subprocess.run([a.bin, "hrv", ws, "--nn-out", nn_path, "--quiet"], check=True)
     subject, peer = neurokit_per_window(ws, nn_path, a.windows, a.nonlinear_windows)
+    runs = f"the median of {a.alternate} runs above" if a.previous_bin else "the run above"
     print(f"  per window (µs; NeuroKit2 on {a.windows} windows of {subject}, {a.nonlinear_windows} for nonlinear; "
-          f"ours averaged over all {windows} windows in the run above):")
+          f"ours averaged over all {windows} windows, {runs}; each window computed alone, "
+          f"from its own beats, as NeuroKit2 computes it):")
     for family in ["time", "frequency", "nonlinear"]:
         ratio = peer[family] / ours[family]
         print(f"    {family:9s}: resonance {ours[family]:8.1f}  NeuroKit2 {peer[family]:11.1f}  ratio {ratio:8.0f}x "

@@ -236,13 +236,15 @@ public struct HRVWindows {
 
     /// Adds one run of beats (no gap longer than a segment) to a Welch average: resampled
     /// on the grid t0, t0 + step, … < t_last + step, as NumPy's `arange` in NeuroKit2, then
-    /// detrended. A run of fewer than 3 beats adds nothing.
+    /// detrended, each sample as the detrending reaches it. A run of fewer than 3 beats
+    /// adds nothing.
     private mutating func addRun(timeMs: [Double], nnMs: [Double], to average: inout Welch.Average) {
         guard timeMs.count >= 3 else { return }
         let stepMs = 1000 / options.resampleHz
         let count = Int(((timeMs[timeMs.count - 1] - timeMs[0] + stepMs) / stepMs).rounded(.up))
-        guard var x = options.interpolation.sample(x: timeMs, y: nnMs, from: timeMs[0], step: stepMs, count: count) else { return }
-        detrender.apply(&x)
+        guard let x = options.interpolation.withGrid(x: timeMs, y: nnMs, from: timeMs[0], step: stepMs, { next in
+            detrender.detrended(count: count, next)
+        }) else { return }
         welch.add(x[...], to: &average)
     }
 }

@@ -110,31 +110,61 @@ public struct CubicSpline: Sendable {
     }
 
     /// `count` values on the uniform grid t0, t0 + step, … in one forward sweep (O(n + count)).
-    /// Beyond the knots the end values are held rather than extrapolated. Each interval's
-    /// 1/h and h²/6 are taken once for the grid points in it (a few per beat at 4 Hz), so a
-    /// point costs multiplications where `evaluate(at:)` divides; the two agree to rounding.
+    /// Beyond the knots the end values are held rather than extrapolated (see `GridPoints`).
     public func sample(from t0: Double, step: Double, count: Int) -> [Double] {
-        var samples = [Double](repeating: 0, count: count)
-        withBuffers { x, y, m in
-            samples.withUnsafeMutableBufferPointer { out in
-                var i = 0
-                let last = x.count - 2
-                var h = x[1] - x[0], inverse = 1 / h, curvature = h * h / 6
-                for k in 0..<count {
-                    let t = t0 + Double(k) * step
-                    if t <= x[0] { out[k] = y[0]; continue }
-                    if t >= x[last + 1] { out[k] = y[last + 1]; continue }
-                    if i < last && x[i + 1] < t {
-                        repeat { i += 1 } while i < last && x[i + 1] < t
-                        h = x[i + 1] - x[i]
-                        inverse = 1 / h
-                        curvature = h * h / 6
-                    }
-                    let a = (x[i + 1] - t) * inverse, b = (t - x[i]) * inverse
-                    out[k] = Self.value(a: a, b: b, curvature: curvature, interval: i, y, m)
-                }
+        withGrid(from: t0, step: step) { points in
+            [Double](unsafeUninitializedCapacity: max(0, count)) { out, initialized in
+                for k in 0..<max(0, count) { out[k] = points.next() }
+                initialized = max(0, count)
             }
         }
-        return samples
+    }
+
+    /// Calls `body` with a walk along the grid t0, t0 + step, … (`GridPoints`), so that a
+    /// caller can use each value as it is made rather than from an array.
+    @inline(__always)
+    public func withGrid<R>(from t0: Double, step: Double, _ body: (inout GridPoints) -> R) -> R {
+        withBuffers { x, y, m in
+            var points = GridPoints(x: x, y: y, m: m, t0: t0, step: step)
+            return body(&points)
+        }
+    }
+
+    /// The spline's values at t0, t0 + step, … in order, one per `next()`, in one forward
+    /// sweep. Beyond the knots the end values are held rather than extrapolated. Each
+    /// interval's 1/h and h²/6 are taken once for the grid points in it (a few per beat at
+    /// 4 Hz), so a point costs multiplications where `evaluate(at:)` divides; the two
+    /// agree to rounding. Valid inside `withGrid` only.
+    public struct GridPoints {
+        let x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, m: UnsafeBufferPointer<Double>
+        let t0: Double, step: Double
+        /// The next grid point and the interval last used, with its 1/h and h²/6.
+        var k = 0, i = 0
+        var inverse: Double, curvature: Double
+
+        init(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, m: UnsafeBufferPointer<Double>,
+             t0: Double, step: Double) {
+            self.x = x; self.y = y; self.m = m; self.t0 = t0; self.step = step
+            let h = x[1] - x[0]
+            inverse = 1 / h
+            curvature = h * h / 6
+        }
+
+        @inline(__always)
+        public mutating func next() -> Double {
+            let t = t0 + Double(k) * step
+            k += 1
+            let last = x.count - 2
+            if t <= x[0] { return y[0] }
+            if t >= x[last + 1] { return y[last + 1] }
+            if i < last && x[i + 1] < t {
+                repeat { i += 1 } while i < last && x[i + 1] < t
+                let h = x[i + 1] - x[i]
+                inverse = 1 / h
+                curvature = h * h / 6
+            }
+            let a = (x[i + 1] - t) * inverse, b = (t - x[i]) * inverse
+            return CubicSpline.value(a: a, b: b, curvature: curvature, interval: i, y, m)
+        }
     }
 }

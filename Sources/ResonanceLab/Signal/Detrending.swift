@@ -35,6 +35,24 @@ public struct Detrender {
         }
     }
 
+    /// The `count` values `next()` gives, in order, less their trend: `apply`'s result to
+    /// the bit, but with smoothness priors each value is taken as the forward pass reaches
+    /// it, so that making it (a spline sample) overlaps the pass's chain of dependent steps.
+    @inline(__always)
+    public mutating func detrended(count: Int, _ next: () -> Double) -> [Double] {
+        if method == .smoothnessPriors && count >= 3 {
+            let solver = smoothnessPriors ?? SmoothnessPriors(lambda: lambda)
+            smoothnessPriors = solver
+            return solver.removeTrend(count: count, next)
+        }
+        var x = [Double](unsafeUninitializedCapacity: max(0, count)) { out, initialized in
+            for k in 0..<max(0, count) { out[k] = next() }
+            initialized = max(0, count)
+        }
+        apply(&x)
+        return x
+    }
+
     static func removeMean(_ x: inout [Double]) {
         guard !x.isEmpty else { return }
         let m = x.reduce(0, +) / Double(x.count)
@@ -188,39 +206,56 @@ final class SmoothnessPriors {
         count = n
     }
 
-    /// z ← z − trend: solves L y = z, D w = y, Lᵀ trend = w. The forward pass scales by
-    /// D⁻¹ as it goes and the backward pass subtracts the trend as it goes. Each step
-    /// takes off the term of the value two back first and that of the value one back
-    /// last, so that only one multiply and one subtract wait on the step before.
+    /// z ← z − trend (see `removeTrend(count:_:)`).
     func removeTrend(_ z: inout [Double]) {
-        let n = z.count
+        let values = z
+        var k = -1
+        z = removeTrend(count: values.count) {
+            k += 1
+            return values[k]
+        }
+    }
+
+    /// z − trend for the n values z[0], z[1], … that `next()` gives in order: solves
+    /// L y = z, D w = y, Lᵀ trend = w. The forward pass takes each value as it reaches it
+    /// and scales by D⁻¹ as it goes; the backward pass subtracts the trend as it goes. Each
+    /// step takes off the term of the value two back first and that of the value one back
+    /// last, so that only one multiply and one subtract wait on the step before; both
+    /// passes carry the last two values in registers, so that no step waits on a store to
+    /// memory being read back.
+    @inline(__always)
+    func removeTrend(count n: Int, _ next: () -> Double) -> [Double] {
         precondition(n >= 3, "SmoothnessPriors: at least 3 samples")
         prepare(n)
         // One exclusive access to each buffer for the whole solve, not one per element.
-        e1.withUnsafeBufferPointer { e1 in
-            e2.withUnsafeBufferPointer { e2 in
-                inverseD.withUnsafeBufferPointer { inverseD in
-                    work.withUnsafeMutableBufferPointer { w in
-                        z.withUnsafeMutableBufferPointer { z in
+        return [Double](unsafeUninitializedCapacity: n) { z, initialized in
+            e1.withUnsafeBufferPointer { e1 in
+                e2.withUnsafeBufferPointer { e2 in
+                    inverseD.withUnsafeBufferPointer { inverseD in
+                        work.withUnsafeMutableBufferPointer { w in
+                            z[0] = next(); z[1] = next()
                             var y2 = z[0], y1 = z[1] - e1[1] * y2
                             w[0] = y2 * inverseD[0]
                             w[1] = y1 * inverseD[1]
                             for i in 2..<n {
+                                z[i] = next()
                                 let yi = (z[i] - e2[i] * y2) - e1[i] * y1
                                 w[i] = yi * inverseD[i]
                                 y2 = y1; y1 = yi
                             }
-                            w[n - 2] -= e1[n - 1] * w[n - 1]
-                            z[n - 1] -= w[n - 1]
-                            z[n - 2] -= w[n - 2]
+                            var t2 = w[n - 1], t1 = w[n - 2] - e1[n - 1] * t2
+                            z[n - 1] -= t2
+                            z[n - 2] -= t1
                             for i in stride(from: n - 3, through: 0, by: -1) {
-                                w[i] = (w[i] - e2[i + 2] * w[i + 2]) - e1[i + 1] * w[i + 1]
-                                z[i] -= w[i]
+                                let ti = (w[i] - e2[i + 2] * t2) - e1[i + 1] * t1
+                                z[i] -= ti
+                                t2 = t1; t1 = ti
                             }
                         }
                     }
                 }
             }
+            initialized = n
         }
     }
 }

@@ -80,15 +80,22 @@ public enum Interpolation: String, Sendable, CaseIterable {
     /// SciPy's quadratic spline, as NeuroKit2.
     case quadratic
 
-    /// `count` values on the grid t0, t0 + step, …; beyond the data the end values are held.
-    /// Nil when there are too few points for the interpolant.
-    public func sample(x: [Double], y: [Double], from t0: Double, step: Double, count: Int) -> [Double]? {
+    /// Calls `body` with a source of the values on the grid t0, t0 + step, …, one per call
+    /// in order; beyond the data the end values are held. Nil when there are too few
+    /// points for the interpolant.
+    @inline(__always)
+    public func withGrid<R>(x: [Double], y: [Double], from t0: Double, step: Double,
+                            _ body: (() -> Double) -> R) -> R? {
         switch self {
         case .cubic:
-            return CubicSpline(x: x, y: y)?.sample(from: t0, step: step, count: count)
+            return CubicSpline(x: x, y: y)?.withGrid(from: t0, step: step) { points in body { points.next() } }
         case .quadratic:
             guard let spline = QuadraticSpline(x: x, y: y) else { return nil }
-            return (0..<count).map { spline.evaluate(at: t0 + Double($0) * step) }
+            var k = 0
+            return body {
+                defer { k += 1 }
+                return spline.evaluate(at: t0 + Double(k) * step)
+            }
         }
     }
 }

@@ -52,6 +52,28 @@ final class DetrendingTests: XCTestCase {
         }
     }
 
+    /// Values taken from a source as the detrending reaches them: each asked for once, in
+    /// order, and the trend removed as from the whole series (the dense solve for
+    /// smoothness priors, `apply` for the others).
+    func testDetrendedTakesEachValueOnceAsItGoes() {
+        var rng = SeededRandom(seed: 9)
+        let z = (0..<50).map { i in 800 + 30 * sin(Double(i) / 4) + 20 * rng.normal() }
+        for method in Detrending.allCases {
+            var d = Detrender(method, lambda: 2.5)
+            var asked = 0
+            let x = d.detrended(count: z.count) {
+                asked += 1
+                return z[asked - 1]
+            }
+            XCTAssertEqual(asked, z.count, "\(method)")
+            var expected = z
+            var other = Detrender(method, lambda: 2.5)
+            other.apply(&expected)
+            if method == .smoothnessPriors { expected = Self.denseDetrend(z, lambda: 2.5) }
+            for i in z.indices { XCTAssertEqual(x[i], expected[i], accuracy: 1e-7, "\(method), i = \(i)") }
+        }
+    }
+
     func testStraightLinesAreRemovedEntirely() {
         // D₂ annihilates lines, so the smoothness-priors trend of a line is the line itself.
         for method in [Detrending.smoothnessPriors, .linear] {
