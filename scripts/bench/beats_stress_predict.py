@@ -126,7 +126,29 @@ def subject_row(s, beats, rr, hr, span):
     row["_dhr"], row["_drm"] = dhr, drm
     row["_dhr_unshifted"] = window_errors((ours_t, ours_iv, chained), (ibi_t, ibi_iv, chained_ibi), (hr_t, hr_v), span, 0)[0]
     row["_drm_common"] = common_rmssd_errors((t, iv, ok), (ti, ii, succ), span)
+    for lag, suffix in ((HR_SPAN_S, ""), (0, "_unshifted")):
+        row["_covered_ibi" + suffix], row["_covered_ours" + suffix] = covered_hr_errors(
+            (ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v), span, lag)
     return row
+
+
+def covered_hr_errors(ours, ibi, hr, span, hr_lag_s):
+    """On the 60-s windows (after the first 30 s) that both IBI.csv's successive intervals
+    and the reliable ones cover ≥ 50 %: |60 / IBI.csv's mean interval − mean HR.csv| and
+    |60 / the mean reliable interval − mean HR.csv|, bpm, HR.csv from
+    [w0 + hr_lag_s, w1 + hr_lag_s): how well HR.csv follows beats where it has them."""
+    (ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v) = ours, ibi, hr
+    start, end = span
+    from_ibi, from_ours = [], []
+    for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
+        w1 = w0 + 60
+        mo = (ours_t >= w0) & (ours_t < w1)
+        mi = (ibi_t >= w0) & (ibi_t < w1)
+        mh = (hr_t >= w0 + hr_lag_s) & (hr_t < w1 + hr_lag_s)
+        if ours_iv[mo].sum() / 60 >= 0.5 and ibi_iv[mi].sum() / 60 >= 0.5 and mh.sum() >= 30 and w0 >= start + 30:
+            from_ibi.append(abs(60 / np.mean(ibi_iv[mi]) - np.mean(hr_v[mh])))
+            from_ours.append(abs(60 / np.mean(ours_iv[mo]) - np.mean(hr_v[mh])))
+    return from_ibi, from_ours
 
 
 def common_differences(ours, ibi):
@@ -222,6 +244,10 @@ def pooled_table(rows):
     groups = [("all", None), ("S02–S13", DEVELOPMENT), ("S14–S26", HELD_OUT)]
     measures = [("\\|HR − HR.csv\\|, bpm, HR.csv from [w0 + 10 s, w1 + 10 s)", "_dhr"),
                 ("\\|HR − HR.csv\\|, bpm, HR.csv from [w0, w1)", "_dhr_unshifted"),
+                ("windows both cover: \\|IBI.csv's HR − HR.csv\\|, bpm, [w0 + 10 s, w1 + 10 s)", "_covered_ibi"),
+                ("the same, [w0, w1)", "_covered_ibi_unshifted"),
+                ("windows both cover: \\|HR − HR.csv\\|, bpm, [w0 + 10 s, w1 + 10 s)", "_covered_ours"),
+                ("the same, [w0, w1)", "_covered_ours_unshifted"),
                 ("\\|RMSSD − IBI.csv's\\|, ms, sub-sample onsets", "_drm"),
                 ("\\|RMSSD − IBI.csv's\\|, ms, onsets on IBI.csv's 64-Hz grid", "_drm_grid"),
                 ("\\|RMSSD − IBI.csv's\\|, ms, the successive differences both give", "_drm_common")]
