@@ -197,9 +197,9 @@ enum BeatKind {
 
     /// The beats of `segment` (fractional sample indices from its first sample) and their
     /// quality, detected chunk by chunk (`BeatChunks`), a batch of chunks at a time on
-    /// `jobs` cores, each core a run of neighbouring chunks (`BeatChunks.runs`, so that an
-    /// ECG's are filtered two at a time, `QRSEnergy`). Where two chunks place one beat on
-    /// either side of their border, the first is kept.
+    /// `jobs` cores in runs of neighbouring chunks (`BeatChunks.runs`, two a core, handed
+    /// out as cores come free; an ECG's chunks are filtered two at a time, `QRSEnergy`).
+    /// Where two chunks place one beat on either side of their border, the first is kept.
     func detect(_ segment: WaveformSegment, store: WaveformStore, registry: ConstantsRegistry, jobs: Int,
                 timing: inout DetectionTiming) throws -> (positions: [Double], quality: [Double]) {
         let chunks = BeatChunks(rateHz: segment.rateHz, constants: registry.beatQuality)
@@ -209,7 +209,7 @@ enum BeatKind {
         let polarity = try polarity(segment, chunks: chunks, store: store, registry: registry, jobs: jobs, elapsed: &elapsed)
         try chunks.forEachBatch(of: segment, store: store, batch: BeatChunks.batch(jobs: jobs)) { batch in
             let started = DispatchTime.now().uptimeNanoseconds
-            let runs = BeatChunks.runs(batch.map(\.samples.count), parts: jobs)
+            let runs = BeatChunks.runs(batch.map(\.samples.count), parts: 2 * max(1, jobs))
             let found = try Parallel.map(runs, jobs: jobs) {
                 fiducialPoints(batch[$0].map(\.samples), rateHz: segment.rateHz, registry: registry, polarity: polarity)
             }.flatMap { $0 }
