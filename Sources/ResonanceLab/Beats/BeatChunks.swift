@@ -14,25 +14,6 @@ struct BeatChunks {
     /// half-hour record (six chunks) is one batch and the cores wait on each other once.
     static func batch(jobs: Int) -> Int { 4 * max(1, jobs) }
 
-    /// Chunks of `counts` samples split into at most `parts` runs of neighbours with
-    /// nearly equal totals: run g ends where the running total comes nearest to g / parts
-    /// of the whole. Empty runs are left out.
-    static func runs(_ counts: [Int], parts: Int) -> [Range<Int>] {
-        var prefix = [0]
-        for c in counts { prefix.append(prefix[prefix.count - 1] + c) }
-        let total = Double(prefix[prefix.count - 1])
-        var cuts = [0]
-        for g in 1..<max(1, parts) {
-            let target = total * Double(g) / Double(parts)
-            let from = cuts[cuts.count - 1]
-            var best = from
-            for k in from...counts.count where abs(Double(prefix[k]) - target) < abs(Double(prefix[best]) - target) { best = k }
-            cuts.append(best)
-        }
-        cuts.append(counts.count)
-        return zip(cuts, cuts.dropFirst()).compactMap { $0 < $1 ? $0..<$1 : nil }
-    }
-
     struct Chunk {
         /// The segment's sample index of `samples[0]`.
         let first: Int

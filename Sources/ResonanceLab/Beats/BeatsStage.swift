@@ -164,12 +164,12 @@ enum BeatKind {
     var fiducial: String { self == .ecg ? "r_peak" : "pulse_onset" }
     var detector: String { self == .ecg ? "pan-tompkins" : "elgendi-foot" }
 
-    /// The fiducial points of each of `xs`, fractional sample indices; a pulse wave's in
-    /// the recording's `polarity`.
-    func fiducialPoints(_ xs: [[Double]], rateHz: Double, registry: ConstantsRegistry, polarity: Int) -> [[Double]] {
+    /// The fiducial points of `x`, fractional sample indices; a pulse wave's in the
+    /// recording's `polarity`.
+    func fiducialPoints(_ x: [Double], rateHz: Double, registry: ConstantsRegistry, polarity: Int) -> [Double] {
         switch self {
-        case .ecg: ECGPeaks.detect(xs, rateHz: rateHz, constants: registry.ecgBeats).map(\.peaks)
-        case .pulse: xs.map { PPGOnsets.detect($0, rateHz: rateHz, constants: registry.ppgBeats, polarity: polarity).onsets }
+        case .ecg: ECGPeaks.detect(x, rateHz: rateHz, constants: registry.ecgBeats).peaks
+        case .pulse: PPGOnsets.detect(x, rateHz: rateHz, constants: registry.ppgBeats, polarity: polarity).onsets
         }
     }
 
@@ -197,9 +197,8 @@ enum BeatKind {
 
     /// The beats of `segment` (fractional sample indices from its first sample) and their
     /// quality, detected chunk by chunk (`BeatChunks`), a batch of chunks at a time on
-    /// `jobs` cores in runs of neighbouring chunks (`BeatChunks.runs`, two a core, handed
-    /// out as cores come free; an ECG's chunks are filtered two at a time, `QRSEnergy`).
-    /// Where two chunks place one beat on either side of their border, the first is kept.
+    /// `jobs` cores. Where two chunks place one beat on either side of their border, the
+    /// first is kept.
     func detect(_ segment: WaveformSegment, store: WaveformStore, registry: ConstantsRegistry, jobs: Int,
                 timing: inout DetectionTiming) throws -> (positions: [Double], quality: [Double]) {
         let chunks = BeatChunks(rateHz: segment.rateHz, constants: registry.beatQuality)
@@ -209,10 +208,9 @@ enum BeatKind {
         let polarity = try polarity(segment, chunks: chunks, store: store, registry: registry, jobs: jobs, elapsed: &elapsed)
         try chunks.forEachBatch(of: segment, store: store, batch: BeatChunks.batch(jobs: jobs)) { batch in
             let started = DispatchTime.now().uptimeNanoseconds
-            let runs = BeatChunks.runs(batch.map(\.samples.count), parts: 2 * max(1, jobs))
-            let found = try Parallel.map(runs, jobs: jobs) {
-                fiducialPoints(batch[$0].map(\.samples), rateHz: segment.rateHz, registry: registry, polarity: polarity)
-            }.flatMap { $0 }
+            let found = try Parallel.map(batch, jobs: jobs) {
+                fiducialPoints($0.samples, rateHz: segment.rateHz, registry: registry, polarity: polarity)
+            }
             elapsed += DispatchTime.now().uptimeNanoseconds - started
             let judged = try Parallel.map(Array(zip(batch, found)), jobs: jobs) { pair in
                 BeatQuality.templateCorrelation(pair.0.samples, rateHz: segment.rateHz, at: pair.1, constants: registry.beatQuality)

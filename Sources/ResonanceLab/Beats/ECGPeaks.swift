@@ -31,30 +31,8 @@ public enum ECGPeaks {
 
     /// The R peaks of `x` sampled at `rateHz`.
     public static func detect(_ x: [Double], rateHz: Double, constants c: ECGBeatConstants = .defaults) -> Result {
-        detect([x], rateHz: rateHz, constants: c)[0]
-    }
-
-    /// The R peaks of each of `signals`, all sampled at `rateHz`: the same as detecting
-    /// them one by one, the filtering done two signals at a time (`QRSEnergy`).
-    public static func detect(_ signals: [[Double]], rateHz: Double, constants c: ECGBeatConstants = .defaults) -> [Result] {
-        let band = [Biquad.highPass(cornerHz: c.bandLowHz, rateHz: rateHz), Biquad.lowPass(cornerHz: c.bandHighHz, rateHz: rateHz)]
-        let window = max(1, Int((c.integrationS * rateHz).rounded()))
-        let delay = bandDelay(band, rateHz: rateHz)
-        var results: [Result] = []
-        var energy = QRSEnergy()
-        for first in stride(from: 0, to: signals.count, by: 2) {
-            let second = first + 1 < signals.count ? signals[first + 1] : []
-            energy.compute(signals[first], second, band: band, rateHz: rateHz, window: window)
-            var state = Detector(signals[first], bandPassed: energy.bandPassed0, integrated: energy.integrated0,
-                                 rateHz: rateHz, delay: delay, constants: c)
-            results.append(state.run())
-            if first + 1 < signals.count {
-                state = Detector(second, bandPassed: energy.bandPassed1, integrated: energy.integrated1,
-                                 rateHz: rateHz, delay: delay, constants: c)
-                results.append(state.run())
-            }
-        }
-        return results
+        var state = Detector(x, rateHz: rateHz, constants: c)
+        return state.run()
     }
 
     /// One pass over a recording; the state of Pan & Tompkins' decision rules.
@@ -79,12 +57,13 @@ public enum ECGPeaks {
         var learning: [(index: Int, value: Double)] = []
         var peaks: [Double] = []
 
-        /// `bandPassed` and `integrated` (`QRSEnergy`) at least as long as `x`.
-        init(_ x: [Double], bandPassed: [Double], integrated: [Double], rateHz fs: Double, delay: Int, constants c: ECGBeatConstants) {
+        init(_ x: [Double], rateHz fs: Double, constants c: ECGBeatConstants) {
             self.x = x; self.c = c; n = x.count; rateHz = fs
             func samples(_ s: Double) -> Int { max(1, Int((s * fs).rounded())) }
-            (bp, mwi) = (bandPassed, integrated)
-            window = samples(c.integrationS)
+            let band = [Biquad.highPass(cornerHz: c.bandLowHz, rateHz: fs), Biquad.lowPass(cornerHz: c.bandHighHz, rateHz: fs)]
+            let w = samples(c.integrationS)
+            (bp, mwi) = Self.integrated(x, band: band, rateHz: fs, window: w)
+            window = w
             refractory = samples(c.refractoryS)
             learnEnd = Int((c.learningS * fs).rounded())
             tWave = Int((c.tWaveS * fs).rounded())
@@ -94,7 +73,7 @@ public enum ECGPeaks {
             baselineWindow = samples(c.baselineWindowS)
             rrMin = c.rrMinS * fs
             rrMax = c.rrMaxS * fs
-            self.delay = delay
+            delay = ECGPeaks.bandDelay(band, rateHz: fs)
             rrInitial = c.rrInitialS * fs
         }
 
@@ -104,6 +83,53 @@ public enum ECGPeaks {
         /// The sample after which search-back looks for a missed beat: the last QRS plus
         /// `searchback_rr_factor` mean R-R, set when either changes.
         var searchAfter = Double.infinity
+
+        /// Band-pass (the high-pass started in steady state at the first sample, so a
+        /// constant offset gives no step), derivative, and the moving-window integral of its
+        /// square, in one pass. Each stage's arithmetic is that of running them one after
+        /// the other: the same numbers.
+        static func integrated(_ x: [Double], band: [Biquad], rateHz fs: Double, window w: Int) -> (bp: [Double], mwi: [Double]) {
+            let n = x.count
+            guard n > 0 else { return ([], []) }
+            let h = band[0], l = band[1]
+            var hx1 = x[0], hx2 = x[0], hy1 = h.dcGain * x[0], hy2 = hy1
+            var lx1 = 0.0, lx2 = 0.0, ly1 = 0.0, ly2 = 0.0
+            var sum = 0.0
+            let divisor = Double(w)
+            // The last `w` derivatives, for the integral's running sum.
+            var ring = [Double](repeating: 0, count: w)
+            var previous = 0.0
+            var mwi: [Double] = []
+            let bp = [Double](unsafeUninitializedCapacity: n) { bp, count in
+                mwi = [Double](unsafeUninitializedCapacity: n) { mwi, mcount in
+                    x.withUnsafeBufferPointer { x in
+                        ring.withUnsafeMutableBufferPointer { ring in
+                            var slot = 0
+                            for i in 0..<n {
+                                let xi = x[i]
+                                let hi = h.b0 * xi + h.b1 * hx1 + h.b2 * hx2 - h.a1 * hy1 - h.a2 * hy2
+                                hx2 = hx1; hx1 = xi; hy2 = hy1; hy1 = hi
+                                let yi = l.b0 * hi + l.b1 * lx1 + l.b2 * lx2 - l.a1 * ly1 - l.a2 * ly2
+                                lx2 = lx1; lx1 = hi; ly2 = ly1; ly1 = yi
+                                bp[i] = yi
+                                let di = i > 0 ? (yi - previous) * fs : 0
+                                previous = yi
+                                sum += di * di
+                                if i >= w { sum -= ring[slot] * ring[slot] }
+                                ring[slot] = di
+                                slot = slot + 1 == w ? 0 : slot + 1
+                                // Rounding can leave a running sum of squares a hair below zero.
+                                sum = max(sum, 0)
+                                mwi[i] = sum / divisor
+                            }
+                        }
+                    }
+                    mcount = n
+                }
+                count = n
+            }
+            return (bp, mwi)
+        }
 
         mutating func run() -> Result {
             guard n >= 4 else { return Result(peaks: [], polarity: 1) }

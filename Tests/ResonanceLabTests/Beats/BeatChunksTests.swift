@@ -32,19 +32,6 @@ final class BeatChunksTests: XCTestCase {
         XCTAssertEqual(batches, [2, 1])
     }
 
-    /// MIT-BIH 100's chunks at 360 Hz (5 min, a lead of 15 s and a tail of 5 s; the first
-    /// has no lead, the last owns 5.6 s): running totals 110, 225, 340, 455, 570, 685 and
-    /// 692.4 thousand samples, so two cores split after the third chunk (340 is nearest to
-    /// half of 692.4); one core takes all; a part per chunk, or more, gives one each.
-    func testRunsOfNeighbouringChunksHaveNearlyEqualTotals() {
-        let counts = [110_000] + Array(repeating: 115_000, count: 5) + [7_400]
-        XCTAssertEqual(BeatChunks.runs(counts, parts: 2), [0..<3, 3..<7])
-        XCTAssertEqual(BeatChunks.runs(counts, parts: 1), [0..<7])
-        XCTAssertEqual(BeatChunks.runs([5, 5, 5], parts: 3), [0..<1, 1..<2, 2..<3])
-        XCTAssertEqual(BeatChunks.runs([5, 5], parts: 4), [0..<1, 1..<2])
-        XCTAssertEqual(BeatChunks.runs([], parts: 2), [])
-    }
-
     func testASegmentOfWholeSpansEndsWithItsLastSpan() throws {
         let (store, segment) = try counting(120)
         var owned: [Range<Int>] = []
