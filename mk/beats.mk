@@ -9,7 +9,15 @@
 BENCH_TARGETS += bench-beats
 BEATS_BENCH_WORK := build/bench-beats
 
-.PHONY: bench-beats
+# `make beats-bench-test` (in `make test`, about a second): the Stress-Predict comparison's
+# definitions (HR.csv's alignment, the successive differences both give) on inputs worked
+# by hand (scripts/checks/beats_bench_check.py).
+TEST_EXTRA_TARGETS += beats-bench-test
+
+.PHONY: bench-beats beats-bench-test
+beats-bench-test: venv
+	$(PY) scripts/checks/beats_bench_check.py
+
 bench-beats: venv build
 	$(PY) scripts/bench/beats_bench.py --bin $(BIN) --work $(BEATS_BENCH_WORK) --out $(BEATS_BENCH_WORK)/mitdb.md
 	$(PY) scripts/bench/beats_holter.py --bin $(BIN) --work $(BEATS_BENCH_WORK)/holter --out $(BEATS_BENCH_WORK)/holter.md

@@ -13,12 +13,21 @@ definitions:
 - coverage: the summed length of reliable intervals over the recording's length (first to
   last BVP sample), against IBI.csv's (its successive intervals over the same length);
 - on 60-s windows where reliable intervals cover ≥ 50 % and IBI.csv ≤ 20 %, after the first
-  30 s: |60 / mean interval − mean HR.csv|, bpm;
+  30 s: |60 / mean interval − mean HR.csv|, bpm, where the HR.csv values describing a window
+  [w0, w1) are those stamped in [w0 + 10 s, w1 + 10 s): each value is the device's average
+  over the 10 s before its time stamp (Empatica, "E4 data - HR.csv explanation": the file
+  starts 10 s after the recording because the first value needs 10 s of signal), so these
+  are the values whose 10-s spans start inside the window. Also with the values stamped
+  inside [w0, w1), as measured before (`hr_lag_s` 0);
 - on 60-s windows with ≥ 20 successive differences from each: |RMSSD − RMSSD of IBI.csv|, ms;
   also with each detected onset moved to the nearest sample, as IBI.csv places its beats
-  (its times lie on the 64-Hz grid), so that both sides carry the same rounding.
+  (its times lie on the 64-Hz grid), so that both sides carry the same rounding; and over
+  only the successive differences both give, from the same three beats (`common_differences`),
+  on windows with ≥ 20 of them: the same beats measured twice.
 
-Prints a Markdown table per subject and the median and minimum over subjects.
+Prints a Markdown table per subject and the median and minimum over subjects, then the
+pooled medians over all subjects, over S02–S13 (on which the beat-quality thresholds were
+chosen) and over S14–S26 alone.
 """
 import argparse
 import os
@@ -28,6 +37,12 @@ import numpy as np
 import pandas as pd
 
 TOL_S = 0.050
+# HR.csv's value at time t is the average over [t - 10 s, t] (Empatica, "E4 data - HR.csv
+# explanation").
+HR_SPAN_S = 10.0
+# The subjects the beat-quality thresholds were chosen on, and those held out.
+DEVELOPMENT = [f"S{k:02d}" for k in range(2, 14)]
+HELD_OUT = [f"S{k:02d}" for k in range(14, 27)]
 
 
 def print_and_write(text, path):
@@ -103,24 +118,92 @@ def subject_row(s, beats, rr, hr, span):
     chained_ibi[1:] = succ[1:] & succ[:-1]
     chained_ibi = chained_ibi[succ]
     hr_t, hr_v = seconds(hr.timestamp), hr.bpm.to_numpy()
+    dhr, drm = window_errors((ours_t, ours_iv, chained), (ibi_t, ibi_iv, chained_ibi), (hr_t, hr_v), span, HR_SPAN_S)
+    row["hr_windows"] = len(dhr)
+    row["hr_error_bpm"] = float(np.median(dhr)) if dhr else np.nan
+    row["rmssd_windows"] = len(drm)
+    row["rmssd_error_ms"] = float(np.median(drm)) if drm else np.nan
+    row["_dhr"], row["_drm"] = dhr, drm
+    row["_dhr_unshifted"] = window_errors((ours_t, ours_iv, chained), (ibi_t, ibi_iv, chained_ibi), (hr_t, hr_v), span, 0)[0]
+    row["_drm_common"] = common_rmssd_errors((t, iv, ok), (ti, ii, succ), span)
+    for lag, suffix in ((HR_SPAN_S, ""), (0, "_unshifted")):
+        row["_covered_ibi" + suffix], row["_covered_ours" + suffix] = covered_hr_errors(
+            (ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v), span, lag)
+    return row
+
+
+def covered_hr_errors(ours, ibi, hr, span, hr_lag_s):
+    """On the 60-s windows (after the first 30 s) that both IBI.csv's successive intervals
+    and the reliable ones cover ≥ 50 %: |60 / IBI.csv's mean interval − mean HR.csv| and
+    |60 / the mean reliable interval − mean HR.csv|, bpm, HR.csv from
+    [w0 + hr_lag_s, w1 + hr_lag_s): how well HR.csv follows beats where it has them."""
+    (ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v) = ours, ibi, hr
+    start, end = span
+    from_ibi, from_ours = [], []
+    for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
+        w1 = w0 + 60
+        mo = (ours_t >= w0) & (ours_t < w1)
+        mi = (ibi_t >= w0) & (ibi_t < w1)
+        mh = (hr_t >= w0 + hr_lag_s) & (hr_t < w1 + hr_lag_s)
+        if ours_iv[mo].sum() / 60 >= 0.5 and ibi_iv[mi].sum() / 60 >= 0.5 and mh.sum() >= 30 and w0 >= start + 30:
+            from_ibi.append(abs(60 / np.mean(ibi_iv[mi]) - np.mean(hr_v[mh])))
+            from_ours.append(abs(60 / np.mean(ours_iv[mo]) - np.mean(hr_v[mh])))
+    return from_ibi, from_ours
+
+
+def common_differences(ours, ibi):
+    """The successive differences (s) that both give, from the same three beats: each of
+    IBI.csv's that follows two successive intervals, where the detected beats nearest its
+    three beats (within 50 ms) are three in a row closing two reliable intervals. Returns
+    (time of the last beat s, IBI.csv's difference, ours)."""
+    (t, iv, ok), (ti, ii, succ) = ours, ibi
+    out = []
+    if len(t) < 3:
+        return out
+    k = np.clip(np.searchsorted(t, ti), 1, len(t) - 1)
+    j = np.where(np.abs(t[k - 1] - ti) <= np.abs(t[k] - ti), k - 1, k)
+    near = np.abs(t[j] - ti) <= TOL_S
+    for m in range(2, len(ti)):
+        if not (succ[m] and succ[m - 1] and near[m] and near[m - 1] and near[m - 2]):
+            continue
+        if j[m - 1] == j[m] - 1 and j[m - 2] == j[m] - 2 and ok[j[m]] and ok[j[m] - 1]:
+            out.append((ti[m], ii[m] - ii[m - 1], iv[j[m]] - iv[j[m] - 1]))
+    return out
+
+
+def common_rmssd_errors(ours, ibi, span):
+    """|RMSSD − IBI.csv's RMSSD| (ms) on the 60-s windows with ≥ 20 differences that both
+    give (`common_differences`), each RMSSD over those differences only."""
+    d = np.array(common_differences(ours, ibi)).reshape(-1, 3)
+    start, end = span
+    errors = []
+    for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
+        m = (d[:, 0] >= w0) & (d[:, 0] < w0 + 60)
+        if m.sum() >= 20:
+            errors.append(abs(np.sqrt(np.mean(d[m, 1] ** 2)) - np.sqrt(np.mean(d[m, 2] ** 2))) * 1000)
+    return errors
+
+
+def window_errors(ours, ibi, hr, span, hr_lag_s):
+    """On the 60-s windows from the recording's start: |HR − HR.csv| (bpm) where only the
+    pulse wave covers the window, the HR.csv values taken from [w0 + hr_lag_s, w1 + hr_lag_s),
+    and |RMSSD − IBI.csv's RMSSD| (ms) where both have ≥ 20 successive differences. `ours`
+    and `ibi` are (time of the closing beat s, interval s, whether it follows another)."""
+    (ours_t, ours_iv, chained), (ibi_t, ibi_iv, chained_ibi), (hr_t, hr_v) = ours, ibi, hr
+    start, end = span
     dhr, drm = [], []
     for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
         w1 = w0 + 60
         mo = (ours_t >= w0) & (ours_t < w1)
         mi = (ibi_t >= w0) & (ibi_t < w1)
-        mh = (hr_t >= w0) & (hr_t < w1)
+        mh = (hr_t >= w0 + hr_lag_s) & (hr_t < w1 + hr_lag_s)
         if ours_iv[mo].sum() / 60 >= 0.5 and ibi_iv[mi].sum() / 60 <= 0.2 and mh.sum() >= 30 and w0 >= start + 30:
             dhr.append(abs(60 / np.mean(ours_iv[mo]) - np.mean(hr_v[mh])))
         ro, no = rmssd(ours_iv[mo], chained[mo])
         ri, ni = rmssd(ibi_iv[mi], chained_ibi[mi])
         if no >= 20 and ni >= 20:
             drm.append(abs(ro - ri) * 1000)
-    row["hr_windows"] = len(dhr)
-    row["hr_error_bpm"] = float(np.median(dhr)) if dhr else np.nan
-    row["rmssd_windows"] = len(drm)
-    row["rmssd_error_ms"] = float(np.median(drm)) if drm else np.nan
-    row["_dhr"], row["_drm"] = dhr, drm
-    return row
+    return dhr, drm
 
 
 def main():
@@ -152,14 +235,31 @@ def main():
         lines.append(f"| {r['subject']} | " + " | ".join(fmt(r[c]) for c in cols) + " |")
     for name, fn in (("median", np.nanmedian), ("minimum", np.nanmin), ("maximum", np.nanmax)):
         lines.append(f"| {name} | " + " | ".join(fmt(float(fn([r[c] for r in rows]))) for c in cols) + " |")
-    pooled_hr = [v for r in rows for v in r["_dhr"]]
-    pooled_rm = [v for r in rows for v in r["_drm"]]
-    pooled_grid = [v for r in rows for v in r["_drm_grid"]]
-    lines.append("")
-    lines.append(f"Pooled over subjects: |HR − HR.csv| median {np.median(pooled_hr):.2f} bpm on {len(pooled_hr)} pulse-only "
-                 f"windows; |RMSSD − IBI.csv's| median {np.median(pooled_rm):.2f} ms on {len(pooled_rm)} windows, "
-                 f"{np.median(pooled_grid):.2f} ms on {len(pooled_grid)} with the onsets on IBI.csv's sample grid.")
+    lines += ["", pooled_table(rows)]
     print_and_write("\n".join(lines) + "\n", a.out)
+
+
+def pooled_table(rows):
+    """The windows' errors pooled over all subjects, S02–S13 and S14–S26: median (windows)."""
+    groups = [("all", None), ("S02–S13", DEVELOPMENT), ("S14–S26", HELD_OUT)]
+    measures = [("\\|HR − HR.csv\\|, bpm, HR.csv from [w0 + 10 s, w1 + 10 s)", "_dhr"),
+                ("\\|HR − HR.csv\\|, bpm, HR.csv from [w0, w1)", "_dhr_unshifted"),
+                ("windows both cover: \\|IBI.csv's HR − HR.csv\\|, bpm, [w0 + 10 s, w1 + 10 s)", "_covered_ibi"),
+                ("the same, [w0, w1)", "_covered_ibi_unshifted"),
+                ("windows both cover: \\|HR − HR.csv\\|, bpm, [w0 + 10 s, w1 + 10 s)", "_covered_ours"),
+                ("the same, [w0, w1)", "_covered_ours_unshifted"),
+                ("\\|RMSSD − IBI.csv's\\|, ms, sub-sample onsets", "_drm"),
+                ("\\|RMSSD − IBI.csv's\\|, ms, onsets on IBI.csv's 64-Hz grid", "_drm_grid"),
+                ("\\|RMSSD − IBI.csv's\\|, ms, the successive differences both give", "_drm_common")]
+    lines = ["| pooled windows, median (windows) | " + " | ".join(g for g, _ in groups) + " |",
+             "|---" * (len(groups) + 1) + "|"]
+    for label, key in measures:
+        cells = []
+        for _, subjects in groups:
+            values = [v for r in rows if subjects is None or r["subject"] in subjects for v in r[key]]
+            cells.append(f"{np.median(values):.2f} ({len(values)})" if values else "")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

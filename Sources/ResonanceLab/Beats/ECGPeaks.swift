@@ -135,10 +135,10 @@ public enum ECGPeaks {
             guard n >= 4 else { return Result(peaks: [], polarity: 1) }
             let initAt = min(learnEnd, n - 1)
             var candidate: (index: Int, value: Double)?
-            var nextMax = nextLocalMax(from: 1)
+            var nextMax = nextLocalMax(from: 1, holding: nil)
             var i = 1
             while i < n {
-                if i == nextMax { nextMax = nextLocalMax(from: i + 1) }
+                if i == nextMax { nextMax = nextLocalMax(from: i + 1, holding: candidate) }
                 step(i, isLocalMax: i == nextMax || isLocalMax(i), initAt: initAt, candidate: &candidate)
                 // Nothing happens between events: the next local maximum, the held
                 // candidate leaving the refractory period, the end of the learning
@@ -161,12 +161,17 @@ public enum ECGPeaks {
             mwi[i] > mwi[i - 1] && (i == n - 1 || mwi[i] >= mwi[i + 1])
         }
 
-        /// The first local maximum at or after `start`, or `n`.
-        func nextLocalMax(from start: Int) -> Int {
-            mwi.withUnsafeBufferPointer { m in
+        /// The first local maximum at or after `start` that can change the `held`
+        /// candidate, or `n`: within its refractory period only one above its value (a
+        /// lower one leaves it as it is, and the period's end is an event of its own);
+        /// every one after it, or when none is held.
+        func nextLocalMax(from start: Int, holding held: (index: Int, value: Double)?) -> Int {
+            let end = held.map { $0.index + refractory } ?? 0
+            let floor = held?.value ?? -Double.infinity
+            return mwi.withUnsafeBufferPointer { m in
                 var k = max(start, 1)
                 while k < n - 1 {
-                    if m[k] > m[k - 1], m[k] >= m[k + 1] { return k }
+                    if m[k] > floor || k >= end, m[k] > m[k - 1], m[k] >= m[k + 1] { return k }
                     k += 1
                 }
                 return k == n - 1 && m[k] > m[k - 1] ? k : n
