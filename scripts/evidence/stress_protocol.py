@@ -24,7 +24,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 ORDER = ["engine", "adaptive_range", "onset", "beat_hrv", "respiration", "naive_hr", "naive_hr_centred",
              "dj_stress", "dj_arousal", "dj_personal_stress", "dj_personal_arousal", "raw_hr",
-             "nested_choice", "learned_reference", "control_elapsed", "control_middle", "control_clock"]
+             "pulse_hr", "pulse_hrv", "scl", "scr", "skin_temp", "pulse_scl",
+             "nested_choice", "learned_reference", "ppg_choice", "ppg_learned", "ppg_eda_choice", "ppg_eda_learned",
+             "control_elapsed", "control_middle", "control_clock"]
+NESTED = ("nested_choice", "learned_reference", "ppg_choice", "ppg_learned", "ppg_eda_choice", "ppg_eda_learned")
 PARTS = (("primary", "Transition design, Stroop + interview (primary)"),
          ("every_window", "Stroop + interview vs baseline, every window (confounded with the clock)"),
          ("secondary", "all tasks vs baseline, every window (secondary)"))
@@ -38,6 +41,26 @@ def interval(lo, hi):
     return "–" if lo is None or hi is None else f"{lo:.3f}–{hi:.3f}"
 
 
+def counts(values):
+    n = {}
+    for v in values:
+        n[v] = n.get(v, 0) + 1
+    return n
+
+
+def profile_line(p):
+    """One device profile: the methods and λ chosen in the outer folds, and its channels' counts."""
+    chosen = counts(p["chosen_methods"])
+    lambdas = counts(p["learned_lambdas"])
+    line = (f"{p['label']}: chosen in the outer folds " + ", ".join(f"`{m}` {n}" for m, n in sorted(chosen.items(), key=lambda t: (-t[1], t[0])))
+            + f"; learned reference ({p['features']} features) λ: " + ", ".join(f"{x:g} ({n})" for x, n in sorted(lambdas.items())) + ".")
+    if "ppg" in p["label"].lower():
+        line += (f" Subjects with pulse-wave beats {p['subjects_pulse']}, with skin conductance {p['subjects_eda']} "
+                 f"({p['eda_non_responders']} without a phasic response in any window); windows the motion gate scores 50: "
+                 f"{p['moving_windows']}.")
+    return line
+
+
 def table(protocol, command):
     lines = []
     for name, title in [p for p in PARTS if p[0] in protocol]:
@@ -48,20 +71,13 @@ def table(protocol, command):
                   "|---|---|---|---|---|---|---|"]
         for k in [k for k in ORDER if k in scores]:
             s = scores[k]
-            label = f"**{s['label']}**" if k in ("nested_choice", "learned_reference") else s["label"]
+            label = f"**{s['label']}**" if k in NESTED else s["label"]
             label = f"*{label}*" if k.startswith("control_") else label
             lines.append(f"| {label} | {fmt(s['pooled'])} | {interval(s['pooled_ci_low'], s['pooled_ci_high'])} "
                          f"| {fmt(s['subject_median'])} | {interval(s['subject_ci_low'], s['subject_ci_high'])} "
                          f"| {fmt(s['detrended_subject_median'])} "
                          f"| {interval(s['detrended_subject_ci_low'], s['detrended_subject_ci_high'])} |")
-        chosen = {}
-        for m in part["chosen_methods"]:
-            chosen[m] = chosen.get(m, 0) + 1
-        lambdas = {}
-        for x in part["learned_lambdas"]:
-            lambdas[x] = lambdas.get(x, 0) + 1
-        lines += ["", "Chosen in the outer folds: " + ", ".join(f"`{m}` {n}" for m, n in sorted(chosen.items(), key=lambda t: (-t[1], t[0])))
-                  + "; learned reference λ: " + ", ".join(f"{x:g} ({n})" for x, n in sorted(lambdas.items())) + ".", "",
+        lines += [""] + [x for p in part.get("profiles", {}).values() for x in (profile_line(p), "")] + [
                   "| paired difference | mean Δ per-subject AUC | 95 % CI | subjects with Δ > 0 | Δ pooled AUC | 95 % CI "
                   "| mean Δ detrended | 95 % CI |",
                   "|---|---|---|---|---|---|---|---|"]
@@ -106,7 +122,7 @@ def figure(protocol, out_png):
     fig, (roc_ax, dot_ax) = plt.subplots(1, 2, figsize=(15, 6.5), gridspec_kw={"width_ratios": [1, 1.25]})
     for i, k in enumerate(keys):
         curve = scores[k]["roc"]
-        style = "-" if k in ("nested_choice", "learned_reference") else ("--" if k.startswith("dj") else ":")
+        style = "-" if k in NESTED else ("--" if k.startswith("dj") else ":")
         width = 2.2 if k in ("nested_choice", "learned_reference", "raw_hr") else 1.2
         roc_ax.plot([p[0] for p in curve], [p[1] for p in curve], style, color=cmap(i), lw=width,
                     label=f"{k} ({scores[k]['pooled']:.3f})")

@@ -5,7 +5,7 @@
 /// deviation moves each signal by about as much as one SD of resting HR moves the RHR
 /// score (day-to-day RHR SD ≈ 5 % of baseline → 20 points).
 public struct StressConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "stress", version: "1.2.0", constants: [
+    public static let spec = EngineSpec(name: "stress", version: "1.3.0", constants: [
         ConstantSpec("baseline_days", 28, unit: "days", range: 2...365, source: "personal baseline: trailing 28 days before the day (choice; the specification names no window)"),
         ConstantSpec("min_baseline_days", 3, unit: "days", range: 2...365, source: "fewest baseline days for a deviation (choice)"),
         ConstantSpec("rhr_score_at_baseline", 40, unit: "points", range: 0...100, source: "product specification: RHR score = 40 + 4·(% above baseline)"),
@@ -54,7 +54,7 @@ public struct StressConstants: EngineConstants {
         ConstantSpec("trend_days", 7, unit: "days", range: 2...90, source: "choice: the stress trend direction is the least-squares slope of the stress scores of the 7 days ending the day (the specification names no window)"),
         ConstantSpec("trend_min_days", 3, unit: "days", range: 2...90, source: "choice: fewest scored days in the window for a slope"),
         ConstantSpec("trend_slope_points_per_day", 0.5, unit: "points/day", range: 0...100, source: "product specification: slope threshold ±0.5 points/day (rising above +0.5, falling below −0.5, else steady)"),
-        ConstantSpec("window_method", 0, unit: "code", range: 0...4, source: "choice: the window score; 0 the daily formula against a reference period, 1 personal adaptive reference range, 2 heart-rate onset, 3 HRV from the beats present with a coverage confidence, 4 respiration rate from the R-R series (StressWindowMethod)"),
+        ConstantSpec("window_method", 0, unit: "code", range: 0...10, source: "choice: the window score; 0 the daily formula against a reference period, 1 personal adaptive reference range, 2 heart-rate onset, 3 HRV from the beats present with a coverage confidence, 4 respiration rate from the R-R series; from the wristband's channels: 5 pulse-wave HR, 6 pulse-wave HR and RMSSD, 7 skin conductance level, 8 phasic responses, 9 skin temperature change, 10 pulse-wave HR and skin conductance level (StressWindowMethod)"),
         ConstantSpec("reference_minutes", 20, unit: "min", range: 1...1440, source: "methods 1–4: the rolling reference is the windows of the last 20 min before the scored window (choice; after Iqbal et al. 2022, reference ranges from each person's own recording)"),
         ConstantSpec("reference_step_seconds", 30, unit: "s", range: 1...3600, source: "methods 1–4: reference windows start every 30 s (choice: the scoring step)"),
         ConstantSpec("reference_min_windows", 6, unit: "windows", range: 1...10000, source: "methods 1–4: fewest reference windows with a heart rate for a percentile (choice: 3 min of history)"),
@@ -68,6 +68,12 @@ public struct StressConstants: EngineConstants {
         ConstantSpec("respiration_coverage_min", 0.6, unit: "ratio", range: 0...1, source: "method 4: respiration rate only from windows whose beats cover ≥ 60 % of them (choice: the RSA peak needs several breaths of consecutive beats)"),
         ConstantSpec("respiration_min_hz", 0.1, unit: "Hz", range: 0.01...2, source: "method 4: RSA peak searched from 0.1 Hz (6 breaths/min; Schäfer & Kratky 2008)"),
         ConstantSpec("respiration_max_hz", 0.5, unit: "Hz", range: 0.01...2, source: "method 4: RSA peak searched up to 0.5 Hz (30 breaths/min; Schäfer & Kratky 2008)"),
+        ConstantSpec("pulse_min_beats", 5, unit: "beats", range: 2...10000, source: "methods 5, 6, 10: fewest reliable pulse-wave beats (beats.csv) in a window for its pulse HR (choice: a run of 5 plausible intervals)"),
+        ConstantSpec("motion_gate_g", 0.05, unit: "g", range: 0.005...1, source: "methods 5–10: a second is moving when the accelerometer magnitude's SD in it exceeds 0.05 g (the beats stage's motion_max_g; wrist motion corrupts PPG and EDA, Kleckner et al. 2018)"),
+        ConstantSpec("motion_gate_fraction", 0.5, unit: "ratio", range: 0...1, source: "methods 5–10: a window with ≥ 50 % moving seconds is dominated by movement and scores 50 (choice)"),
+        ConstantSpec("scl_cutoff_hz", 0.05, unit: "Hz", range: 0.001...1, source: "methods 7, 8, 10: skin conductance level = EDA through a first-order causal low-pass at 0.05 Hz, the phasic part the rest (Boucsein et al. 2012: tonic changes are slower than 20 s responses)"),
+        ConstantSpec("scr_min_amplitude_us", 0.01, unit: "µS", range: 0.001...1, source: "method 8: a phasic response rises ≥ 0.01 µS from its trough (Boucsein et al. 2012, the customary minimum amplitude)"),
+        ConstantSpec("temp_cutoff_hz", 0.05, unit: "Hz", range: 0.001...1, source: "method 9: skin temperature through a first-order causal low-pass at 0.05 Hz against its print resolution (choice)"),
     ], weightGroups: [
         ["weight_rhr", "weight_hrv", "weight_cv"],
         ["weight_rhr_without_cv", "weight_hrv_without_cv"],
@@ -150,6 +156,10 @@ public struct StressConstants: EngineConstants {
     public let beatCoverageMin: Double, beatCoverageFull: Double, respirationCoverageMin: Double
     /// `respiration_min_hz`, `respiration_max_hz`, Hz.
     public let respirationMinHz: Double, respirationMaxHz: Double
+    /// `pulse_min_beats`, beats; `motion_gate_g`, g; `motion_gate_fraction`, ratio.
+    public let pulseMinBeats: Double, motionGateG: Double, motionGateFraction: Double
+    /// `scl_cutoff_hz`, `temp_cutoff_hz`, Hz; `scr_min_amplitude_us`, µS.
+    public let sclCutoffHz: Double, tempCutoffHz: Double, scrMinAmplitudeMicroS: Double
 
     public init(_ c: ConstantReader) throws {
         baselineDays = try c["baseline_days"]
@@ -191,6 +201,12 @@ public struct StressConstants: EngineConstants {
         respirationCoverageMin = try c["respiration_coverage_min"]
         respirationMinHz = try c["respiration_min_hz"]
         respirationMaxHz = try c["respiration_max_hz"]
+        pulseMinBeats = try c["pulse_min_beats"]
+        motionGateG = try c["motion_gate_g"]
+        motionGateFraction = try c["motion_gate_fraction"]
+        sclCutoffHz = try c["scl_cutoff_hz"]
+        tempCutoffHz = try c["temp_cutoff_hz"]
+        scrMinAmplitudeMicroS = try c["scr_min_amplitude_us"]
     }
 
     /// The constant holding local hour `hour`'s circadian multiplier.

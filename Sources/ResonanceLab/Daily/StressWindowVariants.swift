@@ -7,6 +7,7 @@ import Foundation
 /// only the past of the recording and no label.
 public enum StressWindowMethod: Int, CaseIterable, Sendable {
     case product = 0, adaptiveRange, onset, beatHRV, respiration
+    case pulseHR, pulseHRV, skinConductance, phasicResponses, skinTemperature, pulseConductance
 
     public var name: String {
         switch self {
@@ -15,11 +16,21 @@ public enum StressWindowMethod: Int, CaseIterable, Sendable {
         case .onset: "onset"
         case .beatHRV: "beat_hrv"
         case .respiration: "respiration"
+        case .pulseHR: "pulse_hr"
+        case .pulseHRV: "pulse_hrv"
+        case .skinConductance: "scl"
+        case .phasicResponses: "scr"
+        case .skinTemperature: "skin_temp"
+        case .pulseConductance: "pulse_scl"
         }
     }
 
     /// The methods that need no reference period: the variants a watch runs on its own history.
     public static let rolling: [StressWindowMethod] = [.adaptiveRange, .onset, .beatHRV, .respiration]
+    /// The rolling methods on a wristband's other channels (`StressChannelMeasures`): from
+    /// the pulse wave and the accelerometer, then those that need skin conductance or temperature.
+    public static let pulseWave: [StressWindowMethod] = [.pulseHR, .pulseHRV]
+    public static let skin: [StressWindowMethod] = [.skinConductance, .phasicResponses, .skinTemperature, .pulseConductance]
 }
 
 /// One detected beat: the time it was detected (epoch ms) and the R-R interval ending there (ms).
@@ -44,6 +55,8 @@ public struct StressWindowMeasures: Equatable, Sendable {
     public var beatCoverage: Double
     /// Breaths per minute from the respiratory sinus arrhythmia peak, where beats are dense.
     public var respirationPerMin: Double?
+    /// The wristband's other channels over the window.
+    public var channels = StressChannelMeasures()
 
     public init(hrBpm: Double?, sdnnMs: Double? = nil, beatRMSSDMs: Double? = nil, beatCoverage: Double = 0,
                 respirationPerMin: Double? = nil) {
@@ -106,6 +119,17 @@ public struct StressWindowComponents: Equatable, Sendable {
     public var respirationPercentile: Double?
     /// 0–1: the beat coverage ramp for the RMSSD (0 without an RMSSD percentile).
     public var hrvConfidence = 0.0
+    /// Percentiles (0–100) of the channel measures among the reference windows' own
+    /// (`StressChannelMeasures`: pulse-wave HR and RMSSD, skin conductance level, phasic
+    /// responses per minute and their amplitude, temperature change).
+    public var pulseHRPercentile: Double?
+    public var pulseRMSSDPercentile: Double?
+    public var sclPercentile: Double?
+    public var scrPercentile: Double?
+    public var scrAmplitudePercentile: Double?
+    public var tempChangePercentile: Double?
+    /// The window is dominated by movement: its moving share ≥ `motion_gate_fraction`.
+    public var moving = false
 }
 
 extension StressEngine {
@@ -132,6 +156,14 @@ extension StressEngine {
         if out.rmssdPercentile != nil {
             out.hrvConfidence = ramp(w.beatCoverage, from: constants.beatCoverageMin, 0, to: constants.beatCoverageFull, 1)
         }
+        let m = constants.referenceMinWindows
+        out.pulseHRPercentile = percentile(w.channels.pulseHRBpm, \.channels.pulseHRBpm, min: m)
+        out.pulseRMSSDPercentile = percentile(w.channels.pulseRMSSDMs, \.channels.pulseRMSSDMs, min: constants.referenceMinHRVWindows)
+        out.sclPercentile = percentile(w.channels.sclMicroS, \.channels.sclMicroS, min: m)
+        out.scrPercentile = percentile(w.channels.scrPerMin, \.channels.scrPerMin, min: m)
+        out.scrAmplitudePercentile = percentile(w.channels.scrAmplitudeMicroS, \.channels.scrAmplitudeMicroS, min: m)
+        out.tempChangePercentile = percentile(w.channels.tempChangeC, \.channels.tempChangeC, min: m)
+        out.moving = (w.channels.movingFraction ?? 0) >= constants.motionGateFraction
         return out
     }
 
@@ -143,10 +175,14 @@ extension StressEngine {
     ///   coverage confidence (so a window with too few beats scores its HR percentile);
     /// - respiration: the respiration-rate percentile where beats are dense (faster
     ///   breathing scores higher), else the HR percentile.
+    /// The channel methods score 50 (no claim) in a window dominated by movement, and
+    /// fall back to the HR percentile without their channel (`channelScore`).
     /// `product` has no rolling score (it needs the reference period: `StressWindowMode`).
     public func windowScore(_ p: StressWindowComponents, method: StressWindowMethod) -> Double? {
         switch method {
         case .product: return nil
+        case .pulseHR, .pulseHRV, .skinConductance, .phasicResponses, .skinTemperature, .pulseConductance:
+            return channelScore(p, method: method)
         case .adaptiveRange:
             guard let hr = p.hrPercentile else { return nil }
             return p.sdnnPercentile.map { (hr + 100 - $0) / 2 } ?? hr
@@ -158,6 +194,36 @@ extension StressEngine {
         case .respiration:
             guard let hr = p.hrPercentile else { return nil }
             return p.respirationPercentile ?? hr
+        }
+    }
+}
+
+extension StressEngine {
+    /// The channel methods' 0–100 score (nil without an HR percentile), from the person's
+    /// own reference ranges (Iqbal et al. 2022), each channel's direction under acute stress:
+    /// - pulse HR: the pulse-wave HR percentile (HR rises; Kudielka et al. 2004);
+    /// - pulse HRV: the mean of that and 100 − the pulse-wave RMSSD percentile (vagal
+    ///   withdrawal; Kim et al. 2018);
+    /// - scl: the skin conductance level percentile (sympathetic sudomotor drive; Boucsein 2012);
+    /// - scr: the mean of the phasic responses' rate and amplitude percentiles (Boucsein 2012);
+    /// - skin temp: 100 − the temperature change percentile (peripheral vasoconstriction
+    ///   cools the skin; Vinkers et al. 2013);
+    /// - pulse + scl: the mean of the pulse HR and scl scores (Healey & Picard 2005).
+    /// Each missing channel falls back to the HR percentile; a moving window scores 50.
+    func channelScore(_ p: StressWindowComponents, method: StressWindowMethod) -> Double? {
+        guard let hr = p.hrPercentile else { return nil }
+        if p.moving { return 50 }
+        let pulse = p.pulseHRPercentile ?? hr, scl = p.sclPercentile ?? hr
+        switch method {
+        case .pulseHR: return pulse
+        case .pulseHRV: return p.pulseRMSSDPercentile.map { (pulse + 100 - $0) / 2 } ?? pulse
+        case .skinConductance: return scl
+        case .phasicResponses:
+            guard let rate = p.scrPercentile, let amplitude = p.scrAmplitudePercentile else { return hr }
+            return (rate + amplitude) / 2
+        case .skinTemperature: return p.tempChangePercentile.map { 100 - $0 } ?? hr
+        case .pulseConductance: return (pulse + scl) / 2
+        default: return nil
         }
     }
 }

@@ -33,13 +33,40 @@ enum StressProtocol {
         ("dj_personal_stress", "DJ state: stress (input_method 1, personal reference)"),
         ("dj_personal_arousal", "DJ state: arousal (input_method 1, personal reference)"),
         ("raw_hr", "naive: latest raw HR"),
+        ("pulse_hr", "stress engine, method 5: pulse-wave HR"),
+        ("pulse_hrv", "stress engine, method 6: pulse-wave HR and RMSSD"),
+        ("scl", "stress engine, method 7: skin conductance level"),
+        ("scr", "stress engine, method 8: phasic responses"),
+        ("skin_temp", "stress engine, method 9: skin temperature change"),
+        ("pulse_scl", "stress engine, method 10: pulse-wave HR and skin conductance level"),
     ]
     /// The held-out scores of the nested protocol.
     static let nestedScores: [(key: String, label: String)] = [
         ("nested_choice", "nested LOSO: rolling method chosen on the training subjects"),
         ("learned_reference", "nested LOSO: learned reference (ridge logistic, λ by inner CV)"),
+        ("ppg_choice", "PPG wristband, nested LOSO: method chosen on the training subjects"),
+        ("ppg_learned", "PPG wristband, nested LOSO: learned reference"),
+        ("ppg_eda_choice", "PPG + EDA wristband, nested LOSO: method chosen on the training subjects"),
+        ("ppg_eda_learned", "PPG + EDA wristband, nested LOSO: learned reference"),
     ]
     static let candidates = StressWindowMethod.rolling
+    /// The rolling methods every window carries: the HR methods, then the channel methods.
+    static let allMethods = candidates + StressWindowMethod.pulseWave + StressWindowMethod.skin
+    /// A device's channels: the key of its nested scores, its candidate methods and the
+    /// learned reference's features (a prefix of `features`).
+    struct Profile: Sendable {
+        var key: String, label: String
+        var methods: [StressWindowMethod]
+        var features: Int
+    }
+    /// The nested scores' profiles: the heart-rate methods alone (the E4's HR.csv and the
+    /// beats of rr_combined.csv), a PPG wristband (pulse wave + accelerometer) and a PPG + EDA
+    /// wristband (pulse wave, accelerometer, skin conductance and temperature).
+    static let profiles = [
+        Profile(key: "nested", label: "heart rate", methods: candidates, features: 7),
+        Profile(key: "ppg", label: "PPG wristband", methods: candidates + StressWindowMethod.pulseWave, features: 10),
+        Profile(key: "ppg_eda", label: "PPG + EDA wristband", methods: allMethods, features: 15),
+    ]
     /// The time-only controls reported beside every score (`StressDesign`): two label-blind
     /// clocks and the clock fitted on the other subjects' labels.
     static let controlScores: [(key: String, label: String)] = [
@@ -51,7 +78,9 @@ enum StressProtocol {
     static let paired = [("dj_personal_stress", "raw_hr"), ("dj_stress", "raw_hr"), ("dj_personal_stress", "dj_stress"),
                          ("nested_choice", "naive_hr"),
                          ("learned_reference", "naive_hr"), ("adaptive_range", "naive_hr"), ("onset", "naive_hr"),
-                         ("raw_hr", "control_clock"), ("naive_hr", "control_clock")]
+                         ("raw_hr", "control_clock"), ("naive_hr", "control_clock"),
+                         ("ppg_choice", "raw_hr"), ("ppg_eda_choice", "ppg_choice"),
+                         ("ppg_learned", "raw_hr"), ("ppg_eda_learned", "ppg_learned")]
 
     /// One window of the protocol: its label and task, every score, the learned reference's
     /// features, and its time-only controls (`StressDesign`: seconds from the session's start
@@ -63,18 +92,30 @@ enum StressProtocol {
         var features: [Double]
         var elapsedSeconds = 0.0
         var middleCloseness = 0.0
+        /// The window's channels: pulse-wave HR present, skin conductance present, the
+        /// phasic responses in it, dominated by movement.
+        var pulse = false, eda = false, responses = 0.0, moving = false
     }
 
     /// The learned reference's features of one window: its HR (bpm) and HR − the mean HR
     /// of its rolling reference windows (bpm), the HR percentile (0–1), onset ΔHR (bpm),
     /// and the beat terms weighted by their presence — confidence × (½ − RMSSD
-    /// percentile), respiration percentile − ½, ½ − SDNN percentile (0 when absent).
+    /// percentile), respiration percentile − ½, ½ − SDNN percentile (0 when absent); then
+    /// the pulse wave's and accelerometer's: pulse HR percentile − ½, ½ − pulse RMSSD
+    /// percentile, motion (g); then the skin's: SCL percentile − ½, phasic rate and
+    /// amplitude percentiles − ½, ½ − temperature change percentile, SCL − the reference
+    /// windows' mean SCL (µS).
     static func features(_ p: StressWindowComponents, window w: StressWindowMeasures, reference r: StressReference) -> [Double] {
         let hr = w.hrBpm ?? 0, past = r.windows.compactMap(\.hrBpm)
+        func centred(_ x: Double?) -> Double { ((x ?? 50) - 50) / 100 }
+        let scl = r.windows.compactMap(\.channels.sclMicroS)
         return [hr, past.isEmpty ? 0 : hr - Stats.mean(past), (p.hrPercentile ?? 50) / 100, p.onsetBpm ?? 0,
          p.hrvConfidence * (0.5 - (p.rmssdPercentile ?? 50) / 100),
          (p.respirationPercentile ?? 50) / 100 - 0.5,
-         0.5 - (p.sdnnPercentile ?? 50) / 100]
+         0.5 - (p.sdnnPercentile ?? 50) / 100,
+         centred(p.pulseHRPercentile), -centred(p.pulseRMSSDPercentile), w.channels.motionG ?? 0,
+         centred(p.sclPercentile), centred(p.scrPercentile), centred(p.scrAmplitudePercentile), -centred(p.tempChangePercentile),
+         scl.isEmpty ? 0 : (w.channels.sclMicroS ?? Stats.mean(scl)) - Stats.mean(scl)]
     }
 
     /// The windows of every subject on which every score is defined, of every labelled
@@ -96,16 +137,18 @@ enum StressProtocol {
                                                            subject: s.subject)
                 else { continue }
                 let parts = product.components(w.measures, reference: w.rolling)
-                let rolling = candidates.compactMap { product.windowScore(parts, method: $0) }
-                guard rolling.count == candidates.count,
+                let rolling = allMethods.compactMap { product.windowScore(parts, method: $0) }
+                guard rolling.count == allMethods.count,
                       let spec = StateLabelScoring.state(at: w.endMs, x, engine: djSpec),
                       let personal = StateLabelScoring.state(at: w.endMs, x, engine: djPersonal) else { continue }
                 out.append(Window(stress: w.stress, task: w.task,
-                                  scores: [engine.score] + rolling + [hr, hr, spec.state.stress, spec.state.arousal,
-                                                                       personal.state.stress, personal.state.arousal, spec.latestHR],
+                                  scores: scoreRow(engine: engine.score, rolling: rolling, hr: hr, spec: spec, personal: personal),
                                   features: features(parts, window: w.measures, reference: w.rolling),
                                   elapsedSeconds: StressDesign.elapsedSeconds(w.startMs, w.endMs, session: session),
-                                  middleCloseness: StressDesign.middleCloseness(w.startMs, w.endMs, session: session)))
+                                  middleCloseness: StressDesign.middleCloseness(w.startMs, w.endMs, session: session),
+                                  pulse: w.measures.channels.pulseHRBpm != nil, eda: w.measures.channels.sclMicroS != nil,
+                                  responses: (w.measures.channels.scrPerMin ?? 0) * Double(w.endMs - w.startMs) / 60_000,
+                                  moving: parts.moving))
             }
             // Centred HR: the window HR less the subject's mean over its windows.
             let k = scores.firstIndex { $0.key == "naive_hr_centred" } ?? 0
@@ -115,6 +158,14 @@ enum StressProtocol {
             }
             return out
         }
+    }
+
+    /// A window's scores in `scores` order: the product formula, the HR methods, the naive
+    /// scores and the DJ states, then the channel methods (`rolling` in `allMethods` order).
+    static func scoreRow(engine: Double, rolling: [Double], hr: Double, spec: (state: DJState, latestHR: Double),
+                         personal: (state: DJState, latestHR: Double)) -> [Double] {
+        let naive: [Double] = [hr, hr, spec.state.stress, spec.state.arousal, personal.state.stress, personal.state.arousal, spec.latestHR]
+        return [engine] + Array(rolling.prefix(candidates.count)) + naive + Array(rolling.dropFirst(candidates.count))
     }
 
     /// One score's per-subject windows (only subjects with both classes).
@@ -133,10 +184,10 @@ enum StressProtocol {
         return aucs.isEmpty ? .nan : Stats.median(aucs)
     }
 
-    /// The learned reference fitted on `train` with penalty λ.
-    static func fit(_ subjects: [[Window]], _ train: [Int], lambda: Double) -> PenalisedLogistic {
+    /// The learned reference fitted on `train` with penalty λ over the first `features` features.
+    static func fit(_ subjects: [[Window]], _ train: [Int], lambda: Double, features: Int) -> PenalisedLogistic {
         let rows = train.flatMap { subjects[$0] }
-        return PenalisedLogistic(x: rows.map(\.features), y: rows.map(\.stress), lambda: lambda)
+        return PenalisedLogistic(x: rows.map { Array($0.features.prefix(features)) }, y: rows.map(\.stress), lambda: lambda)
     }
 
     /// Nested LOSO over `subjects` (each with both classes): per outer fold, the rolling
@@ -145,8 +196,9 @@ enum StressProtocol {
     /// median per-subject AUC on the training subjects is highest (`innerFolds` folds of
     /// whole subjects; ties: the larger λ), both applied to the
     /// held-out subject. Returns per subject the held-out scores of both, the method and λ.
-    static func nested(_ subjects: [[Window]], jobs: Int) throws
+    static func nested(_ subjects: [[Window]], profile: Profile, jobs: Int) throws
         -> [(choice: BinaryScores, learned: BinaryScores, method: StressWindowMethod, lambda: Double)] {
+        let candidates = profile.methods, n = profile.features
         let methodIndex = candidates.map { m in scores.firstIndex { $0.key == m.name } ?? 0 }
         return try Parallel.map(Array(subjects.indices), jobs: jobs) { i in
             let train = subjects.indices.filter { $0 != i }
@@ -160,19 +212,20 @@ enum StressProtocol {
             for l in penalties {
                 let inner = (0..<folds).flatMap { f -> [Double] in
                     let held = train.indices.filter { $0 % folds == f }.map { train[$0] }
-                    let model = fit(subjects, train.filter { !held.contains($0) }, lambda: l)
+                    let model = fit(subjects, train.filter { !held.contains($0) }, lambda: l, features: n)
                     return held.map { j in
-                        GroupComparison.auc(scores: subjects[j].map { model.probability($0.features) }, isPositive: subjects[j].map(\.stress))
+                        GroupComparison.auc(scores: subjects[j].map { model.probability(Array($0.features.prefix(n))) },
+                                            isPositive: subjects[j].map(\.stress))
                     }
                 }.filter(\.isFinite)
                 let a = inner.isEmpty ? -Double.infinity : Stats.median(inner)
                 if a >= lambdaAUC { lambda = l; lambdaAUC = a }
             }
-            let model = fit(subjects, train, lambda: lambda)
+            let model = fit(subjects, train, lambda: lambda, features: n)
             var choice = BinaryScores(), learned = BinaryScores()
             for w in subjects[i] {
                 choice.append(w.scores[methodIndex[best]], stress: w.stress)
-                learned.append(model.probability(w.features), stress: w.stress)
+                learned.append(model.probability(Array(w.features.prefix(n))), stress: w.stress)
             }
             return (choice, learned, candidates[best], lambda)
         }
@@ -254,12 +307,16 @@ enum StressProtocol {
     /// Every score's, nested score's and control's summary on `subjects` (each with both
     /// classes), raw and after the label-blind detrend, and the nested folds' choices.
     static func summaries(_ subjects: [[Window]], jobs: Int) throws
-        -> (raw: [String: Summary], detrended: [String: Summary], methods: [String], lambdas: [Double]) {
+        -> (raw: [String: Summary], detrended: [String: Summary], chosen: [String: (methods: [String], lambdas: [Double])]) {
         var all: [String: [BinaryScores]] = [:]
         for (k, s) in scores.enumerated() { all[s.key] = groups(subjects, k) }
-        let nested = try nested(subjects, jobs: jobs)
-        all["nested_choice"] = nested.map(\.choice)
-        all["learned_reference"] = nested.map(\.learned)
+        var chosen: [String: (methods: [String], lambdas: [Double])] = [:]
+        for p in profiles {
+            let nested = try nested(subjects, profile: p, jobs: jobs)
+            all[p.key == "nested" ? "nested_choice" : p.key + "_choice"] = nested.map(\.choice)
+            all[p.key == "nested" ? "learned_reference" : p.key + "_learned"] = nested.map(\.learned)
+            chosen[p.key] = (nested.map(\.method.name), nested.map(\.lambda))
+        }
         all["control_elapsed"] = groups(subjects) { $0.elapsedSeconds }
         all["control_middle"] = groups(subjects) { $0.middleCloseness }
         let clock = StressDesign.fittedClock(subjects.map { $0.map { (elapsed: $0.elapsedSeconds, stress: $0.stress) } })
@@ -268,8 +325,7 @@ enum StressProtocol {
             for (x, w) in zip(c, ws) { g.append(x, stress: w.stress) }
             return g
         }
-        return (all.mapValues { Summary($0) }, all.mapValues { Summary(detrended($0, subjects)) },
-                nested.map(\.method.name), nested.map(\.lambda))
+        return (all.mapValues { Summary($0) }, all.mapValues { Summary(detrended($0, subjects)) }, chosen)
     }
 
     /// The paired differences' table rows and JSON: per-subject (raw and detrended) and pooled.
@@ -293,7 +349,7 @@ enum StressProtocol {
     /// One window set's Markdown and JSON: every score's and control's AUCs, raw and after
     /// the label-blind detrend, the nested folds' choices and the paired differences.
     static func part(_ subjects: [[Window]], names: [String], title: String, jobs: Int) throws -> (String, JSONValue) {
-        let (raw, flat, methods, lambdas) = try summaries(subjects, jobs: jobs)
+        let (raw, flat, chosen) = try summaries(subjects, jobs: jobs)
         let windows = subjects.reduce(0) { $0 + $1.count }
         var md = "\n#### \(title) (\(plural(subjects.count, "subject")), \(plural(windows, "window")))\n\n"
         var rows: [[String]] = [], scoreJSON: [String: JSONValue] = [:]
@@ -306,20 +362,50 @@ enum StressProtocol {
         }
         md += markdownTable(["score", "pooled AUC", "95 % CI", "median per-subject AUC", "95 % CI",
                              "detrended median per-subject AUC", "95 % CI", "subjects"], rows)
-        var chosen: [String: Int] = [:], lambdaCounts: [String: Int] = [:]
-        for m in methods { chosen[m, default: 0] += 1 }
-        for l in lambdas { lambdaCounts[decimals(l, 3), default: 0] += 1 }
-        md += "\nMethod chosen in the \(plural(methods.count, "outer fold")): "
-            + chosen.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "`\($0.key)` \($0.value)" }.joined(separator: ", ")
-            + "; learned reference λ: " + lambdaCounts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ") + ".\n"
+        var profileJSON: [String: JSONValue] = [:]
+        for p in profiles {
+            let (line, json) = profileSummary(p, subjects, chosen[p.key] ?? ([], []))
+            md += line
+            profileJSON[p.key] = json
+        }
         md += "\nPaired differences (subject bootstrap): the mean of per-subject AUC differences, the difference of pooled "
             + "AUCs, and the mean of per-subject differences after the detrend:\n\n"
         let (pairRows, pairJSON) = pairs(raw, flat)
         md += markdownTable(["difference", "mean ΔAUC per subject", "95 % CI", "subjects with Δ > 0", "Δ pooled AUC", "95 % CI",
                              "mean ΔAUC detrended", "95 % CI"], pairRows)
+        let heart = chosen["nested"] ?? ([], [])
         return (md, .object(["subjects": .array(names.map(JSONValue.string)), "windows": .int(windows),
-                             "scores": .object(scoreJSON), "paired": .array(pairJSON),
-                             "chosen_methods": .array(methods.map(JSONValue.string)), "learned_lambdas": .array(lambdas.map { .num($0) })]))
+                             "scores": .object(scoreJSON), "paired": .array(pairJSON), "profiles": .object(profileJSON),
+                             "chosen_methods": .array(heart.methods.map(JSONValue.string)),
+                             "learned_lambdas": .array(heart.lambdas.map { .num($0) })]))
+    }
+
+    /// One profile's line and JSON: the methods and λ chosen in the outer folds, the
+    /// subjects with pulse-wave beats and with skin conductance in some window, the EDA
+    /// non-responders (skin conductance but no phasic response in any window) and the
+    /// windows the motion gate scores 50.
+    static func profileSummary(_ p: Profile, _ subjects: [[Window]], _ chosen: (methods: [String], lambdas: [Double]))
+        -> (String, JSONValue) {
+        var counts: [String: Int] = [:], lambdaCounts: [String: Int] = [:]
+        for m in chosen.methods { counts[m, default: 0] += 1 }
+        for l in chosen.lambdas { lambdaCounts[decimals(l, 3), default: 0] += 1 }
+        let pulse = subjects.filter { $0.contains(where: \.pulse) }.count
+        let eda = subjects.filter { $0.contains(where: \.eda) }
+        let nonResponders = eda.filter { $0.allSatisfy { $0.responses == 0 } }.count
+        let moving = subjects.reduce(0) { $0 + $1.filter(\.moving).count }
+        var md = "\n\(p.label): method chosen in the \(plural(chosen.methods.count, "outer fold")): "
+            + counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "`\($0.key)` \($0.value)" }.joined(separator: ", ")
+            + "; learned reference (\(plural(p.features, "feature"))) λ: "
+            + lambdaCounts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ") + "."
+        if p.key != "nested" {
+            md += " Subjects with pulse-wave beats: \(pulse); with skin conductance: \(eda.count), of them "
+                + "\(plural(nonResponders, "non-responder")) (no phasic response in any window); windows the motion gate scores 50: \(moving)."
+        }
+        return (md + "\n", .object(["label": .string(p.label), "methods": .array(p.methods.map { .string($0.name) }),
+                                    "features": .int(p.features), "chosen_methods": .array(chosen.methods.map(JSONValue.string)),
+                                    "learned_lambdas": .array(chosen.lambdas.map { .num($0) }), "subjects_pulse": .int(pulse),
+                                    "subjects_eda": .int(eda.count), "eda_non_responders": .int(nonResponders),
+                                    "moving_windows": .int(moving)]))
     }
 
     /// The section's Markdown and JSON: the primary design's windows (`design`), and every
@@ -331,7 +417,9 @@ enum StressProtocol {
         md += "The windows on which every score below is defined (\(plural(total, "window"))): an HR, the engine's product score, "
             + "at least \(decimals(c.referenceMinWindows, 0)) windows of rolling reference (the \(decimals(c.referenceMinutes, 0)) min "
             + "before the window) and \(decimals(c.onsetMinutes, 0)) min of HR before it, and a DJ state at the window's end. "
-            + "The rolling methods (`window_method` 1–4) and the DJ state use only the recording before each window and no label; "
+            + "The rolling methods (`window_method` 1–10: 1–4 from heart rate and R-R, 5–10 from the pulse wave's reliable "
+            + "beats, the accelerometer's motion gate, skin conductance and temperature) and the DJ state use only the "
+            + "recording before each window and no label; "
             + "the product formula uses the labelled first baseline interval as its reference period (on the primary design, "
             + "its part before the design's first window), and centred HR the subject's mean over its windows. Primary: the "
             + "transition design (the design above: Stroop and interview starts and ends); beside it, every window of "
@@ -342,7 +430,10 @@ enum StressProtocol {
             + "the window's HR and the rolling components (HR above the reference mean, HR percentile, onset ΔHR, beat RMSSD, "
             + "respiration and SDNN terms) with λ ∈ {\(penalties.map { decimals($0, 3) }.joined(separator: ", "))} chosen by "
             + "\(innerFolds)-fold cross-validation over whole subjects inside the other subjects, then scored on the held-out "
-            + "subject. Intervals: subject bootstrap, 2000 resamples, seeded.\n"
+            + "subject. Each device profile nests the same way over its own methods and features: heart rate (methods "
+            + "1–4, the features above), the PPG wristband (methods 1–6; with the pulse-wave HR and RMSSD percentiles and "
+            + "the motion) and the PPG + EDA wristband (methods 1–10; with the skin conductance level, phasic responses and "
+            + "temperature change). Intervals: subject bootstrap, 2000 resamples, seeded.\n"
         var json: [String: JSONValue] = ["windows": .int(total), "subjects": .array(subjectNames.map(JSONValue.string))]
         // A window set that keeps no more windows than the one before it (no breathing-task
         // windows: all tasks are Stroop + interview) is the same result, shown once.

@@ -92,10 +92,53 @@ public enum StressWindows {
             ($0, SubjectSeries.rr(try rrIndex.series(RRInterval.self, of: $0), plausible: options.rr))
         })
         let protocolTasks = try taskNames(ws)
+        let channels = try self.channels(ws, subjects: wanted, stress: stress)
         return try Parallel.map(scored, jobs: jobs) { subject in
             cut(subject: subject, labels: bySubject[subject] ?? [], hr: hr[subject], rr: rr[subject],
-                protocolTasks: protocolTasks, options: options, stress: stress)
+                protocolTasks: protocolTasks, options: options, stress: stress, channels: channels[subject] ?? .init())
         }
+    }
+
+    /// The wristband channels of `subjects` (`StressChannelSeries`): the reliable pulse-wave
+    /// beats of `beats.csv`, and the `acc_*`, `eda` and `temp` waveforms, each segment
+    /// filtered causally from its first sample; empty without them.
+    static func channels(_ ws: Workspace, subjects: Set<String>, stress c: StressConstants) throws -> [String: StressChannelSeries] {
+        var out: [String: StressChannelSeries] = [:]
+        for b in try ws.readIfPresent(DetectedBeat.self) ?? [] where b.reliable && subjects.contains(b.subject) {
+            guard let rr = b.intervalMs else { continue }
+            out[b.subject, default: .init()].pulseBeats.append(StressBeat(tMs: b.timestampMs, rrMs: rr))
+        }
+        for k in out.keys { out[k]?.pulseBeats.sort { $0.tMs < $1.tMs } }
+        let store = try WaveformStore(ws)
+        var bySubject: [String: [WaveformSegment]] = [:]
+        for s in store.segments where subjects.contains(s.subject) { bySubject[s.subject, default: []].append(s) }
+        for (subject, segments) in bySubject {
+            var series = out[subject] ?? .init()
+            var motion: [(timeMs: Int64, value: Double)] = [], scl = motion, peaks = motion, temp = motion
+            func time(_ s: WaveformSegment, _ j: Int) -> Int64 { s.startMs + Int64((s.secondsFromStart(j) * 1000).rounded()) }
+            for s in segments where s.channel == "eda" {
+                let eda = try store.physical(s), level = StressChannelSeries.lowPass(eda, rateHz: s.rateHz, cutoffHz: c.sclCutoffHz)
+                scl += level.indices.map { (timeMs: time(s, $0), value: level[$0]) }
+                peaks += StressChannelSeries.responses(zip(eda, level).map { $0 - $1 }, minAmplitude: c.scrMinAmplitudeMicroS)
+                    .map { (timeMs: time(s, $0.index), value: $0.amplitude) }
+            }
+            for s in segments where s.channel == "temp" {
+                let t = StressChannelSeries.lowPass(try store.physical(s), rateHz: s.rateHz, cutoffHz: c.tempCutoffHz)
+                temp += t.indices.map { (timeMs: time(s, $0), value: t[$0]) }
+            }
+            for x in segments where x.channel == "acc_x" {
+                let axes = ["acc_y", "acc_z"].compactMap { a in
+                    segments.first { $0.channel == a && $0.file == x.file && $0.firstSample == x.firstSample } }
+                guard axes.count == 2 else { continue }
+                let g = x.unit == "1/64 g" ? 1.0 / 64 : x.unit == "mg" ? 0.001 : 1
+                motion += StressChannelSeries.motion(x: try store.physical(x), y: try store.physical(axes[0]), z: try store.physical(axes[1]),
+                                                     rateHz: x.rateHz, startMs: time(x, 0), gPerUnit: g)
+            }
+            series.motionG = TimeSeries(motion); series.scl = TimeSeries(scl)
+            series.responses = TimeSeries(peaks); series.temperature = TimeSeries(temp)
+            out[subject] = series
+        }
+        return out
     }
 
     /// Task names in protocol order for the dataset's label format, or empty.
@@ -106,7 +149,8 @@ public enum StressWindows {
     }
 
     static func cut(subject: String, labels: [LabelInterval], hr: MeasurementSeries?, rr: MeasurementSeries?,
-                    protocolTasks: [String], options o: StressScoringOptions, stress: StressConstants = .defaults) -> StressSubject {
+                    protocolTasks: [String], options o: StressScoringOptions, stress: StressConstants = .defaults,
+                    channels: StressChannelSeries = .init()) -> StressSubject {
         let intervals = labels.filter { $0.label == stressLabel || $0.label == baselineLabel }
             .sorted { ($0.startMs, $0.endMs) < ($1.startMs, $1.endMs) }
         let hrSeries = TimeSeries(hr.map { h in zip(h.timestampsMs, h.values).map { (timeMs: $0.0, value: $0.1) } } ?? [])
@@ -130,8 +174,10 @@ public enum StressWindows {
         let beats = rr.map { r in zip(r.timestampsMs, r.values).map { StressBeat(tMs: $0.0, rrMs: $0.1) } } ?? []
         func watch(_ start: Int64, _ end: Int64, _ signals: WindowSignals) -> StressWindowMeasures {
             let b = StressWindowMeasures.beats(beats[...], startMs: start, endMs: end, constants: stress)
-            return StressWindowMeasures(hrBpm: signals.hrBpm, sdnnMs: signals.sdnnMs, beatRMSSDMs: b.rmssdMs,
-                                        beatCoverage: b.coverage, respirationPerMin: b.respirationPerMin)
+            var m = StressWindowMeasures(hrBpm: signals.hrBpm, sdnnMs: signals.sdnnMs, beatRMSSDMs: b.rmssdMs,
+                                         beatCoverage: b.coverage, respirationPerMin: b.respirationPerMin)
+            m.channels = channels.measures(startMs: start, endMs: end, constants: stress)
+            return m
         }
         let gridStepMs = max(1, Int64((stress.referenceStepSeconds * 1000).rounded()))
         var grid: [(startMs: Int64, measures: StressWindowMeasures)] = []

@@ -85,5 +85,8 @@ final class StressWindowVariantsTests: XCTestCase {
         let r = try ConstantsRegistry.defaults.replacing("stress", with: ["window_method": 2])
         XCTAssertEqual(StressConstants(registry: r).method, .onset)
         XCTAssertEqual(StressWindowMethod.rolling.map(\.name), ["adaptive_range", "onset", "beat_hrv", "respiration"])
+        let pulse = try ConstantsRegistry.defaults.replacing("stress", with: ["window_method": 5])
+        XCTAssertEqual(StressConstants(registry: pulse).method, .pulseHR)
+        XCTAssertEqual((StressWindowMethod.pulseWave + StressWindowMethod.skin).map(\.rawValue), Array(5...10))
     }
 }

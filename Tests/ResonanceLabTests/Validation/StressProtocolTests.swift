@@ -20,12 +20,26 @@ final class StressProtocolTests: XCTestCase {
         let subjects = [subject(up: ["adaptive_range"], down: ["onset"]),
                         subject(up: ["onset"], down: ["adaptive_range"]),
                         subject(up: ["adaptive_range", "onset"], down: [])]
-        let nested = try StressProtocol.nested(subjects, jobs: 1)
+        let nested = try StressProtocol.nested(subjects, profile: StressProtocol.profiles[0], jobs: 1)
         XCTAssertEqual(nested.map(\.method), [.onset, .adaptiveRange, .adaptiveRange])
         XCTAssertEqual(nested[0].choice.auc, 0, accuracy: 1e-12)
         XCTAssertEqual(nested[1].choice.auc, 0, accuracy: 1e-12)
         // Constant features: the learned reference is a constant, AUC 0.5.
         XCTAssertEqual(nested[0].learned.auc, 0.5, accuracy: 1e-12)
+    }
+
+    /// A profile chooses among its own methods only: pulse_hr wins on every subject, so the
+    /// PPG wristband chooses it and the heart-rate profile (which cannot) its best HR method.
+    func testEachProfileChoosesAmongItsOwnMethods() throws {
+        let subjects = (0..<3).map { _ in subject(up: ["pulse_hr", "onset"], down: ["adaptive_range"]) }
+        let heart = try StressProtocol.nested(subjects, profile: StressProtocol.profiles[0], jobs: 1)
+        let ppg = try StressProtocol.nested(subjects, profile: StressProtocol.profiles[1], jobs: 1)
+        XCTAssertEqual(heart.map(\.method), [.onset, .onset, .onset])
+        XCTAssertEqual(ppg.map(\.method), [.onset, .onset, .onset], "onset ties pulse_hr and comes first")
+        let only = (0..<3).map { _ in subject(up: ["pulse_hr"], down: []) }
+        XCTAssertEqual(try StressProtocol.nested(only, profile: StressProtocol.profiles[1], jobs: 1).map(\.method),
+                       [.pulseHR, .pulseHR, .pulseHR])
+        XCTAssertEqual(StressProtocol.profiles.map(\.features), [7, 10, 15])
     }
 
     /// Without a window of a breathing task the secondary result (all tasks, every window)
