@@ -180,11 +180,14 @@ public struct ClosedLoop: Sendable {
         effectOnly = alone.map { RankingConstants(registry: $0) } ?? ranking
     }
 
-    /// The listeners of one seed: the persona profiles, each `replicas` times.
+    /// The listeners of one seed: the persona profiles, each `replicas` times, listener k
+    /// drawn like persona k mod 10 (`PersonaProfile.drawn`) from its own `profile` stream.
     func listeners(_ world: SimulatedWorld) -> [SimulatedListener] {
         let profiles = PersonaProfile.all
         return (0..<(profiles.count * options.replicas)).map {
-            SimulatedListener(profile: profiles[$0 % profiles.count], index: $0, world: world, libraryCap: options.libraryCap)
+            var random = SeededRandom(seed: DJStreams.seed(world.seed, "listener", $0, "profile"))
+            return SimulatedListener(profile: profiles[$0 % profiles.count].drawn(random: &random), index: $0, world: world,
+                                     libraryCap: options.libraryCap)
         }
     }
 
@@ -542,15 +545,19 @@ struct PolicyLoop {
         return (h.durationS, h.skipped, h.measuredHR)
     }
 
-    /// The heart hearing song `chosen` from `t` (s after midnight) — whole, or 30–60 s
-    /// when skipped — and the HR change measured over it (median of its last 30 s − of
-    /// its first 30 s) and the SDNN change. Depends only on the heart and the draws, so
-    /// a copy of the heart tells what another song would have done at the same decision.
+    /// The heart hearing song `chosen` from `t` (s after midnight) — whole, or when the
+    /// skip draw falls below the song's skip probability cut after a share
+    /// `skip_listen_fraction`·(0.1 + 0.9·cut draw) of its length (3–30 %: a skip as the
+    /// product specification defines it) — whether it is a skip by that rule on the heard
+    /// share, and the HR change measured over it (median of its last 30 s − of its first
+    /// 30 s) and the SDNN change. Depends only on the heart and the draws, so a copy of
+    /// the heart tells what another song would have done at the same decision.
     func hearing(_ chosen: Int, heart: inout SessionHeart, at t: Double, skipDraw: Double, cutDraw: Double)
         -> (durationS: Double, skipped: Bool, measuredHR: Double?, measuredSDNN: Double?) {
         let song = world.catalogue.songs[listener.library[chosen]]
-        let skipped = skipDraw < listener.skipProbability[chosen]
-        let duration = skipped ? 30 + 30 * cutDraw : song.durationS
+        let skipShare = loop.sessions.skipListenFraction
+        let duration = skipDraw < listener.skipProbability[chosen] ? song.durationS * skipShare * (0.1 + 0.9 * cutDraw) : song.durationS
+        let skipped = duration / song.durationS < skipShare
         heart.responses.removeAll { $0.endS + 100 < t }
         heart.responses.append(MusicResponse(startS: t, endS: t + duration, durationS: song.durationS,
                                              deltaHRBpm: listener.effectHR[chosen], deltaRMSSDMs: listener.effectRMSSD[chosen]))

@@ -6,9 +6,9 @@ import Foundation
 public enum DJWorld: String, CaseIterable, Sendable {
     /// Features drawn from each song's planted ΔHR with correlation `feature_relation`.
     case planted
-    /// Genre-clustered, inter-correlated BPM, energy and valence (`genreFeatures`);
-    /// effects the catalogue's, so features relate to them only through the genres'
-    /// typical sound.
+    /// Genre-clustered, inter-correlated BPM, energy and valence (`genreFeatures`, the
+    /// genres' typical sounds handed out in an order drawn per seed); effects the
+    /// catalogue's, so features relate to them only through the genres' typical sound.
     case genre
     /// Genre features; ΔHR = 0.6·the catalogue's + 2·(((BPM − 100)/25)² − 1) + 2·(0.5 −
     /// valence): most calming near 100 BPM and at high valence, raising HR when slow or
@@ -57,20 +57,24 @@ public struct SimulatedWorld: Sendable {
         }
     }
 
-    /// Typical sound per genre (`SongCatalogue.genres` order): BPM, energy, valence —
-    /// slow and quiet ambient and classical, loud and fast rock and electronic.
+    /// Typical sounds a genre may have: BPM, energy, valence — slow and quiet, loud and
+    /// fast, and between. Which genre sounds which way is drawn per seed (`genreFeatures`).
     static let genreSound: [(bpm: Double, energy: Double, valence: Double)] = [
         (72, 0.22, 0.45), (84, 0.30, 0.50), (104, 0.45, 0.60), (98, 0.38, 0.55),
         (116, 0.66, 0.70), (128, 0.78, 0.55), (94, 0.68, 0.50), (126, 0.82, 0.60),
     ]
 
-    /// Features as real catalogues have them: per song, the genre's typical sound plus
-    /// correlated deviations, BPM + 14·z₁, energy + 0.12·(0.7·z₁ + 0.71·z₂), valence
+    /// Features as real catalogues have them: genre g (`SongCatalogue.genres` order) has
+    /// the typical sound `genreSound[order[g]]`, `order` a random permutation (`shuffle`,
+    /// the stream's first draws), so whether the calming genres sound slow and quiet is
+    /// chance, not the ranking's assumption; per song that sound plus correlated
+    /// deviations, BPM + 14·z₁, energy + 0.12·(0.7·z₁ + 0.71·z₂), valence
     /// + 0.12·(0.4·z₂ + 0.92·z₃), z ~ N(0, 1); clamped as in the planted world.
     public static func genreFeatures(_ catalogue: SongCatalogue, random: inout SeededRandom)
         -> [(bpm: Double, energy: Double, valence: Double)] {
-        catalogue.songs.map { song in
-            let g = genreSound[min(genreSound.count - 1, max(0, song.genre))]
+        let order = shuffle(genreSound.count, random: &random)
+        return catalogue.songs.map { song in
+            let g = genreSound[order[min(genreSound.count - 1, max(0, song.genre))]]
             let z1 = random.normal(), z2 = random.normal(), z3 = random.normal()
             let bpm = clamp(g.bpm + 14 * z1, 55...185)
             let energy = clamp(g.energy + 0.12 * (0.7 * z1 + 0.71 * z2), 0.02...0.98)
@@ -111,10 +115,15 @@ public struct SimulatedWorld: Sendable {
         case .genre, .nonlinear, .taste: return genreFeatures(catalogue, random: &random)
         case .none:
             let drawn = genreFeatures(catalogue, random: &random)
-            var order = Array(drawn.indices)
-            for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, random.int(in: 0...i)) }
-            return order.map { drawn[$0] }
+            return shuffle(drawn.count, random: &random).map { drawn[$0] }
         }
+    }
+
+    /// A random permutation of 0..<n (Fisher–Yates, from the last position down).
+    static func shuffle(_ n: Int, random: inout SeededRandom) -> [Int] {
+        var order = Array(0..<n)
+        for i in stride(from: n - 1, to: 0, by: -1) { order.swapAt(i, random.int(in: 0...i)) }
+        return order
     }
 
     /// The planted truth: every song's effect at sensitivity 1 (`song_effect`) and its
@@ -140,6 +149,22 @@ public struct SimulatedWorld: Sendable {
             SongFeatureRow(songId: sound.songId, title: song.title, artist: song.artist, bpm: sound.bpm, energy: sound.energy,
                            valence: sound.valence, genre: sound.genre, source: "simulated \(world.rawValue)")
         }
+    }
+}
+
+extension PersonaProfile {
+    /// A listener like this persona drawn for one seed of the DJ simulation (docs/dj.md,
+    /// Simulation), so that intervals over seeds hold profile variation too: sensitivity
+    /// × e^(0.35·z₁), each genre affinity × e^(0.5·z), skip propensity × e^(0.3·z₂) (at
+    /// most 0.6), resting HR + 4·z₃ bpm (45–95), z ~ N(0, 1) each from `random`; the
+    /// rest the persona's.
+    func drawn(random: inout SeededRandom) -> PersonaProfile {
+        var p = self
+        p.sensitivity = sensitivity * exp(0.35 * random.normal())
+        p.listening.genreAffinity = listening.genreAffinity.map { $0 * exp(0.5 * random.normal()) }
+        p.listening.skipPropensity = min(0.6, listening.skipPropensity * exp(0.3 * random.normal()))
+        p.restingHRBpm = clamp(restingHRBpm + 4 * random.normal(), 45...95)
+        return p
     }
 }
 

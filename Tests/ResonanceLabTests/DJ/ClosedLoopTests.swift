@@ -95,6 +95,73 @@ final class ClosedLoopTests: XCTestCase {
         XCTAssertEqual(taste.taste(liking: 1), 1); XCTAssertEqual(taste.taste(liking: 0), -1); XCTAssertEqual(genre.taste(liking: 0), 1)
     }
 
+    /// A skip is cut before `skip_listen_fraction` (30 %) of the song and classified by
+    /// its heard share; a play that is not skipped is heard whole.
+    func testSkipsAreCutBeforeThirtyPercentOfTheSong() {
+        let loop = ClosedLoop(options: small(), registry: .defaults)
+        let world = SimulatedWorld(seed: 0, songs: 60, featureRelation: 0.5)
+        let l = loop.listeners(world)[3]
+        let policy = PolicyLoop(loop, listener: l, world: world, policy: .random)
+        let plan = ListeningSessionPlan(startS: 36_000, hrOffsetBpm: 0, sdnnFactor: 1, workout: nil)
+        let length = world.catalogue.songs[l.library[0]].durationS
+        func hear(skip: Double, cut: Double) -> (durationS: Double, skipped: Bool) {
+            var heart = SessionHeart(profile: l.profile, plan: plan, dayMs: 0, body: SeededRandom(seed: 1))
+            let h = policy.hearing(0, heart: &heart, at: 36_000, skipDraw: skip, cutDraw: cut)
+            return (h.durationS, h.skipped)
+        }
+        XCTAssertGreaterThan(l.skipProbability[0], 0)
+        // 0.3 × (0.1 + 0.9 × 0.5) = 0.165 of the song; 0.3 × 0.1 = 0.03 at the lowest cut.
+        XCTAssertEqual(hear(skip: 0, cut: 0.5).durationS, length * 0.165, accuracy: 1e-9)
+        XCTAssertEqual(hear(skip: 0, cut: 0).durationS, length * 0.03, accuracy: 1e-9)
+        for cut in [0, 0.25, 0.5, 0.75, 0.999_999] {
+            let h = hear(skip: 0, cut: cut)
+            XCTAssertLessThan(h.durationS / length, 0.3); XCTAssertTrue(h.skipped, "cut \(cut)")
+        }
+        XCTAssertEqual(hear(skip: 0.95, cut: 0.5).durationS, length)
+        XCTAssertFalse(hear(skip: 0.95, cut: 0.5).skipped)
+    }
+
+    /// Listener k is persona k mod 10 drawn per seed: sensitivity × e^(0.35·z₁) with the
+    /// stream's first normal; other seeds give other profiles, the same seed the same.
+    func testPersonaProfilesAreDrawnPerSeed() {
+        let loop = ClosedLoop(options: small(), registry: .defaults)
+        func profiles(_ seed: UInt64) -> [PersonaProfile] {
+            loop.listeners(SimulatedWorld(seed: seed, songs: 60, featureRelation: 0.5)).map(\.profile)
+        }
+        let zero = profiles(0), one = profiles(1)
+        XCTAssertEqual(zero.map(\.name), PersonaProfile.all.map(\.name))
+        XCTAssertEqual(zero, profiles(0))
+        for (a, b) in zip(zero, one) {
+            XCTAssertNotEqual(a.sensitivity, b.sensitivity, a.name)
+            XCTAssertNotEqual(a.listening.genreAffinity, b.listening.genreAffinity, a.name)
+            XCTAssertNotEqual(a.restingHRBpm, b.restingHRBpm, a.name)
+        }
+        var random = SeededRandom(seed: 11), copy = random
+        let base = PersonaProfile.all[0], drawn = base.drawn(random: &random)
+        XCTAssertEqual(drawn.sensitivity, base.sensitivity * exp(0.35 * copy.normal()), accuracy: 1e-12)
+        XCTAssertEqual(drawn.listening.genreAffinity, base.listening.genreAffinity.map { $0 * exp(0.5 * copy.normal()) })
+        XCTAssertEqual(drawn.age, base.age); XCTAssertEqual(drawn.workouts, base.workouts)
+    }
+
+    /// Genre worlds hand the typical sounds to the genres in an order drawn per seed: a
+    /// permutation, different across seeds, each genre's mean BPM that of its sound.
+    func testGenreSoundOrderIsDrawnPerSeed() {
+        func order(_ seed: UInt64) -> [Int] {
+            var random = SeededRandom(seed: DJStreams.seed(seed, "world-features"))
+            return SimulatedWorld.shuffle(SimulatedWorld.genreSound.count, random: &random)
+        }
+        let orders = (0..<4).map { order(UInt64($0)) }
+        for o in orders { XCTAssertEqual(o.sorted(), Array(0..<SimulatedWorld.genreSound.count)) }
+        XCTAssertGreaterThan(Set(orders).count, 1)
+        for seed in [0, 1] as [UInt64] {
+            let w = SimulatedWorld(seed: seed, songs: 2000, featureRelation: 0.5, world: .genre)
+            for g in SongCatalogue.genres.indices {
+                let bpm = zip(w.catalogue.songs, w.sounds).filter { $0.0.genre == g }.map { $0.1.bpm ?? .nan }
+                XCTAssertEqual(Stats.mean(bpm), SimulatedWorld.genreSound[order(seed)[g]].bpm, accuracy: 3, "seed \(seed), genre \(g)")
+            }
+        }
+    }
+
     func testResultsDoNotDependOnJobs() throws {
         var o = small()
         o.seeds = 2; o.days = 1
