@@ -129,18 +129,50 @@ public enum StressAnalysis {
         guard !subjects.isEmpty else { return nil }
         let engine = StressEngine(constants: stressConstants)
         let scored = score(subjects, engine: engine)
-        let n = scored.count
-        let windows = scored.reduce(0) { $0 + $1.windows.count }
-        let scoredCount = scored.reduce(0) { $0 + $1.scoredWindows }
-        let stressWindows = scored.reduce(0) { $0 + $1.engine.isStress.filter { $0 }.count }
-        let withHRV = scored.reduce(0) { $0 + $1.windows.filter { $0.signals.sdnnMs != nil }.count }
         let rules = Array(Set(subjects.map(\.referenceRule))).sorted()
+        var md = introduction(options: options, registry: registry, stress: stressConstants, rules: rules)
+        let (countsMD, countsJSON) = counts(scored)
+        md += countsMD
+        let (discriminationMD, aucJSON) = discrimination(scored)
+        md += discriminationMD
+        let (designMD, designJSON) = StressDesign.report(subjects, options: options, breathingTasks: StressProtocol.breathingTasks)
+        md += designMD
+        let series = try StateLabelScoring.series(ws, registry: registry).series
+        let (protocolMD, protocolJSON) = try StressProtocol.report(
+            try StressProtocol.windows(subjects, series: series, registry: registry),
+            design: try StressProtocol.windows(subjects, series: series, registry: registry, design: true),
+            subjectNames: subjects.map(\.subject), stress: stressConstants, jobs: jobs)
+        md += protocolMD
+        let (elevatedMD, elevatedJSON) = elevatedLevel(scored)
+        md += elevatedMD
+        let (effectsMD, effectsJSON) = effectSizes(scored)
+        md += effectsMD
+        let (taskMD, taskJSON) = perTask(scored)
+        md += taskMD
+        var json = countsJSON
+        json["window_s"] = .num(options.windowSeconds)
+        json["step_s"] = .num(options.stepSeconds)
+        json["reference_rules"] = .array(rules.map(JSONValue.string))
+        json["auc"] = aucJSON
+        json["design"] = designJSON
+        json["protocol"] = protocolJSON
+        json["score_distribution"] = scoreDistribution(pooled(scored, \.engine), relaxedBelow: engine.constants.relaxedBelow,
+                                                       elevatedFrom: engine.constants.elevatedFrom)
+        json["elevated"] = elevatedJSON
+        json["cohens_d"] = effectsJSON
+        json["tasks"] = taskJSON
+        return ReportSection(title: "Stress scoring", markdown: md, json: .object(json), key: "stress")
+    }
 
-        var md = """
+    /// The section's opening paragraph: the windows, the engine and its method, HRV's
+    /// reliability rule, the reference periods used (`rules`) and the intervals.
+    static func introduction(options: StressScoringOptions, registry: ConstantsRegistry, stress: StressConstants,
+                             rules: [String]) -> String {
+        """
             Windows of \(decimals(options.windowSeconds, 0)) s every \(decimals(options.stepSeconds, 0)) s inside `stress` and \
             `baseline` intervals of `labels.csv`, scored by the stress engine (\(StressConstants.spec.name)@\
             \(registry.engines[StressConstants.spec.name]?.version ?? StressConstants.spec.version), `window_method` \
-            \(stressConstants.method.name); the rows below are the product formula in window mode unless another method is \
+            \(stress.method.name); the rows below are the product formula in window mode unless another method is \
             given) in window mode: the window's \
             mean HR is the engine's current heart rate, its SDNN the HRV (only when at most \
             \(decimals(options.maxArtifactPct, 0)) % of its beats are corrected or missing; otherwise HRV is missing and the \
@@ -152,24 +184,43 @@ public enum StressAnalysis {
 
 
             """
-        md += markdownTable(["subjects", "windows", "scored by the engine", "with reliable HRV", "stress share of scored"], [[
-            String(n), String(windows), String(scoredCount), String(withHRV),
-            f(scoredCount > 0 ? Double(stressWindows) / Double(scoredCount) : .nan),
-        ]])
+    }
 
-        // Discrimination: engine and naive scores.
-        func subjectScores(_ key: KeyPath<Scored, BinaryScores>, centred: Bool) -> [BinaryScores] {
-            scored.map { s -> BinaryScores in
-                var g = s[keyPath: key]
-                if centred && !g.scores.isEmpty {
-                    let m = Stats.mean(g.scores)
-                    g.scores = g.scores.map { $0 - m }
-                }
-                return g
+    /// The subjects' and windows' counts: Markdown table and JSON fields.
+    static func counts(_ scored: [Scored]) -> (String, [String: JSONValue]) {
+        let windows = scored.reduce(0) { $0 + $1.windows.count }
+        let scoredCount = scored.reduce(0) { $0 + $1.scoredWindows }
+        let stressWindows = scored.reduce(0) { $0 + $1.engine.isStress.filter { $0 }.count }
+        let withHRV = scored.reduce(0) { $0 + $1.windows.filter { $0.signals.sdnnMs != nil }.count }
+        let share: Double? = scoredCount > 0 ? Double(stressWindows) / Double(scoredCount) : nil
+        let md = markdownTable(["subjects", "windows", "scored by the engine", "with reliable HRV", "stress share of scored"], [[
+            String(scored.count), String(windows), String(scoredCount), String(withHRV), f(share ?? .nan),
+        ]])
+        return (md, ["subjects": .int(scored.count), "windows": .int(windows), "scored_windows": .int(scoredCount),
+                     "windows_with_hrv": .int(withHRV), "stress_share": .num(share)])
+    }
+
+    /// Each subject's scores of `key`, less the subject's mean when `centred`.
+    static func subjectScores(_ scored: [Scored], _ key: KeyPath<Scored, BinaryScores>, centred: Bool) -> [BinaryScores] {
+        scored.map { s -> BinaryScores in
+            var g = s[keyPath: key]
+            if centred && !g.scores.isEmpty {
+                let m = Stats.mean(g.scores)
+                g.scores = g.scores.map { $0 - m }
             }
+            return g
         }
+    }
+
+    /// Every subject's scores of `key` in one pool.
+    static func pooled(_ scored: [Scored], _ key: KeyPath<Scored, BinaryScores>, centred: Bool = false) -> BinaryScores {
+        BinaryScores.pooled(subjectScores(scored, key, centred: centred), Array(scored.indices))
+    }
+
+    /// The engine's and the naive scores' pooled and per-subject AUCs: Markdown and JSON.
+    static func discrimination(_ scored: [Scored]) -> (String, JSONValue) {
         func pooledAUC(_ key: KeyPath<Scored, BinaryScores>, centred: Bool = false) -> (Double, (Double, Double)) {
-            let groups = subjectScores(key, centred: centred)
+            let groups = subjectScores(scored, key, centred: centred)
             let pairs = PooledAUC(groups)
             let ci = GroupComparison.bootstrapCI(clusters: groups.count) { pairs.auc($0) }
             return (pairs.auc(Array(groups.indices)), ci)
@@ -179,35 +230,36 @@ public enum StressAnalysis {
             let ci = GroupComparison.bootstrapCI(clusters: aucs.count) { picks in Stats.median(picks.map { aucs[$0] }) }
             return (aucs.isEmpty ? .nan : Stats.median(aucs), ci, aucs.count)
         }
-        func pooledScores(_ key: KeyPath<Scored, BinaryScores>, centred: Bool = false) -> BinaryScores {
-            BinaryScores.pooled(subjectScores(key, centred: centred), Array(scored.indices))
-        }
         let enginePooled = pooledAUC(\.engine), engineSubject = subjectAUC(\.engine)
         let hrPooled = pooledAUC(\.hr), hrCentred = pooledAUC(\.hr, centred: true), hrSubject = subjectAUC(\.hr)
-        md += "\n### Discrimination (ROC AUC, stress vs baseline windows)\n\n"
+        var md = "\n### Discrimination (ROC AUC, stress vs baseline windows)\n\n"
         md += markdownTable(["score", "pooled AUC", "95 % CI", "median per-subject AUC", "95 % CI", "subjects"], [
             ["stress engine", f(enginePooled.0), ci(enginePooled.1), f(engineSubject.0), ci(engineSubject.1), String(engineSubject.2)],
             ["naive: window HR", f(hrPooled.0), ci(hrPooled.1), f(hrSubject.0), ci(hrSubject.1), String(hrSubject.2)],
             ["naive: HR centred on the subject mean", f(hrCentred.0), ci(hrCentred.1), f(hrSubject.0), ci(hrSubject.1), String(hrSubject.2)],
         ])
         md += "\nPer subject, centring does not change the order of a subject's windows, so both naive scores have the same per-subject AUC.\n"
-        let (designMD, designJSON) = StressDesign.report(subjects, options: options, breathingTasks: StressProtocol.breathingTasks)
-        md += designMD
-        let series = try StateLabelScoring.series(ws, registry: registry).series
-        let (protocolMD, protocolJSON) = try StressProtocol.report(
-            try StressProtocol.windows(subjects, series: series, registry: registry),
-            design: try StressProtocol.windows(subjects, series: series, registry: registry, design: true),
-            subjectNames: subjects.map(\.subject), stress: stressConstants, jobs: jobs)
-        md += protocolMD
+        return (md, .object([
+            "engine": aucJSON(enginePooled, engineSubject, roc: pooled(scored, \.engine)),
+            "naive_hr": aucJSON(hrPooled, hrSubject, roc: pooled(scored, \.hr)),
+            "naive_hr_centred": aucJSON(hrCentred, hrSubject, roc: pooled(scored, \.hr, centred: true)),
+        ]))
+    }
 
-        // The elevated level as a classifier.
+    /// The `elevated` level as a classifier of the pooled windows: Markdown and JSON.
+    static func elevatedLevel(_ scored: [Scored]) -> (String, JSONValue) {
         let elevated = BinaryScores.pooled(scored.map(\.elevated), Array(scored.indices)).confusion(threshold: 1)
-        md += "\n### The `elevated` level as a stress detector (pooled windows)\n\n"
+        var md = "\n### The `elevated` level as a stress detector (pooled windows)\n\n"
         md += markdownTable(["balanced accuracy", "sensitivity", "specificity"], [[
             f(elevated.balancedAccuracy), f(elevated.sensitivity), f(elevated.specificity),
         ]])
+        return (md, .object(["balanced_accuracy": .num(elevated.balancedAccuracy), "sensitivity": .num(elevated.sensitivity),
+                             "specificity": .num(elevated.specificity)]))
+    }
 
-        // Effect sizes within subject.
+    /// Cohen's d of HR, RMSSD and SDNN within subject (stress − baseline windows; Cohen
+    /// 1988), summarised over subjects beside the specification's claims: Markdown and JSON.
+    static func effectSizes(_ scored: [Scored]) -> (String, JSONValue) {
         var effects: [String: JSONValue] = [:]
         var effectRows: [[String]] = []
         for (name, value, claim) in [("HR", { (w: StressWindow) in w.signals.hrBpm }, claimedHRD),
@@ -223,37 +275,12 @@ public enum StressAnalysis {
                                      "ci_high": .num(interval.1), "mean_d": .num(ds.isEmpty ? nil : Stats.mean(ds)),
                                      "claimed_d": .num(claim)])
         }
-        md += "\n### Effect sizes within subject (Cohen's d, stress − baseline windows)\n\n"
+        var md = "\n### Effect sizes within subject (Cohen's d, stress − baseline windows)\n\n"
         md += "Per subject, d = (mean over stress windows − mean over baseline windows) / pooled SD of the windows "
             + "(Cohen 1988); summarised over subjects. HRV indices use windows with reliable R-R only. The product "
             + "specification claims HR d = 2.10 and HRV d = 1.31 (HRV lower under stress), measured on an exam-stress dataset.\n\n"
         md += markdownTable(["signal", "subjects", "median d", "95 % CI", "mean d", "claimed d"], effectRows)
-
-        // Per task.
-        let (taskMD, taskJSON) = perTask(scored)
-        md += taskMD
-
-        let json: JSONValue = .object([
-            "window_s": .num(options.windowSeconds), "step_s": .num(options.stepSeconds),
-            "reference_rules": .array(rules.map(JSONValue.string)),
-            "subjects": .int(n), "windows": .int(windows), "scored_windows": .int(scoredCount),
-            "windows_with_hrv": .int(withHRV),
-            "stress_share": .num(scoredCount > 0 ? Double(stressWindows) / Double(scoredCount) : nil),
-            "auc": .object([
-                "engine": aucJSON(enginePooled, engineSubject, roc: pooledScores(\.engine)),
-                "naive_hr": aucJSON(hrPooled, hrSubject, roc: pooledScores(\.hr)),
-                "naive_hr_centred": aucJSON(hrCentred, hrSubject, roc: pooledScores(\.hr, centred: true)),
-            ]),
-            "design": designJSON,
-            "protocol": protocolJSON,
-            "score_distribution": scoreDistribution(pooledScores(\.engine), relaxedBelow: engine.constants.relaxedBelow,
-                                                    elevatedFrom: engine.constants.elevatedFrom),
-            "elevated": .object(["balanced_accuracy": .num(elevated.balancedAccuracy), "sensitivity": .num(elevated.sensitivity),
-                                 "specificity": .num(elevated.specificity)]),
-            "cohens_d": .object(effects),
-            "tasks": taskJSON,
-        ])
-        return ReportSection(title: "Stress scoring", markdown: md, json: json, key: "stress")
+        return (md, .object(effects))
     }
 
     /// Per task, the share of subjects whose window HR differs from their own baseline

@@ -288,13 +288,15 @@ public struct WorkspaceAnswers: Equatable, Sendable {
     }
 }
 
+/// The assessment's time spans and holdings, as the facts' readers below name them.
+private typealias TimeSpan = WorkspaceAnswers.Span
+private typealias Holding = WorkspaceAnswers.Found
+
 extension WorkspaceAnswers.Facts {
     /// Reads the facts of `ws`: row counts from the manifest, labels, `daily_inputs.csv`
     /// and `session_plays.csv` in one pass each; the time spans and what the exports hold
     /// only when an answer needs them.
     public static func of(_ ws: Workspace, registry: ConstantsRegistry = .defaults) throws -> Self {
-        typealias Span = WorkspaceAnswers.Span
-        typealias Found = WorkspaceAnswers.Found
         var f = Self()
         let manifest = ws.exists(Manifest.fileName) ? try Manifest.read(from: ws) : nil
         func rows(_ name: String) -> Int { ws.exists(name) ? manifest?.table(name)?.rows ?? 0 : 0 }
@@ -303,83 +305,100 @@ extension WorkspaceAnswers.Facts {
         f.hrvSamples = rows(HRVSample.fileName)
         f.plays = rows(Play.fileName)
         f.minSongPlays = Int(MixedModelConstants(registry: registry).minCellPlays)
-
-        var names: [String: Set<String>] = [:]
-        try ws.forEachRow(LabelInterval.self) { names[$0.subject, default: []].insert($0.label) }
-        f.labelledSubjects = names.values.filter {
-            $0.contains(StressWindows.stressLabel) && $0.contains(StressWindows.baselineLabel)
-        }.count
-
-        var dailyDays: [String: Int] = [:], dailySpan: Span?
-        try ws.forEachRow(DailyInputRow.self) { row in
-            dailyDays[row.metric, default: 0] += 1
-            if let day = Timestamp.dayNumber(isoDate: row.date) {
-                let ms = Int64(day) * 86_400_000
-                dailySpan = Span(firstMs: ms, lastMs: ms + 86_399_999).union(dailySpan)
-            }
-        }
-        f.restingHRDays = dailyDays[DailyMetric.restingHR.rawValue] ?? 0
-
-        if ws.exists(SessionPlayRow.fileName) {
-            var with = 0
-            var perSong: [String: Int] = [:]
-            try ws.forEachRow(SessionPlayRow.self) { row in
-                guard row.biometrics.hrDelta != nil else { return }
-                with += 1
-                perSong[row.songId, default: 0] += 1
-            }
-            f.playsWithHeartData = with
-            f.mostPlaysPerSong = perSong.values.max() ?? 0
-            f.songsWithEnoughPlays = perSong.values.filter { $0 >= f.minSongPlays }.count
-        }
-
+        f.labelledSubjects = try labelledSubjects(ws)
+        let daily = try dailyInputs(ws)
+        f.restingHRDays = daily.days[DailyMetric.restingHR.rawValue] ?? 0
+        if ws.exists(SessionPlayRow.fileName) { try f.readSessionPlays(ws) }
         // The spans: needed to tell why no play has heart data.
-        if f.plays > 0, (f.playsWithHeartData ?? 0) == 0 {
-            func span<Row: MeasurementRow>(_ type: Row.Type) throws -> Span? {
-                var s: Span?
-                _ = try ws.scanMeasurements(Row.self) { _, t, _ in s = Span(firstMs: t, lastMs: t).union(s) }
-                return s
-            }
-            var heart = try span(HRSample.self)
-            if f.rrIntervals > 0 {
-                let rr = try ws.analysisRRIndex()
-                for subject in rr.subjects {
-                    try rr.forEachMeasurement(RRInterval.self, of: subject) { t, _ in heart = Span(firstMs: t, lastMs: t).union(heart) }
-                }
-            }
-            var health = heart
-            if let s = try span(HRVSample.self) { health = s.union(health) }
-            try ws.forEachRow(SleepEpisode.self) { health = Span(firstMs: $0.startMs, lastMs: $0.endMs).union(health) }
-            try ws.forEachRow(Workout.self) { health = Span(firstMs: $0.startMs, lastMs: $0.endMs).union(health) }
-            if let dailySpan { health = dailySpan.union(health) }
-            var listening: Span?
-            try ws.forEachRow(Play.self) { p in
-                listening = Span(firstMs: p.startedAtMs, lastMs: max(p.startedAtMs, p.endedAtMs ?? p.startedAtMs)).union(listening)
-            }
-            f.heart = heart; f.health = health; f.listening = listening
-        }
-
+        if f.plays > 0, (f.playsWithHeartData ?? 0) == 0 { try f.readSpans(ws, daily: daily.span) }
         // What the exports hold instead of heart data.
         if !f.hasHeartData {
-            var found: [Found] = []
-            func add(_ kind: String, _ count: Int, _ unit: String) {
-                if count > 0 { found.append(Found(kind: kind, count: count, unit: unit)) }
-            }
-            add("plays", f.plays, "play")
-            add("sleep", rows(SleepEpisode.fileName), "sleep record")
-            add("workouts", rows(Workout.fileName), "workout")
-            add("HRV", f.hrvSamples, "HRV sample")
-            add("labels", rows(LabelInterval.fileName), "label interval")
-            for (metric, days) in dailyDays { add(DailyMetric(rawValue: metric)?.words ?? metric, days, "day") }
-            var unused: [String: Int] = [:]
-            for source in manifest?.sources ?? [] {
-                for (kind, count) in source.unusedRecords ?? [:] { unused[AppleHealth.words(ofType: kind), default: 0] += count }
-            }
-            // Most first; ties in the kinds' alphabetical order, whatever their case.
-            func order(_ a: Found, _ b: Found) -> Bool { (a.count, b.kind.lowercased()) > (b.count, a.kind.lowercased()) }
-            f.found = found.sorted(by: order)
-                + unused.map { Found(kind: $0.key, count: $0.value, unit: "record", read: false) }.sorted(by: order)
+            f.found = holdings(f, rows: rows, dailyDays: daily.days, unusedRecords: manifest?.sources.compactMap(\.unusedRecords) ?? [])
         }
         return f
+    }
+
+    /// Subjects with both a stress and a baseline interval in `labels.csv`.
+    fileprivate static func labelledSubjects(_ ws: Workspace) throws -> Int {
+        var names: [String: Set<String>] = [:]
+        try ws.forEachRow(LabelInterval.self) { names[$0.subject, default: []].insert($0.label) }
+        return names.values.filter { $0.contains(StressWindows.stressLabel) && $0.contains(StressWindows.baselineLabel) }.count
+    }
+
+    /// Days per metric of `daily_inputs.csv` and the span of its days (UTC calendar days).
+    fileprivate static func dailyInputs(_ ws: Workspace) throws -> (days: [String: Int], span: TimeSpan?) {
+        var days: [String: Int] = [:], span: TimeSpan?
+        try ws.forEachRow(DailyInputRow.self) { row in
+            days[row.metric, default: 0] += 1
+            if let day = Timestamp.dayNumber(isoDate: row.date) {
+                let ms = Int64(day) * 86_400_000
+                span = TimeSpan(firstMs: ms, lastMs: ms + 86_399_999).union(span)
+            }
+        }
+        return (days, span)
+    }
+
+    /// Plays with heart data, and per song, from `session_plays.csv`.
+    fileprivate mutating func readSessionPlays(_ ws: Workspace) throws {
+        var with = 0
+        var perSong: [String: Int] = [:]
+        try ws.forEachRow(SessionPlayRow.self) { row in
+            guard row.biometrics.hrDelta != nil else { return }
+            with += 1
+            perSong[row.songId, default: 0] += 1
+        }
+        playsWithHeartData = with
+        mostPlaysPerSong = perSong.values.max() ?? 0
+        songsWithEnoughPlays = perSong.values.filter { $0 >= minSongPlays }.count
+    }
+
+    /// The spans of the heart data, of every health record (`daily` the daily inputs'),
+    /// and of the listening.
+    fileprivate mutating func readSpans(_ ws: Workspace, daily: TimeSpan?) throws {
+        func span<Row: MeasurementRow>(_ type: Row.Type) throws -> TimeSpan? {
+            var s: TimeSpan?
+            _ = try ws.scanMeasurements(Row.self) { _, t, _ in s = TimeSpan(firstMs: t, lastMs: t).union(s) }
+            return s
+        }
+        var heart = try span(HRSample.self)
+        if rrIntervals > 0 {
+            let rr = try ws.analysisRRIndex()
+            for subject in rr.subjects {
+                try rr.forEachMeasurement(RRInterval.self, of: subject) { t, _ in heart = TimeSpan(firstMs: t, lastMs: t).union(heart) }
+            }
+        }
+        var health = heart
+        if let s = try span(HRVSample.self) { health = s.union(health) }
+        try ws.forEachRow(SleepEpisode.self) { health = TimeSpan(firstMs: $0.startMs, lastMs: $0.endMs).union(health) }
+        try ws.forEachRow(Workout.self) { health = TimeSpan(firstMs: $0.startMs, lastMs: $0.endMs).union(health) }
+        if let daily { health = daily.union(health) }
+        var listening: TimeSpan?
+        try ws.forEachRow(Play.self) { p in
+            listening = TimeSpan(firstMs: p.startedAtMs, lastMs: max(p.startedAtMs, p.endedAtMs ?? p.startedAtMs)).union(listening)
+        }
+        self.heart = heart; self.health = health; self.listening = listening
+    }
+
+    /// What the exports hold: the tables' rows of `f`, the daily inputs' days per metric,
+    /// then the records read and not used (each source's counts per kind), most first.
+    fileprivate static func holdings(_ f: Self, rows: (String) -> Int, dailyDays: [String: Int], unusedRecords: [[String: Int]]) -> [Holding] {
+        var found: [Holding] = []
+        func add(_ kind: String, _ count: Int, _ unit: String) {
+            if count > 0 { found.append(Holding(kind: kind, count: count, unit: unit)) }
+        }
+        add("plays", f.plays, "play")
+        add("sleep", rows(SleepEpisode.fileName), "sleep record")
+        add("workouts", rows(Workout.fileName), "workout")
+        add("HRV", f.hrvSamples, "HRV sample")
+        add("labels", rows(LabelInterval.fileName), "label interval")
+        for (metric, days) in dailyDays { add(DailyMetric(rawValue: metric)?.words ?? metric, days, "day") }
+        var unused: [String: Int] = [:]
+        for source in unusedRecords {
+            for (kind, count) in source { unused[AppleHealth.words(ofType: kind), default: 0] += count }
+        }
+        // Most first; ties in the kinds' alphabetical order, whatever their case.
+        func order(_ a: Holding, _ b: Holding) -> Bool { (a.count, b.kind.lowercased()) > (b.count, a.kind.lowercased()) }
+        return found.sorted(by: order)
+            + unused.map { Holding(kind: $0.key, count: $0.value, unit: "record", read: false) }.sorted(by: order)
     }
 }
