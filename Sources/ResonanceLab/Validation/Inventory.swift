@@ -11,119 +11,133 @@ public enum Inventory {
 
     public static let analysis: ValidationAnalysis = { ws in try section(ws) }
 
+    /// Row counts and gaps per subject of one series (`hr`, `rr`).
+    typealias Series = (name: String, bySubject: [String: SeriesSummary])
+
     public static func section(_ ws: Workspace) throws -> ReportSection? {
         guard ws.exists(Manifest.fileName) else { return nil }
         let manifest = try Manifest.read(from: ws)
-        let series = [
+        let series: [Series] = [
             ("hr", try SeriesScan.summarize(ws, HRSample.self, gapMs: gapMs)),
             ("rr", try SeriesScan.summarize(ws, RRInterval.self, gapMs: gapMs)),
         ]
-        let reasons = try rejectionReasons(ws)
-        let labels = try ws.read(LabelInterval.self)
-
+        let coverage = labelCoverage(try ws.read(LabelInterval.self), subjects: manifest.subjects)
         var md = "Timezone of naive times: \(manifest.timezone). \(plural(manifest.subjects.count, "subject")), "
             + plural(manifest.sources.count, "source file")
             + (manifest.skipped.map { " (\(plural($0.count, "other file")) skipped, listed in manifest.json)" } ?? "") + ", "
             + "\(plural(manifest.sources.reduce(0) { $0 + $1.rowsRead }, "row")) read, "
             + "\(manifest.sources.reduce(0) { $0 + $1.rejected }) rejected.\n\n"
+        var json: [String: JSONValue] = ["timezone": .string(manifest.timezone), "gap_threshold_s": .num(Double(gapMs) / 1000)]
+        let parts: [(String, (markdown: String, json: JSONValue))] = [
+            ("subjects", subjects(manifest, series)), ("files", files(manifest, reasons: try rejectionReasons(ws))),
+            ("gaps", gaps(manifest, series)), ("labels", labels(coverage)),
+            ("unlabelled_subjects", unlabelled(manifest, coverage)), ("markers_outside_recording", markersOutside(manifest)),
+        ]
+        for (key, part) in parts {
+            md += part.markdown
+            json[key] = part.json
+        }
+        return ReportSection(title: "Data inventory", markdown: md, json: .object(json))
+    }
 
-        // Subjects and time spans.
-        var subjectRows: [[String]] = []
-        var subjectsJSON: [JSONValue] = []
+    /// Each subject's time span and rows of each series.
+    static func subjects(_ manifest: Manifest, _ series: [Series]) -> (markdown: String, json: JSONValue) {
+        var rows: [[String]] = [], json: [JSONValue] = []
         for s in manifest.subjects {
             let span = spanMs(s)
-            let counts = series.map { $0.1[s.subject]?.rows ?? 0 }
-            subjectRows.append([s.subject, s.group ?? "", s.start ?? "", s.end ?? "", fmt(Double(span) / 3_600_000),
-                                String(counts[0]), String(counts[1])])
-            subjectsJSON.append(.object([
+            let counts = series.map { $0.bySubject[s.subject]?.rows ?? 0 }
+            rows.append([s.subject, s.group ?? "", s.start ?? "", s.end ?? "", fmt(Double(span) / 3_600_000),
+                         String(counts[0]), String(counts[1])])
+            json.append(.object([
                 "subject": .string(s.subject), "group": s.group.map(JSONValue.string) ?? .null,
                 "start": s.start.map(JSONValue.string) ?? .null, "end": s.end.map(JSONValue.string) ?? .null,
                 "span_s": .num(Double(span) / 1000), "hr_rows": .int(counts[0]), "rr_rows": .int(counts[1]),
             ]))
         }
+        return ("### Subjects\n\n" + markdownTable(["subject", "group", "start", "end", "span h", "hr rows", "rr rows"], rows),
+                .array(json))
+    }
 
-        md += "### Subjects\n\n" + markdownTable(["subject", "group", "start", "end", "span h", "hr rows", "rr rows"], subjectRows)
-
-        // Files: accounting and top rejection reasons.
-        var fileRows: [[String]] = []
-        var filesJSON: [JSONValue] = []
+    /// Each source file's accounting and its most frequent rejection reasons (`reasons`: per path, per reason).
+    static func files(_ manifest: Manifest, reasons: [String: [String: Int]]) -> (markdown: String, json: JSONValue) {
+        var rows: [[String]] = [], json: [JSONValue] = []
         for f in manifest.sources {
             let top = (reasons[f.path] ?? [:]).sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                 .prefix(topReasons)
-            fileRows.append([f.path, f.format, String(f.rowsRead), String(f.accepted), String(f.rejected),
-                             String(f.duplicates), top.map { "\($0.key) (\($0.value))" }.joined(separator: "; ")])
-            filesJSON.append(.object([
+            rows.append([f.path, f.format, String(f.rowsRead), String(f.accepted), String(f.rejected),
+                         String(f.duplicates), top.map { "\($0.key) (\($0.value))" }.joined(separator: "; ")])
+            json.append(.object([
                 "path": .string(f.path), "format": .string(f.format), "rows_read": .int(f.rowsRead),
                 "accepted": .int(f.accepted), "rejected": .int(f.rejected), "duplicates": .int(f.duplicates),
                 "top_reasons": .array(top.map { .object(["reason": .string($0.key), "rows": .int($0.value)]) }),
             ]))
         }
+        return ("\n### Files\n\n" + markdownTable(
+            ["file", "format", "read", "accepted", "rejected", "duplicates", "top rejection reasons"], rows), .array(json))
+    }
 
-        md += "\n### Files\n\n" + markdownTable(
-            ["file", "format", "read", "accepted", "rejected", "duplicates", "top rejection reasons"], fileRows)
-
-        // Gaps.
-        var gapRows: [[String]] = []
-        var gapsJSON: [JSONValue] = []
+    /// Per subject and series, the gaps longer than `gapMs`.
+    static func gaps(_ manifest: Manifest, _ series: [Series]) -> (markdown: String, json: JSONValue) {
+        var rows: [[String]] = [], json: [JSONValue] = []
         for s in manifest.subjects {
             for (name, table) in series {
                 guard let g = table[s.subject], g.gaps > 0 else { continue }
-                gapRows.append([s.subject, name, String(g.gaps), fmt(Double(g.gapTotalMs) / 3_600_000),
-                                fmt(Double(g.longestGapMs) / 60_000), Timestamp.iso(g.longestGapEndMs)])
-                gapsJSON.append(.object([
+                rows.append([s.subject, name, String(g.gaps), fmt(Double(g.gapTotalMs) / 3_600_000),
+                             fmt(Double(g.longestGapMs) / 60_000), Timestamp.iso(g.longestGapEndMs)])
+                json.append(.object([
                     "subject": .string(s.subject), "series": .string(name), "gaps": .int(g.gaps),
                     "total_gap_s": .num(Double(g.gapTotalMs) / 1000), "longest_gap_s": .num(Double(g.longestGapMs) / 1000),
                     "longest_gap_end": .string(Timestamp.iso(g.longestGapEndMs)),
                 ]))
             }
         }
-        md += "\n### Gaps longer than 5 min\n\n" + (gapRows.isEmpty ? "None.\n" : markdownTable(
-            ["subject", "series", "gaps", "total gap h", "longest gap min", "longest ends at"], gapRows))
+        return ("\n### Gaps longer than 5 min\n\n" + (rows.isEmpty ? "None.\n" : markdownTable(
+            ["subject", "series", "gaps", "total gap h", "longest gap min", "longest ends at"], rows)), .array(json))
+    }
 
-        // Label coverage.
-        let coverage = labelCoverage(labels, subjects: manifest.subjects)
-        md += "\n### Label coverage\n\n"
+    /// The share of each subject's recording that each label covers.
+    static func labels(_ coverage: [Coverage]) -> (markdown: String, json: JSONValue) {
+        var md = "\n### Label coverage\n\n"
         md += "Share of each subject's recording span (first to last sample) covered by label intervals; "
             + "zero-length labels (event marks) are counted, not timed.\n\n"
         md += coverage.isEmpty ? "None: labels.csv holds no intervals.\n"
             : markdownTable(["subject", "label", "intervals", "labelled h", "coverage %"], coverage.map {
                 [$0.subject, $0.label, String($0.intervals), fmt(Double($0.ms) / 3_600_000), fmt($0.coverage * 100)]
             })
-        var labelsJSON: [JSONValue] = []
-        for row in coverage {
-            labelsJSON.append(.object([
+        return (md, .array(coverage.map { row in
+            .object([
                 "subject": .string(row.subject), "label": .string(row.label), "intervals": .int(row.intervals),
                 "labelled_s": .num(Double(row.ms) / 1000), "coverage": .num(row.coverage),
-            ]))
-        }
-        let unlabelled = manifest.subjects.map(\.subject).filter { s in !coverage.contains { $0.subject == s } }
-        md += "\nSubjects with labels: \(manifest.subjects.count - unlabelled.count) of \(manifest.subjects.count)"
-            + (unlabelled.isEmpty ? ".\n" : " (none for \(unlabelled.joined(separator: ", "))).\n")
+            ])
+        }))
+    }
 
-        // Event markers outside their subject's recording: kept in labels.csv, used by no
-        // window (stress windows are cut from stress and baseline intervals only).
+    /// How many subjects have labels, and the names of those without.
+    static func unlabelled(_ manifest: Manifest, _ coverage: [Coverage]) -> (markdown: String, json: JSONValue) {
+        let unlabelled = manifest.subjects.map(\.subject).filter { s in !coverage.contains { $0.subject == s } }
+        return ("\nSubjects with labels: \(manifest.subjects.count - unlabelled.count) of \(manifest.subjects.count)"
+                    + (unlabelled.isEmpty ? ".\n" : " (none for \(unlabelled.joined(separator: ", "))).\n"),
+                .array(unlabelled.map(JSONValue.string)))
+    }
+
+    /// Event markers outside their subject's recording: kept in labels.csv, used by no
+    /// window (stress windows are cut from stress and baseline intervals only).
+    static func markersOutside(_ manifest: Manifest) -> (markdown: String, json: JSONValue) {
         let outside = manifest.subjects.compactMap { s in s.markersOutsideRecording.map { (s.subject, $0) } }
+        var md = ""
         if !outside.isEmpty {
-            md += "\nEvent markers outside the subject's recording (kept in labels.csv, used by no window; "
+            md = "\nEvent markers outside the subject's recording (kept in labels.csv, used by no window; "
                 + "manifest.json says more): " + outside.map { subject, o in
                     "\(subject) \(o.count) of \(o.markers)"
                         + (o.probableOffsetHours.map { ", probable repair \($0 > 0 ? "+" : "-")\(abs($0)) h, not applied" } ?? "")
                 }.joined(separator: "; ") + ".\n"
         }
-        let outsideJSON: [JSONValue] = outside.map { subject, o in
+        return (md, .array(outside.map { subject, o in
             .object([
                 "subject": .string(subject), "markers": .int(o.markers), "outside": .int(o.count),
                 "probable_offset_h": o.probableOffsetHours.map { .int($0) } ?? .null,
             ])
-        }
-
-        let json: JSONValue = .object([
-            "timezone": .string(manifest.timezone), "subjects": .array(subjectsJSON), "files": .array(filesJSON),
-            "gap_threshold_s": .num(Double(gapMs) / 1000), "gaps": .array(gapsJSON), "labels": .array(labelsJSON),
-            "unlabelled_subjects": .array(unlabelled.map(JSONValue.string)),
-            "markers_outside_recording": .array(outsideJSON),
-        ])
-        return ReportSection(title: "Data inventory", markdown: md, json: json)
+        }))
     }
 
     /// Rejected rows by source file and reason, from `rejects.csv` (streamed).
