@@ -186,7 +186,7 @@ final class ResponseLawTests: XCTestCase {
             "sleep.csv": "67df9c9ff8f33305a767aa87694448554f37b8cbe112f4f31e711a8505c6405e",
             "daily.csv": "0c96fe0ee10d81afab241f597b871937422fc402e58194552b4dbca18032a753",
             "truth.csv": "ab1b6381383c47437a47f143357953bea11ce52e992f98d89c7fbd704d72598e",
-            "manifest.json": "4891edb91a49077b1bb1268ac0deef14c0c0c7cf266e5c5c4ef8155193038de7",
+            "manifest.json": "50f02e4c5fa89fb8c7ab2165abdb5be544c49110b93555fe9242657ec01c0ae1",
         ]
         for (file, digest) in expected.sorted(by: { $0.key < $1.key }) {
             XCTAssertEqual(try SHA256.hex(ofFile: ws.file(file)), digest, file)
