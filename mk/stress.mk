@@ -2,8 +2,9 @@
 # at full size (docs/methods.md, Stress scoring protocol): import, `resonance beats` (so the
 # pulse wave's reliable beats fill where IBI.csv has none, rr_combined.csv), `resonance validate`,
 # then scripts/evidence/stress_protocol.py writes the measured tables evidence/measured/stress_protocol.md
-# and evidence/measured/stress_design.md (the design's time-only controls; both included by
-# docs/methods/validation.md) and the figure docs/figures/stress_protocol_roc.png.
+# evidence/measured/stress_design.md (the design's time-only controls) and
+# evidence/measured/stress_beat_inputs.md (the product engines on the pulse wave's beats; all three
+# included by docs/methods/validation.md) and the figure docs/figures/stress_protocol_roc.png.
 # Every Stress-Predict subject is development data (mk/heldout.json, verdict
 # stress_tuning); the nested leave-one-subject-out folds are the held-out estimate.
 # Skipped, with the reason, without the dataset. Runs in `make evidence`, not in `make test`.
@@ -19,5 +20,6 @@ evidence-stress-protocol: build venv
 	$(BIN) beats $(STRESS_PROTOCOL_WORK)/ws --quiet && \
 	$(BIN) validate $(STRESS_PROTOCOL_WORK)/ws --quiet --report-dir $(STRESS_PROTOCOL_WORK)/report && \
 	$(PY) scripts/evidence/stress_protocol.py $(STRESS_PROTOCOL_WORK)/report/validation.json \
-	  --table $(MEASURED)/stress_protocol.md --design-table $(MEASURED)/stress_design.md --figure $(STRESS_PROTOCOL_FIGURE) --command "make evidence-stress-protocol"
+	  --table $(MEASURED)/stress_protocol.md --design-table $(MEASURED)/stress_design.md \
+	  --beat-inputs-table $(MEASURED)/stress_beat_inputs.md --figure $(STRESS_PROTOCOL_FIGURE) --command "make evidence-stress-protocol"
 

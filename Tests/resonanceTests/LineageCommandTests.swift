@@ -18,10 +18,10 @@ final class LineageCommandTests: XCTestCase {
         try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: ws + "/manifest.json")))
     }
 
-    /// A constants file with the stress engine at 1.3.0 and one weight moved.
+    /// A constants file with the stress engine at 1.5.0 and one constant moved.
     func tunedStress(in dir: String) throws -> String {
         let path = dir + "/tuned.json"
-        let text = #"{"engines": {"stress": {"version": "1.4.0", "constants": {"sigmoid_slope": 0.1}}}}"#
+        let text = #"{"engines": {"stress": {"version": "1.5.0", "constants": {"sigmoid_slope": 0.1}}}}"#
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -48,7 +48,7 @@ final class LineageCommandTests: XCTestCase {
         let registry = try ConstantsRegistry(contentsOf: tuned)
         for name in ["daily.csv", "receipts.csv", "hr_recovery.csv", "morning_recovery.csv", "morning_receipts.csv", "nudges.csv", "coaching.csv", "phases.csv", "zones.csv", "stress_hourly.csv"] {
             let stress = try XCTUnwrap(after.table(name)?.lineage?.engines.first { $0.name == "stress" }, name)
-            XCTAssertEqual(stress.version, "1.4.0")
+            XCTAssertEqual(stress.version, "1.5.0")
             XCTAssertEqual(stress.digest, registry.digest(of: "stress"))
             XCTAssertNotEqual(stress.digest, ConstantsRegistry.defaults.digest(of: "stress"))
         }
@@ -60,8 +60,8 @@ final class LineageCommandTests: XCTestCase {
         try run("validate", ws, "--report-dir", report)
         let md = try String(contentsOfFile: report + "/validation.md", encoding: .utf8)
         XCTAssertTrue(md.contains("## Lineage"), md)
-        XCTAssertTrue(md.contains("daily.csv was made with stress@1.4.0 (\(registry.digest(of: "stress").prefix(12))…), this report runs stress@1.3.0"), md)
-        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.1.0 | bio_age@1.0.0 coaching@1.0.0 daily_inputs@1.2.0 morning_recovery@1.1.0 readiness@2.0.0 stress@1.4.0 trend@2.0.0 zones@2.0.0 |"), md)
+        XCTAssertTrue(md.contains("daily.csv was made with stress@1.5.0 (\(registry.digest(of: "stress").prefix(12))…), this report runs stress@1.4.0"), md)
+        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.1.0 | bio_age@1.0.0 coaching@1.0.0 daily_inputs@1.2.0 morning_recovery@1.1.0 readiness@2.0.0 stress@1.5.0 trend@2.0.0 zones@2.0.0 |"), md)
         // With the same constants for the report, nothing differs.
         try run("validate", ws, "--report-dir", report, "--constants", tuned)
         let same = try String(contentsOfFile: report + "/validation.md", encoding: .utf8)
@@ -111,7 +111,7 @@ final class LineageCommandTests: XCTestCase {
         // the effects made from them are current too); daily still read the old hrv.csv.
         XCTAssertTrue(md.contains("- **daily.csv is stale: hrv.csv changed since (read "), md)
         XCTAssertFalse(md.contains("session_plays.csv is stale"), md)
-        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.1.0 | bio_age@1.0.0 coaching@1.0.0 daily_inputs@1.2.0 morning_recovery@1.1.0 readiness@2.0.0 stress@1.3.0 trend@2.0.0 zones@2.0.0 | age_years=none; tz=none | stale |"), md)
+        XCTAssertTrue(md.contains("| daily.csv | 2 | daily 1.1.0 | bio_age@1.0.0 coaching@1.0.0 daily_inputs@1.2.0 morning_recovery@1.1.0 readiness@2.0.0 stress@1.4.0 trend@2.0.0 zones@2.0.0 | age_years=none; tz=none | stale |"), md)
     }
 
     func testSessionsWithoutHRVUseTheDefaultAndSaySo() throws {

@@ -61,6 +61,15 @@ def profile_line(p):
     return line
 
 
+def paired_row(p):
+    """One paired difference: per subject, pooled and after the detrend, each with its interval."""
+    return (f"| {p['score']} − {p['minus']} | {fmt(p['mean_difference'])} | {interval(p['ci_low'], p['ci_high'])} "
+            f"| {p['subjects_above']} / {p['subjects']} "
+            f"| {fmt(p['pooled_difference'])} | {interval(p['pooled_ci_low'], p['pooled_ci_high'])} "
+            f"| {fmt(p['detrended_mean_difference'])} "
+            f"| {interval(p['detrended_ci_low'], p['detrended_ci_high'])} |")
+
+
 def table(protocol, command):
     lines = []
     for name, title in [p for p in PARTS if p[0] in protocol]:
@@ -81,14 +90,35 @@ def table(protocol, command):
                   "| paired difference | mean Δ per-subject AUC | 95 % CI | subjects with Δ > 0 | Δ pooled AUC | 95 % CI "
                   "| mean Δ detrended | 95 % CI |",
                   "|---|---|---|---|---|---|---|---|"]
-        for p in part["paired"]:
-            lines.append(f"| {p['score']} − {p['minus']} | {fmt(p['mean_difference'])} | {interval(p['ci_low'], p['ci_high'])} "
-                         f"| {p['subjects_above']} / {p['subjects']} "
-                         f"| {fmt(p['pooled_difference'])} | {interval(p['pooled_ci_low'], p['pooled_ci_high'])} "
-                         f"| {fmt(p['detrended_mean_difference'])} "
-                         f"| {interval(p['detrended_ci_low'], p['detrended_ci_high'])} |")
+        lines += [paired_row(p) for p in part["paired"]]
         lines.append("")
     lines.append(f"Regenerate: `{command}`.")
+    return "\n".join(lines) + "\n"
+
+
+BEAT_INPUTS = ["raw_hr", "engine", "engine_beats", "dj_stress", "dj_beats_stress", "dj_personal_stress",
+               "dj_beats_personal_stress", "beats_raw_hr", "control_elapsed", "control_middle"]
+
+
+def beat_inputs_table(part, command):
+    """The product engines on the pulse wave's beats against raw HR and against themselves on
+    the device's inputs, on the primary design's windows where all of them are defined."""
+    scores = part["scores"]
+    lines = [f"Transition design (primary), the engines on the pulse wave's beats: {len(part['subjects'])} subjects, "
+             f"{part['windows']} of the design's {part['design_windows']} windows.", "",
+             "| score | pooled AUC | 95 % CI | median per-subject AUC | 95 % CI | detrended median per-subject AUC | 95 % CI |",
+             "|---|---|---|---|---|---|---|"]
+    for k in [k for k in BEAT_INPUTS if k in scores]:
+        s = scores[k]
+        label = f"*{s['label']}*" if k.startswith("control_") else s["label"]
+        lines.append(f"| {label} | {fmt(s['pooled'])} | {interval(s['pooled_ci_low'], s['pooled_ci_high'])} "
+                     f"| {fmt(s['subject_median'])} | {interval(s['subject_ci_low'], s['subject_ci_high'])} "
+                     f"| {fmt(s['detrended_subject_median'])} "
+                     f"| {interval(s['detrended_subject_ci_low'], s['detrended_subject_ci_high'])} |")
+    lines += ["", "| paired difference | mean Δ per-subject AUC | 95 % CI | subjects with Δ > 0 | Δ pooled AUC | 95 % CI "
+              "| mean Δ detrended | 95 % CI |", "|---|---|---|---|---|---|---|---|"]
+    lines += [paired_row(p) for p in part["paired"]]
+    lines += ["", f"Regenerate: `{command}`."]
     return "\n".join(lines) + "\n"
 
 
@@ -159,6 +189,7 @@ def main():
     ap.add_argument("validation_json")
     ap.add_argument("--table", required=True)
     ap.add_argument("--design-table")
+    ap.add_argument("--beat-inputs-table")
     ap.add_argument("--figure")
     ap.add_argument("--command", default="make evidence-stress-protocol")
     a = ap.parse_args()
@@ -168,6 +199,8 @@ def main():
     write(a.table, table(protocol, a.command))
     if a.design_table:
         write(a.design_table, design_table(stress["design"], a.command))
+    if a.beat_inputs_table and "beat_inputs" in protocol:
+        write(a.beat_inputs_table, beat_inputs_table(protocol["beat_inputs"], a.command))
     if a.figure:
         figure(protocol, a.figure)
 

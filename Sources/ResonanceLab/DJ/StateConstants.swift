@@ -3,7 +3,7 @@
 /// context, and the music need that follows from them (product specification, state
 /// estimation and need inference; the simpler reference variant is `StateVariant.reference`).
 public struct StateConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "state", version: "3.0.0", constants: [
+    public static let spec = EngineSpec(name: "state", version: "3.1.0", constants: [
         ConstantSpec("max_hr_intercept", 220, unit: "bpm", range: 100...300, source: "product specification: max = 220 − age"),
         ConstantSpec("max_hr_age_slope", 1, unit: "bpm/year", range: 0...5, source: "product specification: max = 220 − age"),
         ConstantSpec("hrv_stress_slope", 0.6, unit: "1/ratio", range: 0...10, source: "product specification: stress = clamp(1 − 0.6·HRV/baseline)"),
@@ -50,6 +50,7 @@ public struct StateConstants: EngineConstants {
         ConstantSpec("input_method", 0, unit: "code", range: 0...1, source: "choice: the inputs of arousal and stress; 0 the specification's (resting HR and SDNN baselines, SDNN as HRV), 1 personal rolling reference (resting HR = median HR of the person's own last minutes, HRV/baseline replaced by the heart-period ratio reference/HR, as the stress engine's adaptive range)"),
         ConstantSpec("personal_reference_minutes", 20, unit: "min", range: 1...1440, source: "input method 1: the reference is the HR samples of the 20 min before the HR window (choice: the stress engine's reference_minutes)"),
         ConstantSpec("personal_min_samples", 180, unit: "samples", range: 1...100000, source: "input method 1: fewest reference HR samples, else the baseline's resting HR (choice: 3 min at 1 Hz)"),
+        ConstantSpec("hr_input", 0, unit: "code", range: 0...1, source: "choice: where arousal's heart rate and stress's HRV come from when the state is scored on labelled recordings (dj state, validate); 0 the device's heart-rate samples (hr.csv) with SDNN from hrv_samples.csv or the analysis R-R, 1 the reliable beats detected from the waveform (beats.csv): a heart-rate sample of 60 000 / interval at each beat and the SDNN of those beats over the HRV window; the formulas are the same"),
     ], weightGroups: [["energy_arousal_weight", "energy_calm_weight"]])
 
     public static var inRegistry: KeyPath<ConstantsRegistry, Self> { \.state }
@@ -73,6 +74,8 @@ public struct StateConstants: EngineConstants {
     /// `input_method`, code (0 specification, 1 personal rolling reference); `personal_reference_minutes`, min;
     /// `personal_min_samples`, samples.
     public let inputMethod: Double, personalReferenceMinutes: Double, personalMinSamples: Double
+    /// `hr_input`, code (0 the device's heart rate and HRV, 1 the detected beats of beats.csv).
+    public let hrInput: Double
 
     public init(_ c: ConstantReader) throws {
         maxHRIntercept = try c["max_hr_intercept"]
@@ -121,5 +124,6 @@ public struct StateConstants: EngineConstants {
         inputMethod = try c["input_method"]
         personalReferenceMinutes = try c["personal_reference_minutes"]
         personalMinSamples = try c["personal_min_samples"]
+        hrInput = try c["hr_input"]
     }
 }

@@ -75,11 +75,15 @@ public enum StateLabelScoring {
         return (values, stressed)
     }
 
-    /// Every labelled subject's series from the workspace's `hr.csv`, `hrv_samples.csv`
-    /// (SDNN) and `rr.csv` (beats within the registry's plausible R-R range).
+    /// Every labelled subject's series: from the workspace's `hr.csv`, `hrv_samples.csv`
+    /// (SDNN) and `rr.csv` (beats within the registry's plausible R-R range), or with the
+    /// state engine's `hr_input` 1 from the reliable beats of `beats.csv` (`beatSeries`).
     public static func series(_ ws: Workspace, registry: ConstantsRegistry) throws -> (labels: [String: [LabelInterval]], series: [String: Series]) {
         let plausible = RRConstants(registry: registry)
         let labels = Dictionary(grouping: try ws.read(LabelInterval.self), by: \.subject)
+        if StateConstants(registry: registry).hrInput.rounded() == 1 {
+            return (labels, beatSeries(try ws.readIfPresent(DetectedBeat.self) ?? [], subjects: Set(labels.keys)))
+        }
         let hr = Dictionary(grouping: try ws.read(HRSample.self), by: \.subject)
         let sdnn = Dictionary(grouping: try ws.read(HRVSample.self), by: \.subject)
         let rr = Dictionary(grouping: try ws.analysisRRRows().filter { $0.rrMs >= plausible.rrMinMs && $0.rrMs <= plausible.rrMaxMs },
@@ -92,6 +96,21 @@ public enum StateLabelScoring {
                 rr: (rr[s] ?? []).map { TimedSample(tMs: $0.timestampMs, value: $0.rrMs) }.sorted { $0.tMs < $1.tMs })
         }
         return (labels, out)
+    }
+
+    /// Per subject, the series of its reliable detected beats: a heart-rate sample of
+    /// 60 000 / interval (bpm) and the interval (ms) at each beat, no SDNN samples (the
+    /// state's HRV is then the beats' SDNN over its HRV window).
+    static func beatSeries(_ beats: [DetectedBeat], subjects: Set<String>) -> [String: Series] {
+        var out: [String: Series] = [:]
+        for b in beats where b.reliable && subjects.contains(b.subject) {
+            guard let rr = b.intervalMs, rr > 0 else { continue }
+            out[b.subject, default: Series()].hr.append(TimedSample(tMs: b.timestampMs, value: 60_000 / rr))
+            out[b.subject, default: Series()].rr.append(TimedSample(tMs: b.timestampMs, value: rr))
+        }
+        return out.mapValues { s in
+            Series(hr: s.hr.sorted { $0.tMs < $1.tMs }, sdnn: [], rr: s.rr.sorted { $0.tMs < $1.tMs })
+        }
     }
 
     /// The rows of a workspace: every labelled subject's ticks, scored with `registry`.
@@ -139,7 +158,9 @@ public struct DJStateStage: Stage {
 
     public var name: String { "dj state" }
     public var version: String { "1.0.0" }
-    public var reads: [String] { [LabelInterval.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, CombinedRR.fileName] }
+    public var reads: [String] {
+        [LabelInterval.fileName, HRSample.fileName, HRVSample.fileName, RRInterval.fileName, CombinedRR.fileName, DetectedBeat.fileName]
+    }
     public var writes: [String] { [DJStateAUCRow.fileName] }
     public var engines: [String] { ["rr", "state"] }
     public var perSubject: Bool { false }

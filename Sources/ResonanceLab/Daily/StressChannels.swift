@@ -114,4 +114,16 @@ extension StressChannelSeries {
         if !now.isEmpty, !before.isEmpty { m.tempChangeC = Stats.mean(Array(now)) - Stats.mean(Array(before)) }
         return m
     }
+
+    /// Window mode's inputs from the reliable detected beats over [startMs, endMs)
+    /// (`window_input` 1): HR = 60 000 / their mean interval and the SDNN of their intervals
+    /// (sample SD, ms) with at least `pulse_min_beats` of them, and the RMSSD of the
+    /// consecutive ones (`pulseRMSSDMs`); nothing below that count.
+    public func beatSignals(startMs: Int64, endMs: Int64, constants c: StressConstants) -> (WindowSignals, rmssd: Double?) {
+        let inside = pulseBeats.filter { $0.tMs >= startMs && $0.tMs < endMs }
+        guard Double(inside.count) >= c.pulseMinBeats, inside.count >= 2 else { return (WindowSignals(hrBpm: nil, sdnnMs: nil), nil) }
+        let rr = inside.map(\.rrMs)
+        return (WindowSignals(hrBpm: 60_000 / Stats.mean(rr), sdnnMs: Stats.sd(rr)),
+                StressWindowMeasures.beats(inside[...], startMs: startMs, endMs: endMs, constants: c).rmssdMs)
+    }
 }

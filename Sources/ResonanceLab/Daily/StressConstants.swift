@@ -5,7 +5,7 @@
 /// deviation moves each signal by about as much as one SD of resting HR moves the RHR
 /// score (day-to-day RHR SD ≈ 5 % of baseline → 20 points).
 public struct StressConstants: EngineConstants {
-    public static let spec = EngineSpec(name: "stress", version: "1.3.0", constants: [
+    public static let spec = EngineSpec(name: "stress", version: "1.4.0", constants: [
         ConstantSpec("baseline_days", 28, unit: "days", range: 2...365, source: "personal baseline: trailing 28 days before the day (choice; the specification names no window)"),
         ConstantSpec("min_baseline_days", 3, unit: "days", range: 2...365, source: "fewest baseline days for a deviation (choice)"),
         ConstantSpec("rhr_score_at_baseline", 40, unit: "points", range: 0...100, source: "product specification: RHR score = 40 + 4·(% above baseline)"),
@@ -54,7 +54,7 @@ public struct StressConstants: EngineConstants {
         ConstantSpec("trend_days", 7, unit: "days", range: 2...90, source: "choice: the stress trend direction is the least-squares slope of the stress scores of the 7 days ending the day (the specification names no window)"),
         ConstantSpec("trend_min_days", 3, unit: "days", range: 2...90, source: "choice: fewest scored days in the window for a slope"),
         ConstantSpec("trend_slope_points_per_day", 0.5, unit: "points/day", range: 0...100, source: "product specification: slope threshold ±0.5 points/day (rising above +0.5, falling below −0.5, else steady)"),
-        ConstantSpec("window_method", 0, unit: "code", range: 0...10, source: "choice: the window score; 0 the daily formula against a reference period, 1 personal adaptive reference range, 2 heart-rate onset, 3 HRV from the beats present with a coverage confidence, 4 respiration rate from the R-R series; from the wristband's channels: 5 pulse-wave HR, 6 pulse-wave HR and RMSSD, 7 skin conductance level, 8 phasic responses, 9 skin temperature change, 10 pulse-wave HR and skin conductance level (StressWindowMethod)"),
+        ConstantSpec("window_method", 0, unit: "code", range: 0...10, source: "choice: the window score; 0 the daily formula against a reference period, 1 personal adaptive reference range, 2 heart-rate onset, 3 HRV from the beats present with a coverage confidence, 4 respiration rate from the R-R series; from the wristband's channels: 5 pulse-wave HR, 6 pulse-wave HR and RMSSD, 7 skin conductance level, 8 phasic responses, 9 skin temperature change, 10 pulse-wave HR and skin conductance level (StressWindowMethod); methods 5–10 were frozen at stress 1.3.0 and run once, nested leave-one-subject-out, on the 25 labelled Stress-Predict subjects S02–S26 (ledger row stress_channels, commit b04b42c; docs/methods/validation.md, Stress scoring protocol)"),
         ConstantSpec("reference_minutes", 20, unit: "min", range: 1...1440, source: "methods 1–4: the rolling reference is the windows of the last 20 min before the scored window (choice; after Iqbal et al. 2022, reference ranges from each person's own recording)"),
         ConstantSpec("reference_step_seconds", 30, unit: "s", range: 1...3600, source: "methods 1–4: reference windows start every 30 s (choice: the scoring step)"),
         ConstantSpec("reference_min_windows", 6, unit: "windows", range: 1...10000, source: "methods 1–4: fewest reference windows with a heart rate for a percentile (choice: 3 min of history)"),
@@ -73,6 +73,7 @@ public struct StressConstants: EngineConstants {
         ConstantSpec("motion_gate_fraction", 0.5, unit: "ratio", range: 0...1, source: "methods 5–10: a window with ≥ 50 % moving seconds is dominated by movement and scores 50 (choice)"),
         ConstantSpec("scl_cutoff_hz", 0.05, unit: "Hz", range: 0.001...1, source: "methods 7, 8, 10: skin conductance level = EDA through a first-order causal low-pass at 0.05 Hz, the phasic part the rest (Boucsein et al. 2012: tonic changes are slower than 20 s responses)"),
         ConstantSpec("scr_min_amplitude_us", 0.01, unit: "µS", range: 0.001...1, source: "method 8: a phasic response rises ≥ 0.01 µS from its trough (Boucsein et al. 2012, the customary minimum amplitude)"),
+        ConstantSpec("window_input", 0, unit: "code", range: 0...1, source: "choice: where window mode's heart rate and SDNN come from (the product formula and methods 1–4); 0 the device's heart-rate samples (hr.csv) and the SDNN of the analysis R-R when reliable, 1 the reliable beats detected from the waveform (beats.csv): HR = 60 000 / their mean interval with at least pulse_min_beats of them, SDNN of those beats; the formulas are the same"),
         ConstantSpec("temp_cutoff_hz", 0.05, unit: "Hz", range: 0.001...1, source: "method 9: skin temperature through a first-order causal low-pass at 0.05 Hz against its print resolution (choice)"),
     ], weightGroups: [
         ["weight_rhr", "weight_hrv", "weight_cv"],
@@ -160,6 +161,8 @@ public struct StressConstants: EngineConstants {
     public let pulseMinBeats: Double, motionGateG: Double, motionGateFraction: Double
     /// `scl_cutoff_hz`, `temp_cutoff_hz`, Hz; `scr_min_amplitude_us`, µS.
     public let sclCutoffHz: Double, tempCutoffHz: Double, scrMinAmplitudeMicroS: Double
+    /// `window_input`, code (0 the device's heart rate and R-R, 1 the detected beats of beats.csv).
+    public let windowInput: Double
 
     public init(_ c: ConstantReader) throws {
         baselineDays = try c["baseline_days"]
@@ -207,6 +210,7 @@ public struct StressConstants: EngineConstants {
         sclCutoffHz = try c["scl_cutoff_hz"]
         tempCutoffHz = try c["temp_cutoff_hz"]
         scrMinAmplitudeMicroS = try c["scr_min_amplitude_us"]
+        windowInput = try c["window_input"]
     }
 
     /// The constant holding local hour `hour`'s circadian multiplier.

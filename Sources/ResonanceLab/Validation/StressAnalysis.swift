@@ -138,9 +138,10 @@ public enum StressAnalysis {
         let (designMD, designJSON) = StressDesign.report(subjects, options: options, breathingTasks: StressProtocol.breathingTasks)
         md += designMD
         let series = try StateLabelScoring.series(ws, registry: registry).series
+        let beats = try StateLabelScoring.series(ws, registry: registry.replacing(StateConstants.spec.name, with: ["hr_input": 1])).series
         let (protocolMD, protocolJSON) = try StressProtocol.report(
             try StressProtocol.windows(subjects, series: series, registry: registry),
-            design: try StressProtocol.windows(subjects, series: series, registry: registry, design: true),
+            design: try StressProtocol.windows(subjects, series: series, beatSeries: beats, registry: registry, design: true),
             subjectNames: subjects.map(\.subject), stress: stressConstants, jobs: jobs)
         md += protocolMD
         let (elevatedMD, elevatedJSON) = elevatedLevel(scored)

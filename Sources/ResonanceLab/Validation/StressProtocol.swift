@@ -82,6 +82,23 @@ enum StressProtocol {
                          ("ppg_choice", "raw_hr"), ("ppg_eda_choice", "ppg_choice"),
                          ("ppg_learned", "raw_hr"), ("ppg_eda_learned", "ppg_learned")]
 
+    /// The product engines fed the detected beats (`window_input` 1, `hr_input` 1; on
+    /// Stress-Predict the pulse wave's reliable beats), each window's values in this order.
+    static let beatInputScores: [(key: String, label: String)] = [
+        ("engine_beats", "stress engine, product formula, HR and SDNN from the pulse wave's beats (window_input 1)"),
+        ("dj_beats_stress", "DJ state: stress, HR and HRV from the pulse wave's beats (hr_input 1)"),
+        ("dj_beats_personal_stress", "DJ state: stress (input_method 1), HR from the pulse wave's beats (hr_input 1)"),
+        ("beats_raw_hr", "naive: latest HR of the pulse wave's beats"),
+    ]
+    /// The input comparison's scores in table order: the device-input scores it is paired
+    /// with (keys of `scores`), then `beatInputScores`.
+    static let inputComparison = ["raw_hr", "engine", "dj_stress", "dj_personal_stress"]
+    /// The input comparison's paired differences: each engine on the beats against raw HR
+    /// and against itself on the device's inputs.
+    static let inputPaired = [("engine_beats", "raw_hr"), ("dj_beats_stress", "raw_hr"), ("dj_beats_personal_stress", "raw_hr"),
+                              ("beats_raw_hr", "raw_hr"), ("engine_beats", "engine"), ("dj_beats_stress", "dj_stress"),
+                              ("dj_beats_personal_stress", "dj_personal_stress")]
+
     /// One window of the protocol: its label and task, every score, the learned reference's
     /// features, and its time-only controls (`StressDesign`: seconds from the session's start
     /// to its middle; minus its middle's distance in seconds from the session's middle).
@@ -95,6 +112,15 @@ enum StressProtocol {
         /// The window's channels: pulse-wave HR present, skin conductance present, the
         /// phasic responses in it, dominated by movement.
         var pulse = false, eda = false, responses = 0.0, moving = false
+        /// The `beatInputScores` of a primary-design window, nil where any is undefined.
+        var beatInputs: [Double]?
+
+        /// The value of score `key` (of `scores` or `beatInputScores`); nil when absent.
+        func value(_ key: String) -> Double? {
+            if let k = StressProtocol.scores.firstIndex(where: { $0.key == key }) { return scores[k] }
+            guard let k = StressProtocol.beatInputScores.firstIndex(where: { $0.key == key }) else { return nil }
+            return beatInputs?[k]
+        }
     }
 
     /// The learned reference's features of one window: its HR (bpm) and HR − the mean HR
@@ -121,6 +147,7 @@ enum StressProtocol {
     /// The windows of every subject on which every score is defined, of every labelled
     /// interval or (`design`) of the primary design; subjects in input order.
     static func windows(_ subjects: [StressSubject], series: [String: StateLabelScoring.Series],
+                        beatSeries: [String: StateLabelScoring.Series] = [:],
                         registry: ConstantsRegistry, design: Bool = false) throws -> [[Window]] {
         let stress = StressConstants(registry: registry)
         let product = StressEngine(constants: stress)
@@ -148,7 +175,9 @@ enum StressProtocol {
                                   middleCloseness: StressDesign.middleCloseness(w.startMs, w.endMs, session: session),
                                   pulse: w.measures.channels.pulseHRBpm != nil, eda: w.measures.channels.sclMicroS != nil,
                                   responses: (w.measures.channels.scrPerMin ?? 0) * Double(w.endMs - w.startMs) / 60_000,
-                                  moving: parts.moving))
+                                  moving: parts.moving,
+                                  beatInputs: design ? beatInputs(w, s, beatSeries[s.subject], product: product, spec: djSpec,
+                                                                  personal: djPersonal) : nil))
             }
             // Centred HR: the window HR less the subject's mean over its windows.
             let k = scores.firstIndex { $0.key == "naive_hr_centred" } ?? 0
@@ -158,6 +187,19 @@ enum StressProtocol {
             }
             return out
         }
+    }
+
+    /// A primary-design window's `beatInputScores`: the product formula on the detected
+    /// beats' HR and SDNN against the design's reference tiles measured the same way, the DJ
+    /// state from the beats' series with either input method, and the beats' latest HR; nil
+    /// where any is undefined (no reliable beats in the window or the state's HR window).
+    static func beatInputs(_ w: StressWindow, _ s: StressSubject, _ beats: StateLabelScoring.Series?, product: StressEngine,
+                           spec: DJStateEngine, personal: DJStateEngine) -> [Double]? {
+        guard let beats, w.beatSignals.hrBpm != nil,
+              let engine = StressWindowMode.assess(product, window: w.beatSignals, reference: s.designBeatReference, subject: s.subject),
+              let a = StateLabelScoring.state(at: w.endMs, beats, engine: spec),
+              let b = StateLabelScoring.state(at: w.endMs, beats, engine: personal) else { return nil }
+        return [engine.score, a.state.stress, b.state.stress, a.latestHR]
     }
 
     /// A window's scores in `scores` order: the product formula, the HR methods, the naive
@@ -329,9 +371,10 @@ enum StressProtocol {
     }
 
     /// The paired differences' table rows and JSON: per-subject (raw and detrended) and pooled.
-    static func pairs(_ raw: [String: Summary], _ flat: [String: Summary]) -> ([[String]], [JSONValue]) {
+    static func pairs(_ raw: [String: Summary], _ flat: [String: Summary],
+                      _ list: [(String, String)] = paired) -> ([[String]], [JSONValue]) {
         var rows: [[String]] = [], json: [JSONValue] = []
-        for (a, b) in paired {
+        for (a, b) in list {
             guard let x = raw[a], let y = raw[b], let dx = flat[a], let dy = flat[b] else { continue }
             let d = pairedDifference(x, y), p = pairedPooledDifference(x, y), t = pairedDifference(dx, dy)
             rows.append(["\(a) − \(b)", StressAnalysis.f(d.mean), StressAnalysis.ci(d.ci), "\(d.above) / \(d.subjects)",
@@ -348,20 +391,13 @@ enum StressProtocol {
 
     /// One window set's Markdown and JSON: every score's and control's AUCs, raw and after
     /// the label-blind detrend, the nested folds' choices and the paired differences.
-    static func part(_ subjects: [[Window]], names: [String], title: String, jobs: Int) throws -> (String, JSONValue) {
+    static func part(_ subjects: [[Window]], names: [String], title: String, verdict: Bool = false,
+                     jobs: Int) throws -> (String, JSONValue) {
         let (raw, flat, chosen) = try summaries(subjects, jobs: jobs)
         let windows = subjects.reduce(0) { $0 + $1.count }
         var md = "\n#### \(title) (\(plural(subjects.count, "subject")), \(plural(windows, "window")))\n\n"
-        var rows: [[String]] = [], scoreJSON: [String: JSONValue] = [:]
-        for s in scores + nestedScores + controlScores {
-            guard let x = raw[s.key], let d = flat[s.key] else { continue }
-            rows.append([s.label, StressAnalysis.f(x.pooled), StressAnalysis.ci(x.pooledCI), StressAnalysis.f(x.median),
-                         StressAnalysis.ci(x.medianCI), StressAnalysis.f(d.median), StressAnalysis.ci(d.medianCI),
-                         String(x.perSubject.filter(\.isFinite).count)])
-            scoreJSON[s.key] = x.json(label: s.label, detrended: d)
-        }
-        md += markdownTable(["score", "pooled AUC", "95 % CI", "median per-subject AUC", "95 % CI",
-                             "detrended median per-subject AUC", "95 % CI", "subjects"], rows)
+        let (table, scoreJSON) = scoreTable(scores + nestedScores + controlScores, raw, flat)
+        md += table
         var profileJSON: [String: JSONValue] = [:]
         for p in profiles {
             let (line, json) = profileSummary(p, subjects, chosen[p.key] ?? ([], []))
@@ -373,11 +409,86 @@ enum StressProtocol {
         let (pairRows, pairJSON) = pairs(raw, flat)
         md += markdownTable(["difference", "mean ΔAUC per subject", "95 % CI", "subjects with Δ > 0", "Δ pooled AUC", "95 % CI",
                              "mean ΔAUC detrended", "95 % CI"], pairRows)
+        if verdict { md += profileVerdicts(raw) }
         let heart = chosen["nested"] ?? ([], [])
         return (md, .object(["subjects": .array(names.map(JSONValue.string)), "windows": .int(windows),
                              "scores": .object(scoreJSON), "paired": .array(pairJSON), "profiles": .object(profileJSON),
                              "chosen_methods": .array(heart.methods.map(JSONValue.string)),
                              "learned_lambdas": .array(heart.lambdas.map { .num($0) })]))
+    }
+
+    /// The AUC table of `list`'s scores present in `raw` (and `flat`, after the detrend):
+    /// Markdown, and each score's JSON by key.
+    static func scoreTable(_ list: [(key: String, label: String)], _ raw: [String: Summary],
+                           _ flat: [String: Summary]) -> (String, [String: JSONValue]) {
+        var rows: [[String]] = [], json: [String: JSONValue] = [:]
+        for s in list {
+            guard let x = raw[s.key], let d = flat[s.key] else { continue }
+            rows.append([s.label, StressAnalysis.f(x.pooled), StressAnalysis.ci(x.pooledCI), StressAnalysis.f(x.median),
+                         StressAnalysis.ci(x.medianCI), StressAnalysis.f(d.median), StressAnalysis.ci(d.medianCI),
+                         String(x.perSubject.filter(\.isFinite).count)])
+            json[s.key] = x.json(label: s.label, detrended: d)
+        }
+        return (markdownTable(["score", "pooled AUC", "95 % CI", "median per-subject AUC", "95 % CI",
+                               "detrended median per-subject AUC", "95 % CI", "subjects"], rows), json)
+    }
+
+    /// The verdict per device profile on the primary design, from its held-out scores: what
+    /// each profile's chosen method reaches against raw HR, what EDA adds to the pulse wave,
+    /// each paired per subject with its interval, the learned reference as the ceiling, and
+    /// what each needs.
+    static func profileVerdicts(_ raw: [String: Summary]) -> String {
+        func auc(_ k: String) -> String {
+            guard let x = raw[k] else { return "–" }
+            return "\(StressAnalysis.f(x.median)) (\(StressAnalysis.ci(x.medianCI)))"
+        }
+        func difference(_ a: String, _ b: String) -> (text: String, above: Bool) {
+            guard let x = raw[a], let y = raw[b] else { return ("–", false) }
+            let d = pairedDifference(x, y)
+            return ("\(StressAnalysis.f(d.mean)) (\(StressAnalysis.ci(d.ci)); \(d.above) of \(d.subjects) subjects above)", d.ci.0 > 0)
+        }
+        let ppg = difference("ppg_choice", "raw_hr"), eda = difference("ppg_eda_choice", "ppg_choice")
+        return "\n*Verdict per device profile* (median per-subject AUC, held out; paired per-subject differences with "
+            + "subject-bootstrap intervals). *PPG wristband* (pulse wave + accelerometer): the method chosen inside the "
+            + "training folds reaches \(auc("ppg_choice")) against \(auc("raw_hr")) for the device's raw HR; paired "
+            + "\(ppg.text): " + (ppg.above ? "above raw HR, so it can ship" : "its interval does not lie above 0, so it is not shown to beat raw HR")
+            + "; its learned reference, the ceiling of these features, \(auc("ppg_learned")). It needs the raw pulse wave "
+            + "and the accelerometer (not a watch API's heart-rate samples) and the person's last minutes of history for "
+            + "its reference. *PPG + EDA wristband* (all four channels): \(auc("ppg_eda_choice")); over the PPG wristband "
+            + "\(eda.text): " + (eda.above ? "EDA adds to the pulse wave" : "EDA adds nothing measurable beyond the pulse wave here")
+            + "; learned reference \(auc("ppg_eda_learned")). It needs skin conductance as well. Neither is judged against the "
+            + "clock fitted on the other subjects' labels (\(auc("control_clock"))), which no product has.\n"
+    }
+
+    /// The product engines on the detected beats (`beatInputScores`) against raw HR and
+    /// against themselves on the device's inputs, on the primary design's windows where every
+    /// one is defined (subjects with both classes there), with the label-blind controls on
+    /// the same windows: Markdown and JSON; nil when no subject has such windows of both classes.
+    static func beatInputPart(_ design: [[Window]], names: [String]) -> (String, JSONValue)? {
+        let kept = design.map { $0.filter { $0.beatInputs != nil } }
+        let usable = kept.indices.filter { i in kept[i].contains(where: \.stress) && kept[i].contains { !$0.stress } }
+        guard !usable.isEmpty else { return nil }
+        let subjects = usable.map { kept[$0] }
+        var raw: [String: Summary] = [:], flat: [String: Summary] = [:]
+        func add(_ key: String, _ g: [BinaryScores]) { raw[key] = Summary(g); flat[key] = Summary(detrended(g, subjects)) }
+        let labels = scores.filter { inputComparison.contains($0.key) } + beatInputScores
+        for s in labels { add(s.key, groups(subjects) { $0.value(s.key) ?? .nan }) }
+        add("control_elapsed", groups(subjects) { $0.elapsedSeconds })
+        add("control_middle", groups(subjects) { $0.middleCloseness })
+        let windows = subjects.reduce(0) { $0 + $1.count }, all = design.reduce(0) { $0 + $1.count }
+        var md = "\n#### The engines on the pulse wave's beats (primary design: \(plural(subjects.count, "subject")), "
+            + "\(windows) of its \(all) windows)\n\n"
+            + "The product formula and the DJ state keep their formulas and take heart rate and HRV from the reliable beats "
+            + "detected in the pulse wave (`beats.csv`; the stress engine's `window_input` 1, the state engine's `hr_input` 1) "
+            + "instead of the device's heart-rate samples; scored on the primary design's windows where every one of them is "
+            + "defined, beside the same engines on the device's inputs and raw HR on the same windows.\n\n"
+        let (table, scoreJSON) = scoreTable(labels + controlScores, raw, flat)
+        md += table + "\n"
+        let (pairRows, pairJSON) = pairs(raw, flat, inputPaired)
+        md += markdownTable(["difference", "mean ΔAUC per subject", "95 % CI", "subjects with Δ > 0", "Δ pooled AUC", "95 % CI",
+                             "mean ΔAUC detrended", "95 % CI"], pairRows)
+        return (md, .object(["subjects": .array(usable.map { .string(names[$0]) }), "windows": .int(windows),
+                             "design_windows": .int(all), "scores": .object(scoreJSON), "paired": .array(pairJSON)]))
     }
 
     /// One profile's line and JSON: the methods and λ chosen in the outer folds, the
@@ -451,10 +562,15 @@ enum StressProtocol {
                 continue
             }
             let usable = kept.indices.filter { i in kept[i].contains { $0.stress } && kept[i].contains { !$0.stress } }
-            let (partMD, partJSON) = try part(usable.map { kept[$0] }, names: usable.map { subjectNames[$0] }, title: title, jobs: jobs)
+            let (partMD, partJSON) = try part(usable.map { kept[$0] }, names: usable.map { subjectNames[$0] }, title: title,
+                                              verdict: name == "primary", jobs: jobs)
             md += partMD
             json[name] = partJSON
             previous = (count, partJSON)
+            if name == "primary", let (inputMD, inputJSON) = beatInputPart(usable.map { kept[$0] }, names: usable.map { subjectNames[$0] }) {
+                md += inputMD
+                json["beat_inputs"] = inputJSON
+            }
         }
         return (md, .object(json))
     }

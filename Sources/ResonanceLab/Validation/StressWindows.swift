@@ -32,7 +32,10 @@ public struct StressWindow: Equatable, Sendable {
     public var stress: Bool
     /// Name of the stress task (empty for baseline windows).
     public var task: String
+    /// The HR and SDNN window mode scores: from the source the engine's `window_input` names.
     public var signals: WindowSignals
+    /// The same from the reliable detected beats (`window_input` 1), whatever the engine's input.
+    public var beatSignals = WindowSignals(hrBpm: nil, sdnnMs: nil)
     /// RMSSD (ms) when the window's R-R intervals are reliable.
     public var rmssdMs: Double?
     /// What a watch measures in the window, and its rolling reference (the past windows of
@@ -63,6 +66,8 @@ public struct StressSubject: Equatable, Sendable {
     /// end by the design's first window (its windows before the Stroop's start lie in the
     /// first baseline interval).
     public var designReference: [WindowSignals] = []
+    /// The same tiles measured from the reliable detected beats (`beatSignals`).
+    public var designBeatReference: [WindowSignals] = []
 }
 
 /// Labelled recordings cut into windows for stress scoring. A subject is scored when
@@ -153,76 +158,29 @@ public enum StressWindows {
                     channels: StressChannelSeries = .init()) -> StressSubject {
         let intervals = labels.filter { $0.label == stressLabel || $0.label == baselineLabel }
             .sorted { ($0.startMs, $0.endMs) < ($1.startMs, $1.endMs) }
-        let hrSeries = TimeSeries(hr.map { h in zip(h.timestampsMs, h.values).map { (timeMs: $0.0, value: $0.1) } } ?? [])
-        var hrv: HRVWindows?
-        if let rr, !rr.values.isEmpty {
-            var hrvOptions = HRVOptions()
-            hrvOptions.maxArtifactPct = o.maxArtifactPct
-            let series = NNSeries.clean(timestampsMs: rr.timestampsMs, rrMs: rr.values, method: hrvOptions.artifactMethod)
-            hrv = HRVWindows(subject: subject, series: series, options: hrvOptions)
-        }
-        func measure(_ start: Int64, _ end: Int64) -> (WindowSignals, rmssd: Double?) {
-            let bpm = hrSeries.values(fromMs: start, throughMs: end - 1)
-            let hrBpm = bpm.count >= o.minHRSamples ? bpm.reduce(0, +) / Double(bpm.count) : nil
-            guard let row = hrv?.row(fromMs: start, toMs: end), row.reliable,
-                  row.time.sdnn.isFinite, row.time.sdnn > 0 else { return (WindowSignals(hrBpm: hrBpm, sdnnMs: nil), nil) }
-            return (WindowSignals(hrBpm: hrBpm, sdnnMs: row.time.sdnn), row.time.rmssd.isFinite ? row.time.rmssd : nil)
-        }
-
-        // The rolling reference: windows of the same length every `reference_step_seconds`
-        // from the first heart-rate sample; a scored window sees those that ended by its start.
-        let beats = rr.map { r in zip(r.timestampsMs, r.values).map { StressBeat(tMs: $0.0, rrMs: $0.1) } } ?? []
-        func watch(_ start: Int64, _ end: Int64, _ signals: WindowSignals) -> StressWindowMeasures {
-            let b = StressWindowMeasures.beats(beats[...], startMs: start, endMs: end, constants: stress)
-            var m = StressWindowMeasures(hrBpm: signals.hrBpm, sdnnMs: signals.sdnnMs, beatRMSSDMs: b.rmssdMs,
-                                         beatCoverage: b.coverage, respirationPerMin: b.respirationPerMin)
-            m.channels = channels.measures(startMs: start, endMs: end, constants: stress)
-            return m
-        }
-        let gridStepMs = max(1, Int64((stress.referenceStepSeconds * 1000).rounded()))
-        var grid: [(startMs: Int64, measures: StressWindowMeasures)] = []
-        if let first = hrSeries.timesMs.first, let last = hrSeries.timesMs.last {
-            var g = first
-            while g + o.windowMs <= last + 1 {
-                grid.append((g, watch(g, g + o.windowMs, measure(g, g + o.windowMs).0)))
-                g += gridStepMs
-            }
-        }
-        let referenceMs = Int64((stress.referenceMinutes * 60_000).rounded()), onsetMs = Int64((stress.onsetMinutes * 60_000).rounded())
-        func rolling(before start: Int64) -> StressReference {
-            let past = grid.filter { $0.startMs + o.windowMs <= start && $0.startMs >= start - referenceMs }.map(\.measures)
-            let onset = hrSeries.values(fromMs: start - onsetMs, throughMs: start - 1)
-            return StressReference(windows: past, onsetHRBpm: onset.count >= o.minHRSamples ? onset.reduce(0, +) / Double(onset.count) : nil)
-        }
-
+        let recording = StressRecording(subject: subject, hr: hr, rr: rr, options: o, stress: stress, channels: channels)
+        let hrTimes = recording.hr.timesMs
         let reference: (start: Int64, end: Int64, rule: String)
         if let first = intervals.first(where: { $0.label == baselineLabel }) {
             reference = (first.startMs, first.endMs, "first baseline interval")
         } else {
-            let start = hrSeries.timesMs.first ?? intervals.first?.startMs ?? 0
+            let start = hrTimes.first ?? intervals.first?.startMs ?? 0
             reference = (start, start + Int64(o.fallbackReferenceMinutes * 60_000),
                          "first \(decimals(o.fallbackReferenceMinutes, 0)) min of the heart-rate recording")
         }
-        // The reference period tiled into consecutive windows ending by `end`.
-        func tiles(until end: Int64) -> [WindowSignals] {
-            stride(from: reference.start, through: end - o.windowMs, by: .init(o.windowMs)).map { measure($0, $0 + o.windowMs).0 }
-        }
-        func scored(_ slot: StressSlot) -> StressWindow {
-            let (signals, rmssd) = measure(slot.startMs, slot.endMs)
-            return StressWindow(subject: subject, startMs: slot.startMs, endMs: slot.endMs, stress: slot.stress, task: slot.task,
-                                signals: signals, rmssdMs: rmssd, measures: watch(slot.startMs, slot.endMs, signals),
-                                rolling: rolling(before: slot.startMs))
-        }
         let named = self.named(intervals, protocolTasks: protocolTasks)
         let windows = StressDesign.intervalSlots(named, reference: (reference.start, reference.end), windowMs: o.windowMs,
-                                                 stepMs: o.stepMs).map(scored)
+                                                 stepMs: o.stepMs).map(recording.scored)
         let design = StressDesign.slots(named, StressDesign.primary, windowMs: o.windowMs, stepMs: o.stepMs)
         let designEnd = min(reference.end, design.map(\.startMs).min() ?? reference.end)
         return StressSubject(subject: subject, referenceStartMs: reference.start, referenceEndMs: reference.end,
-                             referenceRule: reference.rule, reference: tiles(until: reference.end), windows: windows, intervals: named,
-                             sessionStartMs: hrSeries.timesMs.first ?? named.first?.startMs ?? 0,
-                             sessionEndMs: hrSeries.timesMs.last ?? named.last?.endMs ?? 0,
-                             design: design.map(scored), designReference: tiles(until: designEnd))
+                             referenceRule: reference.rule, reference: recording.tiles(from: reference.start, until: reference.end),
+                             windows: windows, intervals: named,
+                             sessionStartMs: hrTimes.first ?? named.first?.startMs ?? 0,
+                             sessionEndMs: hrTimes.last ?? named.last?.endMs ?? 0,
+                             design: design.map(recording.scored),
+                             designReference: recording.tiles(from: reference.start, until: designEnd),
+                             designBeatReference: recording.tiles(from: reference.start, until: designEnd, beats: true))
     }
 
     /// The `stress` and `baseline` intervals (sorted) named: stress intervals by the

@@ -38,4 +38,24 @@ final class StateLabelsTests: XCTestCase {
         XCTAssertEqual(rows.first?.ticks, 120)
         XCTAssertEqual(rows.count, StateLabelScoring.scores.count * 2)
     }
+
+    /// `hr_input` 1: the reliable detected beats become a heart-rate sample of 60 000 /
+    /// interval and an R-R sample at each beat, in time order; unreliable beats, a segment's
+    /// first beat (no interval) and other subjects are left out; no SDNN samples.
+    func testBeatSeriesFromReliableBeats() {
+        func beat(_ subject: String, _ t: Int64, _ rr: Double?, reliable: Bool = true) -> DetectedBeat {
+            DetectedBeat(subject: subject, timestampMs: t, intervalMs: rr, source: "e4:elgendi-foot", channel: "bvp",
+                         fiducial: "pulse_onset", quality: 0.9, motionG: nil, reliable: reliable)
+        }
+        let beats = [beat("S1", 3000, 750), beat("S1", 1000, nil), beat("S1", 2250, 800), beat("S1", 4000, 1000, reliable: false),
+                     beat("S2", 5000, 600), beat("S9", 1000, 500)]
+        let series = StateLabelScoring.beatSeries(beats, subjects: ["S1", "S2"])
+        XCTAssertEqual(Set(series.keys), ["S1", "S2"])
+        XCTAssertEqual(series["S1"]?.hr.map(\.tMs), [2250, 3000])
+        XCTAssertEqual(series["S1"]?.hr.map(\.value), [75, 80])
+        XCTAssertEqual(series["S1"]?.rr.map(\.value), [800, 750])
+        XCTAssertEqual(series["S1"]?.sdnn.count, 0)
+        XCTAssertEqual(series["S2"]?.hr.map(\.value), [100])
+    }
 }
+

@@ -94,4 +94,25 @@ final class StressChannelsTests: XCTestCase {
         XCTAssertEqual(engine.channelScore(p, method: .pulseConductance), 75)
         XCTAssertEqual(engine.windowScore(p, method: .pulseHR), 70)
     }
+
+    /// `window_input` 1: HR = 60 000 / the mean interval of the window's reliable beats and
+    /// SDNN their sample SD; fewer than `pulse_min_beats` (5) beats give neither.
+    func testBeatSignalsAreTheBeatsMeanHeartRateAndSDNN() {
+        var a = StressChannelSeries()
+        let intervals: [Double] = [1000, 800, 1000, 800, 1000]
+        var t: Int64 = 0
+        a.pulseBeats = intervals.map { rr in
+            t += Int64(rr)
+            return StressBeat(tMs: t, rrMs: rr)
+        }
+        let (signals, rmssd) = a.beatSignals(startMs: 0, endMs: 60_000, constants: c)
+        // Mean 920 ms → 65.217 bpm; deviations 80, −120, 80, −120, 80: Σ² = 48 000, /4 → SD √12 000.
+        XCTAssertEqual(signals.hrBpm ?? 0, 60_000 / 920, accuracy: 1e-9)
+        XCTAssertEqual(signals.sdnnMs ?? 0, 12_000.0.squareRoot(), accuracy: 1e-9)
+        XCTAssertNil(rmssd, "4 successive pairs are fewer than beat_min_pairs (10)")
+        let four = a.beatSignals(startMs: 0, endMs: 4000, constants: c).0
+        XCTAssertNil(four.hrBpm)
+        XCTAssertNil(four.sdnnMs)
+    }
 }
+

@@ -186,7 +186,7 @@ final class ResponseLawTests: XCTestCase {
             "sleep.csv": "67df9c9ff8f33305a767aa87694448554f37b8cbe112f4f31e711a8505c6405e",
             "daily.csv": "0c96fe0ee10d81afab241f597b871937422fc402e58194552b4dbca18032a753",
             "truth.csv": "ab1b6381383c47437a47f143357953bea11ce52e992f98d89c7fbd704d72598e",
-            "manifest.json": "50f02e4c5fa89fb8c7ab2165abdb5be544c49110b93555fe9242657ec01c0ae1",
+            "manifest.json": "7f61c7a14a2f4a9c5c4737a2243705a93941f84f5c5ede93257ea7ca8a9ac3bf",
         ]
         for (file, digest) in expected.sorted(by: { $0.key < $1.key }) {
             XCTAssertEqual(try SHA256.hex(ofFile: ws.file(file)), digest, file)

@@ -65,6 +65,30 @@ final class StressProtocolTests: XCTestCase {
         XCTAssertEqual(other.components(separatedBy: "| score | pooled AUC |").count, 4)
     }
 
+    /// The engines on the detected beats are scored on the primary design's windows where
+    /// every beat input is defined, paired with the device-input scores of the same windows:
+    /// the product formula on the beats separates every subject (AUC 1) where raw HR ties
+    /// (0.5), so the paired difference is +0.5 in each subject; a window without beat inputs
+    /// is left out of both.
+    func testBeatInputsArePairedWithTheDeviceScoresOfTheSameWindows() throws {
+        let subjects = (0..<3).map { _ -> [StressProtocol.Window] in
+            var ws = subject(up: [], down: [])
+            for i in ws.indices { ws[i].beatInputs = [ws[i].stress ? 90 : 10, 0.5, 0.5, 70] }
+            ws.append(StressProtocol.Window(stress: true, task: "stroop", scores: ws[0].scores, features: ws[0].features))
+            return ws
+        }
+        let (md, json) = try XCTUnwrap(StressProtocol.beatInputPart(subjects, names: ["S1", "S2", "S3"]))
+        XCTAssertTrue(md.contains("#### The engines on the pulse wave's beats (primary design: 3 subjects, 6 of its 9 windows)\n"), md)
+        XCTAssertTrue(md.contains("| engine_beats − raw_hr | 0.500 |"), md)
+        XCTAssertTrue(md.contains("| dj_beats_stress − dj_stress | 0.000 |"), md)
+        guard case let .object(o) = json, case let .object(scores)? = o["scores"],
+              case let .object(engine)? = scores["engine_beats"] else { return XCTFail("\(json)") }
+        XCTAssertEqual(o["windows"], .int(6))
+        XCTAssertEqual(engine["subject_median"], .num(1))
+        // No window with every beat input: no part.
+        XCTAssertNil(StressProtocol.beatInputPart([subject(up: [], down: [])], names: ["S1"]))
+    }
+
     func testPairedDifferenceIsTheMeanOfPerSubjectDifferences() {
         let a = StressProtocol.Summary([[true, false], [true, false], [true, false]].enumerated().map { i, y in
             var g = BinaryScores()
