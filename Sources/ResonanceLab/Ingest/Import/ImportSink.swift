@@ -183,6 +183,13 @@ final class ImportSink {
         return afterExportReason
     }
 
+    /// When the export of the file being read was made (epoch ms) and the reject reason
+    /// of records dated after it (`afterExport`), for deciding it away from the sink.
+    var exportCutoff: (ms: Int64, reason: String)? {
+        guard let made = exportMade, let reason = afterExportReason else { return nil }
+        return (made.ms, reason)
+    }
+
     /// The reject reason of records dated after the export of the file being read.
     private var afterExportReason: String? {
         exportMade.map { "dated after the export was made (\(Timestamp.iso($0.ms)), \($0.how))" }
@@ -409,10 +416,26 @@ final class ImportSink {
         spans.add(table: ObjectIdentifier(table), subject: subject, file: file, ms: ms)
         try startRow(subject, ms)
         touchRecording(subject, ms)
+        ImportSink.appendMeasurementFields(ms: ms, value: value, source: source, timestamps: &timestamps, to: &line)
+        try table.add(line, file: file)
+    }
+
+    /// The fields of a measurement row after its subject: `,timestamp,value,source`.
+    static func appendMeasurementFields(ms: Int64, value: Double, source: String,
+                                        timestamps: inout LineEncoder.TimestampCache, to line: inout [UInt8]) {
         line.append(44); timestamps.append(ms, to: &line)
         line.append(44); LineEncoder.appendNumber(value, to: &line)
         line.append(44); LineEncoder.appendField(source, to: &line)
-        try table.add(line, file: file)
+    }
+
+    /// A heart-rate row whose fields after the subject were encoded beforehand
+    /// (`appendMeasurementFields`, by a worker reading a range of a large file).
+    func heartRate(subject: Int, ms: Int64, fields: UnsafeBufferPointer<UInt8>, file: Int32) throws {
+        spans.add(table: ObjectIdentifier(hr), subject: subject, file: file, ms: ms)
+        try startRow(subject, ms)
+        touchRecording(subject, ms)
+        line.append(contentsOf: fields)
+        try hr.add(line, file: file)
     }
 
     /// `subject,start,end,text` rows (labels, sleep, workouts).
