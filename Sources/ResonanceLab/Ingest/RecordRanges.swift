@@ -13,9 +13,9 @@ import Foundation
 /// (`TextFile`), so such a file — and one whose mark names an encoding that is not
 /// read — gives no ranges, and is read in one pass.
 public enum RecordRanges {
-    /// Bytes per range of a file read in parallel: a few times a chunk of the reader, and
-    /// small enough that the ranges in flight (two per worker) hold a few tens of MB.
-    public static let rangeBytes = 4 << 20
+    /// Bytes per range of a file read in parallel: the reader's chunk, so that the ranges
+    /// in flight (two per worker) hold a few MB of decided rows.
+    public static let rangeBytes = 1 << 20
 
     /// The ranges of `path`, in file order, together covering it; nil when the file is not
     /// UTF-8 text. A file under `bytes` gives one range.

@@ -75,6 +75,8 @@ extension GenericCSV {
     /// Decides the records of one range (`first`: the file's first, holding the header).
     static func readPiece(_ range: Range<Int>, first: Bool, _ rules: RangeRules) -> Piece {
         var piece = Piece(times: rules.input.times.copy())
+        // A row's fields take about the bytes of its line: one allocation for most ranges.
+        piece.fields.reserveCapacity(range.count + range.count / 8)
         var timestamps = LineEncoder.TimestampCache()
         var lastSubject: [UInt8] = []
         let source = rules.input.format.rawValue
@@ -121,13 +123,14 @@ extension GenericCSV {
                               into sink: ImportSink) throws {
         let file = input.file
         var row = 0
+        // Every row handed on is accepted, also when a later one fails.
+        defer { sink.accept(file, count: row) }
         try piece.fields.withUnsafeBufferPointer { fields in
             func rows(upTo end: Int) throws {
                 while row < end {
                     let start = row == 0 ? 0 : piece.ends[row - 1]
                     try sink.heartRate(subject: subject, ms: piece.ms[row],
                                        fields: UnsafeBufferPointer(rebasing: fields[start..<piece.ends[row]]), file: file)
-                    sink.accept(file)
                     row += 1
                 }
             }

@@ -271,8 +271,8 @@ final class ImportSink {
     /// Counts one input row as accepted. Adapters call it once per accepted row,
     /// whatever number of table rows it produced (none for one second of a label
     /// merged into an interval, two for a CSV row with both bpm and RR).
-    func accept(_ file: Int32) {
-        sources[Int(file)].accepted += 1
+    func accept(_ file: Int32, count: Int = 1) {
+        sources[Int(file)].accepted += count
     }
 
     /// Rejects `count` input rows with one `rejects.csv` row (a run of unreadable
@@ -581,7 +581,9 @@ final class ImportSink {
     /// Renames every finished table to its name in the staging folder.
     func commit() throws {
         guard let rejects else { throw ImportError.badOption(message: "an in-memory import has no tables to commit") }
-        for table in tables { try table.commit() }
+        for table in tables {
+            if let made = try table.commit() { workspace?.session?.wrote(file: table.path, rows: made.rows, sha256: made.sha256) }
+        }
         try rejects.commit()
         guard let workspace else { return }
         // Grouped by subject in byte order, as every table (files are read in path order,
