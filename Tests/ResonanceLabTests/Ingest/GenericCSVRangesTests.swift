@@ -11,9 +11,9 @@ final class GenericCSVRangesTests: XCTestCase {
 
     /// Imports `path` with `jobs` workers and ranges of `rangeBytes`: the compared files'
     /// text, or the error's.
-    private func imported(_ path: String, jobs: Int, rangeBytes: Int) throws -> [String] {
+    private func imported(_ path: String, jobs: Int, rangeBytes: Int, options given: Importer.Options = Importer.Options()) throws -> [String] {
         let ws = Workspace(path: try makeTempDir() + "/ws")
-        var options = Importer.Options()
+        var options = given
         options.jobs = jobs
         options.rangeBytes = rangeBytes
         do {
@@ -98,6 +98,32 @@ final class GenericCSVRangesTests: XCTestCase {
             XCTAssertTrue(serial[1].contains(",6,3,bpm outside 20–250,"), serial[1])
             for bytes in [1, 16, 97] {
                 XCTAssertEqual(try imported(path, jobs: 2, rangeBytes: bytes), serial, "crlf \(crlf), bom \(bom), \(bytes) bytes")
+            }
+        }
+    }
+
+    func testZonesTimeFormatsAndTheExportDateReadAsInOnePass() throws {
+        // Naive times: read in --tz (the zone note comes from every range), then a layout
+        // --time-format names; rows after --exported-at rejected as one pass rejects them.
+        var naive = "subject,time,hr\n", formatted = "subject,time,hr\n"
+        for i in 0..<90 {
+            let ms = 1_709_280_000_000 + Int64(i) * 60_000
+            let iso = Timestamp.iso(ms)
+            naive += "P0\(i % 2),\(iso.dropLast(5)),\(i % 7 == 0 ? "19" : "7\(i % 10)")\n"
+            let (y, mo, d) = (iso.prefix(4), iso.dropFirst(5).prefix(2), iso.dropFirst(8).prefix(2))
+            formatted += "P01,\(d)/\(mo)/\(y) \(iso.dropFirst(11).prefix(8)),7\(i % 10)\n"
+        }
+        var zoned = Importer.Options(timeZone: TimeZone(identifier: "Europe/Berlin"))
+        zoned.exportedAtMs = 1_709_280_000_000 + 45 * 60_000
+        var layout = Importer.Options()
+        layout.columns = ColumnMapping(timeFormat: "dd/MM/yyyy HH:mm:ss")
+        for (text, options) in [(naive, zoned), (formatted, layout)] {
+            let path = try write(Array(text.utf8))
+            let serial = try imported(path, jobs: 1, rangeBytes: 1, options: options)
+            XCTAssertEqual(serial.count, 3, serial.first ?? "")
+            XCTAssertTrue(serial[2].contains("naive local times read"), serial[2])
+            for bytes in [1, 50] {
+                XCTAssertEqual(try imported(path, jobs: 2, rangeBytes: bytes, options: options), serial, "\(bytes) bytes")
             }
         }
     }
