@@ -96,6 +96,10 @@ public final class CSVReader {
     /// Thrown by a reader limited to a byte range on a line that needs the quoting parser.
     public struct NeedsWholeFile: Error {}
 
+    /// The line ends ('\n') read by the last `forEachRecord` that reached the end: the
+    /// lines a range holds, so that the next range's lines can be numbered as in the file.
+    public private(set) var lineEnds = 0
+
     public init(path: String, chunkSize: Int = 1 << 20, delimiter: UInt8 = UInt8(ascii: ","),
                 byteRange: Range<Int>? = nil, rangeFirstLine: Int? = nil, name: String? = nil) {
         self.path = path
@@ -270,6 +274,7 @@ public final class CSVReader {
             try fail(&parser, state: state, line: state.recordLine)
         }
         try drain()
+        lineEnds = line - (rangeFirstLine ?? 1)
     }
 
     private func fail(_ parser: inout csv_parser, state: ParseState, line: Int) throws -> Never {

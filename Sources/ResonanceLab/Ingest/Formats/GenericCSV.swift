@@ -137,6 +137,13 @@ enum GenericCSV: FormatAdapter {
         }
         let source = input.format.rawValue
         let defaultSubject = sink.subject(input.subject, group: input.group)
+        if let bpm = columns.bpm, columns.rr == nil, !clockless {
+            let rules = RangeRules(input: input, columns: columns, bpm: bpm, width: header.count, unix: unix, hr: sink.hrRange,
+                                   export: sink.exportCutoff)
+            if let rows = try readInRanges(rules, subject: defaultSubject, into: sink) {
+                return try sink.endSource(input, rowsRead: rows)
+            }
+        }
         var lastSubjectBytes: [UInt8] = []
         var lastSubject = defaultSubject
         let rows = try input.forEachRow(headerLines: 1, rejectingWiderRowsInto: sink) { record in

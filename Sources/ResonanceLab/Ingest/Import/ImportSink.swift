@@ -183,6 +183,13 @@ final class ImportSink {
         return afterExportReason
     }
 
+    /// When the export of the file being read was made (epoch ms) and the reject reason
+    /// of records dated after it (`afterExport`), for deciding it away from the sink.
+    var exportCutoff: (ms: Int64, reason: String)? {
+        guard let made = exportMade, let reason = afterExportReason else { return nil }
+        return (made.ms, reason)
+    }
+
     /// The reject reason of records dated after the export of the file being read.
     private var afterExportReason: String? {
         exportMade.map { "dated after the export was made (\(Timestamp.iso($0.ms)), \($0.how))" }
@@ -264,8 +271,8 @@ final class ImportSink {
     /// Counts one input row as accepted. Adapters call it once per accepted row,
     /// whatever number of table rows it produced (none for one second of a label
     /// merged into an interval, two for a CSV row with both bpm and RR).
-    func accept(_ file: Int32) {
-        sources[Int(file)].accepted += 1
+    func accept(_ file: Int32, count: Int = 1) {
+        sources[Int(file)].accepted += count
     }
 
     /// Rejects `count` input rows with one `rejects.csv` row (a run of unreadable
@@ -409,10 +416,26 @@ final class ImportSink {
         spans.add(table: ObjectIdentifier(table), subject: subject, file: file, ms: ms)
         try startRow(subject, ms)
         touchRecording(subject, ms)
+        ImportSink.appendMeasurementFields(ms: ms, value: value, source: source, timestamps: &timestamps, to: &line)
+        try table.add(line, file: file)
+    }
+
+    /// The fields of a measurement row after its subject: `,timestamp,value,source`.
+    static func appendMeasurementFields(ms: Int64, value: Double, source: String,
+                                        timestamps: inout LineEncoder.TimestampCache, to line: inout [UInt8]) {
         line.append(44); timestamps.append(ms, to: &line)
         line.append(44); LineEncoder.appendNumber(value, to: &line)
         line.append(44); LineEncoder.appendField(source, to: &line)
-        try table.add(line, file: file)
+    }
+
+    /// A heart-rate row whose fields after the subject were encoded beforehand
+    /// (`appendMeasurementFields`, by a worker reading a range of a large file).
+    func heartRate(subject: Int, ms: Int64, fields: UnsafeBufferPointer<UInt8>, file: Int32) throws {
+        spans.add(table: ObjectIdentifier(hr), subject: subject, file: file, ms: ms)
+        try startRow(subject, ms)
+        touchRecording(subject, ms)
+        line.append(contentsOf: fields)
+        try hr.add(line, file: file)
     }
 
     /// `subject,start,end,text` rows (labels, sleep, workouts).
@@ -558,7 +581,9 @@ final class ImportSink {
     /// Renames every finished table to its name in the staging folder.
     func commit() throws {
         guard let rejects else { throw ImportError.badOption(message: "an in-memory import has no tables to commit") }
-        for table in tables { try table.commit() }
+        for table in tables {
+            if let made = try table.commit() { workspace?.session?.wrote(file: table.path, rows: made.rows, sha256: made.sha256) }
+        }
         try rejects.commit()
         guard let workspace else { return }
         // Grouped by subject in byte order, as every table (files are read in path order,

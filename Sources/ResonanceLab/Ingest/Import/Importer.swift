@@ -36,6 +36,12 @@ public enum Importer {
         /// range, series spans and manifest entry.
         public var maxSubjects = Options.defaultMaxSubjects
         public static let defaultMaxSubjects = 100_000
+        /// Workers for reading one large file in ranges (`--jobs`; the stage context's):
+        /// the outputs are those of one worker, byte for byte.
+        public var jobs = 1
+        /// Bytes per range of a file read in parallel (`RecordRanges.rangeBytes`); files
+        /// under two ranges are read in one pass. Tests and the fuzz targets force tiny ranges.
+        public var rangeBytes = RecordRanges.rangeBytes
         /// Constants recorded in the manifest's provenance.
         public var registry: ConstantsRegistry
         public var progress: (String) -> Void
@@ -187,7 +193,8 @@ public enum Importer {
         let settings = ReadSettings(rrStamp: options.rrStamp, startMs: options.startMs, rateHz: options.rateHz,
                                     mapping: options.columns)
         return SourceInput(path: plan.path, display: plan.display, subject: plan.subject ?? "", group: plan.group,
-                           file: file, times: times, delimiter: plan.delimiter, format: format, settings: settings)
+                           file: file, times: times, delimiter: plan.delimiter, format: format, settings: settings,
+                           jobs: options.jobs, rangeBytes: options.rangeBytes)
     }
 
     /// Reads one file (format detected unless `options.format` forces one) through the
@@ -288,6 +295,7 @@ public struct ImportStage: Stage {
         let progress = context.progress
         var options = self.options
         options.registry = context.registry
+        options.jobs = context.jobs
         options.progress = { progress.note($0) }
         let manifest = try Importer.run(sources: sources, workspace: ws, options: options)
         ws.session?.lineage?.inputs = manifest.sources.map { .source($0.path, sha256: $0.sha256) }

@@ -33,11 +33,14 @@ final class TimeFieldParser {
     private let custom: DateFormatter?
     /// The zone naive times are read in (`--tz`); nil reads them as UTC.
     var zone: TimeZone? { local?.zone }
+    /// The `--time-format` pattern `custom` reads.
+    private let format: String?
     /// True once a naive (zone-less) time has been read.
     private(set) var sawNaive = false
 
     init(local: LocalTime?, format: String? = nil) {
         self.local = local
+        self.format = format
         custom = format.map { pattern in
             let f = DateFormatter()
             f.locale = Locale(identifier: "en_US_POSIX")
@@ -50,6 +53,17 @@ final class TimeFieldParser {
     /// Unix time unit: explicit from a header, else by magnitude per value
     /// (≥ 1e11 can only be milliseconds: 1e11 s is the year 5138).
     enum UnixUnit { case seconds, milliseconds, byMagnitude }
+
+    /// A parser reading times as this one does, with caches and a `sawNaive` of its own:
+    /// one per range of a file read in parallel, `absorb`ed in file order.
+    func copy() -> TimeFieldParser {
+        TimeFieldParser(local: local.map { LocalTime(zone: $0.zone) }, format: format)
+    }
+
+    /// Takes in what a `copy()` read: whether it met a naive time.
+    func absorb(_ other: TimeFieldParser) {
+        if other.sawNaive { sawNaive = true }
+    }
 
     /// Epoch milliseconds of field `i`, or nil when it is not a time.
     func parse(_ record: CSVRecord, _ i: Int, unix: UnixUnit = .byMagnitude) -> Int64? {

@@ -22,6 +22,9 @@ final class SortedTableWriter {
     private static let pendingLimit = 1 << 20
     private var last: [UInt8] = []
     private var hasLast = false
+    /// Rows streamed in order, and rows of the finished table.
+    private var streamedRows = 0
+    private var rows = 0
     /// Spill state after the first disorder: sorted runs in creation order (run 0
     /// is text while `textRun0`), and a counter naming new run files.
     private var runPaths: [String] = []
@@ -63,6 +66,7 @@ final class SortedTableWriter {
             if order > 0 {
                 pending.append(contentsOf: line)
                 pending.append(10)
+                streamedRows += 1
                 if pending.count >= SortedTableWriter.pendingLimit { try flushPending() }
                 last.removeAll(keepingCapacity: true)
                 last.append(contentsOf: line)
@@ -94,6 +98,7 @@ final class SortedTableWriter {
         try flushPending()
         if let stream {
             output = stream
+            rows = streamedRows
             self.stream = nil
             return
         }
@@ -106,6 +111,7 @@ final class SortedTableWriter {
         var last: [UInt8] = []
         var hasLast = false
         var duplicates = self.duplicates
+        var rows = 0
         try arena.withUnsafeBufferPointer { base in
             try RunMerge.merge(sources + [MemoryRun(base: base, entries: entries)]) { line, file in
                 if hasLast, SortedTableWriter.compare(line, last) == 0 {
@@ -113,20 +119,24 @@ final class SortedTableWriter {
                     return
                 }
                 try out.append { $0.append(contentsOf: line); $0.append(10) }
+                rows += 1
                 last.removeAll(keepingCapacity: true)
                 last.append(contentsOf: line)
                 hasLast = true
             }
         }
         self.duplicates = duplicates
+        self.rows = rows
         arena = []
         entries = []
         output = out
     }
 
-    /// Renames the finished table into place.
-    func commit() throws {
-        guard let output else { return }
+    /// Renames the finished table into place; its rows and SHA-256 (hashed as it was
+    /// written), which the workspace session records so that it need not read it again.
+    @discardableResult
+    func commit() throws -> (rows: Int, sha256: String)? {
+        guard let output else { return nil }
         try output.commit()
         if output.path != path, rename(output.path, path) != 0 {
             throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
@@ -134,6 +144,7 @@ final class SortedTableWriter {
         self.output = nil
         for run in runPaths { unlink(run) }
         runPaths = []
+        return output.sha256.map { (rows, $0) }
     }
 
     /// Byte order of two encoded lines (negative, zero, positive).

@@ -12,6 +12,10 @@ struct SourceInput {
     var delimiter: UInt8 = UInt8(ascii: ",")
     var format: SourceFormat = .genericCSV
     var settings = ReadSettings()
+    /// Workers a large file may be read with (`--jobs`), in ranges of about `rangeBytes`
+    /// (`RecordRanges`); the tables and rejects are those of a one-pass read.
+    var jobs = 1
+    var rangeBytes = RecordRanges.rangeBytes
 
     /// Reads the file: the first `headerLines` records (a header, metadata lines)
     /// go to `header` with their 0-based index, every later record to `body`.
