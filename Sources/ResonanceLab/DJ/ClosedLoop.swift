@@ -234,7 +234,8 @@ public struct ClosedLoop: Sendable {
         let z = contentIndex(world)
         var loops = listeners.map { PolicyLoop(self, listener: $0, world: world, policy: policy) }
         for day in 0..<options.days {
-            let prior = PopulationPrior(loops.flatMap(\.heard), contentIndex: z, constants: learning)
+            let prior = PopulationPrior(loops.flatMap(\.heard), contentIndex: z, genres: world.catalogue.songs.map(\.genre),
+                                        constants: learning)
             loops = try Parallel.map(loops, jobs: jobs) { loop in
                 var next = loop
                 next.learn(from: prior)
@@ -453,7 +454,7 @@ struct PolicyLoop {
         tally = ClosedLoopTally(days: loop.options.days)
         ownPlays = [Int](repeating: 0, count: l.library.count * PopulationPrior.slots)
         ownSumBpm = [Double](repeating: 0, count: ownPlays.count)
-        prior = PopulationPrior([], contentIndex: [], constants: loop.learning)
+        prior = PopulationPrior([], contentIndex: [], genres: [], constants: loop.learning)
         learn(from: prior)
     }
 
@@ -503,8 +504,9 @@ struct PolicyLoop {
             for (j, (i, play)) in s.learnedLater.enumerated() {
                 learner.learn(play, song: i, context: sc)
                 keptPlays[i] += 1; contextPlays[i * Self.contexts.count + sc] += 1
-                // The learning policies learn ΔHR from plays heard past the skip share.
-                if let y = play.hrDeltaBpm, !play.skipped {
+                // The learning policies learn ΔHR from plays heard past the skip share
+                // (and, unless `workout_plays_teach`, not from a workout's).
+                if let y = play.hrDeltaBpm, !play.skipped, loop.learning.workoutPlaysTeach >= 0.5 || !PopulationPrior.inWorkout(s.slots[j]) {
                     let at = i * PopulationPrior.slots + s.slots[j]
                     ownPlays[at] += 1; ownSumBpm[at] += y
                     heard.append(HeardPlay(listener: listener.index, song: listener.library[i], slot: s.slots[j], deltaHRBpm: y))
@@ -604,12 +606,18 @@ struct PolicyLoop {
     }
 
     /// Every library song's posterior effect for the listener (with `content`, the song
-    /// level with the content index).
+    /// level with the content index), with the listener's offset and their genre's.
     func beliefs(content: Bool) -> [Belief] {
         let priors = songPriors[content ? 1 : 0]
         let own = sounds.indices.map(evidence)
-        let offset = prior.listenerOffset(zip(priors, own).map { (prior: $0, evidence: $1) })
-        return sounds.indices.map { prior.posterior(priors[$0], offset: offset, own: own[$0]) }
+        let pairs = zip(priors, own).map { (prior: $0, evidence: $1) }
+        let b = prior.offset(pairs, base: 0, variance: prior.listenerOffsetVarianceBpm2)
+        let genre = listener.library.map { world.catalogue.songs[$0].genre }
+        var g: [Int: Double] = [:]
+        for k in Set(genre) {
+            g[k] = prior.offset(pairs.indices.filter { genre[$0] == k }.map { pairs[$0] }, base: b, variance: prior.genreOffsetVarianceBpm2)
+        }
+        return sounds.indices.map { prior.posterior(priors[$0], offset: b + (g[genre[$0]] ?? 0), own: own[$0]) }
     }
 
     /// A learning policy's pick from the pool at `d`: the best expected need fulfilment

@@ -11,6 +11,8 @@ public struct LearningConstants: EngineConstants, Equatable {
                      source: "choice: the SD of a listener's effect of a song around the song's mean, and of a listener's mean offset, used only until each can be estimated by moments"),
         ConstantSpec("variance_floor_bpm2", 0.01, unit: "bpm²", range: 1e-6...100,
                      source: "choice: a variance component's moment estimate is truncated at 0.01 bpm² (a negative estimate means 'no variation seen'; Searle, Casella & McCulloch 1992, §3.5; Gelman et al. 2013, Bayesian Data Analysis, §5.4 for the normal hierarchical model it feeds)"),
+        ConstantSpec("workout_plays_teach", 0, unit: "flag", range: 0...1,
+                     source: "choice: 0: plays during a workout or in the session after it teach the learning policies nothing, since the workout's HR curve differs by listener and dwarfs a song's effect (1: they teach like any other, their slot offsets taking out the workout's mean rise and the recovery's mean fall); on the development seeds 0 closed 0.46–0.51 of the closed loops' gap between learned effect only and the oracle in planted and nonlinear, 1 closed 0.40–0.45"),
         ConstantSpec("min_groups", 5, unit: "groups", range: 2...1000,
                      source: "choice: a variance component is estimated by moments once at least 5 groups (degrees of freedom) inform it, else its fallback holds"),
     ])
@@ -23,10 +25,12 @@ public struct LearningConstants: EngineConstants, Equatable {
     public let varianceFloorBpm2: Double
     /// Degrees of freedom a moment estimate needs (a whole number).
     public let minGroups: Double
+    /// Flag (≥ 0.5: plays in the workout and post-workout contexts teach).
+    public let workoutPlaysTeach: Double
 
     public init(_ c: ConstantReader) throws {
         fallbackNoiseSDBpm = try c["fallback_noise_sd_bpm"]; fallbackSongSDBpm = try c["fallback_song_sd_bpm"]
         fallbackListenerSDBpm = try c["fallback_listener_sd_bpm"]; varianceFloorBpm2 = try c["variance_floor_bpm2"]
-        minGroups = try c["min_groups"]
+        minGroups = try c["min_groups"]; workoutPlaysTeach = try c["workout_plays_teach"]
     }
 }

@@ -25,16 +25,18 @@ struct Belief: Sendable, Equatable {
 /// The population prior of the learning policies (docs/dj.md, Learning policies): a
 /// normal hierarchical model of the ΔHR measured over a play (Gelman et al. 2013,
 /// Bayesian Data Analysis, ch. 5), y = slot offset + θ(listener, song) + ε,
-/// ε ~ N(0, σ²); θ(l, s) ~ N(μ(s) + b(l), τ²), b(l) ~ N(0, β²); μ(s) ~ N(α + γ·z(s), ω²),
-/// z the song's content index (γ = 0 without content). Every component is estimated by
+/// ε ~ N(0, σ²); θ(l, s) ~ N(μ(s) + b(l) + g(l, genre of s), τ²), the listener's mean
+/// offset b(l) ~ N(0, β²) and their offset per genre g ~ N(0, β_g²); μ(s) ~ N(α + γ·z(s),
+/// ω²), z the song's content index (γ = 0 without content). Every component is estimated by
 /// moments (empirical Bayes) from the plays it is built from — in the simulation all
 /// listeners' plays of earlier days — never chosen; a fallback holds until enough
 /// groups inform it (`LearningConstants`).
 struct PopulationPrior: Sendable {
     /// Per slot, its mean ΔHR − the overall mean (bpm).
     let slotOffsetBpm: [Double]
-    /// σ², τ², β² (bpm²).
+    /// σ², τ², β², β_g² (bpm²).
     let noiseVarianceBpm2: Double, listenerSongVarianceBpm2: Double, listenerOffsetVarianceBpm2: Double
+    let genreOffsetVarianceBpm2: Double
     /// The song level without content (γ = 0) and with the content index (γ estimated).
     let plain: SongLevel, content: SongLevel
     let contentIndex: [Double]
@@ -43,8 +45,9 @@ struct PopulationPrior: Sendable {
     /// Per listener, per catalogue song: plays and mean residual of the group.
     let groups: [Int: [Int: (n: Int, mean: Double)]]
 
-    /// The prior from `plays` (in a fixed order) for a catalogue whose songs have `contentIndex`.
-    init(_ plays: [HeardPlay], contentIndex z: [Double], constants c: LearningConstants) {
+    /// The prior from `plays` (in a fixed order) for a catalogue whose songs have
+    /// `contentIndex` and `genres` (indices).
+    init(_ plays: [HeardPlay], contentIndex z: [Double], genres: [Int], constants c: LearningConstants) {
         let offsets = Self.slotOffsets(plays)
         slotOffsetBpm = offsets
         var sums: [Int: [Int: (n: Int, sum: Double, squares: Double)]] = [:]
@@ -74,10 +77,17 @@ struct PopulationPrior: Sendable {
         let fallback = SongLevel(varianceBpm2: c.fallbackSongSDBpm * c.fallbackSongSDBpm)
         plain = Self.songLevel(songs, content: false, enough: enough, floor: floor) ?? fallback
         content = Self.songLevel(songs, content: true, enough: enough, floor: floor) ?? fallback
-        listenerOffsetVarianceBpm2 = Self.listenerOffsets(ordered.map { ($0.listener, $0.song, $0.n, $0.mean) }, song: songs.isEmpty ? [:]
-            : Dictionary(uniqueKeysWithValues: weight.indices.filter { weight[$0] > 0 }.map { ($0, weighted[$0] / weight[$0]) }),
-            spread: { tau2 + sigma2 / Double($0) }, enough: enough, floor: floor)
-            ?? c.fallbackListenerSDBpm * c.fallbackListenerSDBpm
+        // Listener and listener × genre offsets: each group's deviation from its song's mean.
+        let songMean = { (s: Int) in s < weight.count && weight[s] > 0 ? weighted[s] / weight[s] : 0 }
+        var deviation = ordered.map { (key: $0.listener, n: $0.n, deviation: $0.mean - songMean($0.song)) }
+        let spread = { (n: Int) in tau2 + sigma2 / Double(n) }
+        let fallbackOffset = c.fallbackListenerSDBpm * c.fallbackListenerSDBpm
+        listenerOffsetVarianceBpm2 = Self.offsetVariance(deviation, spread: spread, enough: enough, floor: floor) ?? fallbackOffset
+        let byListener = Dictionary(grouping: deviation, by: \.key).mapValues { d in d.reduce(0) { $0 + $1.deviation } / Double(d.count) }
+        deviation = zip(ordered, deviation).map { g, d in
+            (key: g.listener * 1024 + (g.song < genres.count ? genres[g.song] : 0), n: d.n, deviation: d.deviation - (byListener[g.listener] ?? 0))
+        }
+        genreOffsetVarianceBpm2 = Self.offsetVariance(deviation, spread: spread, enough: enough, floor: floor) ?? fallbackOffset
     }
 
     /// Songs' positions in a session told apart by the slots (the last one holds the rest).
@@ -89,6 +99,12 @@ struct PopulationPrior: Sendable {
     /// session (0 first, at most `positions` − 1).
     static func slot(_ context: DJContext, position: Int) -> Int {
         (DJContext.allCases.firstIndex(of: context) ?? 0) * positions + min(max(0, position), positions - 1)
+    }
+
+    /// Whether `slot` is in a workout or the session after one.
+    static func inWorkout(_ slot: Int) -> Bool {
+        let context = DJContext.allCases[min(DJContext.allCases.count - 1, max(0, slot / positions))]
+        return context == .workout || context == .postWorkout
     }
 
     /// Per slot, the mean ΔHR of its plays − the mean of all plays (0 without plays).
@@ -150,15 +166,15 @@ struct PopulationPrior: Sendable {
         return SongLevel(intercept: intercept, slope: slope, varianceBpm2: max(floor, spread - sampling))
     }
 
-    /// β²: the variance of listeners' mean deviations from the songs' means minus their
-    /// mean sampling variance (mean of `spread(n)` over the listener's k groups / k);
-    /// nil for fewer than `enough` listeners.
-    static func listenerOffsets(_ groups: [(listener: Int, song: Int, n: Int, mean: Double)], song: [Int: Double],
-                                spread: (Int) -> Double, enough: Int, floor: Double) -> Double? {
+    /// The variance of an offset (β² of listeners, β_g² of listener × genre cells): the
+    /// variance over keys of their groups' mean deviation minus its mean sampling variance
+    /// (the mean of `spread(n)` over the key's k groups / k); nil for fewer than `enough` keys.
+    static func offsetVariance(_ groups: [(key: Int, n: Int, deviation: Double)], spread: (Int) -> Double, enough: Int,
+                               floor: Double) -> Double? {
         var offsets: [Double] = [], sampling: [Double] = []
-        for (_, mine) in Dictionary(grouping: groups, by: \.listener).sorted(by: { $0.key < $1.key }) {
+        for (_, mine) in Dictionary(grouping: groups, by: \.key).sorted(by: { $0.key < $1.key }) {
             let k = Double(mine.count)
-            offsets.append(mine.reduce(0) { $0 + $1.mean - (song[$1.song] ?? $1.mean) } / k)
+            offsets.append(mine.reduce(0) { $0 + $1.deviation } / k)
             sampling.append(mine.reduce(0) { $0 + spread($1.n) } / (k * k))
         }
         guard offsets.count >= enough else { return nil }
@@ -188,13 +204,14 @@ struct OwnEvidence: Sendable, Equatable {
 }
 
 extension PopulationPrior {
-    /// The listener's mean offset b: the precision-weighted mean of their songs' mean
-    /// deviations from the songs' priors, shrunk to 0 by its prior N(0, β²).
-    func listenerOffset(_ own: [(prior: Belief, evidence: OwnEvidence)]) -> Double {
-        var sum = 0.0, precision = 1 / listenerOffsetVarianceBpm2
+    /// A listener's offset: the precision-weighted mean of their songs' mean deviations
+    /// from the songs' priors + `base`, shrunk to 0 by its prior N(0, `variance`) — b over
+    /// all their songs (β², base 0), g over a genre's (β_g², base b).
+    func offset(_ own: [(prior: Belief, evidence: OwnEvidence)], base: Double, variance: Double) -> Double {
+        var sum = 0.0, precision = 1 / variance
         for (prior, e) in own where e.plays > 0 {
             let w = 1 / (listenerSongVarianceBpm2 + prior.variance + noiseVarianceBpm2 / Double(e.plays))
-            sum += w * (e.residualSumBpm / Double(e.plays) - prior.mean); precision += w
+            sum += w * (e.residualSumBpm / Double(e.plays) - prior.mean - base); precision += w
         }
         return sum / precision
     }

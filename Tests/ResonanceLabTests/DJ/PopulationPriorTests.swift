@@ -16,6 +16,10 @@ final class PopulationPriorTests: XCTestCase {
         XCTAssertEqual(PopulationPrior.within([(2, -5, 16 + 36), (1, -2, 4)], enough: 1, floor: 0.01) ?? .nan, 2, accuracy: 1e-12)
         XCTAssertNil(PopulationPrior.within([(2, -5, 52), (1, -2, 4)], enough: 2, floor: 0.01))
         XCTAssertEqual(PopulationPrior.between([[(2, -5), (1, -2)]], within: 2, enough: 1, floor: 0.01) ?? .nan, 3, accuracy: 1e-12)
+        // Offsets +1 and −1 (variance 2) each from one group of sampling variance 0.5: 1.5.
+        XCTAssertEqual(PopulationPrior.offsetVariance([(0, 1, 1), (1, 1, -1)], spread: { _ in 0.5 }, enough: 2, floor: 0.01) ?? .nan, 1.5,
+                       accuracy: 1e-12)
+        XCTAssertNil(PopulationPrior.offsetVariance([(0, 1, 1), (0, 1, -1)], spread: { _ in 0.5 }, enough: 2, floor: 0.01))
         // Between-group spread smaller than the noise explains: truncated at the floor.
         XCTAssertEqual(PopulationPrior.between([[(2, -5), (1, -2)]], within: 10, enough: 1, floor: 0.01), 0.01)
     }
@@ -44,13 +48,16 @@ final class PopulationPriorTests: XCTestCase {
         let registry = try ConstantsRegistry.defaults.replacing("dj_learning", with: ["min_groups": 1000])
         let plays = [HeardPlay(listener: 0, song: 0, slot: 2, deltaHRBpm: -4), HeardPlay(listener: 0, song: 0, slot: 2, deltaHRBpm: -6),
                      HeardPlay(listener: 1, song: 0, slot: 2, deltaHRBpm: -2)]
-        let prior = PopulationPrior(plays, contentIndex: [0.3], constants: LearningConstants(registry: registry))
+        let prior = PopulationPrior(plays, contentIndex: [0.3], genres: [0], constants: LearningConstants(registry: registry))
         XCTAssertEqual(prior.slotOffsetBpm[2], 0)
         let song = prior.song(0, listener: 1, level: prior.plain)
         XCTAssertEqual(song.mean, -20.0 / 7, accuracy: 1e-12); XCTAssertEqual(song.variance, 48.0 / 7, accuracy: 1e-12)
         let own = OwnEvidence(plays: 1, residualSumBpm: -2)
-        let offset = prior.listenerOffset([(prior: song, evidence: own)])
+        let offset = prior.offset([(prior: song, evidence: own)], base: 0, variance: prior.listenerOffsetVarianceBpm2)
         XCTAssertEqual(offset, 1.0 / 9, accuracy: 1e-12)
+        // The genre's offset on top of it: deviation 6/7 − 1/9 = 47/63, the same weight 7/188.
+        XCTAssertEqual(prior.offset([(prior: song, evidence: own)], base: offset, variance: prior.genreOffsetVarianceBpm2),
+                       47.0 / 63 * (7.0 / 188) / (1.0 / 4 + 7.0 / 188), accuracy: 1e-12)
         let post = prior.posterior(song, offset: offset, own: own)
         XCTAssertEqual(post.mean, -22.0 / 9, accuracy: 1e-12); XCTAssertEqual(post.variance, 304.0 / 47, accuracy: 1e-12)
         // A listener with no plays of the song: every group is someone else's.
@@ -63,6 +70,7 @@ final class PopulationPriorTests: XCTestCase {
     func testSlotOffsets() {
         XCTAssertEqual(PopulationPrior.slot(.postWorkout, position: 0), 8)
         XCTAssertEqual(PopulationPrior.slot(.workout, position: 12), 7)
+        XCTAssertTrue(PopulationPrior.inWorkout(8)); XCTAssertFalse(PopulationPrior.inWorkout(PopulationPrior.slot(.work, position: 0)))
         let plays = [HeardPlay(listener: 0, song: 0, slot: 0, deltaHRBpm: 10), HeardPlay(listener: 1, song: 3, slot: 0, deltaHRBpm: 6),
                      HeardPlay(listener: 0, song: 1, slot: 9, deltaHRBpm: -2)]
         let offsets = PopulationPrior.slotOffsets(plays)
