@@ -141,7 +141,7 @@ def main():
         closed[world] = {"gap_shared": gap(ws, "shared"), "gap_closed_loop": gap(ws, "closed_loop"),
                          "cumulative_regret_per_listener_bpm": {
                              n: {p: interval([v[s] for s in sorted(v, key=int)]) for p, v in per_need[n].items()
-                                 if p in (BEST, "learned_effect", "oracle")} for n in NEEDS}}
+                                 if p in (BEST, "learned_effect", "oracle") and v} for n in NEEDS}}
     tuned = {}
     for item in a.tuned:
         world, ws = item.split("=", 1)
@@ -178,7 +178,7 @@ def main():
     lines += ["", f"Closed loops per need: cumulative regret per listener over the days (bpm summed over the need's "
               f"decisions; lower is better), {NAMES[BEST]} / learned effect only / oracle:", "",
               "| need | " + " | ".join(worlds) + " |", "|---|" + "---|" * len(worlds)]
-    for n in NEEDS:
+    for n in [n for n in NEEDS if any(closed[w]["cumulative_regret_per_listener_bpm"][n] for w in worlds)]:
         lines.append(f"| {n} | " + " | ".join(" / ".join(plain(closed[w]["cumulative_regret_per_listener_bpm"][n].get(p))
                                                          for p in (BEST, "learned_effect", "oracle")) for w in worlds) + " |")
 
