@@ -228,17 +228,18 @@ public struct ClosedLoop: Sendable {
 
     /// Every listener of a seed living `policy`'s days together: at each day's start the
     /// population prior is estimated afresh from every listener's plays of the earlier
-    /// days (in listener order; never a later play), then each listener lives the day
-    /// (`jobs` at a time; results identical for any `jobs`).
+    /// days (in listener order; never a later play) for the policies that read it (the
+    /// learning policies, and random for the learning policies' picks at its decisions),
+    /// then each listener lives the day (`jobs` at a time; results identical for any `jobs`).
     func population(_ listeners: [SimulatedListener], world: SimulatedWorld, policy: DJPolicy, jobs: Int) throws -> [PolicyLoop] {
-        let z = contentIndex(world)
+        let z = contentIndex(world), genres = world.catalogue.songs.map(\.genre)
+        let reads = policy == .random || DJPolicy.learning.contains(policy)
         var loops = listeners.map { PolicyLoop(self, listener: $0, world: world, policy: policy) }
         for day in 0..<options.days {
-            let prior = PopulationPrior(loops.flatMap(\.heard), contentIndex: z, genres: world.catalogue.songs.map(\.genre),
-                                        constants: learning)
+            let prior = reads ? PopulationPrior(loops.flatMap(\.heard), contentIndex: z, genres: genres, constants: learning) : nil
             loops = try Parallel.map(loops, jobs: jobs) { loop in
                 var next = loop
-                next.learn(from: prior)
+                if let prior { next.learn(from: prior) }
                 next.live(day: day)
                 return next
             }
@@ -433,6 +434,9 @@ struct PolicyLoop {
     var songPriors: [[Belief]] = [[], []]
     var ownPlays: [Int], ownSumBpm: [Double]
     var heard: [HeardPlay] = []
+    /// Every library song's posterior without and with content (`beliefs`), as of the
+    /// day's prior and the sessions learned so far.
+    var beliefCache: [[Belief]] = [[], []]
     /// The logging behaviour policy's softmax temperature (`ope` engine), nil for the
     /// judged policies; its log and the truth at its decisions (`PropensityLog`).
     let behaviourTemperature: Double?
@@ -464,6 +468,15 @@ struct PolicyLoop {
         songPriors = [prior.plain, prior.content].map { level in
             listener.library.map { prior.song($0, listener: listener.index, level: level) }
         }
+        refreshBeliefs()
+    }
+
+    /// The posteriors afresh, for the policies that read them (the learning policies, and
+    /// random for their picks at its decisions): they change only with the day's prior
+    /// and when a session's plays are learned.
+    mutating func refreshBeliefs() {
+        guard policy == .random || DJPolicy.learning.contains(policy) else { return }
+        beliefCache = [beliefs(content: false), beliefs(content: true)]
     }
 
     /// One day: its sessions in order, then the day's states join the usual-energy
@@ -512,6 +525,7 @@ struct PolicyLoop {
                     heard.append(HeardPlay(listener: listener.index, song: listener.library[i], slot: s.slots[j], deltaHRBpm: y))
                 }
             }
+            refreshBeliefs()
         }
         return s.heart
     }
@@ -625,7 +639,7 @@ struct PolicyLoop {
     /// (`thompson`, from a stream of its own per listener, trajectory and decision time,
     /// so runs are identical and no other stream shifts); ties to the lower index.
     func learnedPick(_ who: DJPolicy, at d: DecisionPoint) -> Int {
-        let belief = beliefs(content: who == .hybrid)
+        let belief = beliefCache[who == .hybrid ? 1 : 0]
         let value: [Double]
         if who == .thompson {
             var draw = SeededRandom(seed: DJStreams.seed(world.seed, "listener", listener.index, policy.rawValue, "thompson", d.nowMs))
