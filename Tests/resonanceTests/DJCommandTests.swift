@@ -26,7 +26,7 @@ final class DJCommandTests: XCTestCase {
         let rows = try String(contentsOfFile: dir + "/a/dj_simulation.csv", encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(rows.first,
                        "seed,scoring,policy,need,decisions,mean_delta_hr_bpm,mean_planted_delta_hr_bpm,mean_regret_bpm,skip_rate,mean_bpm_step")
-        XCTAssertEqual(rows.count, 1 + 2 * 2 * 5 * 6, "seeds × scorings × policies × (needs + all)")
+        XCTAssertEqual(rows.count, 1 + 2 * 2 * 8 * 6, "seeds × scorings × policies × (needs + all)")
         let manifest = try String(contentsOfFile: dir + "/a/manifest.json", encoding: .utf8)
         XCTAssertTrue(manifest.contains("\"feature_relation\""), "options recorded in the lineage")
         XCTAssertTrue(manifest.contains("\"world\" : \"planted\"") || manifest.contains("\"world\": \"planted\""), "the world too")

@@ -13,9 +13,23 @@ public enum DJPolicy: String, CaseIterable, Sendable {
     case learnedEffect = "learned_effect"
     /// Knows the planted effects: the song that best fulfils the need.
     case oracle
+    /// The population prior's posterior (`PopulationPrior`): the song with the best
+    /// expected need fulfilment for this listener.
+    case bayes
+    /// The same posterior, one draw per song (Thompson sampling, Chapelle & Li 2011):
+    /// the song whose draw fulfils the need best.
+    case thompson
+    /// `bayes` with the ranking's content terms as the song level's prior mean, their
+    /// weight learned from the plays (`PopulationPrior.content`).
+    case hybrid
 
-    /// The policies that pick one song for sure (all but `random`).
-    static let deterministic: [DJPolicy] = allCases.filter { $0 != .random }
+    /// The policies that learn from the population prior.
+    static let learning: [DJPolicy] = [.bayes, .thompson, .hybrid]
+    /// The target policies of off-policy evaluation (docs/dj.md, Off-policy evaluation):
+    /// all but the learning policies, whose picks need every listener's earlier days.
+    static let offPolicyTargets: [DJPolicy] = allCases.filter { !learning.contains($0) }
+    /// The off-policy targets that pick one song for sure (all but `random`).
+    static let deterministic: [DJPolicy] = offPolicyTargets.filter { $0 != .random }
 }
 
 /// Settings of the closed-loop simulation (docs/dj.md, Simulation).
@@ -162,6 +176,8 @@ public struct ClosedLoop: Sendable {
     public let sessions: SessionConstants
     /// The logging behaviour policy's temperature (`propensityLog`).
     public let ope: OPEConstants
+    /// The learning policies' fallbacks (`PopulationPrior`).
+    public let learning: LearningConstants
 
     /// Seconds between HR samples and between SDNN samples; minutes of physiology
     /// before each session's first song, so that the windows are full.
@@ -172,6 +188,7 @@ public struct ClosedLoop: Sendable {
         state = StateConstants(registry: registry); ranking = RankingConstants(registry: registry)
         impact = ImpactConstants(registry: registry); songEffect = SongEffectConstants(registry: registry)
         sessions = SessionConstants(registry: registry); ope = OPEConstants(registry: registry)
+        learning = LearningConstants(registry: registry)
         // Valid by construction (the five weights sum to 1; every value in range).
         let alone = try? registry.replacing(RankingConstants.spec.name, with: [
             "bpm_weight": 0, "energy_weight": 0, "familiarity_weight": 0, "historical_weight": 1, "context_weight": 0,
@@ -191,15 +208,57 @@ public struct ClosedLoop: Sendable {
         }
     }
 
-    /// Every policy on one listener's days.
-    func run(_ listener: SimulatedListener, world: SimulatedWorld) -> ClosedLoopTally {
-        var tally = ClosedLoopTally(days: options.days)
+    /// Every policy on the days of `listeners` living together (`population`): per
+    /// listener, every policy's closed loop and the shared decision points.
+    func run(_ listeners: [SimulatedListener], world: SimulatedWorld, jobs: Int) throws -> [ClosedLoopTally] {
+        var tallies = listeners.map { _ in ClosedLoopTally(days: options.days) }
         for (p, policy) in DJPolicy.allCases.enumerated() {
-            let one = run(listener, world: world, policy: policy)
-            tally.needs[p] = one.needs[0]; tally.days[p] = one.days[0]
-            if policy == .random { tally.shared = one.shared }
+            for (j, one) in try population(listeners, world: world, policy: policy, jobs: jobs).enumerated() {
+                tallies[j].needs[p] = one.tally.needs[0]; tallies[j].days[p] = one.tally.days[0]
+                if policy == .random { tallies[j].shared = one.tally.shared }
+            }
         }
-        return tally
+        return tallies
+    }
+
+    /// Every policy on one listener's days, the listener its own population.
+    func run(_ listener: SimulatedListener, world: SimulatedWorld) -> ClosedLoopTally {
+        (try? run([listener], world: world, jobs: 1).first) ?? ClosedLoopTally(days: options.days)
+    }
+
+    /// Every listener of a seed living `policy`'s days together: at each day's start the
+    /// population prior is estimated afresh from every listener's plays of the earlier
+    /// days (in listener order; never a later play) for the policies that read it (the
+    /// learning policies, and random for the learning policies' picks at its decisions),
+    /// then each listener lives the day (`jobs` at a time; results identical for any `jobs`).
+    func population(_ listeners: [SimulatedListener], world: SimulatedWorld, policy: DJPolicy, jobs: Int) throws -> [PolicyLoop] {
+        let z = contentIndex(world), genres = world.catalogue.songs.map(\.genre)
+        let reads = policy == .random || DJPolicy.learning.contains(policy)
+        var loops = listeners.map { PolicyLoop(self, listener: $0, world: world, policy: policy) }
+        for day in 0..<options.days {
+            let prior = reads ? PopulationPrior(loops.flatMap(\.heard), contentIndex: z, genres: genres, constants: learning) : nil
+            loops = try Parallel.map(loops, jobs: jobs) { loop in
+                var next = loop
+                if let prior { next.learn(from: prior) }
+                next.live(day: day)
+                return next
+            }
+        }
+        return loops
+    }
+
+    /// Each catalogue song's content index (`hybrid`): the product ranking's BPM and
+    /// energy terms for the calm need at energy 0.5 by day, weighted as the ranking
+    /// weighs them (0–1; 1: as calm-sounding as the formula wants).
+    func contentIndex(_ world: SimulatedWorld) -> [Double] {
+        let ranker = RankingEngine(constants: ranking)
+        let state = DJState(tMs: 0, arousal: 0, stress: 0, energy: 0.5, focus: 0.5, valence: 0.5, arousalConfidence: 1,
+                            stressConfidence: 1, confidence: 1, context: .relaxation, need: .calm, hrSamples: 0, sdnnSamples: 0)
+        let total = max(1e-9, ranking.bpmWeight + ranking.energyWeight)
+        return world.sounds.map { sound in
+            let score = ranker.score(sound, memory: SongMemory(), state: state, hour: 12, now: 0)
+            return (ranking.bpmWeight * score.bpmMatch + ranking.energyWeight * score.energyMatch) / total
+        }
     }
 
     /// The day's sessions, drawn from the listener's profile: `sessionsPerDay` ± ½
@@ -231,12 +290,11 @@ public struct ClosedLoop: Sendable {
         return out.sorted { $0.startS < $1.startS }
     }
 
-    /// One policy on one listener's days (tally with a single policy row; on the random
-    /// policy's trajectory, `shared` holds every policy's pick at its decisions).
+    /// One policy on one listener's days, the listener its own population (tally with a
+    /// single policy row; on the random policy's trajectory, `shared` holds every
+    /// policy's pick at its decisions).
     func run(_ l: SimulatedListener, world: SimulatedWorld, policy: DJPolicy) -> ClosedLoopTally {
-        var loop = PolicyLoop(self, listener: l, world: world, policy: policy)
-        for day in 0..<options.days { loop.live(day: day) }
-        return loop.tally
+        (try? population([l], world: world, policy: policy, jobs: 1).first?.tally) ?? ClosedLoopTally(days: options.days)
     }
 
     /// Every seed: per seed, the listeners' tallies summed in listener order (`jobs`
@@ -246,7 +304,7 @@ public struct ClosedLoop: Sendable {
         for k in 0..<options.seeds {
             let seed = options.seed &+ UInt64(k)
             let world = SimulatedWorld(seed: seed, songs: options.songs, featureRelation: options.featureRelation, world: options.world)
-            let parts = try Parallel.map(listeners(world), jobs: jobs) { run($0, world: world) }
+            let parts = try run(listeners(world), world: world, jobs: jobs)
             var total = ClosedLoopTally(days: options.days)
             for p in parts { total.add(p) }
             out.append((seed, total))
@@ -329,6 +387,8 @@ struct SessionRun {
     /// The DJ context of the session's first song, mapped to a session context.
     var context: Int?
     var learnedLater: [(song: Int, play: LearnedPlay)] = []
+    /// Per play of `learnedLater`, its slot (`PopulationPrior.slot`).
+    var slots: [Int] = []
 }
 
 /// What every policy sees at one decision: the state, its learning context, the hour and
@@ -367,6 +427,16 @@ struct PolicyLoop {
     var pattern: EnergyPattern
     var restingHRs: [Double] = [], sdnns: [Double] = []
     var tally: ClosedLoopTally
+    /// The population prior of the day, each library song's belief from it (without and
+    /// with content), the listener's own plays per song and slot (count, summed ΔHR,
+    /// bpm) and the plays they teach the population.
+    var prior: PopulationPrior
+    var songPriors: [[Belief]] = [[], []]
+    var ownPlays: [Int], ownSumBpm: [Double]
+    var heard: [HeardPlay] = []
+    /// Every library song's posterior without and with content (`beliefs`), as of the
+    /// day's prior and the sessions learned so far.
+    var beliefCache: [[Belief]] = [[], []]
     /// The logging behaviour policy's softmax temperature (`ope` engine), nil for the
     /// judged policies; its log and the truth at its decisions (`PropensityLog`).
     let behaviourTemperature: Double?
@@ -386,6 +456,27 @@ struct PolicyLoop {
         lastPlayed = [Int64?](repeating: nil, count: l.library.count)
         pattern = EnergyPattern(constants: loop.state)
         tally = ClosedLoopTally(days: loop.options.days)
+        ownPlays = [Int](repeating: 0, count: l.library.count * PopulationPrior.slots)
+        ownSumBpm = [Double](repeating: 0, count: ownPlays.count)
+        prior = PopulationPrior([], contentIndex: [], genres: [], constants: loop.learning)
+        learn(from: prior)
+    }
+
+    /// The day's population prior and every library song's belief from it.
+    mutating func learn(from prior: PopulationPrior) {
+        self.prior = prior
+        songPriors = [prior.plain, prior.content].map { level in
+            listener.library.map { prior.song($0, listener: listener.index, level: level) }
+        }
+        refreshBeliefs()
+    }
+
+    /// The posteriors afresh, for the policies that read them (the learning policies, and
+    /// random for their picks at its decisions): they change only with the day's prior
+    /// and when a session's plays are learned.
+    mutating func refreshBeliefs() {
+        guard policy == .random || DJPolicy.learning.contains(policy) else { return }
+        beliefCache = [beliefs(content: false), beliefs(content: true)]
     }
 
     /// One day: its sessions in order, then the day's states join the usual-energy
@@ -423,10 +514,18 @@ struct PolicyLoop {
         // A session shorter than the minimum (first start to last end) is dropped
         // and teaches nothing, as the sessions stage drops it.
         if let sc = s.context, s.t - 2 - plan.startS >= Double(loop.sessions.minSessionMs) / 1000 {
-            for (i, play) in s.learnedLater {
+            for (j, (i, play)) in s.learnedLater.enumerated() {
                 learner.learn(play, song: i, context: sc)
                 keptPlays[i] += 1; contextPlays[i * Self.contexts.count + sc] += 1
+                // The learning policies learn ΔHR from plays heard past the skip share
+                // (and, unless `workout_plays_teach`, not from a workout's).
+                if let y = play.hrDeltaBpm, !play.skipped, loop.learning.workoutPlaysTeach >= 0.5 || !PopulationPrior.inWorkout(s.slots[j]) {
+                    let at = i * PopulationPrior.slots + s.slots[j]
+                    ownPlays[at] += 1; ownSumBpm[at] += y
+                    heard.append(HeardPlay(listener: listener.index, song: listener.library[i], slot: s.slots[j], deltaHRBpm: y))
+                }
             }
+            refreshBeliefs()
         }
         return s.heart
     }
@@ -455,6 +554,7 @@ struct PolicyLoop {
         let logged = behaviourTemperature.map { behave(point, temperature: $0, &s, skipDraw: skipDraw, cutDraw: cutDraw) }
         let chosen = logged?.song ?? pick(policy, at: point, random: &s.own)
         if policy == .random { tallyShared(point, chosen: chosen, random: &s.own) }
+        s.slots.append(PopulationPrior.slot(point.state.context, position: s.history.count))
         let heard = hear(chosen, &s, skipDraw: skipDraw, cutDraw: cutDraw, day: day)
         if let logged { record(logged, reward: needFulfilment(point.state.need, deltaHRBpm: heard.measuredHR ?? 0)) }
         plays[chosen] += 1; lastPlayed[chosen] = point.nowMs
@@ -504,7 +604,50 @@ struct PolicyLoop {
         case .dj, .learnedEffect:
             let ranker = rankers[who == .dj ? 0 : 1]
             return ranker.order(sounds, scores: scores(ranker, at: d), session: d.history).first?.index ?? 0
+        case .bayes, .thompson, .hybrid: return learnedPick(who, at: d)
         }
+    }
+
+    /// Library song `i`'s own evidence, net of the day's slot offsets.
+    func evidence(_ i: Int) -> OwnEvidence {
+        let k = PopulationPrior.slots
+        var e = OwnEvidence()
+        for c in 0..<k where ownPlays[i * k + c] > 0 {
+            e.plays += ownPlays[i * k + c]
+            e.residualSumBpm += ownSumBpm[i * k + c] - Double(ownPlays[i * k + c]) * prior.slotOffsetBpm[c]
+        }
+        return e
+    }
+
+    /// Every library song's posterior effect for the listener (with `content`, the song
+    /// level with the content index), with the listener's offset and their genre's.
+    func beliefs(content: Bool) -> [Belief] {
+        let priors = songPriors[content ? 1 : 0]
+        let own = sounds.indices.map(evidence)
+        let pairs = zip(priors, own).map { (prior: $0, evidence: $1) }
+        let b = prior.offset(pairs, base: 0, variance: prior.listenerOffsetVarianceBpm2)
+        let genre = listener.library.map { world.catalogue.songs[$0].genre }
+        var g: [Int: Double] = [:]
+        for k in Set(genre) {
+            g[k] = prior.offset(pairs.indices.filter { genre[$0] == k }.map { pairs[$0] }, base: b, variance: prior.genreOffsetVarianceBpm2)
+        }
+        return sounds.indices.map { prior.posterior(priors[$0], offset: b + (g[genre[$0]] ?? 0), own: own[$0]) }
+    }
+
+    /// A learning policy's pick from the pool at `d`: the best expected need fulfilment
+    /// (`bayes`, `hybrid`) or the best fulfilment of one posterior draw per song
+    /// (`thompson`, from a stream of its own per listener, trajectory and decision time,
+    /// so runs are identical and no other stream shifts); ties to the lower index.
+    func learnedPick(_ who: DJPolicy, at d: DecisionPoint) -> Int {
+        let belief = beliefCache[who == .hybrid ? 1 : 0]
+        let value: [Double]
+        if who == .thompson {
+            var draw = SeededRandom(seed: DJStreams.seed(world.seed, "listener", listener.index, policy.rawValue, "thompson", d.nowMs))
+            value = d.pool.map { needFulfilment(d.state.need, deltaHRBpm: belief[$0].mean + belief[$0].variance.squareRoot() * draw.normal()) }
+        } else {
+            value = d.pool.map { PopulationPrior.expectedFulfilment(d.state.need, belief[$0]) }
+        }
+        return zip(d.pool, value).max { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 > $1.0 }?.0 ?? 0
     }
 
     /// `ranker`'s score of every library song at `d`, from what the learner knows.

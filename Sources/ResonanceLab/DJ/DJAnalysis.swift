@@ -72,7 +72,8 @@ public enum DJAnalysis {
             + "listeners, days and noise; mean over \(plural(seeds, "seed")) [95 % Student-t interval, seed = unit]. Realised ΔHR "
             + "(bpm per play, measured as the sessions stage measures it): calm should lower it, energize raise it.\n\n"
         let needs = MusicNeed.allCases.map(\.rawValue).filter { row("dj", $0, "mean_delta_hr_bpm")?.mean != nil }
-        md += markdownTable(["need", "DJ", "random", "most-played", "learned effect", "oracle", "DJ − random", "DJ − most-played"], needs.map { n in
+        md += markdownTable(["need", "DJ", "random", "most-played", "learned effect", "oracle", "bayes", "thompson", "hybrid", "DJ − random",
+                             "DJ − most-played"], needs.map { n in
             [n] + DJPolicy.allCases.map { interval(row($0.rawValue, n, "mean_delta_hr_bpm")) }
                 + ["dj_minus_random", "dj_minus_most_played"].map { interval(row($0, n, "mean_delta_hr_bpm")) }
         })

@@ -187,8 +187,8 @@ public struct DJOPEStage: Stage {
                              message: "no logged decisions; `resonance dj simulate --log-propensities` writes them")
         }
         let c = OPEConstants(registry: context.registry)
-        let rows = DJPolicy.allCases.flatMap { OffPolicy.rows(log, policy: $0, constants: c) }
+        let rows = DJPolicy.offPolicyTargets.flatMap { OffPolicy.rows(log, policy: $0, constants: c) }
         try ws.write(rows)
-        context.progress.note("dj ope: \(plural(log.count, "logged decision")), \(DJPolicy.allCases.count) target policies")
+        context.progress.note("dj ope: \(plural(log.count, "logged decision")), \(DJPolicy.offPolicyTargets.count) target policies")
     }
 }

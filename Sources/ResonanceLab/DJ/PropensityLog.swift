@@ -84,10 +84,10 @@ extension DJOPETruthRow: CanonicalRow {
 }
 
 /// What the logging behaviour policy leaves of one listener: the log's rows and, per
-/// policy (`DJPolicy.allCases` order), the summed one-step truth at its decisions.
+/// policy (`DJPolicy.offPolicyTargets` order), the summed one-step truth at its decisions.
 struct PropensityLog {
     var rows: [DJPropensityRow] = []
-    var truth = [Double](repeating: 0, count: DJPolicy.allCases.count)
+    var truth = [Double](repeating: 0, count: DJPolicy.offPolicyTargets.count)
 }
 
 /// One decision of the behaviour policy before its song is heard.
@@ -98,7 +98,7 @@ struct BehaviourDecision {
     /// Library indices in `DJPolicy.deterministic` order, and the random policy's candidates.
     let picks: [Int]
     let candidates: [Int]
-    /// Per policy (`DJPolicy.allCases` order), the reward its song would earn here.
+    /// Per policy (`DJPolicy.offPolicyTargets` order), the reward its song would earn here.
     let truth: [Double]
 }
 
@@ -128,7 +128,7 @@ extension PolicyLoop {
             let h = hearing(i, heart: &heart, at: s.t, skipDraw: skipDraw, cutDraw: cutDraw)
             reward[i] = needFulfilment(d.state.need, deltaHRBpm: h.measuredHR ?? 0)
         }
-        let truth = DJPolicy.allCases.map { p -> Double in
+        let truth = DJPolicy.offPolicyTargets.map { p -> Double in
             guard let k = DJPolicy.deterministic.firstIndex(of: p) else {
                 return d.pool.reduce(0) { $0 + (reward[$1] ?? 0) } / Double(max(1, d.pool.count))
             }
@@ -155,7 +155,7 @@ extension ClosedLoop {
     /// policy's one-step truth over all its decisions.
     public func propensityLog(jobs: Int) throws -> (rows: [DJPropensityRow], truth: [DJOPETruthRow]) {
         var rows: [DJPropensityRow] = []
-        var truth = [Double](repeating: 0, count: DJPolicy.allCases.count)
+        var truth = [Double](repeating: 0, count: DJPolicy.offPolicyTargets.count)
         for k in 0..<options.seeds {
             let seed = options.seed &+ UInt64(k)
             let world = SimulatedWorld(seed: seed, songs: options.songs, featureRelation: options.featureRelation, world: options.world)
@@ -170,7 +170,7 @@ extension ClosedLoop {
             }
         }
         let n = rows.count
-        return (rows, DJPolicy.allCases.enumerated().map { p, policy in
+        return (rows, DJPolicy.offPolicyTargets.enumerated().map { p, policy in
             DJOPETruthRow(policy: policy.rawValue, decisions: n, valueBpm: n > 0 ? truth[p] / Double(n) : nil)
         })
     }

@@ -237,7 +237,7 @@ public struct DJSimulateStage: Stage {
         [DJSimulationRow.fileName, DJLearningCurveRow.fileName, DJSummaryRow.fileName, PlantedEffect.fileName, SongFeatureRow.fileName]
             + (options.logPropensities ? [DJPropensityRow.fileName, DJOPETruthRow.fileName] : [])
     }
-    public var engines: [String] { ["state", "ranking", "impact", "song_effect", "sessions"] + (options.logPropensities ? ["ope"] : []) }
+    public var engines: [String] { ["state", "ranking", "impact", "song_effect", "sessions", "dj_learning"] + (options.logPropensities ? ["ope"] : []) }
     public var perSubject: Bool { false }
     public var createsWorkspace: Bool { true }
 

@@ -125,6 +125,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         ReadinessConstants.self, TrendConstants.self, ZoneConstants.self, CoherenceConstants.self,
         PacerConstants.self, MorningRecoveryConstants.self, CoachingConstants.self,
         BioAgeConstants.self, ECGBeatConstants.self, PPGBeatConstants.self, BeatQualityConstants.self, OPEConstants.self,
+        LearningConstants.self,
     ]
 
     public static let specs: [EngineSpec] = engineTypes.map { $0.spec }
@@ -163,6 +164,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
     public private(set) var ppgBeats: PPGBeatConstants
     public private(set) var beatQuality: BeatQualityConstants
     public private(set) var ope: OPEConstants
+    public private(set) var learning: LearningConstants
 
     /// The built-in defaults. Every test run loads them, so a spec whose engine reads
     /// a name it does not declare fails there.
@@ -212,6 +214,7 @@ public struct ConstantsRegistry: Sendable, Equatable {
         ppgBeats = try typed(PPGBeatConstants.self)
         beatQuality = try typed(BeatQualityConstants.self)
         ope = try typed(OPEConstants.self)
+        learning = try typed(LearningConstants.self)
     }
 
     public static func == (a: ConstantsRegistry, b: ConstantsRegistry) -> Bool {

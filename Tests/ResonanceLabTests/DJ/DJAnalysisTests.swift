@@ -42,7 +42,7 @@ final class DJAnalysisTests: XCTestCase {
                       row("most_played_minus_random", "all", "shared_mean_regret_bpm", 0.6, 0.2, 1.0)])
         let md = try XCTUnwrap(try DJAnalysis.section(ws)).markdown
         XCTAssertTrue(md.contains("| calm | -5.50 [-6.00, -5.00] | -3.00 [-3.50, -2.50] | -3.10 [-3.40, -2.80] | – | -8.00 [-8.50, -7.50] "
-                                  + "| -2.50 [-3.50, -1.50] | – |"), md)
+                                  + "| – | – | – | -2.50 [-3.50, -1.50] | – |"), md)
         XCTAssertTrue(md.contains("| dj | calm | 2.50 [2.00, 3.00] | – | – |"), md)
         XCTAssertTrue(md.contains("| dj | -0.050 [-0.080, -0.020] |"), md)
         XCTAssertTrue(md.contains("over 5 seeds"))

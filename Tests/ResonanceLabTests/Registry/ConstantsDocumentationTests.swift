@@ -16,7 +16,7 @@ final class ConstantsDocumentationTests: XCTestCase {
         "hr": "toolkit.md", "rr": "toolkit.md", "hrv": "toolkit.md", "daily_inputs": "toolkit.md",
         "sessions": "toolkit.md", "impact": "toolkit.md", "song_effect": "toolkit.md", "mixed_model": "toolkit.md",
         "ecg_beats": "toolkit.md", "ppg_beats": "toolkit.md", "beat_quality": "toolkit.md",
-        "state": "dj.md", "ranking": "dj.md", "ope": "dj.md",
+        "state": "dj.md", "ranking": "dj.md", "ope": "dj.md", "dj_learning": "dj.md",
         "coherence": "breathing.md", "pacer": "breathing.md",
         "stress": "heart-coach.md", "readiness": "heart-coach.md", "trend": "heart-coach.md", "zones": "heart-coach.md",
         "bio_age": "heart-coach.md", "coaching": "heart-coach.md",

@@ -19,7 +19,7 @@ final class ConstantsFileTests: XCTestCase {
                     "c.json: engine 'readiness': unknown key 'constnats' (known: version, constants)")
         assertError(#"{"engines":{},"engine":{"readiness":{}}}"#, "c.json: the file: unknown key 'engine' (known: engines, constants_version, constants_digest, tuning, without_formula)")
         assertError(#"{"engines":{"readyness":{}}}"#, "c.json: unknown engine 'readyness' (known: hr, rr, hrv, sessions, impact, "
-                    + "song_effect, mixed_model, daily_inputs, stress, state, ranking, readiness, trend, zones, coherence, pacer, morning_recovery, coaching, bio_age, ecg_beats, ppg_beats, beat_quality, ope)")
+                    + "song_effect, mixed_model, daily_inputs, stress, state, ranking, readiness, trend, zones, coherence, pacer, morning_recovery, coaching, bio_age, ecg_beats, ppg_beats, beat_quality, ope, dj_learning)")
         assertError(#"{"engines":{"readiness":{"constants":{"ready_from":{"valeu":50}}}}}"#,
                     "c.json: engine 'readiness': constant 'ready_from': unknown key 'valeu' (known: value, unit, min, max, source)")
         assertError(#"{"engines":{"readiness":{"constants":{"redy_from":50}}}}"#, "c.json: engine 'readiness': unknown constant 'redy_from'")
