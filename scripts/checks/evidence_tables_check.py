@@ -130,10 +130,12 @@ def alarm_cases(tmp):
 
 # ---- dj_worlds.py -----------------------------------------------------------------------
 
-def dj_workspace(folder, world, regret, calm):
-    """A `dj simulate` output of one world: per policy, its per-seed shared-scoring values."""
+def dj_workspace(folder, world, regret, calm, loop=None):
+    """A `dj simulate` output of one world: per policy, its per-seed shared-scoring values
+    (and closed-loop regrets, `loop`)."""
     write_json(os.path.join(folder, "manifest.json"), {"lineage": {"dj": {"settings": {"world": world}}}})
     rows = [["shared", "all", p, seed, v, ""] for p, values in regret.items() for seed, v in enumerate(values)]
+    rows += [["closed_loop", "all", p, seed, v, ""] for p, values in (loop or {}).items() for seed, v in enumerate(values)]
     rows += [["shared", "calm", p, seed, "", v] for p, values in calm.items() for seed, v in enumerate(values)]
     rows += [["own", "all", "dj", 0, 99, ""]]  # another scoring, never read
     write_csv(os.path.join(folder, "dj_simulation.csv"),
@@ -160,12 +162,23 @@ def dj_cases(tmp):
         "| policy | planted |", "|---|---|",
         "| DJ (product formula) | -2.50 [-3.74, -1.26] helps |",
         "| most-played | +2.00 [-0.48, +4.48] does nothing |",
-        "| learned effect only | – |",
+        "| learned effect only | – |", "| bayes (population prior) | – |", "| thompson (posterior draws) | – |",
+        "| hybrid (content as prior mean) | – |",
         "| oracle | -5.00 [-5.00, -5.00] helps |", "",
         "Calm need: planted ΔHR of the song picked (bpm; lower is calmer), policy − random:", "",
         "| policy | planted |", "|---|---|",
         "| DJ (product formula) | -1.00 [-1.00, -1.00] helps |",
-        "| most-played | – |", "| learned effect only | – |", "| oracle | – |", "",
+        "| most-played | – |", "| learned effect only | – |", "| bayes (population prior) | – |",
+        "| thompson (posterior draws) | – |", "| hybrid (content as prior mean) | – |", "| oracle | – |", "",
+        "Closed loops (each policy's own decisions and its own learning): regret against the best song, all needs, "
+        "policy − random (bpm per decision; every policy makes the same number of decisions):", "",
+        "| policy | planted |", "|---|---|", "| DJ (product formula) | – |", "| most-played | – |",
+        "| learned effect only | – |", "| bayes (population prior) | – |", "| thompson (posterior draws) | – |",
+        "| hybrid (content as prior mean) | – |", "| oracle | – |", "",
+        "Share of the gap between learned effect only and the oracle closed by hybrid (content as prior mean) "
+        "((learned effect − it) / (learned effect − oracle), mean regret over all needs; the ratio of the seed means, "
+        "the 95 % interval of the per-seed shares), and it − learned effect only (bpm, paired per seed):", "",
+        "| | planted |", "|---|---|", "| shared decisions | – |", "| closed loops | – |", "",
         "Tuned ranking (`tune --engine ranking` on the worlds planted only): the tuned DJ's regret − the default DJ's "
         "at the same shared decisions (bpm; negative: the tuned weights are better):", "",
         "| | planted |", "|---|---|", "| tuning saw the world | yes |",
@@ -176,6 +189,23 @@ def dj_cases(tmp):
     report("dj_worlds.json", written.get("seeds") == 3 and dj.get("verdict") == "helps"
            and abs(dj.get("mean", 0) + 2.5) < 1e-12 and abs(dj.get("ci_low", 0) + 2.5 + 4.303 * 0.5 / 3 ** 0.5) < 1e-12
            and tuned.get("mean") == -0.5, json.dumps(written)[:2000])
+    # The gap learned effect − oracle closed by hybrid. Shared: learned 9, hybrid 7, oracle 5
+    # in each seed → (27 − 21) / (27 − 15) = 0.50, hybrid − learned −2. Closed loops: 9, 8,
+    # 5 → (27 − 24) / (27 − 15) = 0.25, −1. Without the oracle's closed loops: –.
+    loop = {"random": [10, 10, 10], "learned_effect": [9, 9, 9], "hybrid": [8, 8, 8], "oracle": [5, 5, 5]}
+    dj_workspace(os.path.join(tmp, "genre"), "genre",
+                 {"random": [10, 10, 10], "learned_effect": [9, 9, 9], "hybrid": [7, 7, 7], "oracle": [5, 5, 5]}, {}, loop)
+    dj_workspace(os.path.join(tmp, "none"), "none",
+                 {"random": [10, 10, 10], "learned_effect": [9, 9, 9], "hybrid": [7, 7, 7], "oracle": [5, 5, 5]}, {},
+                 {k: v for k, v in loop.items() if k != "oracle"})
+    out = os.path.join(tmp, "gap.md")
+    p = run("dj_worlds.py", "--out", out, "--command", "make dj-worlds", f"{tmp}/genre", f"{tmp}/none")
+    text = open(out, encoding="utf-8").read() if os.path.exists(out) else ""
+    rows = [line for line in text.splitlines() if line.startswith(("| shared decisions", "| closed loops"))]
+    expect("dj_worlds.gap_share", "\n".join(rows) + "\n", [
+        "| shared decisions | 0.50 (seeds 0.50–0.50); -2.00 [-2.00, -2.00] better "
+        "| 0.50 (seeds 0.50–0.50); -2.00 [-2.00, -2.00] better |",
+        "| closed loops | 0.25 (seeds 0.25–0.25); -1.00 [-1.00, -1.00] better | – |"], p.stderr)
 
 
 # ---- pacer_worlds.py --------------------------------------------------------------------

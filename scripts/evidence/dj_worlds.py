@@ -100,9 +100,11 @@ def cumulative(ws, need):
 def gap(ws, scoring):
     """The share of the gap learned effect − oracle (mean regret, all needs) that BEST
     closes: the ratio of the seed means and the per-seed shares' interval; and BEST −
-    learned effect only per seed."""
+    learned effect only per seed. None unless all three have every seed's value."""
     by = shared(ws, "all", "mean_regret_bpm", scoring)
     seeds = sorted({s for (_, s) in by}, key=int)
+    if not seeds or any((p, s) not in by for p in ("learned_effect", BEST, "oracle") for s in seeds):
+        return None
     le = [by[("learned_effect", s)] for s in seeds]
     best = [by[(BEST, s)] for s in seeds]
     oracle = [by[("oracle", s)] for s in seeds]
@@ -175,14 +177,19 @@ def main():
 
     def plain(v):
         return "–" if not v else f"{v[0]:.1f} [{v[1]:.1f}, {v[2]:.1f}]" if v[1] is not None else f"{v[0]:.1f}"
-    lines += ["", f"Closed loops per need: cumulative regret per listener over the days (bpm summed over the need's "
-              f"decisions; lower is better), {NAMES[BEST]} / learned effect only / oracle:", "",
-              "| need | " + " | ".join(worlds) + " |", "|---|" + "---|" * len(worlds)]
+    table = ["", f"Closed loops per need: cumulative regret per listener over the days (bpm summed over the need's "
+             f"decisions; lower is better), {NAMES[BEST]} / learned effect only / oracle:", "",
+             "| need | " + " | ".join(worlds) + " |", "|---|" + "---|" * len(worlds)]
     for n in [n for n in NEEDS if any(closed[w]["cumulative_regret_per_listener_bpm"][n] for w in worlds)]:
-        lines.append(f"| {n} | " + " | ".join(" / ".join(plain(closed[w]["cumulative_regret_per_listener_bpm"][n].get(p))
+        table.append(f"| {n} | " + " | ".join(" / ".join(plain(closed[w]["cumulative_regret_per_listener_bpm"][n].get(p))
                                                          for p in (BEST, "learned_effect", "oracle")) for w in worlds) + " |")
 
+    # The per-need table only when some need has closed loops.
+    lines += table if len(table) > 5 else []
+
     def share(g):
+        if g is None:
+            return "–"
         i = g["share_interval"]
         d = g["best_minus_learned_effect_bpm"]
         worse = "worse" if d[1] is not None and d[1] > 0 else "better" if d[2] is not None and d[2] < 0 else "no different"
@@ -212,7 +219,7 @@ def main():
         os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
         with open(a.json + ".tmp", "w", encoding="utf-8") as f:
             json.dump({"seeds": seeds, "command": a.command, "tuned_on_worlds": seen, "best_learning_policy": BEST,
-                       "learning": {w: {k: (v if k == "cumulative_regret_per_listener_bpm" else
+                       "learning": {w: {k: (v if k == "cumulative_regret_per_listener_bpm" or v is None else
                                             {"share": v["share"], "share_interval": list(v["share_interval"]),
                                              "best_minus_learned_effect_bpm": list(v["best_minus_learned_effect_bpm"])})
                                         for k, v in closed[w].items()} for w in worlds},
