@@ -4,12 +4,6 @@ import XCTest
 /// The closed-loop simulation: planted features track effects as asked, every policy
 /// meets the same world, and results do not depend on jobs.
 final class ClosedLoopTests: XCTestCase {
-    func small() -> DJSimulationOptions {
-        var o = DJSimulationOptions()
-        o.seeds = 1; o.replicas = 1; o.days = 2; o.songs = 60; o.libraryCap = 30; o.songsPerSession = 3
-        return o
-    }
-
     func testFeaturesTrackEffectsAsStronglyAsAsked() {
         func correlation(_ rho: Double) -> Double {
             let w = SimulatedWorld(seed: 7, songs: 2000, featureRelation: rho)
@@ -31,13 +25,14 @@ final class ClosedLoopTests: XCTestCase {
     }
 
     func testEveryPolicyMeetsTheSameDays() throws {
-        let loop = ClosedLoop(options: small(), registry: .defaults)
+        let o = DJSimulationOptions.small
+        let loop = ClosedLoop(options: o, registry: .defaults)
         let world = SimulatedWorld(seed: 0, songs: 60, featureRelation: 0.5)
         let listener = loop.listeners(world)[3]
         let tally = loop.run(listener, world: world)
         let perPolicy = tally.days.map { $0.reduce(0) { $0 + $1.decisions } }
         // The known count: each day's scheduled sessions × songs per session, per policy.
-        let scheduled = (0..<small().days).map { loop.schedule(listener, day: $0, seed: world.seed).count * small().songsPerSession }
+        let scheduled = (0..<o.days).map { loop.schedule(listener, day: $0, seed: world.seed).count * o.songsPerSession }
         for (p, policy) in DJPolicy.allCases.enumerated() {
             XCTAssertEqual(tally.days[p].map(\.decisions), scheduled, "\(policy): decisions per day")
             // The per-need and per-day tallies are two sums of the same decisions.
@@ -70,7 +65,7 @@ final class ClosedLoopTests: XCTestCase {
     func testDroppedSessionsTeachTheSimulatedDJNothing() throws {
         let world = SimulatedWorld(seed: 0, songs: 60, featureRelation: 0.5)
         let strict = try ConstantsRegistry.defaults.replacing("sessions", with: ["min_session_minutes": 1440])
-        let usual = ClosedLoop(options: small(), registry: .defaults), never = ClosedLoop(options: small(), registry: strict)
+        let usual = ClosedLoop(options: .small, registry: .defaults), never = ClosedLoop(options: .small, registry: strict)
         let l = usual.listeners(world)[3]
         XCTAssertNotEqual(usual.run(l, world: world, policy: .learnedEffect), never.run(l, world: world, policy: .learnedEffect))
         XCTAssertEqual(usual.run(l, world: world, policy: .random).needs, never.run(l, world: world, policy: .random).needs)
@@ -98,7 +93,7 @@ final class ClosedLoopTests: XCTestCase {
     /// A skip is cut before `skip_listen_fraction` (30 %) of the song and classified by
     /// its heard share; a play that is not skipped is heard whole.
     func testSkipsAreCutBeforeThirtyPercentOfTheSong() {
-        let loop = ClosedLoop(options: small(), registry: .defaults)
+        let loop = ClosedLoop(options: DJSimulationOptions.small, registry: .defaults)
         let world = SimulatedWorld(seed: 0, songs: 60, featureRelation: 0.5)
         let l = loop.listeners(world)[3]
         let policy = PolicyLoop(loop, listener: l, world: world, policy: .random)
@@ -124,7 +119,7 @@ final class ClosedLoopTests: XCTestCase {
     /// Listener k is persona k mod 10 drawn per seed: sensitivity × e^(0.35·z₁) with the
     /// stream's first normal; other seeds give other profiles, the same seed the same.
     func testPersonaProfilesAreDrawnPerSeed() {
-        let loop = ClosedLoop(options: small(), registry: .defaults)
+        let loop = ClosedLoop(options: DJSimulationOptions.small, registry: .defaults)
         func profiles(_ seed: UInt64) -> [PersonaProfile] {
             loop.listeners(SimulatedWorld(seed: seed, songs: 60, featureRelation: 0.5)).map(\.profile)
         }
@@ -163,7 +158,7 @@ final class ClosedLoopTests: XCTestCase {
     }
 
     func testResultsDoNotDependOnJobs() throws {
-        var o = small()
+        var o = DJSimulationOptions.small
         o.seeds = 2; o.days = 1
         let loop = ClosedLoop(options: o, registry: .defaults)
         let one = try loop.run(jobs: 1), three = try loop.run(jobs: 3)
@@ -185,5 +180,15 @@ final class ClosedLoopTests: XCTestCase {
         XCTAssertEqual(i.high ?? 0, 2 + 4.303 / 3.0.squareRoot(), accuracy: 1e-12)
         XCTAssertNil(SeedInterval.of([1]).low)
         XCTAssertNil(SeedInterval.of([]).mean)
+    }
+}
+
+extension DJSimulationOptions {
+    /// One seed of one replica over 2 days, 60 songs, libraries of 30, 3 songs a session:
+    /// a closed loop small enough for a unit test.
+    static var small: DJSimulationOptions {
+        var o = DJSimulationOptions()
+        o.seeds = 1; o.replicas = 1; o.days = 2; o.songs = 60; o.libraryCap = 30; o.songsPerSession = 3
+        return o
     }
 }

@@ -4,12 +4,6 @@ import XCTest
 /// The learning policies' population prior: moment estimates and the posterior worked by
 /// hand, the prior built from earlier days only, Thompson sampling reproducible.
 final class PopulationPriorTests: XCTestCase {
-    func small() -> DJSimulationOptions {
-        var o = DJSimulationOptions()
-        o.seeds = 1; o.replicas = 1; o.days = 2; o.songs = 60; o.libraryCap = 30; o.songsPerSession = 3
-        return o
-    }
-
     /// Groups (n, mean): (2, −5) from plays −4 and −6, (1, −2): within = 2 / 1; between:
     /// grand mean −4, SSB = 2·1² + 1·2² = 6, n₀ = 3 − 5/3 = 4/3, (6 − 2)/(4/3) = 3.
     func testMomentEstimatesWorkedByHand() {
@@ -92,9 +86,9 @@ final class PopulationPriorTests: XCTestCase {
     /// while on day 1 — after the population's first day — the learner with ten
     /// listeners decides otherwise than one alone; on day 0 no one has played anything.
     func testPriorUsesOnlyEarlierDaysOfOtherListeners() throws {
-        var three = small(); three.days = 3
+        var three = DJSimulationOptions.small; three.days = 3
         let world = SimulatedWorld(seed: 0, songs: 60, featureRelation: 0.5)
-        let two = ClosedLoop(options: small(), registry: .defaults), longer = ClosedLoop(options: three, registry: .defaults)
+        let two = ClosedLoop(options: .small, registry: .defaults), longer = ClosedLoop(options: three, registry: .defaults)
         let listeners = two.listeners(world)
         let short = try two.population(listeners, world: world, policy: .bayes, jobs: 2).map { $0.tally.days[0] }
         let long = try longer.population(listeners, world: world, policy: .bayes, jobs: 1).map { Array($0.tally.days[0].prefix(2)) }
@@ -109,7 +103,7 @@ final class PopulationPriorTests: XCTestCase {
     /// are not the posterior mean's, and the random trajectory is the same with or
     /// without it at the shared decision points.
     func testThompsonSamplingIsReproducible() throws {
-        let loop = ClosedLoop(options: small(), registry: .defaults)
+        let loop = ClosedLoop(options: DJSimulationOptions.small, registry: .defaults)
         let world = SimulatedWorld(seed: 0, songs: 60, featureRelation: 0.5)
         let listeners = loop.listeners(world)
         let first = try loop.population(listeners, world: world, policy: .thompson, jobs: 2).map(\.tally)
