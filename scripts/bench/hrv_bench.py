@@ -2,10 +2,10 @@
 """HRV benchmark: every shared PhysioNet RR record (nsr2db, chf2db, healthy) through
 `resonance hrv` (300 s windows, 60 s step, every index family, plus whole-recording rows)
 and `resonance coherence` (64 s windows, 5 s step), on 2 jobs: wall and CPU time, beats
-per second and peak RSS; the two commands back to back (each reads and cleans rr.csv)
-and `resonance run --workspace --stages hrv,coherence` (both in one process, rr.csv read
-and cleaned once), each against the target of 10 s wall on 2 cores, with the load average at the
-time. Then the per-window time of each index family against
+per second and peak RSS; the two commands back to back and `resonance run --workspace
+--stages hrv,coherence` (both in one process, each stage reading and cleaning its
+subjects' R-R as it goes), each against the target of 10 s wall on 2 cores, with the
+load average at the time. Then the per-window time of each index family against
 NeuroKit2 0.2.13 (`hrv_time`, `hrv_frequency`, `hrv_nonlinear`) on the same NN windows,
 as a ratio. With --ounchecked-bin, the same sources built with -Ounchecked (no bounds or
 overflow checks) are timed on the same workspace, with the ratio of each stage's wall and
@@ -186,7 +186,7 @@ def main():
     print(f"  hrv + coherence, back to back: wall {total:6.2f} s (target <= {TARGET_WALL_S:g} s on 2 cores: "
           f"{'met' if total <= TARGET_WALL_S else 'NOT met'}), CPU {hrv[1] + coh[1]:.2f} s, "
           f"{beats / total:,.0f} beats/s")
-    print(f"  run --workspace --stages hrv,coherence (R-R read and cleaned once): wall {shared[0]:6.2f} s (target <= {TARGET_WALL_S:g} s on 2 cores: "
+    print(f"  run --workspace --stages hrv,coherence (one process): wall {shared[0]:6.2f} s (target <= {TARGET_WALL_S:g} s on 2 cores: "
           f"{'met' if shared[0] <= TARGET_WALL_S else 'NOT met'}), CPU {shared[1]:.2f} s, "
           f"peak RSS {shared[2]:,.0f} MiB")
     print(f"  load average (1 min) when the timings began: {load:.2f} on {os.cpu_count()} cores "

@@ -1,13 +1,21 @@
 /// Quantiles of a centred moving window (width `width`, truncated at the ends like
 /// pandas' `rolling(center=True, min_periods=1)`), updated as the window slides instead
-/// of sorted per beat. Where every value a window holds is a whole number in
-/// 0 ..< `countedBins` (intervals and their differences in whole milliseconds, as wearables
-/// export them) the window is a count per value, and each quantile a cursor that moves
-/// a value or two per beat; elsewhere it is a sorted buffer, updated in place. Both give the
-/// type-7 quantile of the same values, so the same bits.
+/// of sorted per beat. Where every value a window holds lies on one grid of
+/// `countedBins` values (intervals and their differences in whole milliseconds, as
+/// wearables export them, or in ticks of the clock that timed the beats) the window is a
+/// count per value, and each quantile a cursor that moves a value or two per beat;
+/// elsewhere it is a sorted buffer, updated in place. Both give the type-7 quantile of
+/// the same values, so the same bits.
 public enum RollingWindow {
-    /// Values at or above this (or not whole, or negative) are held in the sorted buffer.
+    /// Values of a grid at or above this many steps (or off it, or negative) are held in
+    /// the sorted buffer.
     public static let countedBins = 1 << 12
+
+    /// The grid steps a counted window can hold values on, ms: whole milliseconds, then
+    /// the ticks of 2^j Hz clocks from 64 Hz (the E4's `IBI.csv`) through 128 Hz
+    /// (PhysioNet's Holter annotations) to 1,024 Hz. Each is a binary fraction, so a
+    /// count's value, bin × step, is the held value's own bits.
+    static let countedSteps: [Double] = [1, 15.625, 7.8125, 3.90625, 1.953125, 0.9765625]
 
     /// Stretches of counted windows shorter than this many widths are left to the sorted
     /// buffer: starting a window holds its values one by one, which a short stretch does
@@ -23,9 +31,10 @@ public enum RollingWindow {
         var flat = [Double](repeating: 0, count: ps.count * n)
         x.withUnsafeBufferPointer { x in
             flat.withUnsafeMutableBufferPointer { out in
-                for (outputs, counted) in stretches(x, half: half) {
+                let grid = CountedGrid.holdingMost(of: x)
+                for (outputs, counted) in stretches(x, half: half, grid: grid) {
                     if counted {
-                        var window = CountedWindow(quantiles: ps.count)
+                        var window = CountedWindow(quantiles: ps.count, grid: grid)
                         slide(&window, x, half: half, outputs: outputs, ps, out: out)
                     } else {
                         var window = SortedWindow(capacity: min(n, 2 * half + 1))
@@ -37,21 +46,13 @@ public enum RollingWindow {
         return ps.indices.map { q in Array(flat[(q * n)..<((q + 1) * n)]) }
     }
 
-    /// Whether the counted window can hold `v`: a whole number in 0 ..< `countedBins`
-    /// (not −0, whose bits a count would not give back).
-    @inline(__always)
-    static func countable(_ v: Double) -> Bool {
-        guard v >= 0, v < Double(countedBins) else { return false }
-        return Double(Int(v)) == v && v.sign == .plus
-    }
-
     /// The outputs in order, as stretches each computed by one kind of window: counted
     /// where no window of the stretch holds a value the counts cannot.
-    static func stretches(_ x: UnsafeBufferPointer<Double>, half: Int) -> [(Range<Int>, counted: Bool)] {
+    static func stretches(_ x: UnsafeBufferPointer<Double>, half: Int, grid: CountedGrid) -> [(Range<Int>, counted: Bool)] {
         let n = x.count
         // Outputs whose window holds an uncountable value, as merged ranges.
         var sorted: [Range<Int>] = []
-        for j in 0..<n where !countable(x[j]) {
+        for j in 0..<n where grid.bin(x[j]) == nil {
             let lo = max(0, j - half), hi = min(n, j + half + 1)
             if let last = sorted.last, lo <= last.upperBound {
                 sorted[sorted.count - 1] = last.lowerBound..<hi
@@ -105,6 +106,51 @@ public enum RollingWindow {
                 window.insert(x[i + half + 1])
             }
         }
+    }
+}
+
+/// The values a counted window holds: bin k holds the value k × `step`, ms.
+struct CountedGrid {
+    let step: Double
+    private let perStep: Double
+
+    init(step: Double) {
+        self.step = step
+        perStep = 1 / step
+    }
+
+    /// The bin of `v` when it lies on the grid below `RollingWindow.countedBins` steps
+    /// (not −0, whose bits a count would not give back); nil otherwise.
+    @inline(__always)
+    func bin(_ v: Double) -> Int? {
+        guard v >= 0, v < Double(RollingWindow.countedBins) * step, v.sign == .plus else { return nil }
+        let k = heldBin(v)
+        return Double(k) * step == v ? k : nil
+    }
+
+    /// The bin of a value on the grid (`bin(_:)` is not nil): v / step to the nearest
+    /// whole number, which v × (1 / step) is within a rounding of.
+    @inline(__always)
+    func heldBin(_ v: Double) -> Int { Int(v * perStep + 0.5) }
+
+    @inline(__always)
+    func value(_ k: Int) -> Double { Double(k) * step }
+
+    /// The grid of `RollingWindow.countedSteps` that holds the most values of `x`, judged
+    /// on at most 256 of them evenly spaced, the earlier step on a tie (so the first that
+    /// holds them all). Any grid gives the same quantiles; the one that holds the most
+    /// leaves the fewest to the sorted buffer.
+    static func holdingMost(of x: UnsafeBufferPointer<Double>) -> CountedGrid {
+        let spacing = max(1, x.count / 256)
+        let judged = (x.count + spacing - 1) / spacing
+        var best = CountedGrid(step: RollingWindow.countedSteps[0]), bestHeld = -1
+        for step in RollingWindow.countedSteps where bestHeld < judged {
+            let grid = CountedGrid(step: step)
+            var held = 0
+            for j in stride(from: 0, to: x.count, by: spacing) where grid.bin(x[j]) != nil { held += 1 }
+            if held > bestHeld { (best, bestHeld) = (grid, held) }
+        }
+        return best
     }
 }
 
@@ -163,7 +209,7 @@ private struct SortedWindow: QuantileWindow {
     }
 }
 
-/// A count per whole value in 0 ..< `RollingWindow.countedBins`, with a bit per value
+/// A count per value of a grid (`CountedGrid`), with a bit per value
 /// held (to step to the next or previous one a word at a time), and per quantile a
 /// cursor: a value and how many held values lie below it. A beat moves each cursor by
 /// at most one rank, so a quantile costs a step or two instead of a shift of the buffer.
@@ -171,12 +217,14 @@ private final class CountedWindow: QuantileWindow {
     private let count = UnsafeMutablePointer<Int32>.allocate(capacity: RollingWindow.countedBins)
     private let held = UnsafeMutablePointer<UInt64>.allocate(capacity: RollingWindow.countedBins / 64)
     private let quantiles: Int
+    private let grid: CountedGrid
     private let cursor: UnsafeMutablePointer<Int>
     private let below: UnsafeMutablePointer<Int>
     private(set) var size = 0
 
-    init(quantiles: Int) {
+    init(quantiles: Int, grid: CountedGrid) {
         self.quantiles = quantiles
+        self.grid = grid
         count.initialize(repeating: 0, count: RollingWindow.countedBins)
         held.initialize(repeating: 0, count: RollingWindow.countedBins / 64)
         cursor = .allocate(capacity: quantiles)
@@ -191,7 +239,7 @@ private final class CountedWindow: QuantileWindow {
 
     @inline(__always)
     func insert(_ v: Double) {
-        let u = Int(v)
+        let u = grid.heldBin(v)
         count[u] += 1
         held[u >> 6] |= 1 << UInt64(u & 63)
         for q in 0..<quantiles { below[q] &+= u < cursor[q] ? 1 : 0 }
@@ -200,7 +248,7 @@ private final class CountedWindow: QuantileWindow {
 
     @inline(__always)
     func remove(_ v: Double) {
-        let u = Int(v)
+        let u = grid.heldBin(v)
         count[u] -= 1
         if count[u] == 0 { held[u >> 6] &= ~(1 << UInt64(u & 63)) }
         for q in 0..<quantiles { below[q] &-= u < cursor[q] ? 1 : 0 }
@@ -237,6 +285,6 @@ private final class CountedWindow: QuantileWindow {
         while b + Int(count[v]) <= k { b += Int(count[v]); v = next(v + 1) }
         cursor[q] = v; below[q] = b
         let above = k + 1 >= size || b + Int(count[v]) > k + 1 ? v : next(v + 1)
-        return (Double(v), Double(above))
+        return (grid.value(v), grid.value(above))
     }
 }

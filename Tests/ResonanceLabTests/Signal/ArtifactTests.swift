@@ -138,9 +138,40 @@ final class RollingWindowTests: XCTestCase {
                 }
             }
         }
-        let stretches = x.withUnsafeBufferPointer { RollingWindow.stretches($0, half: 5) }
+        let stretches = x.withUnsafeBufferPointer { RollingWindow.stretches($0, half: 5, grid: CountedGrid(step: 1)) }
         XCTAssertEqual(stretches.map(\.0), [0..<6, 6..<1_195, 1_195..<1_206, 1_206..<1_895, 1_895..<1_906,
                                             1_906..<2_395, 2_395..<2_426, 2_426..<3_000])
         XCTAssertEqual(stretches.map(\.counted), [false, true, false, true, false, true, false, true])
+    }
+
+    /// Intervals timed by a 128 Hz clock (PhysioNet's Holter annotations) are multiples of
+    /// 7.8125 ms: the counts hold them on that grid, with their differences, and give the
+    /// quantiles of sorting each window to the bit; a value off the grid (a whole
+    /// millisecond that is not a tick) goes to the sorted buffer around it.
+    func testIntervalsOfA128HzClockAreCountedOnItsTicks() {
+        var rng = SeededRandom(seed: 31)
+        var ticks = (0..<2_000).map { _ in 7.8125 * (100 + (rng.normal() * 8).rounded()) }
+        ticks[1_000] = 801          // off the grid
+        let differences = [0.0] + (1..<ticks.count).map { abs(ticks[$0] - ticks[$0 - 1]) }
+        for x in [ticks, differences] {
+            let grid = x.withUnsafeBufferPointer { CountedGrid.holdingMost(of: $0) }
+            XCTAssertEqual(grid.step, 7.8125)
+            XCTAssertEqual(grid.bin(ticks[0]), Int(ticks[0] / 7.8125))
+            XCTAssertNil(grid.bin(801))
+            XCTAssertNil(grid.bin(7.8125 * 4_096))
+            let q = RollingWindow.centredQuantiles(x, width: 91, [0.25, 0.5, 0.75])
+            for i in x.indices {
+                let w = Array(x[max(0, i - 45)...min(x.count - 1, i + 45)])
+                for (k, p) in [0.25, 0.5, 0.75].enumerated() {
+                    XCTAssertEqual(q[k][i].bitPattern, Stats.quantile(w, p).bitPattern, "beat \(i), p \(p)")
+                }
+            }
+        }
+        let stretches = ticks.withUnsafeBufferPointer { RollingWindow.stretches($0, half: 45, grid: CountedGrid(step: 7.8125)) }
+        XCTAssertEqual(stretches.map(\.0), [0..<955, 955..<1_046, 1_046..<2_000])
+        XCTAssertEqual(stretches.map(\.counted), [true, false, true])
+        // Whole milliseconds keep the whole-millisecond grid.
+        let whole = [800.0, 812, 796, 805]
+        XCTAssertEqual(whole.withUnsafeBufferPointer { CountedGrid.holdingMost(of: $0) }.step, 1)
     }
 }
