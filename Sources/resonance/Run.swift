@@ -14,7 +14,8 @@ struct Run: ParsableCommand {
             and the daily heart-coach engines, whether the data support it and, if not, why \
             (the report's first section says the same; docs/workspace.md). \
             The outputs are byte-identical to running the commands one by one; each stage \
-            reads its tables one subject at a time. With --workspace \
+            reads its tables one subject at a time, and hrv and coherence read each subject's \
+            R-R once for both. With --workspace \
             instead of sources, the stages after import run on an existing workspace (e.g. one \
             from `resonance personas generate`); of the import options only --tz applies there, \
             as the listeners' zone for sessions.

@@ -33,46 +33,92 @@ public struct HRVStage: Stage {
     }
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
-        var options = self.options
-        options.maxArtifactPct = options.maxArtifactPct ?? context.registry.hrv.maxArtifactPct
-        options.record(in: ws.session)
-        let rr = try ws.analysisRRIndex(jobs: context.jobs)
-        let plausible = context.registry.rr
-        let counter = context.progress.counter("hrv: windows", total: rr.subjects.count)
+        let tables = try Tables(self, ws, context)
+        let counter = context.progress.counter("hrv: windows", total: tables.rr.subjects.count)
         // One subject at a time per worker, from reading its R-R to encoding its rows, which
         // are written in subject order (first appearance in rr.csv) as they complete.
-        let table = try ws.writer(HRVRow.self)
-        let nn = try nnOut.map { try CSVWriter(path: try ws.output(path: $0), header: Self.nnHeader) }
-        let psd = try psdOut.map { try CSVWriter(path: try ws.output(path: $0), header: Self.psdHeader) }
-        var total = HRVTimings()
-        try Parallel.forEach(rr.subjects, jobs: context.jobs, { subject -> SubjectOutput? in
+        try Parallel.forEach(tables.rr.subjects, jobs: context.jobs, { subject -> SubjectOutput? in
             defer { counter.tick() }
-            do {
-                let beats = NNStream(rr, subject: subject, method: options.artifactMethod, plausible: plausible)
-                return try Self.output(subject, options: options, nn: nn != nil, psd: psd != nil,
-                                       beats: { try beats.nextBeats() })
-            } catch is OutOfOrder {
-                // Rows that go back in time: the subject is read whole, sorted, and handed over as one piece.
-                guard var series = try rr.nnSeries(of: subject, method: options.artifactMethod, plausible: plausible) else {
-                    return nil
-                }
-                return try Self.output(subject, options: options, nn: nn != nil, psd: psd != nil, beats: {
-                    defer { series = .empty }
-                    return series.count > 0 ? series : nil
-                })
+            return try tables.output(subject)
+        }, inOrder: { try tables.append($0) })
+        try tables.commit()
+    }
+
+    /// One run of the stage on a workspace: its options in force, the R-R index it reads
+    /// and the writers of its tables.
+    final class Tables {
+        let stage: HRVStage
+        let ws: Workspace
+        let context: StageContext
+        let options: HRVOptions
+        let rr: SubjectIndex
+        let table: TableWriter<HRVRow>
+        let nn: CSVWriter?, psd: CSVWriter?
+        private var total = HRVTimings()
+
+        /// `rr`: the index of the analysis R-R when already built (else built here).
+        init(_ stage: HRVStage, _ ws: Workspace, _ context: StageContext, rr: SubjectIndex? = nil) throws {
+            self.stage = stage; self.ws = ws; self.context = context
+            var options = stage.options
+            options.maxArtifactPct = options.maxArtifactPct ?? context.registry.hrv.maxArtifactPct
+            options.record(in: ws.session)
+            self.options = options
+            self.rr = try rr ?? ws.analysisRRIndex(jobs: context.jobs)
+            table = try ws.writer(HRVRow.self)
+            nn = try stage.nnOut.map { try CSVWriter(path: try ws.output(path: $0), header: HRVStage.nnHeader) }
+            psd = try stage.psdOut.map { try CSVWriter(path: try ws.output(path: $0), header: HRVStage.psdHeader) }
+        }
+
+        /// What `subject` adds, its R-R read and cleaned forward in time; `passing` sees each
+        /// piece of its NN beats as it goes by. Rows that go back in time throw `OutOfOrder`.
+        func streamed(_ subject: String, _ beats: NNStream, passing: (NNSeries) throws -> Void) throws -> SubjectOutput {
+            try HRVStage.output(subject, options: options, nn: nn != nil, psd: psd != nil, beats: {
+                let piece = try beats.nextBeats()
+                if let piece { try passing(piece) }
+                return piece
+            })
+        }
+
+        /// What `subject` adds, its R-R read whole and sorted (rows that go back in time).
+        func whole(_ subject: String) throws -> SubjectOutput? {
+            guard var series = try rr.nnSeries(of: subject, method: options.artifactMethod, plausible: context.registry.rr) else {
+                return nil
             }
-        }, inOrder: { out in
+            return try HRVStage.output(subject, options: options, nn: nn != nil, psd: psd != nil, beats: {
+                defer { series = .empty }
+                return series.count > 0 ? series : nil
+            })
+        }
+
+        func output(_ subject: String) throws -> SubjectOutput? {
+            do {
+                return try streamed(subject, stream(subject), passing: { _ in })
+            } catch is OutOfOrder {
+                return try whole(subject)
+            }
+        }
+
+        /// `subject`'s NN beats, cleaned as its R-R rows are read.
+        func stream(_ subject: String) -> NNStream {
+            NNStream(rr, subject: subject, method: options.artifactMethod, plausible: context.registry.rr)
+        }
+
+        /// Writes a subject's output, in subject order.
+        func append(_ out: SubjectOutput?) throws {
             guard let out else { return }
             try table.append(out.rows)
             total.add(out.timings)
             if let part = out.nn { try nn?.write(part) }
             if let part = out.psd { try psd?.write(part) }
-        })
-        try table.commit()
-        if let nn { try ws.commit(nn) }
-        if let psd { try ws.commit(psd) }
-        timings?(total)
-        context.progress.note("hrv: wrote \(plural(table.rows, "row")) to \(ws.file(HRVRow.fileName))")
+        }
+
+        func commit() throws {
+            try table.commit()
+            if let nn { try ws.commit(nn) }
+            if let psd { try ws.commit(psd) }
+            stage.timings?(total)
+            context.progress.note("hrv: wrote \(plural(table.rows, "row")) to \(ws.file(HRVRow.fileName))")
+        }
     }
 
     /// What one subject adds to the stage's outputs.

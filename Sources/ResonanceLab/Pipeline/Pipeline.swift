@@ -27,11 +27,22 @@ public enum Pipeline {
         ["import"] + stages(reportDir: "").map(\.name)
     }
 
-    /// Runs `stages` in order on `ws`, each committed on its own (`Stage.runCommitted`).
+    /// Runs `stages` in order on `ws`, each committed on its own (`Stage.runCommitted`);
+    /// hrv and a windowed coherence right after it read each subject's R-R once for both
+    /// (`HRVCoherencePass`).
     public static func run(_ stages: [any Stage], on ws: Workspace, context: StageContext) throws {
-        for stage in stages {
+        var next = 0
+        while next < stages.count {
+            let stage = stages[next]
+            if next + 1 < stages.count, let pass = HRVCoherencePass(stage, stages[next + 1], registry: context.registry) {
+                context.progress.note("== \(stage.name) + \(stages[next + 1].name) (R-R read once for both)")
+                try pass.runCommitted(ws, context)
+                next += 2
+                continue
+            }
             context.progress.note("== \(stage.name)")
             try stage.runCommitted(ws, context)
+            next += 1
         }
     }
 }

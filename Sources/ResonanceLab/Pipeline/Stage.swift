@@ -55,10 +55,7 @@ extension Stage {
     /// Runs the stage within a `WorkspaceSession` on `ws`: its reads locked and verified,
     /// its outputs staged, then committed together with the updated manifest.
     public func runCommitted(_ ws: Workspace, _ context: StageContext) throws {
-        let warnings = context.warnings
-        let session = try WorkspaceSession(path: ws.path, reads: reads, writes: writes, creating: createsWorkspace,
-                                           verify: context.verify, note: { warnings.note($0) })
-        session.lineage = lineage(context.registry)
+        let session = try openSession(ws, context)
         do {
             try run(Workspace(path: ws.path, session: session), context)
         } catch let error as OutputsComplete {
@@ -66,6 +63,15 @@ extension Stage {
             throw error
         }
         try session.commit()
+    }
+
+    /// A session on `ws` for the stage: its reads locked and verified, its lineage set.
+    func openSession(_ ws: Workspace, _ context: StageContext) throws -> WorkspaceSession {
+        let warnings = context.warnings
+        let session = try WorkspaceSession(path: ws.path, reads: reads, writes: writes, creating: createsWorkspace,
+                                           verify: context.verify, note: { warnings.note($0) })
+        session.lineage = lineage(context.registry)
+        return session
     }
 
     public var createsWorkspace: Bool { false }
