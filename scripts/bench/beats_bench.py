@@ -122,9 +122,10 @@ def write_record(folder, mv, gain, baseline, atr):
     shutil.copyfile(atr, os.path.join(folder, "100.atr"))
 
 
-def ours(binary, folder, work):
-    """Our beats and the reference beats (s from the record's start), and the samples read back."""
-    ws = os.path.join(work, "ws")
+def ours(binary, folder, work, name="ws"):
+    """Our beats and the reference beats (s from the record's start), and the samples read
+    back, from the workspace `name` under `work`."""
+    ws = os.path.join(work, name)
     shutil.rmtree(ws, ignore_errors=True)
     run([binary, "import", folder, "--out", ws, "--quiet"])
     run([binary, "beats", ws, "--quiet"])
@@ -164,7 +165,9 @@ def main():
     os.makedirs(clean_dir)
     for f in ("100.hea", "100.dat", "100.atr"):
         shutil.copyfile(os.path.join(src, f), os.path.join(clean_dir, f))
-    t, ref, clean, ws = ours(a.bin, clean_dir, a.work)
+    # The clean record keeps its own workspace: the timings below read the samples
+    # NeuroKit2 is given, not the last noisy copy's.
+    t, ref, clean, ws = ours(a.bin, clean_dir, a.work, "ws-clean")
     rows = []
 
     def score(label, snr, detected, x):

@@ -137,11 +137,11 @@ struct CountedGrid {
     func value(_ k: Int) -> Double { Double(k) * step }
 
     /// The grid of `RollingWindow.countedSteps` that holds the most values of `x`, judged
-    /// on at most 256 of them evenly spaced, the earlier step on a tie (so the first that
+    /// on at most 64 of them evenly spaced, the earlier step on a tie (so the first that
     /// holds them all). Any grid gives the same quantiles; the one that holds the most
     /// leaves the fewest to the sorted buffer.
     static func holdingMost(of x: UnsafeBufferPointer<Double>) -> CountedGrid {
-        let spacing = max(1, x.count / 256)
+        let spacing = max(1, x.count / 64)
         let judged = (x.count + spacing - 1) / spacing
         var best = CountedGrid(step: RollingWindow.countedSteps[0]), bestHeld = -1
         for step in RollingWindow.countedSteps where bestHeld < judged {
