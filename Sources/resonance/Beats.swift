@@ -30,12 +30,18 @@ struct Beats: ParsableCommand {
     @Flag(help: "Print the detectors' time (filtering included, samples already in memory) on stderr, in ms.")
     var timing = false
 
+    @Option(help: ArgumentHelp("With --timing: detect each batch of chunks this many times in the process and print the median time (the later runs with their buffers warm, as a peer timed in its own process); the beats are the same. Default: 1.", valueName: "n"))
+    var timingRuns = 1
+
     func validate() throws {
         try WorkspaceFolder.requireExisting(workspace)
+        guard timingRuns >= 1 else { throw ValidationError("--timing-runs must be at least 1 (got \(timingRuns)).") }
+        guard timingRuns == 1 || timing else { throw ValidationError("--timing-runs needs --timing.") }
     }
 
     func run() throws {
-        try BeatsStage(timings: timing ? Self.printTimings : nil).runCommitted(Workspace(path: workspace), try global.context())
+        try BeatsStage(timings: timing ? Self.printTimings : nil, timingRuns: timingRuns)
+            .runCommitted(Workspace(path: workspace), try global.context())
     }
 
     /// `--timing`: the detectors' time per kind of signal, on stderr.

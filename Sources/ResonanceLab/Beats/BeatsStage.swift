@@ -59,9 +59,13 @@ public enum BeatChannels {
 public struct BeatsStage: Stage {
     /// Receives the time the detectors took (`--timing`).
     public var timings: (@Sendable (DetectionTiming) -> Void)?
+    /// With `timings`: how many times each batch of chunks is detected, the median time
+    /// counted (`--timing-runs`); the beats are the same every time.
+    public var timingRuns: Int
 
-    public init(timings: (@Sendable (DetectionTiming) -> Void)? = nil) {
+    public init(timings: (@Sendable (DetectionTiming) -> Void)? = nil, timingRuns: Int = 1) {
         self.timings = timings
+        self.timingRuns = timingRuns
     }
 
     public var name: String { "beats" }
@@ -94,7 +98,8 @@ public struct BeatsStage: Stage {
             var rows: [DetectedBeat] = []
             if let segments = bySubject[subject] {
                 let (found, summary, notes) = try Self.beats(of: segments, store: store, registry: context.registry,
-                                                             jobs: context.jobs, timing: &total)
+                                                             jobs: context.jobs, timing: &total,
+                                                             runs: timings == nil ? 1 : timingRuns)
                 rows = found
                 try table.append(try Workspace.encode(rows))
                 try summaries.append(try Workspace.encode(summary))
@@ -117,7 +122,7 @@ public struct BeatsStage: Stage {
     /// One subject's beats: those of its preferred ECG lead, then of its pulse wave, and
     /// a summary of each segment they come from.
     static func beats(of segments: [WaveformSegment], store: WaveformStore, registry: ConstantsRegistry, jobs: Int,
-                      timing: inout DetectionTiming) throws -> ([DetectedBeat], [BeatSegment], [String]) {
+                      timing: inout DetectionTiming, runs: Int = 1) throws -> ([DetectedBeat], [BeatSegment], [String]) {
         let channels = segments.map(\.channel)
         var rows: [DetectedBeat] = []
         var summaries: [BeatSegment] = []
@@ -128,7 +133,8 @@ public struct BeatsStage: Stage {
             guard let channel = BeatChannels.chosen(channels, from: kind.channels) else { continue }
             var found = 0, reliable = 0
             for segment in segments where segment.channel == channel {
-                let (positions, quality) = try kind.detect(segment, store: store, registry: registry, jobs: jobs, timing: &timing)
+                let (positions, quality) = try kind.detect(segment, store: store, registry: registry, jobs: jobs,
+                                                           timing: &timing, runs: runs)
                 let startS = Double(segment.startMs) / 1000
                 let times = positions.map { startS + segment.secondsFromStart(0) + $0 / segment.rateHz }
                 let moved = times.map { motion.sd(at: $0) }
@@ -175,17 +181,20 @@ enum BeatKind {
 
     /// A pulse wave's polarity, voted over all the chunks of `segment` (`PPGOnsets`); an
     /// ECG's is voted beat by beat as its R peaks are placed, so 1.
-    /// The time the votes took (samples in memory) is added to `elapsed`, ns.
+    /// The time the votes took (samples in memory; the median of `runs`) is added to
+    /// `elapsed`, ns.
     func polarity(_ segment: WaveformSegment, chunks: BeatChunks, store: WaveformStore, registry: ConstantsRegistry,
-                  jobs: Int, elapsed: inout UInt64) throws -> Int {
+                  jobs: Int, runs: Int, elapsed: inout UInt64) throws -> Int {
         guard self == .pulse else { return 1 }
         var vote = 0.0
         try chunks.forEachBatch(of: segment, store: store, batch: BeatChunks.batch(jobs: jobs)) { batch in
-            let started = DispatchTime.now().uptimeNanoseconds
-            vote += try Parallel.map(batch, jobs: jobs) {
-                PPGOnsets.polarityVote($0.samples, rateHz: segment.rateHz, constants: registry.ppgBeats)
-            }.reduce(0, +)
-            elapsed += DispatchTime.now().uptimeNanoseconds - started
+            let (votes, ns) = try DetectionTiming.median(of: runs) {
+                try Parallel.map(batch, jobs: jobs) {
+                    PPGOnsets.polarityVote($0.samples, rateHz: segment.rateHz, constants: registry.ppgBeats)
+                }
+            }
+            vote += votes.reduce(0, +)
+            elapsed += ns
         }
         return vote >= 0 ? 1 : -1
     }
@@ -198,20 +207,22 @@ enum BeatKind {
     /// The beats of `segment` (fractional sample indices from its first sample) and their
     /// quality, detected chunk by chunk (`BeatChunks`), a batch of chunks at a time on
     /// `jobs` cores. Where two chunks place one beat on either side of their border, the
-    /// first is kept.
+    /// first is kept. The detection's time (the median of `runs`) is added to `timing`.
     func detect(_ segment: WaveformSegment, store: WaveformStore, registry: ConstantsRegistry, jobs: Int,
-                timing: inout DetectionTiming) throws -> (positions: [Double], quality: [Double]) {
+                timing: inout DetectionTiming, runs: Int = 1) throws -> (positions: [Double], quality: [Double]) {
         let chunks = BeatChunks(rateHz: segment.rateHz, constants: registry.beatQuality)
         let spacing = minimumSpacingS(registry) * segment.rateHz
         var positions: [Double] = [], quality: [Double] = []
         var elapsed: UInt64 = 0
-        let polarity = try polarity(segment, chunks: chunks, store: store, registry: registry, jobs: jobs, elapsed: &elapsed)
+        let polarity = try polarity(segment, chunks: chunks, store: store, registry: registry, jobs: jobs, runs: runs,
+                                    elapsed: &elapsed)
         try chunks.forEachBatch(of: segment, store: store, batch: BeatChunks.batch(jobs: jobs)) { batch in
-            let started = DispatchTime.now().uptimeNanoseconds
-            let found = try Parallel.map(batch, jobs: jobs) {
-                fiducialPoints($0.samples, rateHz: segment.rateHz, registry: registry, polarity: polarity)
+            let (found, ns) = try DetectionTiming.median(of: runs) {
+                try Parallel.map(batch, jobs: jobs) {
+                    fiducialPoints($0.samples, rateHz: segment.rateHz, registry: registry, polarity: polarity)
+                }
             }
-            elapsed += DispatchTime.now().uptimeNanoseconds - started
+            elapsed += ns
             let judged = try Parallel.map(Array(zip(batch, found)), jobs: jobs) { pair in
                 BeatQuality.templateCorrelation(pair.0.samples, rateHz: segment.rateHz, at: pair.1, constants: registry.beatQuality)
             }
@@ -245,6 +256,23 @@ public struct DetectionTiming: Sendable {
     mutating func add(_ other: DetectionTiming) {
         ecgSamples += other.ecgSamples; ecgNs += other.ecgNs
         ppgSamples += other.ppgSamples; ppgNs += other.ppgNs
+    }
+
+    /// `body` run `runs` times (at least once) and the median of the times it took, ns
+    /// (the upper of the middle two for an even count), with the first run's result: a
+    /// detector gives the same every time, so later runs measure it with its buffers warm,
+    /// as a peer is timed in its own process.
+    static func median<R>(of runs: Int, _ body: () throws -> R) rethrows -> (R, UInt64) {
+        func timed<T>(_ run: () throws -> T) rethrows -> (T, UInt64) {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let result = try run()
+            return (result, DispatchTime.now().uptimeNanoseconds - started)
+        }
+        let (result, first) = try timed(body)
+        var times = [first]
+        for _ in 1..<max(1, runs) { times.append(try timed(body).1) }
+        times.sort()
+        return (result, times[times.count / 2])
     }
 }
 

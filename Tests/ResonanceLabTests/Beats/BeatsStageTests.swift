@@ -4,6 +4,21 @@ import XCTest
 
 /// Pulse onsets, beat quality and the beats stage on synthetic signals with known beats.
 final class BeatsStageTests: XCTestCase {
+    /// The timed runs: `body` runs as often as asked (at least once), and the first run's
+    /// result comes back with one of the runs' times.
+    func testTimingRunsGiveTheFirstResultAndRunTheBodyEachTime() {
+        for (runs, calls) in [(0, 1), (1, 1), (4, 4)] {
+            var made: [Int] = []
+            let (result, ns) = DetectionTiming.median(of: runs) { () -> Int in
+                made.append(made.count)
+                return made.count - 1
+            }
+            XCTAssertEqual(made.count, calls, "runs \(runs)")
+            XCTAssertEqual(result, 0, "runs \(runs)")
+            XCTAssertGreaterThan(ns, 0)
+        }
+    }
+
     private func beatTimes(seconds: Double) -> [Double] {
         SyntheticBeats.times(seconds: seconds, from: 1, seed: 5)
     }
