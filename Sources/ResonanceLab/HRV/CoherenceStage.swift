@@ -58,8 +58,8 @@ public struct CoherenceStage: Stage {
         /// Subjects in byte order, as in every table, whichever series each one uses: its
         /// cleaned R-R when it has a usable interval, else hr.csv.
         let subjects: [String]
-        private var product: ProductCoherenceSeries?
-        private var paced: [String: [BreathingInterval]] = [:]
+        private let product: ProductCoherenceSeries?
+        private let paced: [String: [BreathingInterval]]
         private let table: TableWriter<CoherenceRow>
         private var fromRR = 0, fromHR = 0
 
@@ -74,6 +74,7 @@ public struct CoherenceStage: Stage {
             case .windowed:
                 ws.session?.record(setting: "windows", "\(CSVWriter.format(options.windowSeconds)) s every \(CSVWriter.format(options.stepSeconds)) s")
                 ws.session?.record(setting: "breathing_rate_per_min", CSVWriter.format(options.breathingRate))
+                (product, paced) = (nil, [:])
             case .product:
                 ws.session?.record(setting: "rows", options.everyStep ? "every step" : "per minute")
                 ws.session?.record(setting: "hr_sampling", options.sampling.rawValue)
