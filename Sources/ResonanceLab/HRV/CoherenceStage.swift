@@ -30,13 +30,7 @@ public struct CoherenceStage: Stage {
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let tables = try Tables(self, ws, context)
-        let counter = context.progress.counter("coherence", total: tables.subjects.count)
-        // Each subject is read, scored and its rows encoded in its worker (2 M rows for the
-        // 69 PhysioNet records), and written in subject order as they complete.
-        try Parallel.forEach(tables.subjects, jobs: context.jobs, { subject in
-            defer { counter.tick() }
-            return try tables.rows(subject)
-        }, inOrder: { try tables.append($0) })
+        try tables.writeEach()
         try tables.commit()
     }
 
@@ -86,6 +80,16 @@ public struct CoherenceStage: Stage {
                                          { try ws.subjectIndex(HRSample.self) })
             subjects = Set(rr.subjects).union(hr.subjects).sorted(by: SubjectOrder.precedes)
             table = try ws.writer(CoherenceRow.self)
+        }
+
+        /// Every subject, each read, scored and its rows encoded in its worker (2 M rows for
+        /// the 69 PhysioNet records), and written in subject order as they complete.
+        func writeEach() throws {
+            let counter = context.progress.counter("coherence", total: subjects.count)
+            try Parallel.forEach(subjects, jobs: context.jobs, { subject in
+                defer { counter.tick() }
+                return try self.rows(subject)
+            }, inOrder: { try self.append($0) })
         }
 
         /// The rows of `subject`; `streaming` false reads its R-R whole and sorted at once

@@ -29,10 +29,8 @@ struct HRVCoherencePass {
             try together(hrvTables, coherenceTables, context)
         } else {
             // The two tables list their subjects in different orders: each is written by its own loop.
-            try Parallel.forEach(hrvTables.rr.subjects, jobs: context.jobs, { try hrvTables.output($0) },
-                                 inOrder: { try hrvTables.append($0) })
-            try Parallel.forEach(coherenceTables.subjects, jobs: context.jobs, { try coherenceTables.rows($0) },
-                                 inOrder: { try coherenceTables.append($0) })
+            try hrvTables.writeEach()
+            try coherenceTables.writeEach()
         }
         try hrvTables.commit()
         try hrvSession.commit()

@@ -34,13 +34,7 @@ public struct HRVStage: Stage {
 
     public func run(_ ws: Workspace, _ context: StageContext) throws {
         let tables = try Tables(self, ws, context)
-        let counter = context.progress.counter("hrv: windows", total: tables.rr.subjects.count)
-        // One subject at a time per worker, from reading its R-R to encoding its rows, which
-        // are written in subject order (first appearance in rr.csv) as they complete.
-        try Parallel.forEach(tables.rr.subjects, jobs: context.jobs, { subject -> SubjectOutput? in
-            defer { counter.tick() }
-            return try tables.output(subject)
-        }, inOrder: { try tables.append($0) })
+        try tables.writeEach()
         try tables.commit()
     }
 
@@ -88,6 +82,17 @@ public struct HRVStage: Stage {
                 defer { series = .empty }
                 return series.count > 0 ? series : nil
             })
+        }
+
+        /// Every subject of the R-R, one at a time per worker, from reading its R-R to
+        /// encoding its rows, which are written in subject order (first appearance in
+        /// rr.csv) as they complete.
+        func writeEach() throws {
+            let counter = context.progress.counter("hrv: windows", total: rr.subjects.count)
+            try Parallel.forEach(rr.subjects, jobs: context.jobs, { subject -> SubjectOutput? in
+                defer { counter.tick() }
+                return try self.output(subject)
+            }, inOrder: { try self.append($0) })
         }
 
         func output(_ subject: String) throws -> SubjectOutput? {

@@ -46,9 +46,12 @@ final class HRVCoherencePassTests: XCTestCase {
         let apart = Workspace(path: try makeTempDir() + "/apart")
         try FileManager.default.copyItem(atPath: together.path, toPath: apart.path)
 
-        let context = StageContext(jobs: 2, verify: false)
+        let notes = Notes()
+        let context = StageContext(jobs: 2, progress: ProgressLog { notes.add($0) }, verify: false)
         XCTAssertNotNil(HRVCoherencePass(HRVStage(), CoherenceStage(), registry: context.registry))
         try Pipeline.run([HRVStage(), CoherenceStage()], on: together, context: context)
+        XCTAssertTrue(notes.all.contains("== hrv + coherence (R-R read once for both)"), "\(notes.all)")
+        XCTAssertFalse(notes.all.contains("== hrv"), "the stages ran one after the other")
         for stage in [HRVStage(), CoherenceStage()] as [any Stage] {
             try stage.runCommitted(apart, StageContext(jobs: 1, verify: false))
         }
@@ -73,5 +76,21 @@ final class HRVCoherencePassTests: XCTestCase {
         XCTAssertNil(HRVCoherencePass(HRVStage(), CoherenceStage(options: product), registry: registry))
         XCTAssertNil(HRVCoherencePass(HRVStage(options: malik), CoherenceStage(), registry: registry))
         XCTAssertNil(HRVCoherencePass(HRVStage(), SessionsStage(), registry: registry))
+    }
+}
+
+/// Progress notes collected from any thread.
+private final class Notes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notes: [String] = []
+
+    func add(_ note: String) {
+        lock.lock(); defer { lock.unlock() }
+        notes.append(note)
+    }
+
+    var all: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return notes
     }
 }
