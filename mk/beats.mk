@@ -4,14 +4,15 @@
 #   and 0 dB, and the time of each (scripts/bench/beats_bench.py);
 # - a 24-hour 512-Hz Holter ECG (record 100 resampled and repeated, WFDB format 212)
 #   through import and beats: wall time and peak memory (scripts/bench/beats_holter.py);
-# - pulse onsets on Stress-Predict's BVP against the E4's own IBI.csv and HR.csv
-#   (scripts/bench/beats_stress_predict.py).
+# - pulse onsets on Stress-Predict's BVP against the E4's own IBI.csv and HR.csv, and
+#   against the pulse wave's spectral heart rate (scripts/bench/beats_stress_predict.py).
 BENCH_TARGETS += bench-beats
 BEATS_BENCH_WORK := build/bench-beats
 
 # `make beats-bench-test` (in `make test`, about a second): the Stress-Predict comparison's
-# definitions (HR.csv's alignment, the successive differences both give) on inputs worked
-# by hand (scripts/checks/beats_bench_check.py).
+# definitions (HR.csv's alignment, the successive differences both give, the window kinds,
+# the spectral heart rate, the choice of beats' effect on RMSSD) on inputs worked by hand
+# (scripts/checks/beats_bench_check.py).
 TEST_EXTRA_TARGETS += beats-bench-test
 
 .PHONY: bench-beats beats-bench-test
@@ -26,4 +27,5 @@ bench-beats: venv build
 	rm -rf $(BEATS_BENCH_WORK)/stress-predict && \
 	$(BIN) import "$$sp" --out $(BEATS_BENCH_WORK)/stress-predict --quiet && \
 	$(BIN) beats $(BEATS_BENCH_WORK)/stress-predict --quiet && \
-	$(PY) scripts/bench/beats_stress_predict.py $(BEATS_BENCH_WORK)/stress-predict --out $(BEATS_BENCH_WORK)/stress-predict.md
+	$(PY) scripts/bench/beats_stress_predict.py $(BEATS_BENCH_WORK)/stress-predict --bvp-root "$$sp" \
+	    --out $(BEATS_BENCH_WORK)/stress-predict.md

@@ -53,6 +53,42 @@ def print_and_write(text, path):
             f.write(text)
 
 
+def read_e4_channel(path):
+    """An E4 single-channel CSV (first line the start, Unix s; second the rate, Hz; then one
+    sample a line): (start s, rate Hz, samples)."""
+    values = np.loadtxt(path, delimiter=",", ndmin=1)
+    return float(values[0]), float(values[1]), values[2:]
+
+
+def spectral_hr(samples, rate_hz):
+    """Heart rate (bpm) without detecting a beat: the frequency in 40–180 bpm where the
+    periodogram of the samples (mean removed, Hann window, zero-padded to 2^16 points,
+    0.06 bpm apart at 64 Hz) peaks; NaN for fewer than 2 s of samples."""
+    if len(samples) < 2 * rate_hz:
+        return np.nan
+    x = (samples - np.mean(samples)) * np.hanning(len(samples))
+    n = max(1 << 16, len(x))
+    power = np.abs(np.fft.rfft(x, n)) ** 2
+    bpm = np.fft.rfftfreq(n, 1 / rate_hz) * 60
+    band = (bpm >= 40) & (bpm <= 180)
+    return float(bpm[band][np.argmax(power[band])])
+
+
+def hr_window_kind(ours_iv, ibi_iv, hr_values, w0, start):
+    """Which heart-rate comparison a 60-s window from w0 enters, given the reliable
+    intervals and IBI.csv's successive intervals closing in it and its HR.csv values:
+    "pulse" where the reliable ones cover ≥ 50 % and IBI.csv's ≤ 20 %, "both" where each
+    covers ≥ 50 %; None within the first 30 s or with fewer than 30 HR.csv values."""
+    if len(hr_values) < 30 or w0 < start + 30:
+        return None
+    ours, ibi = ours_iv.sum() / 60, ibi_iv.sum() / 60
+    if ours >= 0.5 and ibi <= 0.2:
+        return "pulse"
+    if ours >= 0.5 and ibi >= 0.5:
+        return "both"
+    return None
+
+
 def seconds(column):
     return (pd.to_datetime(column, utc=True) - pd.Timestamp(0, tz="UTC")).dt.total_seconds().to_numpy()
 
@@ -80,7 +116,7 @@ def on_grid(beats, start, rate_hz):
     return moved
 
 
-def subject_row(s, beats, rr, hr, span):
+def subject_row(s, beats, rr, hr, span, bvp=None):
     t = seconds(beats.timestamp)
     iv = beats.interval_ms.to_numpy() / 1000
     ok = beats.reliable.to_numpy()
@@ -126,29 +162,61 @@ def subject_row(s, beats, rr, hr, span):
     row["_dhr"], row["_drm"] = dhr, drm
     row["_dhr_unshifted"] = window_errors((ours_t, ours_iv, chained), (ibi_t, ibi_iv, chained_ibi), (hr_t, hr_v), span, 0)[0]
     row["_drm_common"] = common_rmssd_errors((t, iv, ok), (ti, ii, succ), span)
+    row["_drm_subset"] = subset_rmssd_errors((ours_t, ours_iv, chained), (t, iv, ok), (ti, ii, succ), span)
     for lag, suffix in ((HR_SPAN_S, ""), (0, "_unshifted")):
-        row["_covered_ibi" + suffix], row["_covered_ours" + suffix] = covered_hr_errors(
-            (ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v), span, lag)
+        row["_covered_ibi" + suffix], row["_covered_ours" + suffix], row["_covered_ours_ibi" + suffix] = \
+            covered_hr_errors((ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v), span, lag)
+    row["_spec_ours"], row["_spec_hrcsv"], row["_spec_ibi"] = (
+        spectral_hr_errors((ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v), bvp, span) if bvp else ([], [], []))
     return row
 
 
 def covered_hr_errors(ours, ibi, hr, span, hr_lag_s):
-    """On the 60-s windows (after the first 30 s) that both IBI.csv's successive intervals
-    and the reliable ones cover ≥ 50 %: |60 / IBI.csv's mean interval − mean HR.csv| and
-    |60 / the mean reliable interval − mean HR.csv|, bpm, HR.csv from
-    [w0 + hr_lag_s, w1 + hr_lag_s): how well HR.csv follows beats where it has them."""
+    """On the 60-s windows that both IBI.csv's successive intervals and the reliable ones
+    cover (`hr_window_kind` "both"): |60 / IBI.csv's mean interval − mean HR.csv|,
+    |60 / the mean reliable interval − mean HR.csv| and |60 / the mean reliable interval −
+    60 / IBI.csv's|, bpm, HR.csv from [w0 + hr_lag_s, w1 + hr_lag_s): how well HR.csv
+    follows beats where it has them, and the detected beats the device's."""
     (ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v) = ours, ibi, hr
     start, end = span
-    from_ibi, from_ours = [], []
+    from_ibi, from_ours, ours_to_ibi = [], [], []
     for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
         w1 = w0 + 60
         mo = (ours_t >= w0) & (ours_t < w1)
         mi = (ibi_t >= w0) & (ibi_t < w1)
         mh = (hr_t >= w0 + hr_lag_s) & (hr_t < w1 + hr_lag_s)
-        if ours_iv[mo].sum() / 60 >= 0.5 and ibi_iv[mi].sum() / 60 >= 0.5 and mh.sum() >= 30 and w0 >= start + 30:
+        if hr_window_kind(ours_iv[mo], ibi_iv[mi], hr_v[mh], w0, start) == "both":
             from_ibi.append(abs(60 / np.mean(ibi_iv[mi]) - np.mean(hr_v[mh])))
             from_ours.append(abs(60 / np.mean(ours_iv[mo]) - np.mean(hr_v[mh])))
-    return from_ibi, from_ours
+            ours_to_ibi.append(abs(60 / np.mean(ours_iv[mo]) - 60 / np.mean(ibi_iv[mi])))
+    return from_ibi, from_ours, ours_to_ibi
+
+
+def spectral_hr_errors(ours, ibi, hr, bvp, span):
+    """The pulse wave's spectral heart rate (`spectral_hr` over the window's samples)
+    against the others, bpm: on the pulse-only windows |spectral − 60 / the mean reliable
+    interval| and |spectral − mean HR.csv| (HR.csv from [w0 + 10 s, w1 + 10 s)); on the
+    windows both cover |spectral − 60 / IBI.csv's mean interval|. `bvp` is (start s,
+    rate Hz, samples)."""
+    (ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v) = ours, ibi, hr
+    (t0, rate, x), (start, end) = bvp, span
+    to_ours, to_hr, to_ibi = [], [], []
+    for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
+        w1 = w0 + 60
+        mo = (ours_t >= w0) & (ours_t < w1)
+        mi = (ibi_t >= w0) & (ibi_t < w1)
+        mh = (hr_t >= w0 + HR_SPAN_S) & (hr_t < w1 + HR_SPAN_S)
+        kind = hr_window_kind(ours_iv[mo], ibi_iv[mi], hr_v[mh], w0, start)
+        if kind is None:
+            continue
+        first = max(0, int(round((w0 - t0) * rate)))
+        spectral = spectral_hr(x[first:first + int(round(60 * rate))], rate)
+        if kind == "pulse":
+            to_ours.append(abs(spectral - 60 / np.mean(ours_iv[mo])))
+            to_hr.append(abs(spectral - np.mean(hr_v[mh])))
+        else:
+            to_ibi.append(abs(spectral - 60 / np.mean(ibi_iv[mi])))
+    return to_ours, to_hr, to_ibi
 
 
 def common_differences(ours, ibi):
@@ -184,11 +252,31 @@ def common_rmssd_errors(ours, ibi, span):
     return errors
 
 
+def subset_rmssd_errors(reliable, ours, ibi, span):
+    """|RMSSD over every reliable successive difference in the window − RMSSD over only
+    those IBI.csv also gives (`common_differences`, as measured here)|, ms, on the 60-s
+    windows with ≥ 20 of each: how far the choice of beats alone moves RMSSD, every beat
+    measured the same way. `reliable` is (time of the closing beat s, reliable interval s,
+    whether it follows another)."""
+    t, iv, chained = reliable
+    times, d = t[1:][chained[1:]], np.diff(iv)[chained[1:]]
+    common = np.array(common_differences(ours, ibi)).reshape(-1, 3)
+    start, end = span
+    errors = []
+    for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
+        m = (times >= w0) & (times < w0 + 60)
+        mc = (common[:, 0] >= w0) & (common[:, 0] < w0 + 60)
+        if m.sum() >= 20 and mc.sum() >= 20:
+            errors.append(abs(np.sqrt(np.mean(d[m] ** 2)) - np.sqrt(np.mean(common[mc, 2] ** 2))) * 1000)
+    return errors
+
+
 def window_errors(ours, ibi, hr, span, hr_lag_s):
     """On the 60-s windows from the recording's start: |HR − HR.csv| (bpm) where only the
     pulse wave covers the window, the HR.csv values taken from [w0 + hr_lag_s, w1 + hr_lag_s),
-    and |RMSSD − IBI.csv's RMSSD| (ms) where both have ≥ 20 successive differences. `ours`
-    and `ibi` are (time of the closing beat s, interval s, whether it follows another)."""
+    and |RMSSD − IBI.csv's RMSSD| (ms) where both have ≥ 20 successive differences.
+    Pulse-only windows are `hr_window_kind`'s "pulse". `ours` and `ibi` are (time of the
+    closing beat s, interval s, whether it follows another)."""
     (ours_t, ours_iv, chained), (ibi_t, ibi_iv, chained_ibi), (hr_t, hr_v) = ours, ibi, hr
     start, end = span
     dhr, drm = [], []
@@ -197,7 +285,7 @@ def window_errors(ours, ibi, hr, span, hr_lag_s):
         mo = (ours_t >= w0) & (ours_t < w1)
         mi = (ibi_t >= w0) & (ibi_t < w1)
         mh = (hr_t >= w0 + hr_lag_s) & (hr_t < w1 + hr_lag_s)
-        if ours_iv[mo].sum() / 60 >= 0.5 and ibi_iv[mi].sum() / 60 <= 0.2 and mh.sum() >= 30 and w0 >= start + 30:
+        if hr_window_kind(ours_iv[mo], ibi_iv[mi], hr_v[mh], w0, start) == "pulse":
             dhr.append(abs(60 / np.mean(ours_iv[mo]) - np.mean(hr_v[mh])))
         ro, no = rmssd(ours_iv[mo], chained[mo])
         ri, ni = rmssd(ibi_iv[mi], chained_ibi[mi])
@@ -210,6 +298,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("workspace")
     ap.add_argument("--out", help="also write the tables to this Markdown file")
+    ap.add_argument("--bvp-root", help="the Stress-Predict folder (SXX/BVP.csv): adds the pulse wave's spectral "
+                                       "heart rate as a third one; without it those rows are left out")
     a = ap.parse_args()
     beats = pd.read_csv(os.path.join(a.workspace, "beats.csv"))
     beats = beats[beats.source == "e4:elgendi-foot"]
@@ -225,7 +315,8 @@ def main():
         sg = seg[seg.subject == s]
         start = seconds(sg.start).min() + (sg.first_sample / sg.rate_hz).min()
         end = (seconds(sg.start) + (sg.first_sample + sg.samples) / sg.rate_hz).max()
-        rows.append(subject_row(s, group, rr[rr.subject == s], hr[hr.subject == s], (start, end)))
+        bvp = read_e4_channel(os.path.join(a.bvp_root, s, "BVP.csv")) if a.bvp_root else None
+        rows.append(subject_row(s, group, rr[rr.subject == s], hr[hr.subject == s], (start, end), bvp))
         rows[-1]["_drm_grid"] = subject_row(s, on_grid(group, start, sg.rate_hz.iloc[0]), rr[rr.subject == s],
                                             hr[hr.subject == s], (start, end))["_drm"]
     cols = ["matched", "ppv", "coverage", "coverage_ibi", "hr_windows", "hr_error_bpm", "rmssd_windows", "rmssd_error_ms"]
@@ -248,9 +339,15 @@ def pooled_table(rows):
                 ("the same, [w0, w1)", "_covered_ibi_unshifted"),
                 ("windows both cover: \\|HR − HR.csv\\|, bpm, [w0 + 10 s, w1 + 10 s)", "_covered_ours"),
                 ("the same, [w0, w1)", "_covered_ours_unshifted"),
+                ("windows both cover: \\|HR − IBI.csv's HR\\|, bpm", "_covered_ours_ibi"),
+                ("windows both cover: \\|spectral HR of the pulse wave − IBI.csv's HR\\|, bpm", "_spec_ibi"),
+                ("pulse-only windows: \\|spectral HR − HR\\|, bpm", "_spec_ours"),
+                ("pulse-only windows: \\|spectral HR − HR.csv\\|, bpm, [w0 + 10 s, w1 + 10 s)", "_spec_hrcsv"),
                 ("\\|RMSSD − IBI.csv's\\|, ms, sub-sample onsets", "_drm"),
                 ("\\|RMSSD − IBI.csv's\\|, ms, onsets on IBI.csv's 64-Hz grid", "_drm_grid"),
-                ("\\|RMSSD − IBI.csv's\\|, ms, the successive differences both give", "_drm_common")]
+                ("\\|RMSSD − IBI.csv's\\|, ms, the successive differences both give", "_drm_common"),
+                ("\\|RMSSD − RMSSD over only the differences IBI.csv also gives\\|, ms, both from the detected beats",
+                 "_drm_subset")]
     lines = ["| pooled windows, median (windows) | " + " | ".join(g for g, _ in groups) + " |",
              "|---" * (len(groups) + 1) + "|"]
     for label, key in measures:
