@@ -18,7 +18,9 @@ crosscheck: venv build
 	$(PY) scripts/checks/hrv_crosscheck.py --bin $(BIN) --work build/crosscheck
 
 # `make bench-hrv PREVIOUS_BIN=path/to/resonance` also times the build before, alternately
-# (PREVIOUS_BIN is defined with the ingest benchmark, which takes it too).
+# (PREVIOUS_BIN is defined with the ingest benchmark, which takes it too). It ends with the
+# least time the frequency family can take with hrv.csv's bits (scripts/bench/frequency_floor.c,
+# built with `cc` against libfftw3 into build/bench).
 bench-hrv: venv build $(OUNCHECKED_BIN)
 	$(PY) scripts/bench/hrv_bench.py --bin $(BIN) --ounchecked-bin $(OUNCHECKED_BIN) --work build/bench \
 	  $(if $(PREVIOUS_BIN),--previous-bin $(PREVIOUS_BIN))
