@@ -74,6 +74,18 @@ def spectral_hr(samples, rate_hz):
     return float(bpm[band][np.argmax(power[band])])
 
 
+def minute_windows(ours_t, ibi_t, hr_t, span, hr_lag_s):
+    """The 60-s windows [w0, w0 + 60 s) from the recording's start that end inside it: w0
+    and the masks of the detected intervals and of IBI.csv's (by the time of the beat
+    closing each) inside the window, and of the HR.csv values stamped in
+    [w0 + hr_lag_s, w0 + 60 s + hr_lag_s)."""
+    start, end = span
+    for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
+        w1 = w0 + 60
+        yield (w0, (ours_t >= w0) & (ours_t < w1), (ibi_t >= w0) & (ibi_t < w1),
+               (hr_t >= w0 + hr_lag_s) & (hr_t < w1 + hr_lag_s))
+
+
 def hr_window_kind(ours_iv, ibi_iv, hr_values, w0, start):
     """Which heart-rate comparison a 60-s window from w0 enters, given the reliable
     intervals and IBI.csv's successive intervals closing in it and its HR.csv values:
@@ -178,14 +190,9 @@ def covered_hr_errors(ours, ibi, hr, span, hr_lag_s):
     60 / IBI.csv's|, bpm, HR.csv from [w0 + hr_lag_s, w1 + hr_lag_s): how well HR.csv
     follows beats where it has them, and the detected beats the device's."""
     (ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v) = ours, ibi, hr
-    start, end = span
     from_ibi, from_ours, ours_to_ibi = [], [], []
-    for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
-        w1 = w0 + 60
-        mo = (ours_t >= w0) & (ours_t < w1)
-        mi = (ibi_t >= w0) & (ibi_t < w1)
-        mh = (hr_t >= w0 + hr_lag_s) & (hr_t < w1 + hr_lag_s)
-        if hr_window_kind(ours_iv[mo], ibi_iv[mi], hr_v[mh], w0, start) == "both":
+    for w0, mo, mi, mh in minute_windows(ours_t, ibi_t, hr_t, span, hr_lag_s):
+        if hr_window_kind(ours_iv[mo], ibi_iv[mi], hr_v[mh], w0, span[0]) == "both":
             from_ibi.append(abs(60 / np.mean(ibi_iv[mi]) - np.mean(hr_v[mh])))
             from_ours.append(abs(60 / np.mean(ours_iv[mo]) - np.mean(hr_v[mh])))
             ours_to_ibi.append(abs(60 / np.mean(ours_iv[mo]) - 60 / np.mean(ibi_iv[mi])))
@@ -199,14 +206,10 @@ def spectral_hr_errors(ours, ibi, hr, bvp, span):
     windows both cover |spectral − 60 / IBI.csv's mean interval|. `bvp` is (start s,
     rate Hz, samples)."""
     (ours_t, ours_iv), (ibi_t, ibi_iv), (hr_t, hr_v) = ours, ibi, hr
-    (t0, rate, x), (start, end) = bvp, span
+    t0, rate, x = bvp
     to_ours, to_hr, to_ibi = [], [], []
-    for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
-        w1 = w0 + 60
-        mo = (ours_t >= w0) & (ours_t < w1)
-        mi = (ibi_t >= w0) & (ibi_t < w1)
-        mh = (hr_t >= w0 + HR_SPAN_S) & (hr_t < w1 + HR_SPAN_S)
-        kind = hr_window_kind(ours_iv[mo], ibi_iv[mi], hr_v[mh], w0, start)
+    for w0, mo, mi, mh in minute_windows(ours_t, ibi_t, hr_t, span, HR_SPAN_S):
+        kind = hr_window_kind(ours_iv[mo], ibi_iv[mi], hr_v[mh], w0, span[0])
         if kind is None:
             continue
         first = max(0, int(round((w0 - t0) * rate)))
@@ -278,14 +281,9 @@ def window_errors(ours, ibi, hr, span, hr_lag_s):
     Pulse-only windows are `hr_window_kind`'s "pulse". `ours` and `ibi` are (time of the
     closing beat s, interval s, whether it follows another)."""
     (ours_t, ours_iv, chained), (ibi_t, ibi_iv, chained_ibi), (hr_t, hr_v) = ours, ibi, hr
-    start, end = span
     dhr, drm = [], []
-    for w0 in np.arange(start, end - 60 + 1e-9, 60.0):
-        w1 = w0 + 60
-        mo = (ours_t >= w0) & (ours_t < w1)
-        mi = (ibi_t >= w0) & (ibi_t < w1)
-        mh = (hr_t >= w0 + hr_lag_s) & (hr_t < w1 + hr_lag_s)
-        if hr_window_kind(ours_iv[mo], ibi_iv[mi], hr_v[mh], w0, start) == "pulse":
+    for w0, mo, mi, mh in minute_windows(ours_t, ibi_t, hr_t, span, hr_lag_s):
+        if hr_window_kind(ours_iv[mo], ibi_iv[mi], hr_v[mh], w0, span[0]) == "pulse":
             dhr.append(abs(60 / np.mean(ours_iv[mo]) - np.mean(hr_v[mh])))
         ro, no = rmssd(ours_iv[mo], chained[mo])
         ri, ni = rmssd(ibi_iv[mi], chained_ibi[mi])
