@@ -56,7 +56,12 @@ def print_and_write(text, path):
 def read_e4_channel(path):
     """An E4 single-channel CSV (first line the start, Unix s; second the rate, Hz; then one
     sample a line): (start s, rate Hz, samples)."""
-    values = np.loadtxt(path, delimiter=",", ndmin=1)
+    try:
+        values = np.loadtxt(path, delimiter=",", ndmin=1)
+    except (OSError, ValueError) as e:
+        sys.exit(f"beats-stress-predict: {path}: {e}")
+    if values.ndim != 1 or len(values) < 3:
+        sys.exit(f"beats-stress-predict: {path}: not one channel of the E4 layout (start, rate, samples)")
     return float(values[0]), float(values[1]), values[2:]
 
 

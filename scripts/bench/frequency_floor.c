@@ -25,6 +25,15 @@
 #include <string.h>
 #include <time.h>
 
+/* malloc's result, or the program stops with a message when memory runs out. */
+static void *need(void *p) {
+    if (!p) {
+        fprintf(stderr, "frequency_floor: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
 static double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -51,7 +60,7 @@ static int by_value(const void *a, const void *b) {
 
 /* The LDLᵀ rows of I + λ²D₂ᵀD₂ far from its end (Detrending.swift's generic rows). */
 static void factor(int n, double lambda, double *inverse_d, double *e1, double *e2) {
-    double l2 = lambda * lambda, *d = malloc(sizeof(double) * n);
+    double l2 = lambda * lambda, *d = need(malloc(sizeof(double) * n));
     for (int i = 0; i < n; i++) {
         double a0 = 1 + (i >= 2 ? l2 : 0) + (i >= 1 ? 4 * l2 : 0) + l2;
         double a1 = (i >= 2 ? -2 * l2 : 0) + (i >= 1 ? -2 * l2 : 0);
@@ -116,23 +125,23 @@ int main(int argc, char **argv) {
         fprintf(stderr, "frequency_floor: samples >= 3, knots >= 4 and segment >= 2 needed\n");
         return 2;
     }
-    double *z = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n);
-    double *inverse_d = malloc(sizeof(double) * n), *e1 = malloc(sizeof(double) * n), *e2 = malloc(sizeof(double) * n);
+    double *z = need(malloc(sizeof(double) * n)), *w = need(malloc(sizeof(double) * n));
+    double *inverse_d = need(malloc(sizeof(double) * n)), *e1 = need(malloc(sizeof(double) * n)), *e2 = need(malloc(sizeof(double) * n));
     factor(n, 500, inverse_d, e1, e2);
     /* An NN series about 800 ms: the values only keep the arithmetic away from denormals. */
-    double *h = malloc(sizeof(double) * knots), *slope = malloc(sizeof(double) * knots);
-    double *c = calloc(knots, sizeof(double)), *d = calloc(knots, sizeof(double)), *m = calloc(knots, sizeof(double));
+    double *h = need(malloc(sizeof(double) * knots)), *slope = need(malloc(sizeof(double) * knots));
+    double *c = need(calloc(knots, sizeof(double))), *d = need(calloc(knots, sizeof(double))), *m = need(calloc(knots, sizeof(double)));
     for (int i = 0; i < knots; i++) {
         h[i] = 800 + 40 * ((i * 7919) % 11) / 10.0;
         slope[i] = 0.05 * (((i * 104729) % 13) - 6);
     }
-    double *in = fftw_alloc_real(seg);
-    fftw_complex *out = fftw_alloc_complex(seg / 2 + 1);
+    double *in = need(fftw_alloc_real(seg));
+    fftw_complex *out = need(fftw_alloc_complex(seg / 2 + 1));
     fftw_plan plan = fftw_plan_dft_r2c_1d(seg, in, out, FFTW_ESTIMATE);
     for (int i = 0; i < seg; i++) in[i] = 30 * ((i * 31) % 17 - 8);
     volatile double sink = 0;
     /* The solve works in place, so each call starts from a fresh copy of the series. */
-    double *series = malloc(sizeof(double) * n);
+    double *series = need(malloc(sizeof(double) * n));
     for (int i = 0; i < n; i++) series[i] = 800 + 25 * ((i * 7) % 9);
     double detrend_us = MEDIAN_US(2000, {
         memcpy(z, series, sizeof(double) * n);

@@ -226,7 +226,11 @@ def frequency_floor(work, peer_us):
     if built.returncode != 0:
         print(f"  frequency family floor: not built ({built.stderr.strip().splitlines()[-1:]})")
         return
-    lines = subprocess.run([binary], check=True, capture_output=True, text=True).stdout.splitlines()
+    ran = subprocess.run([binary], capture_output=True, text=True)
+    if ran.returncode != 0:
+        print(f"  frequency family floor: {binary} exited {ran.returncode} ({ran.stderr.strip()})")
+        return
+    lines = ran.stdout.splitlines()
     floor_us = float(lines[-1].split()[-2])
     print("  frequency family floor with hrv.csv's bits (scripts/bench/frequency_floor.c, medians of 15 batches):")
     for line in lines:
